@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "importer",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "importer", targets: ["importer"]),
+        .library(name: "ImporterCore", targets: ["ImporterCore"]),
+        .library(name: "ImporterFormats", targets: ["ImporterFormats"]),
+        .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // System libraries (module.modulemap + pkg-config).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+
+        // Model, values, pipeline, mapping, validation, reporting. No C library, no store.
+        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Readers: CSV/TSV (bytes), NDJSON/JSON (json-c), gzip input (libarchive).
+        .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CJSONC", "CArchive"]),
+        // The local store over the sqlite3 C API.
+        .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
+        // The executable: commands only, wiring the modules together.
+        .executableTarget(name: "importer", dependencies: [
+            "ImporterCore", "ImporterFormats", "ImporterSQLite",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
+        .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
+        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
+    ]
+)
