@@ -1,0 +1,58 @@
+/// The map stage of one source: places each field of a record on its entity attribute, after
+/// `rename` and `drop`, fills `defaults`, and rejects unknown fields unless told to ignore them.
+public final class RecordMapper {
+    private enum Target { case attribute(Int), dropped, unknown }
+
+    private let entity: Entity
+    private let map: MapConfig
+    /// Per attribute, the pipeline's default as a field, applied before the model's default.
+    private let defaults: [FieldValue?]
+    /// The resolution of the last `names` array seen; CSV records all share their header's.
+    private var cachedNames: [String] = []
+    private var cachedTargets: [Target] = []
+
+    public init(entity: Entity, map: MapConfig, source: String) throws {
+        self.entity = entity
+        self.map = map
+        var defaults = [FieldValue?](repeating: nil, count: entity.attributes.count)
+        for (name, text) in map.defaults {
+            guard let index = entity.attributeIndex[name] else {
+                throw ConfigurationError(file: source, key: name, "map.defaults names '\(name)', which is not an attribute of \(entity.name)")
+            }
+            defaults[index] = .text(text)
+        }
+        for (from, to) in map.rename where entity.attributeIndex[to] == nil {
+            throw ConfigurationError(file: source, key: from, "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
+        }
+        self.defaults = defaults
+    }
+
+    /// The record's fields by attribute position, or the rejection of an unknown field.
+    public func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
+        if record.names != cachedNames {
+            cachedNames = record.names
+            cachedTargets = record.names.map(target)
+        }
+        var fields = defaults.map { $0 ?? .null }
+        for (position, value) in record.values.enumerated() {
+            switch cachedTargets[position] {
+            case .attribute(let index):
+                if case .null = value { continue }
+                fields[index] = value
+            case .dropped:
+                continue
+            case .unknown:
+                let name = record.names[position]
+                return .failure(Rejection(stage: .map, reason: .unknownField, field: name,
+                    "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"))
+            }
+        }
+        return .success(fields)
+    }
+
+    private func target(_ name: String) -> Target {
+        if map.drop.contains(name) { return .dropped }
+        if let index = entity.attributeIndex[map.rename[name] ?? name] { return .attribute(index) }
+        return map.ignoreUnknown ? .dropped : .unknown
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A typed attribute of an entity, with its constraints.
+public struct Attribute: Sendable {
+    public let name: String
+    public let type: AttributeType
+    /// A null is rejected unless a default fills it.
+    public let required: Bool
+    public let minimum: Double?
+    public let maximum: Double?
+    public let maxLength: Int?
+    /// The regex source, kept for messages and checksums.
+    public let pattern: String?
+    /// An enumeration of the allowed values, as text.
+    public let allowedValues: [String]?
+    /// The value used when the record carries null or lacks the field.
+    public let defaultValue: Value?
+    /// Core Data's renaming identifier: the attribute's name in the previous model version.
+    public let renamedFrom: String?
+
+    public init(
+        name: String, type: AttributeType, required: Bool = false, minimum: Double? = nil,
+        maximum: Double? = nil, maxLength: Int? = nil, pattern: String? = nil,
+        allowedValues: [String]? = nil, defaultValue: Value? = nil, renamedFrom: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.minimum = minimum
+        self.maximum = maximum
+        self.maxLength = maxLength
+        self.pattern = pattern
+        self.allowedValues = allowedValues
+        self.defaultValue = defaultValue
+        self.renamedFrom = renamedFrom
+    }
+}

@@ -1,0 +1,37 @@
+/// An entity: a table of versioned items with a hash key.
+public struct Entity: Sendable {
+    public let name: String
+    /// The store's table name (DynamoDB's table per entity).
+    public let table: String
+    public let hashKey: String
+    public let versionAttribute: String
+    /// Attributes in model-file order; `attributeIndex` maps names to positions here.
+    public let attributes: [Attribute]
+    public let relationships: [Relationship]
+    public let renamedFrom: String?
+    public let attributeIndex: [String: Int]
+
+    public init(
+        name: String, table: String, hashKey: String, versionAttribute: String,
+        attributes: [Attribute], relationships: [Relationship], renamedFrom: String? = nil
+    ) {
+        self.name = name
+        self.table = table
+        self.hashKey = hashKey
+        self.versionAttribute = versionAttribute
+        self.attributes = attributes
+        self.relationships = relationships
+        self.renamedFrom = renamedFrom
+        self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
+    }
+
+    public var hashKeyIndex: Int { attributeIndex[hashKey]! }
+    public var versionIndex: Int { attributeIndex[versionAttribute]! }
+
+    public func attribute(named name: String) -> Attribute? {
+        attributeIndex[name].map { attributes[$0] }
+    }
+
+    /// To-one relationships: each names the attribute holding a parent's hash key.
+    public var toOneRelationships: [Relationship] { relationships.filter { !$0.toMany } }
+}

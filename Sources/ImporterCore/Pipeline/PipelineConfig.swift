@@ -1,0 +1,98 @@
+/// A pipeline file (SPEC §4), parsed and checked, with every path resolved.
+public struct PipelineConfig: Sendable {
+    public var name: String
+    /// The pipeline file's path.
+    public var file: String
+    public var modelPath: String
+    /// Pins a model version; nil means the newest in the model directory.
+    public var modelVersion: Int?
+    public var sources: [SourceConfig]
+    public var destination: DestinationConfig
+    public var write: WriteConfig
+    public var retry: RetryConfig
+    public var errors: ErrorLimits
+    public var reportDirectory: String
+}
+
+/// One input of a pipeline: an entity and the files holding its records.
+public struct SourceConfig: Sendable {
+    public var entity: String
+    /// The `path:` as written (for messages).
+    public var pattern: String
+    /// Matching files, sorted.
+    public var paths: [String]
+    public var format: InputFormat?
+    public var csv: CSVOptions
+    /// The model version the dump was written against (record migration is a later step).
+    public var modelVersion: Int?
+    public var map: MapConfig
+    /// The line of this source in the pipeline file.
+    public var line: Int?
+}
+
+/// CSV/TSV reading options.
+public struct CSVOptions: Sendable, Equatable {
+    public var delimiter: UInt8 = UInt8(ascii: ",")
+    public var quote: UInt8 = UInt8(ascii: "\"")
+    public var header = true
+    /// Column names when the file has no header row.
+    public var columns: [String]?
+    /// Unquoted cells with these texts are null; a quoted cell is never null.
+    public var nullValues: [String] = [""]
+
+    public init() {}
+}
+
+/// The map stage of a source: rename, drop, defaults, unknown fields, date format.
+public struct MapConfig: Sendable {
+    /// Source field name → attribute name.
+    public var rename: [String: String] = [:]
+    public var drop: Set<String> = []
+    /// Attribute name → value (as text) used where the record has null or lacks the field.
+    public var defaults: [String: String] = [:]
+    public var ignoreUnknown = false
+    public var dateFormat: DateFormat = .iso8601
+
+    public init() {}
+}
+
+public struct DestinationConfig: Sendable {
+    public enum Kind: String, Sendable { case sqlite, dynamodb }
+    public var kind: Kind = .sqlite
+    public var path: String?
+    public var region: String?
+    public var endpoint: String?
+    public var tablePrefix = ""
+    public var createTables = false
+}
+
+/// How records are written (SPEC §6, §7).
+public struct WriteConfig: Sendable {
+    public enum Mode: String, Sendable { case insert, upsert, replace, sync }
+    public enum Versions: String, Sendable { case check, preserve, ignore }
+    public enum MergePolicy: String, Sendable { case error, storeTrump, objectTrump, overwrite, rollback }
+    /// `maxDeletes`: a count or a percentage of the entity's stored items.
+    public enum DeleteLimit: Sendable, Equatable { case count(Int), percent(Double) }
+
+    public var mode: Mode = .upsert
+    public var versions: Versions = .check
+    public var mergePolicy: MergePolicy = .error
+    /// Records per transaction; nil means the destination's default.
+    public var batchSize: Int?
+    public var transactional = true
+    public var concurrency = 4
+    public var atomic = false
+    public var maxDeletes: DeleteLimit = .percent(10)
+}
+
+public struct RetryConfig: Sendable {
+    public var maxAttempts = 8
+    public var baseDelay = 0.05
+    public var maxDelay = 5.0
+}
+
+/// Past either limit the run aborts (exit 3); committed batches stay.
+public struct ErrorLimits: Sendable {
+    public var maxErrors = 1000
+    public var maxErrorRatio = 0.05
+}

@@ -1,0 +1,275 @@
+import Foundation
+
+/// Reads a pipeline file: `${VAR}` substitution, unknown keys refused, paths resolved against
+/// the file's directory, globs expanded.
+public struct PipelineLoader {
+    /// `--var KEY=VALUE` overrides; they win over the environment.
+    public var variables: [String: String]
+    public var environment: [String: String]
+
+    public init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.variables = variables
+        self.environment = environment
+    }
+
+    public func load(path: String) throws -> PipelineConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(file: path, "cannot read the pipeline file; check the path")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, "the pipeline file is not UTF-8 text")
+        }
+        return try parse(text: text, file: path)
+    }
+
+    public func parse(text: String, file: String) throws -> PipelineConfig {
+        let directory = (file as NSString).deletingLastPathComponent
+        let root = try YAMLNode.load(text: text, file: file)
+        let top = try root.fields(allowed: [
+            "name", "model", "modelVersion", "sources", "destination", "write", "retry", "errors", "report",
+        ])
+        guard let modelNode = top["model"] else { throw root.error("missing 'model:', the model file or directory") }
+        guard let sourcesNode = top["sources"] else { throw root.error("missing 'sources:', the list of inputs") }
+
+        let sources = try sourcesNode.sequence().map { try parseSource($0, directory: directory) }
+        guard !sources.isEmpty else { throw sourcesNode.error("the pipeline has no sources") }
+
+        let destination = try top["destination"].map { try parseDestination($0, directory: directory) } ?? DestinationConfig()
+        var config = PipelineConfig(
+            name: try top["name"].map(scalar) ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension,
+            file: file,
+            modelPath: resolve(try scalar(modelNode), against: directory),
+            modelVersion: try top["modelVersion"].map { try int(scalar($0), $0) },
+            sources: sources,
+            destination: destination,
+            write: try top["write"].map(parseWrite) ?? WriteConfig(),
+            retry: try top["retry"].map(parseRetry) ?? RetryConfig(),
+            errors: try top["errors"].map(parseErrors) ?? ErrorLimits(),
+            reportDirectory: resolve("reports", against: directory))
+        if let report = top["report"] {
+            let fields = try report.fields(allowed: ["directory"])
+            if let directoryNode = fields["directory"] {
+                config.reportDirectory = resolve(try scalar(directoryNode), against: directory)
+            }
+        }
+        if config.destination.kind == .sqlite && config.destination.path == nil {
+            config.destination.path = resolve("\(config.name).sqlite", against: directory)
+        }
+        return config
+    }
+
+    // MARK: Sections
+
+    private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
+        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map"])
+        guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
+        guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
+        let pattern = try scalar(pathNode)
+        let paths = try expand(resolve(pattern, against: directory), at: pathNode)
+        var format: InputFormat?
+        if let formatNode = fields["format"] {
+            let name = try scalar(formatNode)
+            guard let parsed = InputFormat(rawValue: name) else {
+                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson or json")
+            }
+            format = parsed
+        } else {
+            for path in paths where InputFormat(path: path) == nil {
+                throw pathNode.error("cannot tell the format of '\(path)' from its name; add 'format: csv|tsv|ndjson|json'")
+            }
+        }
+        var csv = CSVOptions()
+        if format == .tsv || (format == nil && paths.first.flatMap(InputFormat.init(path:)) == .tsv) {
+            csv.delimiter = UInt8(ascii: "\t")
+        }
+        if let csvNode = fields["csv"] { csv = try parseCSV(csvNode, defaults: csv) }
+        return SourceConfig(
+            entity: try scalar(entityNode), pattern: pattern, paths: paths, format: format, csv: csv,
+            modelVersion: try fields["modelVersion"].map { try int(scalar($0), $0) },
+            map: try fields["map"].map(parseMap) ?? MapConfig(), line: node.line)
+    }
+
+    private func parseCSV(_ node: YAMLNode, defaults: CSVOptions) throws -> CSVOptions {
+        let fields = try node.fields(allowed: ["delimiter", "quote", "header", "columns", "nullValues"])
+        var options = defaults
+        func singleByte(_ key: String) throws -> UInt8? {
+            guard let valueNode = fields[key] else { return nil }
+            var value = try scalar(valueNode)
+            if value == "\\t" { value = "\t" }
+            guard value.utf8.count == 1, let byte = value.utf8.first, byte != 10, byte != 13 else {
+                throw valueNode.error("'\(key)' must be a single ASCII character (\\t for tab)")
+            }
+            return byte
+        }
+        options.delimiter = try singleByte("delimiter") ?? options.delimiter
+        options.quote = try singleByte("quote") ?? options.quote
+        if options.delimiter == options.quote { throw node.error("delimiter and quote must differ") }
+        if let headerNode = fields["header"] { options.header = try headerNode.bool() }
+        if let columnsNode = fields["columns"] { options.columns = try columnsNode.sequence().map(scalar) }
+        if let nullNode = fields["nullValues"] { options.nullValues = try nullNode.sequence().map(scalar) }
+        if !options.header && options.columns == nil {
+            throw node.error("'header: false' needs 'columns: [names…]' to name the fields")
+        }
+        return options
+    }
+
+    private func parseMap(_ node: YAMLNode) throws -> MapConfig {
+        let fields = try node.fields(allowed: ["rename", "drop", "defaults", "ignoreUnknown", "dateFormat"])
+        var map = MapConfig()
+        if let renameNode = fields["rename"] {
+            for (from, to) in try renameNode.mapping() { map.rename[from] = try scalar(to) }
+        }
+        if let dropNode = fields["drop"] { map.drop = Set(try dropNode.sequence().map(scalar)) }
+        if let defaultsNode = fields["defaults"] {
+            for (name, value) in try defaultsNode.mapping() { map.defaults[name] = try scalar(value) }
+        }
+        if let ignoreNode = fields["ignoreUnknown"] { map.ignoreUnknown = try ignoreNode.bool() }
+        if let formatNode = fields["dateFormat"] {
+            let name = try scalar(formatNode)
+            guard let format = DateFormat(configuration: name) else {
+                throw formatNode.error("unknown dateFormat '\(name)'; use iso8601, epochSeconds, epochMillis or a pattern with yyyy, MM and dd")
+            }
+            map.dateFormat = format
+        }
+        return map
+    }
+
+    private func parseDestination(_ node: YAMLNode, directory: String) throws -> DestinationConfig {
+        let fields = try node.fields(allowed: ["type", "path", "region", "endpoint", "tablePrefix", "createTables"])
+        var destination = DestinationConfig()
+        if let typeNode = fields["type"] {
+            let name = try scalar(typeNode)
+            guard let kind = DestinationConfig.Kind(rawValue: name) else {
+                throw typeNode.error("unknown destination type '\(name)'; use sqlite or dynamodb")
+            }
+            destination.kind = kind
+        }
+        destination.path = try fields["path"].map { resolve(try scalar($0), against: directory) }
+        destination.region = try fields["region"].map(scalar)
+        destination.endpoint = try fields["endpoint"].map(scalar)
+        destination.tablePrefix = try fields["tablePrefix"].map(scalar) ?? ""
+        destination.createTables = try fields["createTables"]?.bool() ?? false
+        return destination
+    }
+
+    private func parseWrite(_ node: YAMLNode) throws -> WriteConfig {
+        let fields = try node.fields(allowed: [
+            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "maxDeletes",
+        ])
+        var write = WriteConfig()
+        func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, _ options: String) throws -> T? where T.RawValue == String {
+            guard let valueNode = fields[key] else { return nil }
+            let name = try scalar(valueNode)
+            guard let value = T(rawValue: name) else { throw valueNode.error("unknown \(key) '\(name)'; use \(options)") }
+            return value
+        }
+        write.mode = try choice("mode", WriteConfig.Mode.self, "insert, upsert, replace or sync") ?? write.mode
+        write.versions = try choice("versions", WriteConfig.Versions.self, "check, preserve or ignore") ?? write.versions
+        write.mergePolicy = try choice("mergePolicy", WriteConfig.MergePolicy.self,
+                                       "error, storeTrump, objectTrump, overwrite or rollback") ?? write.mergePolicy
+        if let batchNode = fields["batchSize"] {
+            let size = try int(scalar(batchNode), batchNode)
+            guard size >= 1 else { throw batchNode.error("batchSize must be at least 1") }
+            write.batchSize = size
+        }
+        if let concurrencyNode = fields["concurrency"] {
+            write.concurrency = try int(scalar(concurrencyNode), concurrencyNode)
+            guard write.concurrency >= 1 else { throw concurrencyNode.error("concurrency must be at least 1") }
+        }
+        write.transactional = try fields["transactional"]?.bool() ?? write.transactional
+        write.atomic = try fields["atomic"]?.bool() ?? write.atomic
+        if let limitNode = fields["maxDeletes"] {
+            let value = try scalar(limitNode)
+            if value.hasSuffix("%"), let percent = Double(value.dropLast()), (0...100).contains(percent) {
+                write.maxDeletes = .percent(percent)
+            } else if let count = Int(value), count >= 0 {
+                write.maxDeletes = .count(count)
+            } else {
+                throw limitNode.error("maxDeletes must be a count (500) or a percentage (10%)")
+            }
+        }
+        return write
+    }
+
+    private func parseRetry(_ node: YAMLNode) throws -> RetryConfig {
+        let fields = try node.fields(allowed: ["maxAttempts", "baseDelay", "maxDelay"])
+        var retry = RetryConfig()
+        if let n = fields["maxAttempts"] { retry.maxAttempts = try int(scalar(n), n) }
+        if let n = fields["baseDelay"] { retry.baseDelay = try number(scalar(n), n) }
+        if let n = fields["maxDelay"] { retry.maxDelay = try number(scalar(n), n) }
+        return retry
+    }
+
+    private func parseErrors(_ node: YAMLNode) throws -> ErrorLimits {
+        let fields = try node.fields(allowed: ["maxErrors", "maxErrorRatio"])
+        var limits = ErrorLimits()
+        if let n = fields["maxErrors"] {
+            limits.maxErrors = try int(scalar(n), n)
+            guard limits.maxErrors >= 0 else { throw n.error("maxErrors cannot be negative") }
+        }
+        if let n = fields["maxErrorRatio"] {
+            limits.maxErrorRatio = try number(scalar(n), n)
+            guard (0...1).contains(limits.maxErrorRatio) else { throw n.error("maxErrorRatio is a fraction between 0 and 1") }
+        }
+        return limits
+    }
+
+    // MARK: Scalars, variables, paths
+
+
+    /// A scalar with `${VAR}` and `${VAR:-default}` substituted.
+    private func scalar(_ node: YAMLNode) throws -> String {
+        let raw = try node.string()
+        guard raw.contains("${") else { return raw }
+        var result = ""
+        var rest = Substring(raw)
+        while let start = rest.range(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                throw node.error("'${' without a closing '}'")
+            }
+            let expression = rest[start.upperBound..<end]
+            let (name, fallback): (Substring, Substring?) = expression.range(of: ":-").map {
+                (expression[..<$0.lowerBound], expression[$0.upperBound...])
+            } ?? (expression, nil)
+            if let value = variables[String(name)] ?? environment[String(name)], !(value.isEmpty && fallback != nil) {
+                result += value
+            } else if let fallback {
+                result += fallback
+            } else {
+                throw node.error("variable '\(name)' is not set; export it or pass --var \(name)=VALUE")
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    private func int(_ text: String, _ node: YAMLNode) throws -> Int {
+        guard let value = Int(text) else { throw node.error("expected a whole number, found '\(text)'") }
+        return value
+    }
+
+    private func number(_ text: String, _ node: YAMLNode) throws -> Double {
+        guard let value = Double(text), value.isFinite else { throw node.error("expected a number, found '\(text)'") }
+        return value
+    }
+
+    private func resolve(_ path: String, against directory: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
+        let joined = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(expanded)
+        return (joined as NSString).standardizingPath
+    }
+
+    private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {
+        guard pattern.contains(where: { "*?[".contains($0) }) else {
+            guard FileManager.default.fileExists(atPath: pattern) else {
+                throw node.error("input file '\(pattern)' does not exist")
+            }
+            return [pattern]
+        }
+        let matches = Glob.expand(pattern)
+        guard !matches.isEmpty else { throw node.error("no file matches '\(pattern)'") }
+        return matches
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+
+/// Options of one run that are not in the pipeline file.
+public struct RunOptions: Sendable {
+    /// Read, map and validate only; write nothing to the store (`importer validate`).
+    public var dryRun = false
+    public var quiet = false
+    /// Overrides the pipeline's `report.directory`.
+    public var reportDirectory: String?
+
+    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil) {
+        self.dryRun = dryRun
+        self.quiet = quiet
+        self.reportDirectory = reportDirectory
+    }
+}
+
+/// Runs a pipeline: read → map → validate → version → write → report.
+///
+/// Reading, mapping and validation run on the calling thread; writing runs on a second thread
+/// fed through a short queue of batches, so both cores work.
+public final class PipelineRunner: @unchecked Sendable {
+    /// Opens a reader for one input file of a source.
+    public typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
+
+    private let config: PipelineConfig
+    private let model: Model
+    private let store: Store?
+    private let ledger: KeyLedger
+    private let makeReader: ReaderFactory
+    private let options: RunOptions
+    private let runId = UUID().uuidString.lowercased()
+    /// Set once at the start of `run`, before the writer thread starts; read-only after.
+    private var inputs: [Input] = []
+
+    /// One input file of a source, in the order the run processes them (parents first).
+    private struct Input {
+        let source: SourceConfig
+        let path: String
+        let entity: Entity
+    }
+
+    private enum Work {
+        case batch(input: Int, [PreparedRecord])
+        case inputDone(input: Int, bytes: Int64)
+        case end
+    }
+
+    /// `store` is nil for dry runs.
+    public init(config: PipelineConfig, model: Model, store: Store?, ledger: KeyLedger, options: RunOptions,
+                makeReader: @escaping ReaderFactory) {
+        self.config = config
+        self.model = model
+        self.store = store
+        self.ledger = ledger
+        self.options = options
+        self.makeReader = makeReader
+    }
+
+    public var reportDirectory: String { options.reportDirectory ?? config.reportDirectory }
+
+    /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
+    /// written) for problems found before the first record.
+    public func run() throws -> RunReport {
+        inputs = try orderedInputs()
+        let started = Date()
+        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
+        let rejectsFile = try RejectsFile(path: (reportDirectory as NSString).appendingPathComponent("rejects.ndjson"))
+        defer { rejectsFile.close() }
+        let recorder = RunRecorder(
+            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: format(of: $0).rawValue) },
+            limits: config.errors, rejectsFile: rejectsFile)
+
+        let atomic = config.write.atomic && !options.dryRun
+        if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
+
+        let queue = BoundedQueue<Work>(capacity: 2)
+        let writerFinished = DispatchSemaphore(value: 0)
+        let writer = Thread { [self] in
+            drain(queue, recorder: recorder)
+            writerFinished.signal()
+        }
+        writer.start()
+
+        let progress = Progress(quiet: options.quiet)
+        let totalBytes = inputs.reduce(Int64(0)) { $0 + fileSize($1.path) }
+        var bytesBefore: Int64 = 0
+        for (index, input) in inputs.enumerated() where !recorder.isAborted {
+            let bytes = read(input, index: index, into: queue, recorder: recorder) { bytesRead, records in
+                progress.update(input: (input.path as NSString).lastPathComponent, records: records,
+                                bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
+            }
+            bytesBefore += bytes
+        }
+        queue.put(.end)
+        writerFinished.wait()
+        progress.finish()
+
+        recorder.checkRatio(final: true)
+        if let store, !options.dryRun {
+            let commit = !(atomic && recorder.isAborted)
+            do {
+                try store.finishRun(commit: commit)
+            } catch {
+                recorder.abort("the store failed to commit: \(error)")
+            }
+            if atomic && recorder.isAborted {
+                for index in inputs.indices {
+                    recorder.update(input: index) { counts in
+                        counts.rolledBack += counts.inserted + counts.updated
+                        counts.inserted = 0
+                        counts.updated = 0
+                    }
+                }
+            }
+        }
+        let report = makeReport(recorder: recorder, started: started)
+        try ReportFiles.write(report, to: reportDirectory)
+        return report
+    }
+
+    // MARK: Reading side
+
+    /// Reads one input file, sending validated batches to the writer. Returns the bytes read.
+    private func read(_ input: Input, index: Int, into queue: BoundedQueue<Work>, recorder: RunRecorder,
+                      progress: (Int64, Int) -> Void) -> Int64 {
+        recorder.started(input: index)
+        let entity = input.entity
+        let batchSize = config.write.batchSize ?? 50_000
+        var batch: [PreparedRecord] = []
+        batch.reserveCapacity(batchSize)
+        var readCount = 0, pendingRead = 0
+        let reader: RecordReader
+        let mapper: RecordMapper
+        do {
+            reader = try makeReader(input.source, input.path)
+            mapper = try RecordMapper(entity: entity, map: input.source.map, source: config.file)
+        } catch {
+            recorder.abort("cannot read \(input.path): \(error)")
+            return 0
+        }
+        let validator = RecordValidator(entity: entity, dateFormat: input.source.map.dateFormat)
+        let references = entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
+            guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
+            return (entity.attributeIndex[key]!, parent)
+        }
+        func reject(_ line: Int, _ raw: ArraySlice<UInt8>, _ key: Value?, _ rejection: Rejection) {
+            recorder.read(input: index, count: pendingRead)
+            pendingRead = 0
+            recorder.reject(input: index, line: line, key: key, raw: raw, rejection)
+        }
+
+        while true {
+            let record: SourceRecord
+            do {
+                guard let next = try reader.next() else { break }
+                record = next
+            } catch {
+                recorder.abort("reading \(input.path) failed: \(error)")
+                break
+            }
+            readCount += 1
+            pendingRead += 1
+            if readCount & 1023 == 0 {
+                recorder.read(input: index, count: pendingRead)
+                pendingRead = 0
+                progress(reader.bytesRead, readCount)
+                if recorder.isAborted { break }
+            }
+            if let failure = record.failure {
+                reject(record.line, record.raw, nil, failure)
+                continue
+            }
+            let fields: [FieldValue]
+            switch mapper.map(record) {
+            case .success(let mapped): fields = mapped
+            case .failure(let rejection):
+                reject(record.line, record.raw, nil, rejection)
+                continue
+            }
+            let values: [Value]
+            switch validator.validate(fields) {
+            case .success(let validated): values = validated
+            case .failure(let rejection):
+                reject(record.line, record.raw, keyValue(fields, entity), rejection)
+                continue
+            }
+            if let rejection = checkKeys(values, entity: entity, references: references,
+                                         at: RecordLocation(inputIndex: index, line: record.line)) {
+                reject(record.line, record.raw, values[entity.hashKeyIndex], rejection)
+                continue
+            }
+            batch.append(PreparedRecord(inputIndex: index, line: record.line, raw: record.raw, values: values))
+            if batch.count >= batchSize {
+                queue.put(.batch(input: index, batch))
+                batch = []
+                batch.reserveCapacity(batchSize)
+            }
+        }
+        recorder.read(input: index, count: pendingRead)
+        if !batch.isEmpty { queue.put(.batch(input: index, batch)) }
+        queue.put(.inputDone(input: index, bytes: reader.bytesRead))
+        return reader.bytesRead
+    }
+
+    /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
+    private func keyValue(_ fields: [FieldValue], _ entity: Entity) -> Value? {
+        switch fields[entity.hashKeyIndex] {
+        case .text(let text), .number(let text): return .string(text)
+        default: return nil
+        }
+    }
+
+    /// Duplicate keys within the run, and to-one references.
+    private func checkKeys(_ values: [Value], entity: Entity, references: [(Int, Entity)], at location: RecordLocation) -> Rejection? {
+        do {
+            for (attributeIndex, parent) in references {
+                let key = values[attributeIndex]
+                if key.isNull { continue }
+                if try ledger.contains(key, entity: parent.name) { continue }
+                if let store, try store.contains(key, in: parent) { continue }
+                let attribute = entity.attributes[attributeIndex].name
+                return Rejection(stage: .validate, reason: .reference, field: attribute,
+                    "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
+            }
+            let key = values[entity.hashKeyIndex]
+            if let first = try ledger.record(key, entity: entity.name, at: location) {
+                let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
+                return Rejection(stage: .validate, reason: .duplicate, field: entity.hashKey,
+                    "\(entity.hashKey) '\(key)' already appeared on line \(first.line)\(file); the first occurrence is kept")
+            }
+        } catch {
+            return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
+        }
+        return nil
+    }
+
+    // MARK: Writing side
+
+    /// The writer thread: applies batches to the store and counts the outcomes.
+    private func drain(_ queue: BoundedQueue<Work>, recorder: RunRecorder) {
+        let rules = Dictionary(uniqueKeysWithValues: model.entities.map {
+            ($0.name, VersionRules(entity: $0, write: config.write))
+        })
+        while true {
+            switch queue.take() {
+            case .end:
+                return
+            case .inputDone(let input, let bytes):
+                recorder.finished(input: input, bytes: bytes)
+            case .batch(let input, let batch):
+                guard let store, !options.dryRun else {
+                    // Dry run: a valid record would have been written.
+                    recorder.update(input: input) { $0.inserted += batch.count }
+                    continue
+                }
+                if recorder.isAborted {
+                    recorder.update(input: input) { $0.rolledBack += batch.count }
+                    continue
+                }
+                let entity = inputs[input].entity
+                do {
+                    let outcomes = try store.write(batch, of: entity, rules: rules[entity.name]!)
+                    record(outcomes, of: batch, input: input, recorder: recorder)
+                } catch {
+                    recorder.update(input: input) { $0.rolledBack += batch.count }
+                    recorder.abort("the store failed: \(error)")
+                }
+            }
+        }
+    }
+
+    private func record(_ outcomes: [WriteOutcome], of batch: [PreparedRecord], input: Int, recorder: RunRecorder) {
+        var counts = Counts()
+        let keyIndex = inputs[input].entity.hashKeyIndex
+        for (record, outcome) in zip(batch, outcomes) {
+            if outcome.conflict { counts.conflicts += 1 }
+            switch outcome.result {
+            case .inserted: counts.inserted += 1
+            case .updated: counts.updated += 1
+            case .unchanged: counts.unchanged += 1
+            case .rolledBack: counts.rolledBack += 1
+            case .rejected(let rejection):
+                if outcome.conflict { counts.conflicts -= 1 }  // counted by the recorder
+                recorder.reject(input: input, line: record.line, key: record.values[keyIndex], raw: record.raw, rejection)
+            }
+        }
+        recorder.update(input: input) { $0 = $0 + counts }
+    }
+
+    // MARK: Set-up and report
+
+    /// Every input file, parents-first by the model's relationships, in pipeline order within an entity.
+    private func orderedInputs() throws -> [Input] {
+        var inputs: [Input] = []
+        for source in config.sources {
+            guard model.entity(named: source.entity) != nil else {
+                throw ConfigurationError(file: config.file, line: source.line, key: "entity",
+                    "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
+            }
+        }
+        for entityName in model.parentsFirstOrder {
+            let entity = model.entity(named: entityName)!
+            for source in config.sources where source.entity == entityName {
+                inputs += source.paths.map { Input(source: source, path: $0, entity: entity) }
+            }
+        }
+        return inputs
+    }
+
+    private func format(of input: Input) -> InputFormat {
+        input.source.format ?? InputFormat(path: input.path) ?? .csv
+    }
+
+    private func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    private func makeReport(recorder: RunRecorder, started: Date) -> RunReport {
+        let finished = Date()
+        let inputReports = recorder.inputs.map { input in
+            RunReport.InputReport(
+                source: input.source, entity: input.entity, format: input.format, bytes: input.bytes,
+                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts)
+        }
+        var entities: [RunReport.EntityReport] = []
+        for entity in model.parentsFirstOrder {
+            let mine = inputReports.filter { $0.entity == entity }
+            guard !mine.isEmpty else { continue }
+            let counts = mine.map(\.counts).reduce(Counts(), +)
+            let seconds = mine.map(\.seconds).reduce(0, +)
+            entities.append(.init(entity: entity, seconds: seconds,
+                                  rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts))
+        }
+        let totals = entities.map(\.counts).reduce(Counts(), +)
+        let abortReason = recorder.abortMessage
+        let status: RunReport.Status = abortReason != nil ? .aborted : (totals.rejected > 0 ? .partial : .succeeded)
+        let exitCode: Int32 = status == .aborted ? 3 : (status == .partial ? 1 : 0)
+        return RunReport(
+            runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: options.dryRun,
+            status: status, abortReason: abortReason, exitCode: exitCode, startedAt: started, finishedAt: finished,
+            seconds: finished.timeIntervalSince(started),
+            model: .init(name: model.name, version: model.version, checksum: model.checksum),
+            destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),
+            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups)
+    }
+}

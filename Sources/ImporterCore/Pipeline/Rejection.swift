@@ -1,0 +1,48 @@
+/// The pipeline stage at which a record was rejected.
+public enum Stage: String, Sendable, Codable {
+    case read, map, validate, write
+}
+
+/// Why a record was rejected; reports group rejections by reason.
+public enum RejectReason: String, Sendable, Codable, CaseIterable {
+    /// The reader could not make a record of the text (CSV field count, quotes; invalid JSON).
+    case malformed
+    /// The record's text is not valid UTF-8.
+    case encoding
+    /// A field the model does not know, not dropped by the map stage.
+    case unknownField
+    /// A value that is not of its attribute's type.
+    case type
+    /// A null in a required attribute without default.
+    case required
+    /// A value outside its type's or attribute's range.
+    case range
+    case maxLength
+    case pattern
+    /// A value outside the attribute's `values` enumeration.
+    case values
+    /// A hash key already seen in this run (or already stored, in `insert` mode).
+    case duplicate
+    /// A to-one key that names no item of the destination entity.
+    case reference
+    /// The incoming version differs from the stored one (SPEC §6).
+    case conflict
+    /// The store refused the write.
+    case constraint
+}
+
+/// A record's rejection: stage, reason and a message that says what is wrong.
+public struct Rejection: Error, Sendable {
+    public let stage: Stage
+    public let reason: RejectReason
+    /// The field or attribute at fault, when there is one.
+    public let field: String?
+    public let message: String
+
+    public init(stage: Stage, reason: RejectReason, field: String? = nil, _ message: String) {
+        self.stage = stage
+        self.reason = reason
+        self.field = field
+        self.message = message
+    }
+}

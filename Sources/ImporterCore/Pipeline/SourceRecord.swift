@@ -1,0 +1,49 @@
+/// One record as a reader found it, with where it came from.
+public struct SourceRecord: Sendable {
+    /// The 1-based line on which the record starts.
+    public var line: Int
+    /// The byte offset of the record's first byte in the (decompressed) input.
+    public var byteOffset: Int64
+    /// The record's original source text, to be written into rejects.ndjson.
+    public var raw: ArraySlice<UInt8>
+    /// Field names: a CSV header (shared by every record) or a JSON object's keys.
+    public var names: [String]
+    /// Field values, parallel to `names`.
+    public var values: [FieldValue]
+    /// Set when the reader could not make a record of the text; names and values are then empty.
+    public var failure: Rejection?
+
+    public init(line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue], failure: Rejection? = nil) {
+        self.line = line
+        self.byteOffset = byteOffset
+        self.raw = raw
+        self.names = names
+        self.values = values
+        self.failure = failure
+    }
+}
+
+/// A streaming reader of one input file. Memory stays bounded whatever the file's size.
+public protocol RecordReader: AnyObject {
+    /// The next record, or nil at the end of the input. Malformed text comes back as a record
+    /// with `failure` set; only an I/O failure throws.
+    func next() throws -> SourceRecord?
+    /// Bytes consumed from the file on disk so far (compressed bytes for .gz).
+    var bytesRead: Int64 { get }
+}
+
+/// An input format, as a pipeline source names it.
+public enum InputFormat: String, Sendable {
+    case csv, tsv, ndjson, json
+
+    /// The format implied by a file name (`.csv`, `.tsv`, `.ndjson`/`.jsonl`, `.json`, plus `.gz`).
+    public init?(path: String) {
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        if name.hasSuffix(".csv") { self = .csv }
+        else if name.hasSuffix(".tsv") || name.hasSuffix(".tab") { self = .tsv }
+        else if name.hasSuffix(".ndjson") || name.hasSuffix(".jsonl") { self = .ndjson }
+        else if name.hasSuffix(".json") { self = .json }
+        else { return nil }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Everything a run did, as written to `report.json`.
+public struct RunReport: Codable, Sendable {
+    public enum Status: String, Codable, Sendable {
+        /// Every record accounted for and none rejected.
+        case succeeded
+        /// Finished, with rejections.
+        case partial
+        /// Stopped early (error limits, store failure); committed batches stay.
+        case aborted
+    }
+
+    public struct ModelInfo: Codable, Sendable {
+        public var name: String
+        public var version: Int
+        public var checksum: String
+    }
+
+    public struct Destination: Codable, Sendable {
+        public var type: String
+        public var path: String?
+    }
+
+    public struct InputReport: Codable, Sendable {
+        public var source: String
+        public var entity: String
+        public var format: String
+        public var bytes: Int64
+        public var seconds: Double
+        public var counts: Counts
+    }
+
+    public struct EntityReport: Codable, Sendable {
+        public var entity: String
+        public var seconds: Double
+        public var rowsPerSecond: Double
+        public var counts: Counts
+    }
+
+    public struct RejectExample: Codable, Sendable {
+        public var source: String
+        public var line: Int
+        public var key: String?
+        public var message: String
+    }
+
+    public struct ErrorGroup: Codable, Sendable {
+        public var entity: String
+        public var stage: Stage
+        public var reason: RejectReason
+        public var count: Int
+        public var examples: [RejectExample]
+    }
+
+    public var runId: String
+    public var pipeline: String
+    public var pipelineFile: String
+    public var dryRun: Bool
+    public var status: Status
+    /// Why the run stopped early, when it did.
+    public var abortReason: String?
+    public var exitCode: Int32
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var seconds: Double
+    public var model: ModelInfo
+    public var destination: Destination
+    public var totals: Counts
+    public var entities: [EntityReport]
+    public var inputs: [InputReport]
+    public var errors: [ErrorGroup]
+}

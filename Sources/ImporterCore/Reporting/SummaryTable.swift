@@ -1,0 +1,31 @@
+import Foundation
+
+/// The human summary printed at the end of a run: one row per entity.
+public enum SummaryTable {
+    public static func render(_ report: RunReport) -> String {
+        let header = ["entity", "read", "inserted", "updated", "unchanged", "rejected", "conflicts", "deleted", "retries", "seconds", "rows/s"]
+        var rows = report.entities.map { entity -> [String] in
+            let c = entity.counts
+            return [entity.entity, "\(c.read)", "\(c.inserted)", "\(c.updated)", "\(c.unchanged)", "\(c.rejected)",
+                    "\(c.conflicts)", "\(c.deleted)", "\(c.retries)", String(format: "%.2f", entity.seconds),
+                    String(format: "%.0f", entity.rowsPerSecond)]
+        }
+        let t = report.totals
+        rows.append(["total", "\(t.read)", "\(t.inserted)", "\(t.updated)", "\(t.unchanged)", "\(t.rejected)",
+                     "\(t.conflicts)", "\(t.deleted)", "\(t.retries)", String(format: "%.2f", report.seconds),
+                     String(format: "%.0f", report.seconds > 0 ? Double(t.read) / report.seconds : 0)])
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return index == 0 ? cell + pad : pad + cell
+            }.joined(separator: " | ")
+        }
+        var text = line(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"
+        text += rows.map(line).joined(separator: "\n") + "\n"
+        var status = "status: \(report.status.rawValue)"
+        if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
+        if let reason = report.abortReason { status += " — \(reason)" }
+        return text + status + "\n"
+    }
+}

@@ -1,0 +1,51 @@
+/// What the runner needs of a destination. Stores implement writing; the version rules they
+/// apply live once, in `VersionRules`, so every store behaves the same.
+public protocol Store: AnyObject {
+    /// Creates missing tables and checks the store's recorded model against `model`.
+    /// Throws `ConfigurationError` when the store holds another model or version.
+    func prepare(for model: Model) throws
+
+    /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
+    func contains(_ key: Value, in entity: Entity) throws -> Bool
+
+    /// Applies one batch atomically under `rules`: one outcome per record, in order. A record
+    /// the store refuses is rejected alone (the batch is bisected); the rest are committed.
+    /// Throws `StoreError` only for failures that concern the whole store (disk full, I/O).
+    func write(_ batch: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+
+    /// `atomic: true`: everything written until `finishRun` is one transaction.
+    func beginRun(atomic: Bool) throws
+    /// Commits (or, with `commit: false`, rolls back) what `beginRun(atomic: true)` opened.
+    func finishRun(commit: Bool) throws
+
+    /// Items stored per entity, in model order.
+    func counts(for model: Model) throws -> [(entity: String, count: Int)]
+
+    func close()
+}
+
+/// The outcome of one record's write.
+public struct WriteOutcome: Sendable {
+    public enum Result: Sendable {
+        case inserted, updated, unchanged
+        /// Discarded by `mergePolicy: rollback`: the stored item stays.
+        case rolledBack
+        case rejected(Rejection)
+    }
+
+    public var result: Result
+    /// The record's version conflicted with the store's (resolved or not).
+    public var conflict: Bool
+
+    public init(_ result: Result, conflict: Bool = false) {
+        self.result = result
+        self.conflict = conflict
+    }
+}
+
+/// A failure of the store as a whole: the run aborts (exit 3); committed batches stay.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

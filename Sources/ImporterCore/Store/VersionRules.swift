@@ -1,0 +1,103 @@
+/// SPEC §6 in one place: given an incoming record and the stored item (if any), what to write.
+///
+/// Stores call `decide` inside their batch transaction with the item they hold, then perform
+/// the write it returns; a remote store turns `expectedVersion` into a server-side condition.
+public struct VersionRules: Sendable {
+    public let entity: Entity
+    public let mode: WriteConfig.Mode
+    public let versions: WriteConfig.Versions
+    public let mergePolicy: WriteConfig.MergePolicy
+
+    public init(entity: Entity, write: WriteConfig) {
+        self.entity = entity
+        self.mode = write.mode
+        self.versions = write.versions
+        self.mergePolicy = write.mode == .replace ? .overwrite : write.mergePolicy
+    }
+
+    /// What to do with a record.
+    public enum Decision: Equatable, Sendable {
+        /// Insert these values (version attribute set).
+        case insert([Value])
+        /// Replace the item whose version is `expectedVersion` with these values.
+        case update([Value], expectedVersion: Int64)
+        case unchanged
+        case rolledBack
+        case reject(reason: RejectReason, message: String)
+    }
+
+    /// The decision, and whether it came from resolving a conflict.
+    public func decide(_ incoming: [Value], stored: [Value]?) -> (decision: Decision, conflict: Bool) {
+        let versionIndex = entity.versionIndex
+        let incomingVersion: Int64? = versions == .ignore ? nil : incoming[versionIndex].integerValue
+        guard let stored else {
+            if versions == .check, let version = incomingVersion, version != 0 {
+                return (resolveConflict(incoming, stored: nil,
+                    "\(keyText(incoming)) is not stored, but the record is based on version \(version)"), true)
+            }
+            return (.insert(withVersion(incoming, versions == .preserve ? (incomingVersion ?? 1) : 1)), false)
+        }
+        let storedVersion = stored[versionIndex].integerValue ?? 0
+        if mode == .insert {
+            return (.reject(reason: .duplicate, message: "\(keyText(incoming)) is already stored (version \(storedVersion)); mode insert never overwrites"), false)
+        }
+        if sameContent(incoming, stored) {
+            return (.unchanged, false)
+        }
+        switch versions {
+        case .preserve:
+            return (.update(withVersion(incoming, incomingVersion ?? storedVersion + 1), expectedVersion: storedVersion), false)
+        case .ignore:
+            return (.update(withVersion(incoming, storedVersion + 1), expectedVersion: storedVersion), false)
+        case .check:
+            guard let version = incomingVersion, version != storedVersion else {
+                return (.update(withVersion(incoming, storedVersion + 1), expectedVersion: storedVersion), false)
+            }
+            return (resolveConflict(incoming, stored: stored,
+                "\(keyText(incoming)) is stored at version \(storedVersion), but the record is based on version \(version)"), true)
+        }
+    }
+
+    private func resolveConflict(_ incoming: [Value], stored: [Value]?, _ message: String) -> Decision {
+        let versionIndex = entity.versionIndex
+        guard let stored else {
+            switch mergePolicy {
+            case .error: return .reject(reason: .conflict, message: message)
+            case .rollback: return .rolledBack
+            case .overwrite, .objectTrump, .storeTrump: return .insert(withVersion(incoming, 1))
+            }
+        }
+        let storedVersion = stored[versionIndex].integerValue ?? 0
+        var merged: [Value]
+        switch mergePolicy {
+        case .error: return .reject(reason: .conflict, message: message + "; choose a write.mergePolicy to resolve it")
+        case .rollback: return .rolledBack
+        case .overwrite: merged = incoming
+        case .objectTrump: merged = zip(incoming, stored).map { $0.isNull ? $1 : $0 }
+        case .storeTrump: merged = zip(incoming, stored).map { $1.isNull ? $0 : $1 }
+        }
+        if sameContent(merged, stored) { return .unchanged }
+        return .update(withVersion(merged, storedVersion + 1), expectedVersion: storedVersion)
+    }
+
+    /// Equal in every attribute but the version.
+    public func sameContent(_ a: [Value], _ b: [Value]) -> Bool {
+        let versionIndex = entity.versionIndex
+        for index in a.indices where index != versionIndex && a[index] != b[index] { return false }
+        return true
+    }
+
+    private func withVersion(_ values: [Value], _ version: Int64) -> [Value] {
+        var values = values
+        values[entity.versionIndex] = .integer(version)
+        return values
+    }
+
+    private func keyText(_ values: [Value]) -> String {
+        "\(entity.name) \(entity.hashKey) '\(values[entity.hashKeyIndex])'"
+    }
+}
+
+extension Value {
+    var integerValue: Int64? { if case .integer(let number) = self { return number } else { return nil } }
+}

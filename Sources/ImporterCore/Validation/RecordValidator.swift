@@ -1,0 +1,102 @@
+import Foundation
+
+/// A record that passed validation: typed values by attribute position, and where it came from.
+public struct PreparedRecord: Sendable {
+    /// Index of the input file in the run (for reports).
+    public var inputIndex: Int
+    public var line: Int
+    public var raw: ArraySlice<UInt8>
+    public var values: [Value]
+
+    public init(inputIndex: Int, line: Int, raw: ArraySlice<UInt8>, values: [Value]) {
+        self.inputIndex = inputIndex
+        self.line = line
+        self.raw = raw
+        self.values = values
+    }
+}
+
+/// Per-record checks against the model: types, required, min/max, maxLength, pattern, values.
+public struct RecordValidator {
+    public let entity: Entity
+    private let dateFormat: DateFormat
+    private let patterns: [NSRegularExpression?]
+
+    public init(entity: Entity, dateFormat: DateFormat) {
+        self.entity = entity
+        self.dateFormat = dateFormat
+        self.patterns = entity.attributes.map { attribute in
+            attribute.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
+        }
+    }
+
+    /// Typed values by attribute position, or the first problem found.
+    public func validate(_ fields: [FieldValue]) -> Result<[Value], Rejection> {
+        var values = [Value]()
+        values.reserveCapacity(fields.count)
+        for (index, attribute) in entity.attributes.enumerated() {
+            var value: Value
+            switch ValueCoercion.coerce(fields[index], to: attribute.type, dateFormat: dateFormat) {
+            case .success(let coerced): value = coerced
+            case .failure(let problem):
+                return .failure(Rejection(stage: .validate, reason: problem.reason, field: attribute.name,
+                                          "\(attribute.name): \(problem.message)"))
+            }
+            if value.isNull, let fallback = attribute.defaultValue { value = fallback }
+            if let problem = check(value, attribute, patterns[index]) { return .failure(problem) }
+            values.append(value)
+        }
+        return .success(values)
+    }
+
+    private func check(_ value: Value, _ attribute: Attribute, _ pattern: NSRegularExpression?) -> Rejection? {
+        func reject(_ reason: RejectReason, _ message: String) -> Rejection {
+            Rejection(stage: .validate, reason: reason, field: attribute.name, "\(attribute.name): \(message)")
+        }
+        if value.isNull {
+            if attribute.name == entity.hashKey {
+                return reject(.required, "the hash key is missing; every \(entity.name) needs one")
+            }
+            return attribute.required ? reject(.required, "is required but missing or null") : nil
+        }
+        if attribute.minimum != nil || attribute.maximum != nil, let number = value.numeric {
+            if let minimum = attribute.minimum, number < minimum {
+                return reject(.range, "\(value) is below the minimum \(minimum.compactText)")
+            }
+            if let maximum = attribute.maximum, number > maximum {
+                return reject(.range, "\(value) is above the maximum \(maximum.compactText)")
+            }
+        }
+        if case .string(let text) = value {
+            if let maxLength = attribute.maxLength, text.utf8.count > maxLength, text.count > maxLength {
+                return reject(.maxLength, "is \(text.count) characters long; the limit is \(maxLength)")
+            }
+            if let pattern, pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil {
+                return reject(.pattern, "'\(text)' does not match the pattern \(attribute.pattern!)")
+            }
+        }
+        if let allowed = attribute.allowedValues, !allowed.contains(value.description) {
+            return reject(.values, "'\(value)' is not one of \(allowed.joined(separator: ", "))")
+        }
+        return nil
+    }
+}
+
+extension Value {
+    /// The value as a number for range checks (decimals to the nearest double).
+    var numeric: Double? {
+        switch self {
+        case .integer(let number): return Double(number)
+        case .double(let number): return number
+        case .decimal(let text): return Double(text)
+        default: return nil
+        }
+    }
+}
+
+extension Double {
+    /// `90` rather than `90.0` in messages.
+    var compactText: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}

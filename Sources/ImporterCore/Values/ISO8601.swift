@@ -1,0 +1,171 @@
+/// ISO-8601 dates to and from milliseconds since the Unix epoch, without Foundation's formatters.
+public enum ISO8601 {
+    /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM`, `±HHMM` or no
+    /// offset (UTC). A space may replace the `T`. Digits past milliseconds must be zero.
+    public static func parse(_ text: String) -> Result<Int64, DateProblem> {
+        var scanner = ByteScanner(Array(text.utf8))
+        guard let year = scanner.number(digits: 4), scanner.skip("-"),
+              let month = scanner.number(digits: 2), scanner.skip("-"),
+              let day = scanner.number(digits: 2)
+        else { return .failure(.notADate) }
+        var hour = 0, minute = 0, second = 0, millis = 0, offsetMinutes = 0
+        if !scanner.atEnd {
+            guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
+                  let h = scanner.number(digits: 2), scanner.skip(":"),
+                  let m = scanner.number(digits: 2)
+            else { return .failure(.notADate) }
+            hour = h
+            minute = m
+            if scanner.skip(":") {
+                guard let s = scanner.number(digits: 2) else { return .failure(.notADate) }
+                second = s
+                if scanner.skip(".") || scanner.skip(",") {
+                    var count = 0
+                    while let digit = scanner.digit() {
+                        if count < 3 {
+                            millis = millis * 10 + digit
+                        } else if digit != 0 {
+                            return .failure(.subMillisecond)
+                        }
+                        count += 1
+                    }
+                    guard count > 0 else { return .failure(.notADate) }
+                    for _ in count..<max(count, 3) { millis *= 10 }
+                }
+            }
+            if scanner.skip("Z") || scanner.skip("z") {
+            } else if let sign = scanner.sign() {
+                guard let oh = scanner.number(digits: 2) else { return .failure(.notADate) }
+                _ = scanner.skip(":")
+                guard let om = scanner.number(digits: 2), oh <= 23, om <= 59 else { return .failure(.notADate) }
+                offsetMinutes = sign * (oh * 60 + om)
+            }
+        }
+        guard scanner.atEnd else { return .failure(.notADate) }
+        return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                    millis: millis, offsetMinutes: offsetMinutes)
+    }
+
+    /// Milliseconds for a civil date and time, checking every field's range.
+    public static func make(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int, offsetMinutes: Int = 0
+    ) -> Result<Int64, DateProblem> {
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+        else { return .failure(.outOfRange) }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetMinutes * 60)
+        return .success(seconds * 1000 + Int64(millis))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`
+    public static func format(millis: Int64) -> String {
+        let (seconds, milli) = millis.floorDivided(by: 1000)
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let (year, month, day) = civilFromDays(Int(days))
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func put(_ value: Int, _ width: Int) {
+            var digits = [UInt8](repeating: 48, count: width)
+            var rest = value
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                digits[i] = UInt8(48 + rest % 10)
+                rest /= 10
+            }
+            out += digits
+        }
+        if year < 0 { out.append(UInt8(ascii: "-")) }
+        put(abs(year), 4); out.append(45); put(month, 2); out.append(45); put(day, 2)
+        out.append(UInt8(ascii: "T"))
+        put(Int(secondOfDay / 3600), 2); out.append(58); put(Int(secondOfDay % 3600 / 60), 2); out.append(58)
+        put(Int(secondOfDay % 60), 2); out.append(46); put(Int(milli), 3); out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Why a text is not a date.
+public enum DateProblem: Error, Sendable {
+    case notADate, outOfRange, subMillisecond
+
+    public var message: String {
+        switch self {
+        case .notADate: return "is not a date in the expected format"
+        case .outOfRange: return "has a month, day or time out of range"
+        case .subMillisecond: return "has precision below a millisecond, which a date attribute cannot keep; use a string attribute"
+        }
+    }
+}
+
+extension Int64 {
+    func floorDivided(by divisor: Int64) -> (Int64, Int64) {
+        let quotient = self / divisor, remainder = self % divisor
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+}
+
+/// A cursor over ASCII bytes for small hand-written parsers.
+struct ByteScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func digit() -> Int? {
+        guard index < bytes.count, (48...57).contains(bytes[index]) else { return nil }
+        index += 1
+        return Int(bytes[index - 1] - 48)
+    }
+
+    mutating func number(digits: Int) -> Int? {
+        var value = 0
+        for _ in 0..<digits {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    mutating func sign() -> Int? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// A typed value of an attribute, in its canonical form.
+///
+/// Decimals are canonical decimal text (exact, never binary floating point); dates are
+/// milliseconds since 1970-01-01T00:00:00Z.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case string(String)
+    case integer(Int64)
+    case double(Double)
+    case decimal(String)
+    case date(Int64)
+    case boolean(Bool)
+
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// The text a user would write for this value (dates as `YYYY-MM-DDTHH:MM:SS.sssZ`).
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .string(let text), .decimal(let text): return text
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .date(let millis): return ISO8601.format(millis: millis)
+        case .boolean(let flag): return flag ? "true" : "false"
+        }
+    }
+}
+
+/// A field as a reader found it, before it is typed against the model.
+public enum FieldValue: Sendable, Equatable {
+    case null
+    /// CSV cell text or a JSON string.
+    case text(String)
+    /// A JSON number, as its exact source text.
+    case number(String)
+    case bool(Bool)
+    /// A JSON object or array, as JSON text.
+    case composite(String)
+}

@@ -1,0 +1,101 @@
+/// Why a field could not become a value of its attribute's type.
+public struct CoercionProblem: Error, Sendable {
+    /// `.type` when the text is not of the type at all, `.range` when it is but does not fit.
+    public let reason: RejectReason
+    public let message: String
+}
+
+/// Turns reader fields into typed values (SPEC §5).
+public enum ValueCoercion {
+    public static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<Value, CoercionProblem> {
+        switch field {
+        case .null:
+            return .success(.null)
+        case .composite:
+            return .failure(CoercionProblem(reason: .type, message: "is a JSON object or array, not a \(type.rawValue)"))
+        case .bool(let flag):
+            guard type == .boolean else {
+                return .failure(CoercionProblem(reason: .type, message: "is a JSON boolean, not a \(type.rawValue)"))
+            }
+            return .success(.boolean(flag))
+        case .number(let text):
+            if type == .boolean {
+                return .failure(CoercionProblem(reason: .type, message: "is the number \(text), not true or false"))
+            }
+            return coerce(text: text, to: type, dateFormat: dateFormat, fromJSONNumber: true)
+        case .text(let text):
+            return coerce(text: text, to: type, dateFormat: dateFormat, fromJSONNumber: false)
+        }
+    }
+
+    private static func coerce(text: String, to type: AttributeType, dateFormat: DateFormat, fromJSONNumber: Bool) -> Result<Value, CoercionProblem> {
+        switch type {
+        case .string:
+            return .success(.string(text))
+        case .int16, .int32, .int64:
+            let trimmed = trimmingSpaces(text)
+            guard let number = Int64(trimmed) else {
+                if isInteger(trimmed) {
+                    return .failure(CoercionProblem(reason: .range, message: "'\(text)' does not fit in \(type.rawValue)"))
+                }
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a whole number"))
+            }
+            guard type.integerRange!.contains(number) else {
+                return .failure(CoercionProblem(reason: .range, message: "\(number) is out of the \(type.rawValue) range \(type.integerRange!.lowerBound)...\(type.integerRange!.upperBound)"))
+            }
+            return .success(.integer(number))
+        case .decimal:
+            guard let canonical = DecimalText.canonical(trimmingSpaces(text)) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a decimal number"))
+            }
+            return .success(.decimal(canonical))
+        case .double, .float:
+            let trimmed = trimmingSpaces(text)
+            guard isDecimalLiteral(trimmed), let number = Double(trimmed) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a number (inf and nan are refused)"))
+            }
+            guard number.isFinite else {
+                return .failure(CoercionProblem(reason: .range, message: "'\(text)' is too large for a \(type.rawValue)"))
+            }
+            if type == .float {
+                let single = Float(number)
+                guard single.isFinite else {
+                    return .failure(CoercionProblem(reason: .range, message: "'\(text)' is too large for a float"))
+                }
+                return .success(.double(Double(single)))
+            }
+            return .success(.double(number))
+        case .date:
+            let format = fromJSONNumber && dateFormat == .iso8601 ? DateFormat.epochSeconds : dateFormat
+            switch format.parse(trimmingSpaces(text)) {
+            case .success(let millis): return .success(.date(millis))
+            case .failure(let problem):
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' \(problem.message)"))
+            }
+        case .boolean:
+            switch trimmingSpaces(text).lowercased() {
+            case "true", "1", "yes": return .success(.boolean(true))
+            case "false", "0", "no": return .success(.boolean(false))
+            default:
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a boolean (true/false, 1/0, yes/no)"))
+            }
+        }
+    }
+
+    private static func trimmingSpaces(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last, first == 32 || last == 32 || first == 9 || last == 9 else {
+            return text
+        }
+        return String(text.trimmingPrefix { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
+    private static func isInteger(_ text: String) -> Bool {
+        let digits = text.utf8.drop { $0 == 43 || $0 == 45 }
+        return !digits.isEmpty && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// Digits, sign, point and exponent only: no `inf`, `nan`, hex or spaces.
+    private static func isDecimalLiteral(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 69 }
+    }
+}

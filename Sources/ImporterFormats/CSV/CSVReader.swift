@@ -1,0 +1,252 @@
+import Foundation
+import ImporterCore
+
+/// A streaming RFC 4180 reader over bytes: quoted fields with delimiters, doubled quotes and
+/// line breaks; CRLF or LF line ends; a UTF-8 BOM; a header row; null values.
+///
+/// A malformed row (wrong field count, text after a closing quote, an unterminated quote) comes
+/// back as a record with `failure` set, and reading goes on: after an unterminated quote it
+/// resumes on the line after the one where that record began.
+public final class CSVReader: RecordReader {
+    private var input: ChunkedInput
+    private let options: CSVOptions
+    private let path: String
+    private var names: [String] = []
+    /// The line at `input.position`.
+    private var line = 1
+    /// Start and end (exclusive) of each field of the record being parsed, and its flags.
+    private var fields: [FieldSpan] = []
+    private let nullValues: [[UInt8]]
+    private var started = false
+
+    private struct FieldSpan {
+        var start: Int
+        var end: Int
+        var quoted: Bool
+        var doubledQuotes: Bool
+    }
+
+    private enum Scan {
+        /// A whole record: it ends before `end`; the next one starts at `next`.
+        case record(end: Int, next: Int, newlines: Int)
+        /// Text after a closing quote: the bad line ends at `end`.
+        case textAfterQuote(end: Int, next: Int, newlines: Int)
+        /// The window ends inside the record.
+        case needMore
+    }
+
+    public init(path: String, options: CSVOptions) throws {
+        self.path = path
+        self.options = options
+        self.input = ChunkedInput(source: try openByteSource(path))
+        self.nullValues = options.nullValues.map { Array($0.utf8) }
+    }
+
+    public var bytesRead: Int64 { input.bytesConsumed }
+
+    public func next() throws -> SourceRecord? {
+        if !started {
+            started = true
+            if let failure = try readHeader() { return failure }
+        }
+        while true {
+            guard let record = try nextRecord() else { return nil }
+            if case .some = record.failure { return record }
+            if record.values.count == 1, record.raw.isEmpty { continue }  // blank line
+            guard record.values.count == names.count else {
+                var bad = record
+                bad.failure = Rejection(stage: .read, reason: .malformed,
+                    "the row has \(record.values.count) fields but the header has \(names.count); check for an unquoted delimiter or a missing field")
+                bad.values = []
+                return bad
+            }
+            return record
+        }
+    }
+
+    /// Reads the header row (or takes `columns`). Returns a failure record if it is unusable.
+    private func readHeader() throws -> SourceRecord? {
+        _ = try input.refill()
+        if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { input.position = 3 }
+        if !options.header {
+            names = options.columns ?? []
+            return nil
+        }
+        guard let header = try nextRecord() else { return nil }
+        if header.failure != nil { return header }
+        names = header.values.map { value in
+            if case .text(let text) = value { return text.trimmingCharacters(in: .whitespaces) } else { return "" }
+        }
+        if let columns = options.columns { names = columns }
+        return nil
+    }
+
+    /// The next record, with its raw text, line and offset; nil at the end of the input.
+    private func nextRecord() throws -> SourceRecord? {
+        while true {
+            if input.position >= input.bytes.count {
+                if try input.atEOF || !input.refill() { return nil }
+            }
+            let start = input.position
+            switch scan(from: start) {
+            case .needMore:
+                if input.atEOF {
+                    return unterminatedQuote(from: start)
+                }
+                _ = try input.refill()
+                continue
+            case .record(let end, let next, let newlines):
+                let record = makeRecord(start: start, end: end)
+                input.position = next
+                line += newlines
+                return record
+            case .textAfterQuote(let end, let next, let newlines):
+                let record = failure(start: start, end: end,
+                    "a quoted field is followed by text before the next delimiter; quote the whole field and double any quote inside it")
+                input.position = next
+                line += newlines
+                return record
+            }
+        }
+    }
+
+    /// The window ends inside a quoted field at EOF: reject the record's first line and go on
+    /// with the next one.
+    private func unterminatedQuote(from start: Int) -> SourceRecord {
+        let bytes = input.bytes
+        var end = start
+        while end < bytes.count, bytes[end] != 10 { end += 1 }
+        let rawEnd = end > start && bytes[end - 1] == 13 ? end - 1 : end
+        let record = failure(start: start, end: rawEnd,
+            "a quoted field is never closed; the record is skipped and reading resumes on the next line")
+        input.position = min(end + 1, bytes.count)
+        line += 1
+        return record
+    }
+
+    private func failure(start: Int, end: Int, _ message: String) -> SourceRecord {
+        SourceRecord(line: line, byteOffset: input.offset(of: start), raw: input.bytes[start..<end], names: [],
+                     values: [], failure: Rejection(stage: .read, reason: .malformed, message))
+    }
+
+    private func makeRecord(start: Int, end: Int) -> SourceRecord {
+        let bytes = input.bytes
+        var values: [FieldValue] = []
+        values.reserveCapacity(fields.count)
+        var invalidUTF8 = false
+        bytes.withUnsafeBufferPointer { buffer in
+            for span in fields {
+                let slice = UnsafeBufferPointer(rebasing: buffer[span.start..<span.end])
+                if !span.quoted, isNull(slice) {
+                    values.append(.null)
+                    continue
+                }
+                let text: String?
+                if span.doubledQuotes {
+                    text = String(validating: unescape(slice), as: UTF8.self)
+                } else {
+                    text = String(validating: slice, as: UTF8.self)
+                }
+                guard let text else {
+                    invalidUTF8 = true
+                    return
+                }
+                values.append(.text(text))
+            }
+        }
+        var record = SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
+                                  names: names, values: values)
+        if invalidUTF8 {
+            record.values = []
+            record.failure = Rejection(stage: .read, reason: .encoding,
+                "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes")
+        }
+        return record
+    }
+
+    private func isNull(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+        for value in nullValues where value.count == slice.count && value.elementsEqual(slice) { return true }
+        return false
+    }
+
+    private func unescape(_ slice: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(slice.count)
+        var index = 0
+        while index < slice.count {
+            out.append(slice[index])
+            index += slice[index] == options.quote ? 2 : 1
+        }
+        return out
+    }
+
+    /// Finds the fields of the record starting at `start`, filling `fields`.
+    private func scan(from start: Int) -> Scan {
+        fields.removeAll(keepingCapacity: true)
+        let delimiter = options.delimiter, quote = options.quote
+        let eof = input.atEOF
+        return input.bytes.withUnsafeBufferPointer { buffer -> Scan in
+            let count = buffer.count
+            var i = start
+            var newlines = 0
+            func recordEnd(_ at: Int) -> Scan {
+                if at == count { return .record(end: at, next: at, newlines: newlines) }
+                if buffer[at] == 13 {
+                    if at + 1 == count && !eof { return .needMore }
+                    let next = at + 1 < count && buffer[at + 1] == 10 ? at + 2 : at + 1
+                    return .record(end: at, next: next, newlines: newlines + 1)
+                }
+                return .record(end: at, next: at + 1, newlines: newlines + 1)
+            }
+            while true {
+                if i < count && buffer[i] == quote {
+                    let contentStart = i + 1
+                    var j = contentStart
+                    var doubled = false
+                    while true {
+                        while j < count && buffer[j] != quote {
+                            if buffer[j] == 10 { newlines += 1 }
+                            j += 1
+                        }
+                        if j == count { return .needMore }
+                        if j + 1 == count && !eof { return .needMore }
+                        if j + 1 < count && buffer[j + 1] == quote {
+                            doubled = true
+                            j += 2
+                            continue
+                        }
+                        break
+                    }
+                    fields.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled))
+                    i = j + 1
+                    if i == count { return eof ? recordEnd(i) : .needMore }
+                    let byte = buffer[i]
+                    if byte == delimiter {
+                        i += 1
+                        continue
+                    }
+                    if byte == 10 || byte == 13 { return recordEnd(i) }
+                    var end = i
+                    while end < count && buffer[end] != 10 { end += 1 }
+                    if end == count && !eof { return .needMore }
+                    let rawEnd = end > start && buffer[end - 1] == 13 ? end - 1 : end
+                    return .textAfterQuote(end: rawEnd, next: min(end + 1, count), newlines: newlines + 1)
+                } else {
+                    var j = i
+                    while j < count {
+                        let byte = buffer[j]
+                        if byte == delimiter || byte == 10 || byte == 13 { break }
+                        j += 1
+                    }
+                    if j == count && !eof { return .needMore }
+                    fields.append(FieldSpan(start: i, end: j, quoted: false, doubledQuotes: false))
+                    if j < count && buffer[j] == delimiter {
+                        i = j + 1
+                        continue
+                    }
+                    return recordEnd(j)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import CArchive
+import Foundation
+import ImporterCore
+
+/// Raw bytes of an input file, plain or gzip-compressed.
+protocol ByteSource: AnyObject {
+    /// Reads up to `count` bytes into `buffer`; 0 at the end of the input.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
+    /// Bytes consumed from the file on disk (compressed bytes for .gz).
+    var bytesConsumed: Int64 { get }
+    func close()
+}
+
+/// An I/O failure while reading an input: the run aborts.
+public struct InputError: Error, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Opens `path`, decompressing `.gz` transparently.
+func openByteSource(_ path: String) throws -> ByteSource {
+    path.lowercased().hasSuffix(".gz") ? try GzipSource(path: path) : try FileSource(path: path)
+}
+
+/// A plain file, read with read(2).
+final class FileSource: ByteSource {
+    private let descriptor: Int32
+    private let path: String
+    private(set) var bytesConsumed: Int64 = 0
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw InputError(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let result = Foundation.read(descriptor, buffer, count)
+            if result >= 0 {
+                bytesConsumed += Int64(result)
+                return result
+            }
+            if errno != EINTR { throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    func close() { Foundation.close(descriptor) }
+
+    deinit { close() }
+}
+
+/// A gzip file, decompressed by libarchive's raw format.
+final class GzipSource: ByteSource {
+    private let archive: OpaquePointer
+    private let path: String
+    private var closed = false
+
+    init(path: String) throws {
+        self.path = path
+        archive = archive_read_new()
+        archive_read_support_filter_all(archive)
+        archive_read_support_format_raw(archive)
+        var entry: OpaquePointer?
+        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK,
+              archive_read_next_header(archive, &entry) == ARCHIVE_OK
+        else {
+            let message = String(cString: archive_error_string(archive))
+            archive_read_free(archive)
+            throw InputError(path: path, message: "cannot open as gzip: \(message)")
+        }
+    }
+
+    var bytesConsumed: Int64 { archive_filter_bytes(archive, -1) }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        let result = archive_read_data(archive, buffer, count)
+        guard result >= 0 else {
+            throw InputError(path: path, message: "cannot decompress: \(String(cString: archive_error_string(archive)))")
+        }
+        return result
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        archive_read_free(archive)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,113 @@
+import CJSONC
+import ImporterCore
+
+/// Turns a parsed json-c object into a record's names and values, keeping numbers as their exact
+/// source text.
+enum JSONObjectConverter {
+    enum Problem: Error {
+        case notAnObject(String)
+        case invalidUTF8
+    }
+
+    /// The object's keys and values, in document order.
+    static func fields(of object: OpaquePointer) throws -> (names: [String], values: [FieldValue]) {
+        guard json_object_get_type(object) == json_type_object else {
+            throw Problem.notAnObject(typeName(json_object_get_type(object)))
+        }
+        var names: [String] = []
+        var values: [FieldValue] = []
+        let count = Int(json_object_object_length(object))
+        names.reserveCapacity(count)
+        values.reserveCapacity(count)
+        var iterator = json_object_iter_begin(object)
+        var end = json_object_iter_end(object)
+        while json_object_iter_equal(&iterator, &end) == 0 {
+            guard let namePointer = json_object_iter_peek_name(&iterator),
+                  let name = String(validatingCString: namePointer)
+            else { throw Problem.invalidUTF8 }
+            names.append(name)
+            values.append(try value(of: json_object_iter_peek_value(&iterator)))
+            json_object_iter_next(&iterator)
+        }
+        return (names, values)
+    }
+
+    private static func value(of object: OpaquePointer?) throws -> FieldValue {
+        guard let object else { return .null }
+        switch json_object_get_type(object) {
+        case json_type_null:
+            return .null
+        case json_type_boolean:
+            return .bool(json_object_get_boolean(object) != 0)
+        case json_type_string:
+            let length = Int(json_object_get_string_len(object))
+            let pointer = UnsafeRawPointer(json_object_get_string(object)!).assumingMemoryBound(to: UInt8.self)
+            guard let text = String(validating: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self) else {
+                throw Problem.invalidUTF8
+            }
+            return .text(text)
+        case json_type_int, json_type_double:
+            // Doubles print their original source text; integers print exactly (int64 and uint64).
+            return .number(String(cString: json_object_to_json_string_ext(object, JSON_C_TO_STRING_PLAIN)))
+        default:
+            guard let text = String(validatingCString: json_object_to_json_string_ext(object, JSON_C_TO_STRING_PLAIN)) else {
+                throw Problem.invalidUTF8
+            }
+            return .composite(text)
+        }
+    }
+
+    static func typeName(_ type: json_type) -> String {
+        switch type {
+        case json_type_array: return "an array"
+        case json_type_string: return "a string"
+        case json_type_int, json_type_double: return "a number"
+        case json_type_boolean: return "a boolean"
+        case json_type_null: return "null"
+        default: return "not an object"
+        }
+    }
+}
+
+/// A reusable json-c tokener parsing one complete JSON text at a time.
+final class JSONTextParser {
+    private let tokener: UnsafeMutablePointer<json_tokener>
+
+    init() {
+        tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH)!
+    }
+
+    deinit { json_tokener_free(tokener) }
+
+    /// Parses `bytes` as one JSON object, or returns the rejection of the text.
+    func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+        json_tokener_reset(tokener)
+        let parsed = bytes.withMemoryRebound(to: CChar.self) { text in
+            json_tokener_parse_ex(tokener, text.baseAddress, Int32(text.count))
+        }
+        guard let object = parsed else {
+            let error = json_tokener_get_error(tokener)
+            let message = error == json_tokener_continue
+                ? "the JSON text ends before the value is complete (truncated record?)"
+                : "invalid JSON at byte \(json_tokener_get_parse_end(tokener) + 1): \(String(cString: json_tokener_error_desc(error)))"
+            return .failure(Rejection(stage: .read, reason: .malformed, message))
+        }
+        defer { json_object_put(object) }
+        let end = Int(json_tokener_get_parse_end(tokener))
+        if bytes[end...].contains(where: { !isJSONSpace($0) }) {
+            return .failure(Rejection(stage: .read, reason: .malformed,
+                "unexpected text after the JSON value at byte \(end + 1); one record per line"))
+        }
+        do {
+            return .success(try JSONObjectConverter.fields(of: object))
+        } catch JSONObjectConverter.Problem.notAnObject(let kind) {
+            return .failure(Rejection(stage: .read, reason: .malformed, "the record is \(kind), not a JSON object"))
+        } catch {
+            return .failure(Rejection(stage: .read, reason: .encoding,
+                "the record's text is not valid UTF-8; fix the bytes or re-export the file as UTF-8"))
+        }
+    }
+}
+
+@inline(__always)
+func isJSONSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 10 || byte == 13 || byte == 9 }

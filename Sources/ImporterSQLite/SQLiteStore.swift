@@ -1,0 +1,272 @@
+import CSQLite
+import Foundation
+import ImporterCore
+
+/// The local store: one SQLite file, a table per entity (hash key as PRIMARY KEY, a version
+/// column), `_importer_meta` with the model's name, version and checksum, `_importer_runs`
+/// with the history of runs. WAL journal, prepared statements, one transaction per batch.
+public final class SQLiteStore: Store, @unchecked Sendable {
+    public let path: String
+    /// The writing connection; used by the writer thread only.
+    private let database: Database
+    /// A second connection for `contains`, called from the reading thread while batches commit.
+    private var lookupDatabase: Database?
+    private var statements: [String: EntityStatements] = [:]
+    private var lookups: [String: Statement] = [:]
+    private var atomicRun = false
+
+    /// The prepared statements of one entity's table.
+    private struct EntityStatements {
+        let select: Statement
+        let insert: Statement
+        let update: Statement
+    }
+
+    /// Opens or creates the store file (and its directory).
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        database = try Database(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;")
+    }
+
+    /// Opens an existing store without creating anything (`inspect`).
+    public init(existingPath path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConfigurationError(file: path, "the store does not exist yet; run the pipeline first")
+        }
+        self.path = path
+        database = try Database(path: path, readOnly: true)
+    }
+
+    public func close() {
+        statements = [:]
+        lookups = [:]
+        lookupDatabase = nil
+    }
+
+    // MARK: Schema
+
+    public func prepare(for model: Model) throws {
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS _importer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_runs (
+                run_id TEXT PRIMARY KEY, pipeline TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
+                status TEXT NOT NULL, model_version INTEGER NOT NULL, read INTEGER NOT NULL, inserted INTEGER NOT NULL,
+                updated INTEGER NOT NULL, unchanged INTEGER NOT NULL, rejected INTEGER NOT NULL,
+                rolled_back INTEGER NOT NULL);
+            """)
+        let meta = try self.meta()
+        if let name = meta["model"] {
+            let version = Int(meta["version"] ?? "") ?? 0
+            guard name == model.name else {
+                throw ConfigurationError(file: path, "the store holds model '\(name)', not '\(model.name)'; use another destination path")
+            }
+            guard version == model.version else {
+                throw ConfigurationError(file: path,
+                    "the store holds \(name) version \(version) but the pipeline uses version \(model.version); migrate it first: importer migrate PIPELINE --to \(model.version)")
+            }
+            guard meta["checksum"] == model.checksum else {
+                throw ConfigurationError(file: model.file,
+                    "model \(name) version \(version) differs from the version \(version) this store was created with (checksum \(meta["checksum"] ?? "?") vs \(model.checksum)); a released model version must not change — add a new version file instead")
+            }
+        }
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            for entity in model.entities { try database.execute(createTable(entity)) }
+            try setMeta(["model": model.name, "version": String(model.version), "checksum": model.checksum])
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+        for entity in model.entities { statements[entity.name] = try makeStatements(entity) }
+    }
+
+    /// `_importer_meta` as a dictionary (empty for a new store).
+    public func meta() throws -> [String: String] {
+        let exists = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_importer_meta'")
+        guard !exists.isEmpty else { return [:] }
+        let statement = try database.prepare("SELECT key, value FROM _importer_meta")
+        var result: [String: String] = [:]
+        while try statement.step() { result[statement.text(0) ?? ""] = statement.text(1) ?? "" }
+        return result
+    }
+
+    private func setMeta(_ values: [String: String]) throws {
+        let statement = try database.prepare("INSERT INTO _importer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            statement.bind(1, text: key)
+            statement.bind(2, text: value)
+            try statement.step()
+            statement.reset()
+        }
+    }
+
+    private func createTable(_ entity: Entity) -> String {
+        let columns = entity.attributes.map { attribute -> String in
+            var column = "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))"
+            if attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }
+            if attribute.name == entity.versionAttribute { column += " NOT NULL" }
+            return column
+        }
+        // Text keys: WITHOUT ROWID keeps one B-tree instead of a table plus a key index.
+        let integerKey = entity.attribute(named: entity.hashKey)!.type.isInteger
+        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", ")))\(integerKey ? "" : " WITHOUT ROWID")"
+    }
+
+    private func makeStatements(_ entity: Entity) throws -> EntityStatements {
+        let table = quoted(entity.table)
+        let columns = entity.attributes.map { quoted($0.name) }
+        let key = quoted(entity.hashKey)
+        return EntityStatements(
+            select: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"),
+            insert: try database.prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"),
+            update: try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"))
+    }
+
+    // MARK: Reading
+
+    public func contains(_ key: Value, in entity: Entity) throws -> Bool {
+        if lookupDatabase == nil {
+            let connection = try Database(path: path)
+            lookupDatabase = connection
+        }
+        let statement: Statement
+        if let cached = lookups[entity.name] {
+            statement = cached
+        } else {
+            statement = try lookupDatabase!.prepare("SELECT 1 FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?")
+            lookups[entity.name] = statement
+        }
+        ValueColumns.bind(key, to: statement, at: 1)
+        defer { statement.reset() }
+        return try statement.step()
+    }
+
+    public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
+        try model.entities.map { entity in
+            let statement = try database.prepare("SELECT count(*) FROM \(quoted(entity.table))")
+            _ = try statement.step()
+            return (entity.name, Int(statement.int64(0)))
+        }
+    }
+
+    // MARK: Writing
+
+    public func beginRun(atomic: Bool) throws {
+        atomicRun = atomic
+        if atomic { try database.execute("BEGIN IMMEDIATE") }
+    }
+
+    public func finishRun(commit: Bool) throws {
+        guard atomicRun, !database.isAutocommit else { return }
+        try database.execute(commit ? "COMMIT" : "ROLLBACK")
+    }
+
+    public func write(_ batch: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        guard let statements = statements[entity.name] else {
+            throw StoreError("entity \(entity.name) was not prepared")
+        }
+        var outcomes = [WriteOutcome?](repeating: nil, count: batch.count)
+        // A record SQLite refuses is rejected and the rest go on in the same transaction. If
+        // SQLite had to roll the whole transaction back, the batch starts again without it.
+        while true {
+            do {
+                if !atomicRun { try database.execute("BEGIN IMMEDIATE") }
+                var index = 0
+                var transactionLost = false
+                while index < batch.count {
+                    if case .rejected = outcomes[index]?.result { index += 1; continue }
+                    do {
+                        outcomes[index] = try apply(batch[index].values, statements, entity, rules)
+                    } catch let error as SQLiteError where !error.isFatal {
+                        outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
+                            "the store refused the record: \(error.message)")))
+                        if database.isAutocommit { transactionLost = true; break }
+                    }
+                    index += 1
+                }
+                if transactionLost {
+                    if atomicRun { throw StoreError("SQLite rolled back the whole atomic run after a refused record") }
+                    continue
+                }
+                if !atomicRun { try database.execute("COMMIT") }
+                return outcomes.map { $0! }
+            } catch let error as SQLiteError {
+                if !database.isAutocommit && !atomicRun { try? database.execute("ROLLBACK") }
+                throw StoreError("\(path): \(error)")
+            }
+        }
+    }
+
+    /// Reads the stored item, lets the version rules decide, and performs the write.
+    private func apply(_ values: [Value], _ statements: EntityStatements, _ entity: Entity, _ rules: VersionRules) throws -> WriteOutcome {
+        let select = statements.select
+        ValueColumns.bind(values[entity.hashKeyIndex], to: select, at: 1)
+        var stored: [Value]?
+        if try select.step() {
+            stored = entity.attributes.enumerated().map { index, attribute in
+                ValueColumns.read(select, column: Int32(index), as: attribute.type)
+            }
+        }
+        select.reset()
+        let (decision, conflict) = rules.decide(values, stored: stored)
+        switch decision {
+        case .unchanged:
+            return WriteOutcome(.unchanged, conflict: conflict)
+        case .rolledBack:
+            return WriteOutcome(.rolledBack, conflict: conflict)
+        case .reject(let reason, let message):
+            return WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+        case .insert(let row):
+            try run(statements.insert, row, extra: [])
+            return WriteOutcome(.inserted, conflict: conflict)
+        case .update(let row, let expectedVersion):
+            try run(statements.update, row, extra: [row[entity.hashKeyIndex], .integer(expectedVersion)])
+            return WriteOutcome(.updated, conflict: conflict)
+        }
+    }
+
+    private func run(_ statement: Statement, _ row: [Value], extra: [Value]) throws {
+        for (index, value) in (row + extra).enumerated() { ValueColumns.bind(value, to: statement, at: Int32(index + 1)) }
+        defer { statement.reset() }
+        try statement.step()
+    }
+
+    // MARK: Run history
+
+    /// Appends a finished run to `_importer_runs`.
+    public func recordRun(_ report: RunReport) throws {
+        let statement = try database.prepare("""
+            INSERT INTO _importer_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let t = report.totals
+        let texts = [report.runId, report.pipeline, ISO8601.format(millis: Int64(report.startedAt.timeIntervalSince1970 * 1000)),
+                     ISO8601.format(millis: Int64(report.finishedAt.timeIntervalSince1970 * 1000)), report.status.rawValue]
+        for (index, text) in texts.enumerated() { statement.bind(Int32(index + 1), text: text) }
+        for (index, number) in [report.model.version, t.read, t.inserted, t.updated, t.unchanged, t.rejected, t.rolledBack].enumerated() {
+            statement.bind(Int32(index + 6), int64: Int64(number))
+        }
+        try statement.step()
+    }
+
+    /// The newest runs first.
+    public func recentRuns(limit: Int) throws -> [[String: String]] {
+        let statement = try database.prepare("""
+            SELECT run_id, pipeline, started, finished, status, model_version, read, inserted, updated, unchanged, rejected, rolled_back
+            FROM _importer_runs ORDER BY started DESC LIMIT \(limit)
+            """)
+        let names = ["runId", "pipeline", "started", "finished", "status", "modelVersion", "read", "inserted", "updated", "unchanged", "rejected", "rolledBack"]
+        var runs: [[String: String]] = []
+        while try statement.step() {
+            var run: [String: String] = [:]
+            for (index, name) in names.enumerated() { run[name] = statement.text(Int32(index)) ?? "" }
+            runs.append(run)
+        }
+        return runs
+    }
+}

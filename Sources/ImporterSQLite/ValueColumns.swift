@@ -1,0 +1,44 @@
+import ImporterCore
+
+/// How attribute values are stored in SQLite columns (SPEC §5).
+enum ValueColumns {
+    static func sqlType(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .decimal, .date: return "TEXT"
+        case .int16, .int32, .int64, .boolean: return "INTEGER"
+        case .double, .float: return "REAL"
+        }
+    }
+
+    static func bind(_ value: Value, to statement: Statement, at index: Int32) {
+        switch value {
+        case .null: statement.bindNull(index)
+        case .string(let text), .decimal(let text): statement.bind(index, text: text)
+        case .integer(let number): statement.bind(index, int64: number)
+        case .double(let number): statement.bind(index, double: number)
+        case .date(let millis): statement.bind(index, text: ISO8601.format(millis: millis))
+        case .boolean(let flag): statement.bind(index, int64: flag ? 1 : 0)
+        }
+    }
+
+    /// The value of a column written by `bind`, typed by the attribute.
+    static func read(_ statement: Statement, column: Int32, as type: AttributeType) -> Value {
+        if statement.isNull(column) { return .null }
+        switch type {
+        case .string: return .string(statement.text(column) ?? "")
+        case .decimal: return .decimal(statement.text(column) ?? "")
+        case .int16, .int32, .int64: return .integer(statement.int64(column))
+        case .double, .float: return .double(statement.double(column))
+        case .boolean: return .boolean(statement.int64(column) != 0)
+        case .date:
+            let text = statement.text(column) ?? ""
+            if case .success(let millis) = ISO8601.parse(text) { return .date(millis) }
+            return .string(text)  // not written by importer: compares unequal, so it gets rewritten
+        }
+    }
+}
+
+/// `"name"` with embedded quotes doubled.
+func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

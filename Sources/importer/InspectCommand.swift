@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import ImporterCore
+import ImporterSQLite
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a pipeline's store: model version, items per entity, last runs.")
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: "How many recent runs to list.")
+    var runs = 5
+
+    func run() throws {
+        let (config, model, store, meta) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore, [String: String]) in
+            let (config, model) = try pipeline.load()
+            let store = try SQLiteStore(existingPath: config.destination.path ?? "")
+            return (config, model, store, try store.meta())
+        }
+        var text = "store: \(config.destination.path ?? "")\n"
+        text += "model: \(meta["model"] ?? "?") version \(meta["version"] ?? "?") (checksum \(meta["checksum"] ?? "?"))\n"
+        if meta["version"] != String(model.version) || meta["checksum"] != model.checksum {
+            text += "note: the pipeline uses \(model.name) version \(model.version) (checksum \(model.checksum))\n"
+        }
+        text += "items:\n"
+        for (entity, count) in try store.counts(for: model) { text += "  \(entity): \(count)\n" }
+        text += "last runs:\n"
+        let history = try store.recentRuns(limit: runs)
+        if history.isEmpty { text += "  none\n" }
+        for run in history {
+            text += "  \(run["started"]!) \(run["status"]!) \(run["pipeline"]!): read \(run["read"]!), inserted \(run["inserted"]!), updated \(run["updated"]!), unchanged \(run["unchanged"]!), rejected \(run["rejected"]!) (run \(run["runId"]!))\n"
+        }
+        print(text, terminator: "")
+    }
+}

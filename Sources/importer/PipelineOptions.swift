@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import ImporterCore
+
+/// The options every command that reads a pipeline file shares.
+struct PipelineOptions: ParsableArguments {
+    @Argument(help: "The pipeline file (YAML).")
+    var pipeline: String
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Sets a ${VARIABLE} of the pipeline file (overrides the environment).", valueName: "KEY=VALUE"))
+    var variables: [String] = []
+
+    /// The pipeline file and the model version it uses.
+    func load() throws -> (PipelineConfig, Model) {
+        var values: [String: String] = [:]
+        for assignment in variables {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ValidationError("--var expects KEY=VALUE, got '\(assignment)'")
+            }
+            values[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
+        let config = try PipelineLoader(variables: values).load(path: pipeline)
+        let versions = try ModelLoader.load(path: config.modelPath)
+        guard let pinned = config.modelVersion else { return (config, versions.newest) }
+        guard let model = versions.version(pinned) else {
+            throw ConfigurationError(file: config.file, key: "modelVersion",
+                "model version \(pinned) is not in \(config.modelPath); it has \(versions.versions.map { String($0.version) }.joined(separator: ", "))")
+        }
+        return (config, model)
+    }
+}
+
+/// Prints a configuration error and exits with 2, or rethrows anything else.
+func exitOnConfigurationError<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ConfigurationError {
+        FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
+        throw ExitCode(2)
+    }
+}

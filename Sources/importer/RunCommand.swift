@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import ImporterCore
+import ImporterFormats
+import ImporterSQLite
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline: read, map, validate, version and write every record, then report.")
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Flag(help: "Read, map and validate only; write nothing (same as `importer validate`).")
+    var dryRun = false
+
+    @Option(help: "Write the reports here instead of the pipeline's report.directory.")
+    var reportDir: String?
+
+    @Flag(help: "No progress output (the summary is still printed).")
+    var quiet = false
+
+    func run() throws {
+        try execute(pipeline, dryRun: dryRun, reportDirectory: reportDir, quiet: quiet)
+    }
+}
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Read, map and validate a pipeline's inputs against the model; write nothing to the store.")
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: "Write the reports here instead of the pipeline's report.directory.")
+    var reportDir: String?
+
+    @Flag(help: "No progress output.")
+    var quiet = false
+
+    func run() throws {
+        try execute(pipeline, dryRun: true, reportDirectory: reportDir, quiet: quiet)
+    }
+}
+
+/// Runs a pipeline and exits with the report's exit code.
+private func execute(_ options: PipelineOptions, dryRun: Bool, reportDirectory: String?, quiet: Bool) throws {
+    let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore?) in
+        let (config, model) = try options.load()
+        guard config.destination.kind == .sqlite else {
+            throw ConfigurationError(file: config.file, key: "destination",
+                "destination type '\(config.destination.kind.rawValue)' is not available in this build; use type: sqlite")
+        }
+        guard !dryRun else { return (config, model, nil) }
+        do {
+            let store = try SQLiteStore(path: config.destination.path!)
+            try store.prepare(for: model)
+            return (config, model, store)
+        } catch let error as SQLiteError {
+            throw ConfigurationError(file: config.destination.path!, "cannot open the store: \(error)")
+        }
+    }
+    defer { store?.close() }
+    let runner = PipelineRunner(
+        config: config, model: model, store: store, ledger: try SQLiteKeyLedger(),
+        options: RunOptions(dryRun: dryRun, quiet: quiet, reportDirectory: reportDirectory),
+        makeReader: ReaderFactory.makeReader)
+    let report = try exitOnConfigurationError { try runner.run() }
+    try? store?.recordRun(report)
+    var summary = SummaryTable.render(report)
+    summary += "reports: \(runner.reportDirectory)\n"
+    FileHandle.standardError.write(Data(summary.utf8))
+    if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+}
