@@ -19,6 +19,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private struct EntityStatements {
         let select: Statement
         let insert: Statement
+        let insertIfNew: Statement
         let update: Statement
     }
 
@@ -30,7 +31,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         database = try Database(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;")
     }
 
     /// Opens an existing store without creating anything (`inspect`).
@@ -113,18 +114,20 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             if attribute.name == entity.versionAttribute { column += " NOT NULL" }
             return column
         }
-        // Text keys: WITHOUT ROWID keeps one B-tree instead of a table plus a key index.
-        let integerKey = entity.attribute(named: entity.hashKey)!.type.isInteger
-        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", ")))\(integerKey ? "" : " WITHOUT ROWID")"
+        // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
+        // order and only the (much smaller) index takes random inserts when keys are random.
+        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", ")))"
     }
 
     private func makeStatements(_ entity: Entity) throws -> EntityStatements {
         let table = quoted(entity.table)
         let columns = entity.attributes.map { quoted($0.name) }
         let key = quoted(entity.hashKey)
+        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         return EntityStatements(
             select: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"),
-            insert: try database.prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"),
+            insert: try database.prepare(insert),
+            insertIfNew: try database.prepare(insert + " ON CONFLICT DO NOTHING"),
             update: try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"))
     }
 
@@ -159,52 +162,60 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func beginRun(atomic: Bool) throws {
         atomicRun = atomic
-        if atomic { try database.execute("BEGIN IMMEDIATE") }
     }
 
     public func finishRun(commit: Bool) throws {
-        guard atomicRun, !database.isAutocommit else { return }
+        guard !database.isAutocommit else { return }
         try database.execute(commit ? "COMMIT" : "ROLLBACK")
     }
 
-    public func write(_ batch: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
-        guard let statements = statements[entity.name] else {
-            throw StoreError("entity \(entity.name) was not prepared")
-        }
-        var outcomes = [WriteOutcome?](repeating: nil, count: batch.count)
-        // A record SQLite refuses is rejected and the rest go on in the same transaction. If
-        // SQLite had to roll the whole transaction back, the batch starts again without it.
-        while true {
-            do {
-                if !atomicRun { try database.execute("BEGIN IMMEDIATE") }
-                var index = 0
-                var transactionLost = false
-                while index < batch.count {
-                    if case .rejected = outcomes[index]?.result { index += 1; continue }
-                    do {
-                        outcomes[index] = try apply(batch[index].values, statements, entity, rules)
-                    } catch let error as SQLiteError where !error.isFatal {
-                        outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
-                            "the store refused the record: \(error.message)")))
-                        if database.isAutocommit { transactionLost = true; break }
-                    }
-                    index += 1
-                }
-                if transactionLost {
-                    if atomicRun { throw StoreError("SQLite rolled back the whole atomic run after a refused record") }
-                    continue
-                }
-                if !atomicRun { try database.execute("COMMIT") }
-                return outcomes.map { $0! }
-            } catch let error as SQLiteError {
-                if !database.isAutocommit && !atomicRun { try? database.execute("ROLLBACK") }
-                throw StoreError("\(path): \(error)")
-            }
+    public func commit() throws {
+        guard !atomicRun, !database.isAutocommit else { return }
+        do {
+            try database.execute("COMMIT")
+        } catch let error as SQLiteError {
+            throw StoreError("\(path): cannot commit: \(error)")
         }
     }
 
-    /// Reads the stored item, lets the version rules decide, and performs the write.
+    public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        guard let statements = statements[entity.name] else {
+            throw StoreError("entity \(entity.name) was not prepared")
+        }
+        do {
+            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            var outcomes: [WriteOutcome] = []
+            outcomes.reserveCapacity(records.count)
+            for record in records {
+                do {
+                    outcomes.append(try apply(record.values, statements, entity, rules))
+                } catch let error as SQLiteError where !error.isFatal {
+                    // SQLite backs out the refused statement only; the transaction goes on. If it
+                    // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
+                    // ROLLBACK), earlier writes of the batch are gone: that is a store failure.
+                    guard !database.isAutocommit else {
+                        throw StoreError("\(path): SQLite rolled back the whole transaction after refusing a record: \(error)")
+                    }
+                    outcomes.append(WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
+                        "the store refused the record: \(error.message)"))))
+                }
+            }
+            return outcomes
+        } catch let error as SQLiteError {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            throw StoreError("\(path): \(error)")
+        }
+    }
+
+    /// Lets the version rules decide against the stored item, and performs the write.
+    ///
+    /// A record the rules would insert is first tried with `INSERT … ON CONFLICT DO NOTHING`:
+    /// one B-tree search for a new key. Only when the key exists is the stored item read.
     private func apply(_ values: [Value], _ statements: EntityStatements, _ entity: Entity, _ rules: VersionRules) throws -> WriteOutcome {
+        if case (.insert(let row), false) = rules.decide(values, stored: nil) {
+            try run(statements.insertIfNew, row, extra: [])
+            if database.changes == 1 { return WriteOutcome(.inserted) }
+        }
         let select = statements.select
         ValueColumns.bind(values[entity.hashKeyIndex], to: select, at: 1)
         var stored: [Value]?
@@ -227,6 +238,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             return WriteOutcome(.inserted, conflict: conflict)
         case .update(let row, let expectedVersion):
             try run(statements.update, row, extra: [row[entity.hashKeyIndex], .integer(expectedVersion)])
+            guard database.changes == 1 else {
+                throw StoreError("\(path): \(entity.name) '\(row[entity.hashKeyIndex])' changed during the write")
+            }
             return WriteOutcome(.updated, conflict: conflict)
         }
     }

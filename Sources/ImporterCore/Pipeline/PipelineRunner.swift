@@ -41,10 +41,16 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     private enum Work {
-        case batch(input: Int, [PreparedRecord])
+        case records(input: Int, [PreparedRecord])
         case inputDone(input: Int, bytes: Int64)
         case end
     }
+
+    /// Records per hand-over between the threads: small, so memory stays flat; transactions
+    /// span many of them (`write.batchSize`).
+    private static let chunkSize = 4096
+    /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
+    private static let defaultBatchSize = 50_000
 
     /// `store` is nil for dry runs.
     public init(config: PipelineConfig, model: Model, store: Store?, ledger: KeyLedger, options: RunOptions,
@@ -72,9 +78,10 @@ public final class PipelineRunner: @unchecked Sendable {
             limits: config.errors, rejectsFile: rejectsFile)
 
         let atomic = config.write.atomic && !options.dryRun
-        if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
+        if let store { try store.beginRun(atomic: atomic) }
 
-        let queue = BoundedQueue<Work>(capacity: 2)
+        // Room for a whole batch, so reading goes on while the writer commits the previous one.
+        let queue = BoundedQueue<Work>(capacity: (config.write.batchSize ?? Self.defaultBatchSize) / Self.chunkSize + 2)
         let writerFinished = DispatchSemaphore(value: 0)
         let writer = Thread { [self] in
             drain(queue, recorder: recorder)
@@ -97,7 +104,7 @@ public final class PipelineRunner: @unchecked Sendable {
         progress.finish()
 
         recorder.checkRatio(final: true)
-        if let store, !options.dryRun {
+        if let store {
             let commit = !(atomic && recorder.isAborted)
             do {
                 try store.finishRun(commit: commit)
@@ -126,9 +133,8 @@ public final class PipelineRunner: @unchecked Sendable {
                       progress: (Int64, Int) -> Void) -> Int64 {
         recorder.started(input: index)
         let entity = input.entity
-        let batchSize = config.write.batchSize ?? 50_000
         var batch: [PreparedRecord] = []
-        batch.reserveCapacity(batchSize)
+        batch.reserveCapacity(Self.chunkSize)
         var readCount = 0, pendingRead = 0
         let reader: RecordReader
         let mapper: RecordMapper
@@ -191,14 +197,14 @@ public final class PipelineRunner: @unchecked Sendable {
                 continue
             }
             batch.append(PreparedRecord(inputIndex: index, line: record.line, raw: record.raw, values: values))
-            if batch.count >= batchSize {
-                queue.put(.batch(input: index, batch))
+            if batch.count >= Self.chunkSize {
+                queue.put(.records(input: index, batch))
                 batch = []
-                batch.reserveCapacity(batchSize)
+                batch.reserveCapacity(Self.chunkSize)
             }
         }
         recorder.read(input: index, count: pendingRead)
-        if !batch.isEmpty { queue.put(.batch(input: index, batch)) }
+        if !batch.isEmpty { queue.put(.records(input: index, batch)) }
         queue.put(.inputDone(input: index, bytes: reader.bytesRead))
         return reader.bytesRead
     }
@@ -216,12 +222,14 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             for (attributeIndex, parent) in references {
                 let key = values[attributeIndex]
-                if key.isNull { continue }
-                if try ledger.contains(key, entity: parent.name) { continue }
-                if let store, try store.contains(key, in: parent) { continue }
-                let attribute = entity.attributes[attributeIndex].name
-                return Rejection(stage: .validate, reason: .reference, field: attribute,
-                    "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
+                if key.isNull || knownParents.contains(ParentKey(entity: parent.name, key: key)) { continue }
+                guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
+                    let attribute = entity.attributes[attributeIndex].name
+                    return Rejection(stage: .validate, reason: .reference, field: attribute,
+                        "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
+                }
+                if knownParents.count >= Self.knownParentsLimit { knownParents.removeAll(keepingCapacity: true) }
+                knownParents.insert(ParentKey(entity: parent.name, key: key))
             }
             let key = values[entity.hashKeyIndex]
             if let first = try ledger.record(key, entity: entity.name, at: location) {
@@ -235,57 +243,86 @@ public final class PipelineRunner: @unchecked Sendable {
         return nil
     }
 
+    /// Parent keys already confirmed by a reference check. Children usually point at far fewer
+    /// parents than there are children; the bound keeps memory flat when they do not.
+    private var knownParents = Set<ParentKey>()
+    private static let knownParentsLimit = 100_000
+    private struct ParentKey: Hashable {
+        let entity: String
+        let key: Value
+    }
+
     // MARK: Writing side
 
-    /// The writer thread: applies batches to the store and counts the outcomes.
+    /// The writer thread: gathers records into batches of `write.batchSize`, applies each
+    /// batch in key order (neighbouring keys share B-tree pages) and commits it.
     private func drain(_ queue: BoundedQueue<Work>, recorder: RunRecorder) {
         let rules = Dictionary(uniqueKeysWithValues: model.entities.map {
             ($0.name, VersionRules(entity: $0, write: config.write))
         })
+        let batchSize = config.write.batchSize ?? Self.defaultBatchSize
+        var batch: [PreparedRecord] = []
+        var batchInput = 0
+
+        func flush() {
+            defer { batch.removeAll(keepingCapacity: true) }
+            guard !batch.isEmpty else { return }
+            guard let store else {
+                // Dry run: every valid record would have been written.
+                recorder.update(input: batchInput) { $0.inserted += batch.count }
+                return
+            }
+            if recorder.isAborted {
+                recorder.update(input: batchInput) { $0.rolledBack += batch.count }
+                return
+            }
+            let entity = inputs[batchInput].entity
+            let keyIndex = entity.hashKeyIndex
+            batch.sort { Value.storageOrder($0.values[keyIndex], $1.values[keyIndex]) }
+            do {
+                let outcomes = try store.write(batch, of: entity, rules: rules[entity.name]!)
+                let counts = count(outcomes, of: batch, input: batchInput, recorder: recorder)
+                try store.commit()
+                recorder.update(input: batchInput) { $0 = $0 + counts }
+            } catch {
+                recorder.abort("the store failed: \(error)")
+                recorder.update(input: batchInput) { $0.rolledBack += batch.count }
+            }
+        }
+
         while true {
             switch queue.take() {
             case .end:
+                flush()
                 return
             case .inputDone(let input, let bytes):
+                flush()
                 recorder.finished(input: input, bytes: bytes)
-            case .batch(let input, let batch):
-                guard let store, !options.dryRun else {
-                    // Dry run: a valid record would have been written.
-                    recorder.update(input: input) { $0.inserted += batch.count }
-                    continue
-                }
-                if recorder.isAborted {
-                    recorder.update(input: input) { $0.rolledBack += batch.count }
-                    continue
-                }
-                let entity = inputs[input].entity
-                do {
-                    let outcomes = try store.write(batch, of: entity, rules: rules[entity.name]!)
-                    record(outcomes, of: batch, input: input, recorder: recorder)
-                } catch {
-                    recorder.update(input: input) { $0.rolledBack += batch.count }
-                    recorder.abort("the store failed: \(error)")
-                }
+            case .records(let input, let records):
+                batchInput = input
+                batch += records
+                if batch.count >= batchSize { flush() }
             }
         }
     }
 
-    private func record(_ outcomes: [WriteOutcome], of batch: [PreparedRecord], input: Int, recorder: RunRecorder) {
+    /// Counts outcomes (to be applied at commit); rejections are recorded at once.
+    private func count(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int, recorder: RunRecorder) -> Counts {
         var counts = Counts()
         let keyIndex = inputs[input].entity.hashKeyIndex
-        for (record, outcome) in zip(batch, outcomes) {
-            if outcome.conflict { counts.conflicts += 1 }
+        for (record, outcome) in zip(records, outcomes) {
             switch outcome.result {
             case .inserted: counts.inserted += 1
             case .updated: counts.updated += 1
             case .unchanged: counts.unchanged += 1
             case .rolledBack: counts.rolledBack += 1
             case .rejected(let rejection):
-                if outcome.conflict { counts.conflicts -= 1 }  // counted by the recorder
                 recorder.reject(input: input, line: record.line, key: record.values[keyIndex], raw: record.raw, rejection)
+                continue  // the recorder counts the rejection and its conflict
             }
+            if outcome.conflict { counts.conflicts += 1 }
         }
-        recorder.update(input: input) { $0 = $0 + counts }
+        return counts
     }
 
     // MARK: Set-up and report

@@ -19,6 +19,15 @@ public struct Counts: Codable, Sendable, Equatable {
     /// `read == inserted + updated + unchanged + rejected + rolledBack`
     public var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack }
 
+    /// These counts after their transaction was lost: what was written was not committed.
+    public func lost() -> Counts {
+        var counts = self
+        counts.rolledBack += inserted + updated
+        counts.inserted = 0
+        counts.updated = 0
+        return counts
+    }
+
     public static func + (a: Counts, b: Counts) -> Counts {
         var sum = a
         sum.read += b.read

@@ -8,14 +8,19 @@ public protocol Store: AnyObject {
     /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
     func contains(_ key: Value, in entity: Entity) throws -> Bool
 
-    /// Applies one batch atomically under `rules`: one outcome per record, in order. A record
-    /// the store refuses is rejected alone (the batch is bisected); the rest are committed.
-    /// Throws `StoreError` only for failures that concern the whole store (disk full, I/O).
-    func write(_ batch: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+    /// Applies records under `rules`: one outcome per record, in order. A record the store
+    /// refuses is rejected alone; the others go on. Writes become durable at the next `commit()`.
+    /// Throws `StoreError` for failures of the store as a whole (disk full, I/O): everything
+    /// since the last commit is then lost.
+    func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+
+    /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
+    /// nothing is committed before `finishRun(commit: true)`.
+    func commit() throws
 
     /// `atomic: true`: everything written until `finishRun` is one transaction.
     func beginRun(atomic: Bool) throws
-    /// Commits (or, with `commit: false`, rolls back) what `beginRun(atomic: true)` opened.
+    /// Commits (or, with `commit: false`, rolls back) what is still open.
     func finishRun(commit: Bool) throws
 
     /// Items stored per entity, in model order.

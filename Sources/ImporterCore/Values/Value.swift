@@ -11,6 +11,15 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case date(Int64)
     case boolean(Bool)
 
+    /// An order for writing keys: neighbours in it are neighbours in a store's key index.
+    public static func storageOrder(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)), (.decimal(let x), .decimal(let y)): return x < y
+        case (.integer(let x), .integer(let y)): return x < y
+        default: return false
+        }
+    }
+
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// The text a user would write for this value (dates as `YYYY-MM-DDTHH:MM:SS.sssZ`).
