@@ -256,9 +256,23 @@ public struct PipelineLoader {
 
     private func resolve(_ path: String, against directory: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-        let joined = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(expanded)
-        return (joined as NSString).standardizingPath
+        if expanded.hasPrefix("/") { return normalized(expanded) }
+        return normalized(((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(expanded))
+    }
+
+    /// `a/./b/../c` → `a/c`, keeping leading `..` of relative paths.
+    private func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {

@@ -1,0 +1,132 @@
+import ImporterCore
+import XCTest
+@testable import ImporterFormats
+
+final class CSVReaderTests: XCTestCase {
+    let files = TempDirectory()
+
+    func read(_ text: String, options: CSVOptions = CSVOptions()) throws -> [SourceRecord] {
+        try readAll(CSVReader(path: files.write("input.csv", text), options: options))
+    }
+
+    func testQuotedFieldsKeepDelimitersQuotesAndLineBreaks() throws {
+        let records = try read("id,name\n1,\"a, b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,\"crlf\r\ninside\"\n5,plain\n")
+        XCTAssertEqual(records.map { $0.fields["name"]! }, ["a, b", "say \"hi\"", "two\nlines", "crlf\r\ninside", "plain"])
+        XCTAssertEqual(records.map(\.line), [2, 3, 4, 6, 8])
+        XCTAssertTrue(records.allSatisfy { $0.failure == nil })
+    }
+
+    func testCRLFLineEndsBOMAndNoFinalNewline() throws {
+        let text = "\u{FEFF}id,name\r\n1,a\r\n2,b"
+        let records = try read(text)
+        XCTAssertEqual(records.map { $0.fields["id"]! }, ["1", "2"])
+        XCTAssertEqual(records.map { $0.fields["name"]! }, ["a", "b"])
+        XCTAssertEqual(records[0].rawText, "1,a")
+        XCTAssertEqual(records[1].byteOffset, Int64("\u{FEFF}id,name\r\n1,a\r\n".utf8.count))
+    }
+
+    func testUnquotedNullValuesAreNullButQuotedEmptyIsText() throws {
+        var options = CSVOptions()
+        options.nullValues = ["", "NULL"]
+        let records = try read("a,b,c\n,\"\",NULL\n", options: options)
+        XCTAssertEqual(records[0].fields["a"]!, nil)
+        XCTAssertEqual(records[0].fields["b"]!, "")
+        XCTAssertEqual(records[0].fields["c"]!, nil)
+    }
+
+    func testCustomDelimiterQuoteAndColumnsWithoutHeader() throws {
+        var options = CSVOptions()
+        options.delimiter = UInt8(ascii: ";")
+        options.quote = UInt8(ascii: "'")
+        options.header = false
+        options.columns = ["id", "name"]
+        let records = try read("1;'x;y'\n2;'it''s'\n", options: options)
+        XCTAssertEqual(records.map { $0.fields["name"]! }, ["x;y", "it's"])
+    }
+
+    func testTabSeparated() throws {
+        var options = CSVOptions()
+        options.delimiter = UInt8(ascii: "\t")
+        let records = try read("id\tname\n1\ta,b\n", options: options)
+        XCTAssertEqual(records[0].fields["name"]!, "a,b")
+    }
+
+    func testWrongFieldCountIsRejectedWithItsLineAndReadingContinues() throws {
+        let records = try read("id,name\n1,a\n2,b,extra\n3\n4,d\n")
+        XCTAssertEqual(records.count, 4)
+        XCTAssertEqual(records[1].failure?.reason, .malformed)
+        XCTAssertEqual(records[1].line, 3)
+        XCTAssertEqual(records[1].rawText, "2,b,extra")
+        XCTAssertTrue(records[1].failure!.message.contains("3 fields"))
+        XCTAssertEqual(records[2].failure?.reason, .malformed)
+        XCTAssertEqual(records[2].line, 4)
+        XCTAssertEqual(records[3].fields["id"]!, "4")
+    }
+
+    func testTextAfterClosingQuoteIsRejected() throws {
+        let records = try read("id,name\n1,\"abc\"x\n2,ok\n")
+        XCTAssertEqual(records[0].failure?.reason, .malformed)
+        XCTAssertEqual(records[0].line, 2)
+        XCTAssertEqual(records[0].rawText, "1,\"abc\"x")
+        XCTAssertEqual(records[1].fields["name"]!, "ok")
+        XCTAssertEqual(records[1].line, 3)
+    }
+
+    func testUnterminatedQuoteRejectsItsLineAndResumesOnTheNext() throws {
+        let records = try read("id,name\n1,ok\n2,\"never closed\n3,after\n4,last\n")
+        XCTAssertEqual(records.count, 4)
+        XCTAssertEqual(records[1].failure?.reason, .malformed)
+        XCTAssertEqual(records[1].line, 3)
+        XCTAssertEqual(records[1].rawText, "2,\"never closed")
+        XCTAssertEqual(records[2].fields["name"]!, "after")
+        XCTAssertEqual(records[2].line, 4)
+        XCTAssertEqual(records[3].line, 5)
+    }
+
+    func testInvalidUTF8IsAnEncodingRejection() throws {
+        let bytes = Array("id,name\n1,".utf8) + [0xFF, 0xFE] + Array("\n2,ok\n".utf8)
+        let records = try readAll(CSVReader(path: files.write("bad.csv", bytes), options: CSVOptions()))
+        XCTAssertEqual(records[0].failure?.reason, .encoding)
+        XCTAssertEqual(Array(records[0].raw), Array("1,".utf8) + [0xFF, 0xFE])
+        XCTAssertEqual(records[1].fields["name"]!, "ok")
+    }
+
+    func testBlankLinesAreSkipped() throws {
+        let records = try read("id,name\n1,a\n\n2,b\n\n")
+        XCTAssertEqual(records.map { $0.fields["id"]! }, ["1", "2"])
+        XCTAssertEqual(records[1].line, 4)
+    }
+
+    /// Records crossing the reader's 1 MiB chunks, including a quoted field with a line break.
+    func testRecordsAcrossChunkBoundariesKeepLinesAndOffsets() throws {
+        var text = "id,comment\n"
+        var expected: [(Int, String, Int64)] = []
+        var line = 2
+        for index in 0..<40_000 {
+            let comment = index % 7 == 0 ? "\"multi\nline, \"\"\(index)\"\"\"" : "comment number \(index) padded"
+            expected.append((line, "\(index)", Int64(text.utf8.count)))
+            text += "\(index),\(comment)\n"
+            line += index % 7 == 0 ? 2 : 1
+        }
+        XCTAssertGreaterThan(text.utf8.count, 1 << 20)
+        let records = try read(text)
+        XCTAssertEqual(records.count, expected.count)
+        for (record, (line, id, offset)) in zip(records, expected) {
+            XCTAssertEqual(record.line, line)
+            XCTAssertEqual(record.fields["id"]!, id)
+            XCTAssertEqual(record.byteOffset, offset)
+        }
+        XCTAssertEqual(records[7].fields["comment"]!, "multi\nline, \"7\"")
+    }
+
+    func testGzipInputIsDecompressed() throws {
+        let plain = files.write("data.csv", "id,name\n1,a\n2,\"b, c\"\n")
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-k", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let records = try readAll(CSVReader(path: plain + ".gz", options: CSVOptions()))
+        XCTAssertEqual(records.map { $0.fields["name"]! }, ["a", "b, c"])
+    }
+}
