@@ -1,0 +1,85 @@
+import XCTest
+@testable import ImporterCore
+
+final class ValueCoercionTests: XCTestCase {
+    func coerce(_ field: FieldValue, _ type: AttributeType, _ format: DateFormat = .iso8601) -> Result<Value, CoercionProblem> {
+        ValueCoercion.coerce(field, to: type, dateFormat: format)
+    }
+
+    func value(_ field: FieldValue, _ type: AttributeType, _ format: DateFormat = .iso8601) -> Value? {
+        try? coerce(field, type, format).get()
+    }
+
+    func reason(_ field: FieldValue, _ type: AttributeType) -> RejectReason? {
+        if case .failure(let problem) = coerce(field, type) { return problem.reason }
+        return nil
+    }
+
+    func testDecimalsStayExact() {
+        XCTAssertEqual(value(.text("12345678901234567.123456789"), .decimal), .decimal("12345678901234567.123456789"))
+        XCTAssertEqual(value(.number("12345678901234567.123456789"), .decimal), .decimal("12345678901234567.123456789"))
+        XCTAssertEqual(value(.text("+001.500"), .decimal), .decimal("1.5"))
+        XCTAssertEqual(value(.text("-0.0"), .decimal), .decimal("0"))
+        XCTAssertEqual(value(.number("1.25e3"), .decimal), .decimal("1250"))
+        XCTAssertEqual(value(.number("5E-3"), .decimal), .decimal("0.005"))
+        XCTAssertEqual(reason(.text("1.2.3"), .decimal), .type)
+        XCTAssertEqual(reason(.text("NaN"), .decimal), .type)
+    }
+
+    func testIntegersAcrossTheirRanges() {
+        XCTAssertEqual(value(.number("9223372036854775807"), .int64), .integer(.max))
+        XCTAssertEqual(value(.text("-9223372036854775808"), .int64), .integer(.min))
+        XCTAssertEqual(value(.number("9007199254740993"), .int64), .integer(9_007_199_254_740_993))
+        XCTAssertEqual(reason(.number("9223372036854775808"), .int64), .range)
+        XCTAssertEqual(value(.text("32767"), .int16), .integer(32767))
+        XCTAssertEqual(reason(.text("32768"), .int16), .range)
+        XCTAssertEqual(reason(.text("-2147483649"), .int32), .range)
+        XCTAssertEqual(value(.text(" 42 "), .int32), .integer(42))
+        XCTAssertEqual(value(.text("7"), .int32), .integer(7))
+        XCTAssertEqual(reason(.text("12.5"), .int32), .type)
+        XCTAssertEqual(reason(.bool(true), .int32), .type)
+    }
+
+    func testDoublesRefuseInfinityAndNaN() {
+        XCTAssertEqual(value(.text("-12.5e2"), .double), .double(-1250))
+        XCTAssertEqual(reason(.text("inf"), .double), .type)
+        XCTAssertEqual(reason(.text("nan"), .double), .type)
+        XCTAssertEqual(reason(.text("0x10"), .double), .type)
+        XCTAssertEqual(reason(.text("1e999"), .double), .range)
+        XCTAssertEqual(reason(.text("1e39"), .float), .range)
+        XCTAssertEqual(value(.text("0.1"), .float), .double(Double(Float(0.1))))
+    }
+
+    func testDatesAreNormalisedToUTCMilliseconds() {
+        func text(_ input: FieldValue, _ format: DateFormat = .iso8601) -> String? {
+            value(input, .date, format).map(\.description)
+        }
+        XCTAssertEqual(text(.text("2024-03-01T12:15:30+02:00")), "2024-03-01T10:15:30.000Z")
+        XCTAssertEqual(text(.text("2024-03-01T10:15:30.25Z")), "2024-03-01T10:15:30.250Z")
+        XCTAssertEqual(text(.text("2024-02-29 23:59:59.999-0130")), "2024-03-01T01:29:59.999Z")
+        XCTAssertEqual(text(.text("2024-03-01")), "2024-03-01T00:00:00.000Z")
+        XCTAssertEqual(text(.text("1969-12-31T23:59:59.999Z")), "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(text(.text("2024-03-01T10:15:30.123000Z")), "2024-03-01T10:15:30.123Z")
+        XCTAssertEqual(reason(.text("2024-03-01T10:15:30.1234Z"), .date), .type)
+        XCTAssertEqual(reason(.text("2023-02-29T00:00:00Z"), .date), .type)
+        XCTAssertEqual(reason(.text("yesterday"), .date), .type)
+        XCTAssertEqual(text(.number("1709288130"), .epochSeconds), "2024-03-01T10:15:30.000Z")
+        XCTAssertEqual(text(.number("1709288130.5")), "2024-03-01T10:15:30.500Z")
+        XCTAssertEqual(text(.text("1709288130250"), .epochMillis), "2024-03-01T10:15:30.250Z")
+        XCTAssertEqual(text(.text("01/03/2024 10:15"), .pattern("dd/MM/yyyy HH:mm")), "2024-03-01T10:15:00.000Z")
+    }
+
+    func testBooleans() {
+        for yes in ["true", "TRUE", "1", "yes", "Yes"] { XCTAssertEqual(value(.text(yes), .boolean), .boolean(true), yes) }
+        for no in ["false", "0", "no", "NO"] { XCTAssertEqual(value(.text(no), .boolean), .boolean(false), no) }
+        XCTAssertEqual(value(.bool(false), .boolean), .boolean(false))
+        XCTAssertEqual(reason(.text("maybe"), .boolean), .type)
+        XCTAssertEqual(reason(.number("1"), .boolean), .type)
+    }
+
+    func testStringsAcceptJSONNumbersAsTheirTextButNotObjects() {
+        XCTAssertEqual(value(.number("42"), .string), .string("42"))
+        XCTAssertEqual(reason(.composite("{}"), .string), .type)
+        XCTAssertEqual(value(.null, .string), .null)
+    }
+}
