@@ -83,6 +83,8 @@ public struct WriteConfig: Sendable {
     public var concurrency = 4
     public var atomic = false
     public var maxDeletes: DeleteLimit = .percent(10)
+
+    public init() {}
 }
 
 public struct RetryConfig: Sendable {

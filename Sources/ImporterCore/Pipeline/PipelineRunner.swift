@@ -150,13 +150,15 @@ public final class PipelineRunner: @unchecked Sendable {
             guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
             return (entity.attributeIndex[key]!, parent)
         }
+        var stop = false
         func reject(_ line: Int, _ raw: ArraySlice<UInt8>, _ key: Value?, _ rejection: Rejection) {
             recorder.read(input: index, count: pendingRead)
             pendingRead = 0
             recorder.reject(input: index, line: line, key: key, raw: raw, rejection)
+            stop = recorder.isAborted
         }
 
-        while true {
+        while !stop {
             let record: SourceRecord
             do {
                 guard let next = try reader.next() else { break }
@@ -181,14 +183,15 @@ public final class PipelineRunner: @unchecked Sendable {
             switch mapper.map(record) {
             case .success(let mapped): fields = mapped
             case .failure(let rejection):
-                reject(record.line, record.raw, nil, rejection)
+                let key = record.names.firstIndex(of: entity.hashKey).flatMap { keyValue(record.values[$0]) }
+                reject(record.line, record.raw, key, rejection)
                 continue
             }
             let values: [Value]
             switch validator.validate(fields) {
             case .success(let validated): values = validated
             case .failure(let rejection):
-                reject(record.line, record.raw, keyValue(fields, entity), rejection)
+                reject(record.line, record.raw, keyValue(fields[entity.hashKeyIndex]), rejection)
                 continue
             }
             if let rejection = checkKeys(values, entity: entity, references: references,
@@ -210,8 +213,8 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
-    private func keyValue(_ fields: [FieldValue], _ entity: Entity) -> Value? {
-        switch fields[entity.hashKeyIndex] {
+    private func keyValue(_ field: FieldValue) -> Value? {
+        switch field {
         case .text(let text), .number(let text): return .string(text)
         default: return nil
         }
@@ -300,8 +303,13 @@ public final class PipelineRunner: @unchecked Sendable {
                 recorder.finished(input: input, bytes: bytes)
             case .records(let input, let records):
                 batchInput = input
-                batch += records
-                if batch.count >= batchSize { flush() }
+                var rest = records[...]
+                while !rest.isEmpty {
+                    let taken = rest.prefix(batchSize - batch.count)
+                    batch += taken
+                    rest = rest.dropFirst(taken.count)
+                    if batch.count >= batchSize { flush() }
+                }
             }
         }
     }

@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// Runs the built `importer` binary and the `sqlite3` CLI, as a user would.
+enum ImporterProcess {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: String {
+        for configuration in ["debug", "release"] {
+            let path = root.appendingPathComponent(".build/\(configuration)/importer").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root.appendingPathComponent(".build/debug/importer").path
+    }
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `importer ARGUMENTS` with extra environment variables and waits for it.
+    @discardableResult
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = start(arguments, environment: environment)
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A configured, not yet started `importer` process.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.currentDirectoryURL = root
+        return process
+    }
+
+    /// `sqlite3 -separator '|' DATABASE QUERY`, trailing newline removed.
+    static func sqlite(_ database: String, _ query: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-separator", "|", database, query]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+
+    /// The report.json of a run, as JSON objects.
+    static func report(in directory: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))
+        return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+    }
+
+    /// The lines of rejects.ndjson, as JSON objects.
+    static func rejects(in directory: String) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: directory + "/rejects.ndjson", encoding: .utf8)
+        return try text.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "importer-e2e-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    func int(_ key: String) -> Int { (self[key] as? NSNumber)?.intValue ?? -1 }
+    func object(_ key: String) -> [String: Any] { self[key] as? [String: Any] ?? [:] }
+    func objects(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
+    func string(_ key: String) -> String? { self[key] as? String }
+}

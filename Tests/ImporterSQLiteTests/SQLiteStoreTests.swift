@@ -1,0 +1,123 @@
+import Foundation
+import ImporterCore
+import XCTest
+@testable import ImporterSQLite
+
+final class SQLiteStoreTests: XCTestCase {
+    let directory = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+    var path: String { directory + "/store.sqlite" }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    let model = try! ModelLoader.parse(text: """
+        model: Shop
+        version: 1
+        entities:
+          Product:
+            hashKey: sku
+            versionAttribute: version
+            attributes:
+              sku:     { type: string }
+              name:    { type: string }
+              price:   { type: decimal }
+              added:   { type: date }
+              active:  { type: boolean }
+              weight:  { type: double }
+              version: { type: int64 }
+        """, file: "shop.yaml")
+
+    var entity: Entity { model.entities[0] }
+    var rules: VersionRules { VersionRules(entity: entity, write: WriteConfig()) }
+
+    func record(_ sku: String, _ name: String, line: Int = 1) -> PreparedRecord {
+        PreparedRecord(inputIndex: 0, line: line, raw: [], values: [
+            .string(sku), .string(name), .decimal("12345678901234567.123456789"), .date(1_709_288_130_250),
+            .boolean(true), .double(0.1), .null,
+        ])
+    }
+
+    func write(_ store: SQLiteStore, _ records: [PreparedRecord]) throws -> [String] {
+        let outcomes = try store.write(records, of: entity, rules: rules)
+        try store.commit()
+        return outcomes.map { outcome in
+            switch outcome.result {
+            case .inserted: return "inserted"
+            case .updated: return "updated"
+            case .unchanged: return "unchanged"
+            case .rolledBack: return "rolledBack"
+            case .rejected(let rejection): return "rejected:\(rejection.reason.rawValue)"
+            }
+        }
+    }
+
+    func sqlite(_ query: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, query]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testInsertUnchangedUpdateWithVersionsAndExactValues() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        XCTAssertEqual(try write(store, [record("a", "one"), record("b", "two")]), ["inserted", "inserted"])
+        XCTAssertEqual(try write(store, [record("a", "one"), record("b", "TWO")]), ["unchanged", "updated"])
+        store.close()
+        XCTAssertEqual(try sqlite("SELECT sku, name, price, added, active, weight, version FROM Product ORDER BY sku"), """
+            a|one|12345678901234567.123456789|2024-03-01T10:15:30.250Z|1|0.1|1
+            b|TWO|12345678901234567.123456789|2024-03-01T10:15:30.250Z|1|0.1|2
+            """)
+        XCTAssertEqual(try sqlite("SELECT value FROM _importer_meta WHERE key = 'version'"), "1")
+        XCTAssertEqual(try sqlite("PRAGMA journal_mode"), "wal")
+    }
+
+    func testAStoreOfAnotherVersionOrChecksumIsRefused() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        store.close()
+        let v2 = try ModelLoader.parse(text: "model: Shop\nversion: 2\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v2.yaml")
+        XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: v2)) { error in
+            XCTAssertTrue("\(error)".contains("importer migrate"), "\(error)")
+        }
+        let edited = try ModelLoader.parse(text: "model: Shop\nversion: 1\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v1.yaml")
+        XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: edited)) { error in
+            XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
+        }
+    }
+
+    /// A record the database refuses (here: a trigger of another team) is rejected alone; the
+    /// others of its batch are committed.
+    func testARefusedRecordIsRejectedAloneAndTheRestCommitted() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        _ = try sqlite("CREATE TRIGGER no_poison BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ABORT, 'poison is not allowed'); END;")
+        let outcomes = try write(store, [record("a", "ok"), record("b", "poison"), record("c", "ok")])
+        XCTAssertEqual(outcomes, ["inserted", "rejected:constraint", "inserted"])
+        XCTAssertEqual(try sqlite("SELECT group_concat(sku) FROM (SELECT sku FROM Product ORDER BY sku)"), "a,c")
+    }
+
+    func testATransactionRolledBackBySQLiteIsAStoreFailure() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        _ = try sqlite("CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;")
+        XCTAssertThrowsError(try write(store, [record("a", "ok"), record("b", "poison")])) { error in
+            XCTAssertTrue(error is StoreError)
+        }
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM Product"), "0")
+    }
+
+    func testKeyLedgerFindsDuplicatesAndReferences() throws {
+        let ledger = try SQLiteKeyLedger()
+        XCTAssertNil(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 0, line: 2)))
+        XCTAssertNil(try ledger.record(.string("x"), entity: "B", at: RecordLocation(inputIndex: 1, line: 3)))
+        XCTAssertEqual(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 2, line: 9)),
+                       RecordLocation(inputIndex: 0, line: 2))
+        XCTAssertTrue(try ledger.contains(.string("x"), entity: "B"))
+        XCTAssertFalse(try ledger.contains(.string("y"), entity: "B"))
+    }
+}
