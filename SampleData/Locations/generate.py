@@ -9,6 +9,20 @@ Writes (relative to this file's directory):
     bad/locations-bad.csv    good Locations mixed with one bad record per reject rule
     bad/checkins-bad.ndjson  good Checkins mixed with one bad record per reject rule
     bad/README.md            the expected rejects (file, line, key, stage, reason)
+    bad/expected-locations.txt  what the store must hold for the good Locations of the bad dump
+    bad/expected-checkins.txt   what the store must hold for the good Checkins of the bad dump
+
+The two expected-*.txt files are golden outputs of the sqlite3 CLI (list mode, '|' separator)
+over the store after importing the bad dump (first import, so version is 1 everywhere):
+
+    sqlite3 -separator '|' STORE "SELECT locationId, name, latitude, longitude, createdAt, \
+        active, rating, visits, version FROM \"AWS-Locations\" ORDER BY locationId"
+    sqlite3 -separator '|' STORE "SELECT checkinId, locationId, checkinTime, comment, \
+        rating, version FROM Checkin ORDER BY checkinId"
+
+They are computed here from the good records' source values with the storage rules of
+SPEC §5 (not by running the importer). NULL prints as an empty field; a name containing a
+newline is printed raw by sqlite3, so such a record spans two lines of the golden file.
 
 Standard library only, fixed seed, explicit UTF-8 and newline handling: every run produces
 byte-identical files, so the outputs can be committed and regenerated at will:
@@ -19,6 +33,7 @@ byte-identical files, so the outputs can be committed and regenerated at will:
 import json
 import os
 import random
+import re
 from datetime import datetime, timedelta, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -296,6 +311,7 @@ class Dump:
         self.entity = entity
         self.data = b""
         self.good = 0
+        self.rows = []            # source values of the good records (dict: field -> value)
         self.expected = []        # (file, line, key, stage, reason, what)
 
     def line(self):
@@ -304,8 +320,9 @@ class Dump:
     def raw(self, data):
         self.data += data if isinstance(data, bytes) else data.encode("utf-8")
 
-    def good_record(self, data):
+    def good_record(self, data, values):
         self.good += 1
+        self.rows.append(values)
         self.raw(data)
 
     def bad_record(self, data, key, stage, reason, what):
@@ -313,9 +330,19 @@ class Dump:
         self.raw(data)
 
 
-def loc_row(key, name="Good Place", lat="10.5", lon="20.25",
-            created="2024-03-01T10:15:30Z", active="true", rating="4.5", visits="10"):
-    return csv_row([key, name, lat, lon, created, active, rating, visits])
+def loc_values(key, name="Good Place", lat="10.5", lon="20.25",
+               created="2024-03-01T10:15:30Z", active="true", rating="4.5", visits="10"):
+    return [key, name, lat, lon, created, active, rating, visits]
+
+
+def loc_row(*args, **kwargs):
+    return csv_row(loc_values(*args, **kwargs))
+
+
+def good_loc(d, *args, **kwargs):
+    """A good Location: its CSV row, plus its source values for the expected store."""
+    values = loc_values(*args, **kwargs)
+    d.good_record(csv_row(values), dict(zip(LOCATION_HEADER, values)))
 
 
 def gen_bad_locations():
@@ -324,25 +351,25 @@ def gen_bad_locations():
     G = lambda n: f"loc-b{n:04d}"       # good keys
     B = lambda n: f"loc-x{n:04d}"       # keys of bad records
 
-    d.good_record(loc_row(G(1), "Café Zoë ☕", "48.856613", "2.352222",
-                          "2024-03-01T10:15:30Z", "true", "4.75", "120"))
-    d.good_record(loc_row(G(2), '🍕 Pizza, "Best" in town', "40.7128", "-74.006",
-                          "2024-03-01T10:15:30.250Z", None, None, None))
-    d.good_record(loc_row(G(3), "Two\nlines", "-33.8688", "151.2093",
-                          "2024-03-01T12:15:30+02:00", "no", "3", "0"))
+    good_loc(d, G(1), "Café Zoë ☕", "48.856613", "2.352222",
+             "2024-03-01T10:15:30Z", "true", "4.75", "120")
+    good_loc(d, G(2), '🍕 Pizza, "Best" in town', "40.7128", "-74.006",
+             "2024-03-01T10:15:30.250Z", None, None, None)
+    good_loc(d, G(3), "Two\nlines", "-33.8688", "151.2093",
+             "2024-03-01T12:15:30+02:00", "no", "3", "0")
     d.bad_record(loc_row(B(1), "Too Few Fields")[:-1].rsplit(",", 3)[0] + "\n", None,
                  "read", "malformed",
                  "wrong field count: 5 fields, the header has 8")
-    d.good_record(loc_row(G(4), "Smith, Jones & Co.", "51.5074", "-0.1278",
-                          "2024-04-02T08:00:00Z", "1", "0.5", "7"))
+    good_loc(d, G(4), "Smith, Jones & Co.", "51.5074", "-0.1278",
+             "2024-04-02T08:00:00Z", "1", "0.5", "7")
     d.bad_record(f"{B(2)},Pizza, Best in town,1.5,2.5,2024-03-01T10:15:30Z,true,4.0,5\n",
                  None, "read", "malformed",
                  "wrong field count: an unquoted comma in the name gives 9 fields")
     d.bad_record(loc_row(B(3), lat="north"), B(3), "validate", "type",
                  "latitude is `north`, not a number")
-    d.good_record(loc_row(G(5), "Crème Brûlée Corner", "45.764", "4.8357",
-                          "2024-02-29T23:59:59.999Z", "TRUE", "12345678901234567.123456789",
-                          "2147483647"))
+    good_loc(d, G(5), "Crème Brûlée Corner", "45.764", "4.8357",
+             "2024-02-29T23:59:59.999Z", "TRUE", "12345678901234567.123456789",
+             "2147483647")
     d.bad_record(loc_row(B(4), visits="12.5"), B(4), "validate", "type",
                  "visits (int32) is `12.5`, not an integer")
     d.bad_record(loc_row(B(5), created="yesterday"), B(5), "validate", "type",
@@ -355,29 +382,29 @@ def gen_bad_locations():
                  "rating (decimal) is `1.2.3`, not a decimal number")
     d.bad_record(loc_row(B(9), active="maybe"), B(9), "validate", "type",
                  "active (boolean) is `maybe`")
-    d.good_record(loc_row(G(6), "Zürich HB", "47.3779", "8.5403",
-                          "2024-01-15T07:30:00-05:00", "yes", None, "3"))
+    good_loc(d, G(6), "Zürich HB", "47.3779", "8.5403",
+             "2024-01-15T07:30:00-05:00", "yes", None, "3")
     d.bad_record(loc_row(B(10), name=None), B(10), "validate", "required",
                  "name is empty (null) but required")
     d.bad_record(loc_row(None, name="Nameless Key"), None, "validate", "required",
                  "locationId (the hash key) is empty")
     d.bad_record(loc_row(B(11), created=None), B(11), "validate", "required",
                  "createdAt is empty (null) but required")
-    d.good_record(loc_row(G(7), "North Pole Station", "90", "-180",
-                          "2024-03-01T10:15:30Z", "0", "-1.25", "1"))
+    good_loc(d, G(7), "North Pole Station", "90", "-180",
+             "2024-03-01T10:15:30Z", "0", "-1.25", "1")
     d.bad_record(loc_row(B(12), lat="91.5"), B(12), "validate", "range",
                  "latitude 91.5 is above max 90")
     d.bad_record(loc_row(B(13), lon="-180.5"), B(13), "validate", "range",
                  "longitude -180.5 is below min -180")
     d.bad_record(loc_row(B(14), visits="3000000000"), B(14), "validate", "range",
                  "visits 3000000000 is outside the int32 range")
-    d.good_record(loc_row(G(8), "A" * 200, "1", "1",
-                          "2024-03-01T10:15:30Z", "false", "1", "1"))
+    good_loc(d, G(8), "A" * 200, "1", "1",
+             "2024-03-01T10:15:30Z", "false", "1", "1")
     d.bad_record(loc_row(B(15), name="B" * 201), B(15), "validate", "maxLength",
                  "name is 201 characters, maxLength is 200")
     for n in range(9, 14):
-        d.good_record(loc_row(G(n), f"Plain Place {n}", f"{n}.5", f"-{n}.25",
-                              f"2024-03-{n:02d}T10:15:30Z", "true", f"{n % 5}.5", str(n)))
+        good_loc(d, G(n), f"Plain Place {n}", f"{n}.5", f"-{n}.25",
+                 f"2024-03-{n:02d}T10:15:30Z", "true", f"{n % 5}.5", str(n))
     first_line = d.line() - 1   # G(13) was just written on a single line
     d.bad_record(loc_row(G(13), name="Second Plain Place 13"), G(13), "validate",
                  "duplicate",
@@ -389,8 +416,8 @@ def gen_bad_locations():
                  b"2024-03-01T10:15:30Z,true,1.0,1\n",
                  None, "read", "encoding", "invalid UTF-8: byte 0xFF in the name")
     for n in range(14, 18):
-        d.good_record(loc_row(G(n), f"Ordinary Place {n}", f"-{n}.125", f"{n}.5",
-                              f"2024-05-{n:02d}T09:00:00.500Z", "no", "2.25", str(n * 10)))
+        good_loc(d, G(n), f"Ordinary Place {n}", f"-{n}.125", f"{n}.5",
+                 f"2024-05-{n:02d}T09:00:00.500Z", "no", "2.25", str(n * 10))
     # The unterminated quote swallows everything to EOF, so it comes last but one group:
     # nothing after it may contain a double quote. The reader rejects the record from its
     # first line and resumes on the next line, so the rows after it must still be stored.
@@ -399,22 +426,28 @@ def gen_bad_locations():
                  "unterminated quoted field (runs to end of file); reading resumes on the "
                  "next line")
     for n in range(18, 21):
-        d.good_record(loc_row(G(n), f"After The Quote {n}", f"{n}.75", f"{n}.75",
-                              f"2024-06-{n:02d}T18:45:00+02:00", None, None, None))
+        good_loc(d, G(n), f"After The Quote {n}", f"{n}.75", f"{n}.75",
+                 f"2024-06-{n:02d}T18:45:00+02:00", None, None, None)
     after = d.data.split(b"\n")[d.expected[-1][1] - 1:]
     assert b'"' not in b"\n".join(after[1:]), "a quote after the unterminated one"
     good_keys = [G(n) for n in range(1, 21)]
     return d, good_keys
 
 
-def chk(key, loc="loc-b0001", time="2024-05-01T08:00:00Z", comment="ok", rating=4, **extra):
+def chk_rec(key, loc="loc-b0001", time="2024-05-01T08:00:00Z", comment="ok", rating=4,
+            **extra):
+    """A Checkin object; `...` leaves the field out (missing, not null)."""
     rec = {"checkinId": key, "locationId": loc, "checkinTime": time}
     if comment is not ...:
         rec["comment"] = comment
     if rating is not ...:
         rec["rating"] = rating
     rec.update(extra)
-    return json_obj(rec) + "\n"
+    return rec
+
+
+def chk(*args, **kwargs):
+    return json_obj(chk_rec(*args, **kwargs)) + "\n"
 
 
 def gen_bad_checkins(good_locations):
@@ -432,12 +465,13 @@ def gen_bad_checkins(good_locations):
             loc = good_locations[(good_n * 7) % len(good_locations)]
             rating = [1, 2, 3, 4, 5, None, ...][good_n % 7]
             comment = comments[good_n % len(comments)]
-            line = chk(G(good_n), loc, f"2024-05-{good_n % 28 + 1:02d}T08:{good_n:02d}:00Z",
-                       comment, rating)
+            rec = chk_rec(G(good_n), loc, f"2024-05-{good_n % 28 + 1:02d}T08:{good_n:02d}:00Z",
+                          comment, rating)
+            line = json_obj(rec) + "\n"
             if good_n % 5 == 0:
                 line = json.dumps(json.loads(line), ensure_ascii=True,
                                   separators=(",", ":")) + "\n"
-            d.good_record(line)
+            d.good_record(line, rec)
 
     good(4)
     d.bad_record('{"checkinId":"chk-x0001","loc\n', None, "read", "malformed",
@@ -483,9 +517,109 @@ def gen_bad_checkins(good_locations):
     # Good rows at the end that reference the Locations stored after the unterminated quote.
     for loc in good_locations[-3:]:
         good_n += 1
-        d.good_record(chk(G(good_n), loc, "2024-06-30T23:59:59.999+00:00",
-                          "after the unterminated quote", 5))
+        rec = chk_rec(G(good_n), loc, "2024-06-30T23:59:59.999+00:00",
+                      "after the unterminated quote", 5)
+        d.good_record(json_obj(rec) + "\n", rec)
     return d
+
+
+# ---------------------------------------------------------------------------------------
+# The expected store for the good records of the bad dump (SPEC §5 storage rules)
+# ---------------------------------------------------------------------------------------
+# Each function returns the text the sqlite3 CLI (3.40, list mode) prints for the stored
+# value; None is NULL and prints as an empty field.
+
+ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?"
+                      r"(Z|[+-]\d{2}:\d{2})$")
+
+
+def store_date(text):
+    """date -> TEXT YYYY-MM-DDTHH:MM:SS.sssZ in UTC."""
+    m = ISO_DATE.match(text)
+    assert m, text
+    y, mo, d, h, mi, sec, frac, tz = m.groups()
+    ms = int((frac or "0").ljust(3, "0"))
+    if tz == "Z":
+        offset = timedelta(0)
+    else:
+        sign = 1 if tz[0] == "+" else -1
+        offset = sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
+    dt = datetime(int(y), int(mo), int(d), int(h), int(mi), int(sec),
+                  tzinfo=timezone(offset)).astimezone(timezone.utc)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms:03d}Z"
+
+
+def store_decimal(text):
+    """decimal -> canonical TEXT: no '+', no leading/trailing zeros, no bare '.', no '-0'."""
+    m = re.fullmatch(r"([+-]?)(\d*)(?:\.(\d*))?", text)
+    assert m and (m.group(2) or m.group(3)), text
+    sign, whole, frac = m.group(1), m.group(2).lstrip("0") or "0", (m.group(3) or "").rstrip("0")
+    out = whole + ("." + frac if frac else "")
+    return out if sign != "-" or out == "0" else "-" + out
+
+
+def store_double(text):
+    """double -> REAL, as sqlite3 3.40 prints it: printf("%!.15g"), i.e. %.15g with '.0'
+    added when the result has no '.' (before the exponent if there is one)."""
+    out = f"{float(text):.15g}"
+    if "." not in out and "n" not in out:              # not inf/nan (refused anyway)
+        mant, e, exp = out.partition("e")
+        out = mant + ".0" + e + exp
+    return out
+
+
+def store_boolean(text, default):
+    if text is None or text == "":
+        return default
+    return {"true": "1", "yes": "1", "1": "1", "false": "0", "no": "0", "0": "0"}[text.lower()]
+
+
+def store_int(value, default=None):
+    if value is None or value == "":
+        return default
+    if isinstance(value, str):
+        assert re.fullmatch(r"[+-]?\d+", value), value
+    return str(int(value))
+
+
+def expected_locations(rows):
+    out = []
+    for r in rows:
+        out.append([
+            r["locationId"],
+            r["name"],
+            None if r["latitude"] is None else store_double(r["latitude"]),
+            None if r["longitude"] is None else store_double(r["longitude"]),
+            store_date(r["createdAt"]),
+            store_boolean(r["active"], "1"),             # default: true
+            None if r["rating"] is None else store_decimal(r["rating"]),
+            store_int(r["visits"], "0"),                 # default: 0
+            "1",                                         # version: first import
+        ])
+    return out
+
+
+def expected_checkins(recs):
+    out = []
+    for r in recs:
+        out.append([
+            r["checkinId"],
+            r["locationId"],
+            store_date(r["checkinTime"]),
+            r.get("comment"),                            # missing or null -> NULL
+            store_int(r.get("rating")),
+            "1",
+        ])
+    return out
+
+
+def sqlite_list(rows):
+    """sqlite3 -separator '|' output: fields joined by '|', NULL as '', one '\\n' per row,
+    sorted by the first column (ORDER BY on TEXT: memcmp order of the UTF-8 bytes)."""
+    keys = [r[0] for r in rows]
+    assert len(set(keys)) == len(keys), "duplicate keys among the good records"
+    rows = sorted(rows, key=lambda r: r[0].encode("utf-8"))
+    return "".join("|".join("" if v is None else v for v in r) + "\n" for r in rows)
 
 
 README_HEAD = """\
@@ -548,6 +682,10 @@ def main():
     write_bytes(os.path.join(BAD, loc.name), loc.data)
     write_bytes(os.path.join(BAD, chk_dump.name), chk_dump.data)
     write_text(os.path.join(BAD, "README.md"), bad_readme(loc, chk_dump))
+    write_text(os.path.join(BAD, "expected-locations.txt"),
+               sqlite_list(expected_locations(loc.rows)))
+    write_text(os.path.join(BAD, "expected-checkins.txt"),
+               sqlite_list(expected_checkins(chk_dump.rows)))
 
 
 if __name__ == "__main__":
