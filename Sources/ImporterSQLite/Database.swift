@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import ImporterCore
 
 /// A thin owner of one sqlite3 connection. Not thread-safe: one thread uses it at a time.
 final class Database {
@@ -79,6 +80,15 @@ final class Statement {
         value.withUTF8 { bytes in
             sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
                               Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// A date as `YYYY-MM-DDTHH:MM:SS.sssZ` text, formatted without allocating.
+    func bind(_ index: Int32, date millis: Int64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
+            let count = ISO8601.format(millis: millis, into: buffer)
+            sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                              Int32(count), Self.transient)
         }
     }
 

@@ -16,7 +16,7 @@ enum ValueColumns {
         case .string(let text), .decimal(let text): statement.bind(index, text: text)
         case .integer(let number): statement.bind(index, int64: number)
         case .double(let number): statement.bind(index, double: number)
-        case .date(let millis): statement.bind(index, text: ISO8601.format(millis: millis))
+        case .date(let millis): statement.bind(index, date: millis)
         case .boolean(let flag): statement.bind(index, int64: flag ? 1 : 0)
         }
     }

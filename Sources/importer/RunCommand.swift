@@ -62,7 +62,7 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, reportDirectory: 
     }
     defer { store?.close() }
     let runner = PipelineRunner(
-        config: config, model: model, store: store, ledger: try SQLiteKeyLedger(),
+        config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
         options: RunOptions(dryRun: dryRun, quiet: quiet, reportDirectory: reportDirectory),
         makeReader: ReaderFactory.makeReader)
     let report = try exitOnConfigurationError { try runner.run() }

@@ -112,12 +112,26 @@ final class SQLiteStoreTests: XCTestCase {
     }
 
     func testKeyLedgerFindsDuplicatesAndReferences() throws {
-        let ledger = try SQLiteKeyLedger()
+        let ledger = SQLiteKeyLedger()
         XCTAssertNil(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 0, line: 2)))
         XCTAssertNil(try ledger.record(.string("x"), entity: "B", at: RecordLocation(inputIndex: 1, line: 3)))
         XCTAssertEqual(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 2, line: 9)),
                        RecordLocation(inputIndex: 0, line: 2))
         XCTAssertTrue(try ledger.contains(.string("x"), entity: "B"))
         XCTAssertFalse(try ledger.contains(.string("y"), entity: "B"))
+    }
+
+    /// Past its memory limit the ledger spills to disk and still finds every key.
+    func testKeyLedgerSpillsToDiskAndStillFindsEveryKey() throws {
+        let ledger = SQLiteKeyLedger(memoryLimit: 1000)
+        for line in 1...5000 {
+            XCTAssertNil(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 3, line: line)))
+        }
+        for line in stride(from: 1, through: 5000, by: 7) {
+            XCTAssertEqual(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 0, line: 9999)),
+                           RecordLocation(inputIndex: 3, line: line))
+        }
+        XCTAssertTrue(try ledger.contains(.integer(1), entity: "A"))
+        XCTAssertFalse(try ledger.contains(.integer(1), entity: "B"))
     }
 }

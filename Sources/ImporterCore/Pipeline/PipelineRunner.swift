@@ -51,6 +51,8 @@ public final class PipelineRunner: @unchecked Sendable {
     private static let chunkSize = 4096
     /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
     private static let defaultBatchSize = 50_000
+    /// Records the writer holds to sort by key before writing them.
+    private static let sortWindow = 16_384
 
     /// `store` is nil for dry runs.
     public init(config: PipelineConfig, model: Model, store: Store?, ledger: KeyLedger, options: RunOptions,
@@ -80,8 +82,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let atomic = config.write.atomic && !options.dryRun
         if let store { try store.beginRun(atomic: atomic) }
 
-        // Room for a whole batch, so reading goes on while the writer commits the previous one.
-        let queue = BoundedQueue<Work>(capacity: (config.write.batchSize ?? Self.defaultBatchSize) / Self.chunkSize + 2)
+        // Room for a whole window, so reading goes on while the writer writes the previous one.
+        let queue = BoundedQueue<Work>(capacity: Self.sortWindow / Self.chunkSize + 2)
         let writerFinished = DispatchSemaphore(value: 0)
         let writer = Thread { [self] in
             drain(queue, recorder: recorder)
@@ -225,14 +227,14 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             for (attributeIndex, parent) in references {
                 let key = values[attributeIndex]
-                if key.isNull || knownParents.contains(ParentKey(entity: parent.name, key: key)) { continue }
+                if key.isNull || knownParents.contains(ParentKey(attribute: attributeIndex, key: key)) { continue }
                 guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
                     let attribute = entity.attributes[attributeIndex].name
                     return Rejection(stage: .validate, reason: .reference, field: attribute,
                         "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
                 }
                 if knownParents.count >= Self.knownParentsLimit { knownParents.removeAll(keepingCapacity: true) }
-                knownParents.insert(ParentKey(entity: parent.name, key: key))
+                knownParents.insert(ParentKey(attribute: attributeIndex, key: key))
             }
             let key = values[entity.hashKeyIndex]
             if let first = try ledger.record(key, entity: entity.name, at: location) {
@@ -251,64 +253,91 @@ public final class PipelineRunner: @unchecked Sendable {
     private var knownParents = Set<ParentKey>()
     private static let knownParentsLimit = 100_000
     private struct ParentKey: Hashable {
-        let entity: String
+        /// The referencing attribute (one input's entity at a time, so this names the parent).
+        let attribute: Int
         let key: Value
     }
 
     // MARK: Writing side
 
-    /// The writer thread: gathers records into batches of `write.batchSize`, applies each
-    /// batch in key order (neighbouring keys share B-tree pages) and commits it.
+    /// The writer thread: applies records in windows sorted by key (neighbouring keys share
+    /// B-tree pages), commits every `write.batchSize` records and at the end of each input, and
+    /// counts outcomes once they are committed.
     private func drain(_ queue: BoundedQueue<Work>, recorder: RunRecorder) {
         let rules = Dictionary(uniqueKeysWithValues: model.entities.map {
             ($0.name, VersionRules(entity: $0, write: config.write))
         })
         let batchSize = config.write.batchSize ?? Self.defaultBatchSize
-        var batch: [PreparedRecord] = []
-        var batchInput = 0
+        let windowSize = min(batchSize, Self.sortWindow)
+        var window: [PreparedRecord] = []
+        var input = 0
+        var uncommitted = Counts()
+        var uncommittedRecords = 0
 
-        func flush() {
-            defer { batch.removeAll(keepingCapacity: true) }
-            guard !batch.isEmpty else { return }
+        func applyWindow() {
+            defer { window.removeAll(keepingCapacity: true) }
+            guard !window.isEmpty else { return }
             guard let store else {
                 // Dry run: every valid record would have been written.
-                recorder.update(input: batchInput) { $0.inserted += batch.count }
+                recorder.update(input: input) { $0.inserted += window.count }
                 return
             }
             if recorder.isAborted {
-                recorder.update(input: batchInput) { $0.rolledBack += batch.count }
+                recorder.update(input: input) { $0.rolledBack += window.count }
                 return
             }
-            let entity = inputs[batchInput].entity
+            let entity = inputs[input].entity
             let keyIndex = entity.hashKeyIndex
-            batch.sort { Value.storageOrder($0.values[keyIndex], $1.values[keyIndex]) }
+            let order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }.sorted { $0.0 < $1.0 }
+            window = order.map { window[$0.1] }
             do {
-                let outcomes = try store.write(batch, of: entity, rules: rules[entity.name]!)
-                let counts = count(outcomes, of: batch, input: batchInput, recorder: recorder)
-                try store.commit()
-                recorder.update(input: batchInput) { $0 = $0 + counts }
+                let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
+                uncommitted = uncommitted + count(outcomes, of: window, input: input, recorder: recorder)
+                uncommittedRecords += window.count
             } catch {
                 recorder.abort("the store failed: \(error)")
-                recorder.update(input: batchInput) { $0.rolledBack += batch.count }
+                recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted.lost() }
+                recorder.update(input: input) { $0.rolledBack += window.count }
+                uncommitted = Counts()
+                uncommittedRecords = 0
             }
+        }
+
+        func commit() {
+            applyWindow()
+            guard let store, uncommittedRecords > 0 else { return }
+            do {
+                try store.commit()
+                recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted }
+            } catch {
+                recorder.abort("the store failed: \(error)")
+                recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted.lost() }
+            }
+            uncommitted = Counts()
+            uncommittedRecords = 0
         }
 
         while true {
             switch queue.take() {
             case .end:
-                flush()
+                commit()
                 return
-            case .inputDone(let input, let bytes):
-                flush()
-                recorder.finished(input: input, bytes: bytes)
-            case .records(let input, let records):
-                batchInput = input
+            case .inputDone(let done, let bytes):
+                commit()
+                recorder.finished(input: done, bytes: bytes)
+            case .records(let from, let records):
+                input = from
                 var rest = records[...]
                 while !rest.isEmpty {
-                    let taken = rest.prefix(batchSize - batch.count)
-                    batch += taken
-                    rest = rest.dropFirst(taken.count)
-                    if batch.count >= batchSize { flush() }
+                    // A window never crosses a batch boundary, so commits fall exactly on it.
+                    let room = min(windowSize - window.count, batchSize - uncommittedRecords - window.count)
+                    window += rest.prefix(room)
+                    rest = rest.dropFirst(room)
+                    if uncommittedRecords + window.count >= batchSize {
+                        commit()
+                    } else if window.count >= windowSize {
+                        applyWindow()
+                    }
                 }
             }
         }

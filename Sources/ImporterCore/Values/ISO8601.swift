@@ -60,26 +60,37 @@ public enum ISO8601 {
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
     public static func format(millis: Int64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<format(millis: millis, into: buffer)]), as: UTF8.self)
+        }
+    }
+
+    /// Room for any formatted date (a sign and a five-digit year included).
+    public static let maximumLength = 26
+
+    /// Writes `YYYY-MM-DDTHH:MM:SS.sssZ` into `buffer` and returns its length.
+    public static func format(millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (seconds, milli) = millis.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = civilFromDays(Int(days))
-        var out = [UInt8]()
-        out.reserveCapacity(24)
+        var position = 0
         func put(_ value: Int, _ width: Int) {
-            var digits = [UInt8](repeating: 48, count: width)
             var rest = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                digits[i] = UInt8(48 + rest % 10)
+            for offset in stride(from: width - 1, through: 0, by: -1) {
+                buffer[position + offset] = UInt8(48 + rest % 10)
                 rest /= 10
             }
-            out += digits
+            position += width
         }
-        if year < 0 { out.append(UInt8(ascii: "-")) }
-        put(abs(year), 4); out.append(45); put(month, 2); out.append(45); put(day, 2)
-        out.append(UInt8(ascii: "T"))
-        put(Int(secondOfDay / 3600), 2); out.append(58); put(Int(secondOfDay % 3600 / 60), 2); out.append(58)
-        put(Int(secondOfDay % 60), 2); out.append(46); put(Int(milli), 3); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        func put(_ character: Unicode.Scalar) {
+            buffer[position] = UInt8(ascii: character)
+            position += 1
+        }
+        if year < 0 { put("-") }
+        put(abs(year), abs(year) > 9999 ? 5 : 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+        put(Int(secondOfDay / 3600), 2); put(":"); put(Int(secondOfDay % 3600 / 60), 2); put(":")
+        put(Int(secondOfDay % 60), 2); put("."); put(Int(milli), 3); put("Z")
+        return position
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
