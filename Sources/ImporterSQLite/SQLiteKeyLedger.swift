@@ -18,6 +18,7 @@ public final class SQLiteKeyLedger: KeyLedger {
     /// before they move to disk.
     public init(memoryLimit: Int = 1 << 20) {
         self.memoryLimit = memoryLimit
+        recent.reserveCapacity(memoryLimit)
     }
 
     public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {

@@ -212,8 +212,14 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// A record the rules would insert is first tried with `INSERT … ON CONFLICT DO NOTHING`:
     /// one B-tree search for a new key. Only when the key exists is the stored item read.
     private func apply(_ values: [Value], _ statements: EntityStatements, _ entity: Entity, _ rules: VersionRules) throws -> WriteOutcome {
-        if case (.insert(let row), false) = rules.decide(values, stored: nil) {
-            try run(statements.insertIfNew, row, extra: [])
+        if let version = rules.newItemVersion(values) {
+            let insert = statements.insertIfNew
+            for (index, value) in values.enumerated() where index != entity.versionIndex {
+                ValueColumns.bind(value, to: insert, at: Int32(index + 1))
+            }
+            insert.bind(Int32(entity.versionIndex + 1), int64: version)
+            defer { insert.reset() }
+            try insert.step()
             if database.changes == 1 { return WriteOutcome(.inserted) }
         }
         let select = statements.select
@@ -246,7 +252,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     private func run(_ statement: Statement, _ row: [Value], extra: [Value]) throws {
-        for (index, value) in (row + extra).enumerated() { ValueColumns.bind(value, to: statement, at: Int32(index + 1)) }
+        for (index, value) in row.enumerated() { ValueColumns.bind(value, to: statement, at: Int32(index + 1)) }
+        for (index, value) in extra.enumerated() { ValueColumns.bind(value, to: statement, at: Int32(row.count + index + 1)) }
         defer { statement.reset() }
         try statement.step()
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A typed attribute of an entity, with its constraints.
-public struct Attribute: Sendable {
+public final class Attribute: Sendable {
     public let name: String
     public let type: AttributeType
     /// A null is rejected unless a default fills it.

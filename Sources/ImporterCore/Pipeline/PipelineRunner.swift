@@ -50,7 +50,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// span many of them (`write.batchSize`).
     private static let chunkSize = 4096
     /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
-    private static let defaultBatchSize = 50_000
+    private static let defaultBatchSize = 200_000
     /// Records the writer holds to sort by key before writing them.
     private static let sortWindow = 16_384
 
@@ -227,14 +227,12 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             for (attributeIndex, parent) in references {
                 let key = values[attributeIndex]
-                if key.isNull || knownParents.contains(ParentKey(attribute: attributeIndex, key: key)) { continue }
+                if key.isNull { continue }
                 guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
                     let attribute = entity.attributes[attributeIndex].name
                     return Rejection(stage: .validate, reason: .reference, field: attribute,
                         "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
                 }
-                if knownParents.count >= Self.knownParentsLimit { knownParents.removeAll(keepingCapacity: true) }
-                knownParents.insert(ParentKey(attribute: attributeIndex, key: key))
             }
             let key = values[entity.hashKeyIndex]
             if let first = try ledger.record(key, entity: entity.name, at: location) {
@@ -246,16 +244,6 @@ public final class PipelineRunner: @unchecked Sendable {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
         }
         return nil
-    }
-
-    /// Parent keys already confirmed by a reference check. Children usually point at far fewer
-    /// parents than there are children; the bound keeps memory flat when they do not.
-    private var knownParents = Set<ParentKey>()
-    private static let knownParentsLimit = 100_000
-    private struct ParentKey: Hashable {
-        /// The referencing attribute (one input's entity at a time, so this names the parent).
-        let attribute: Int
-        let key: Value
     }
 
     // MARK: Writing side

@@ -31,11 +31,9 @@ public struct VersionRules: Sendable {
         let versionIndex = entity.versionIndex
         let incomingVersion: Int64? = versions == .ignore ? nil : incoming[versionIndex].integerValue
         guard let stored else {
-            if versions == .check, let version = incomingVersion, version != 0 {
-                return (resolveConflict(incoming, stored: nil,
-                    "\(keyText(incoming)) is not stored, but the record is based on version \(version)"), true)
-            }
-            return (.insert(withVersion(incoming, versions == .preserve ? (incomingVersion ?? 1) : 1)), false)
+            if let version = newItemVersion(incoming) { return (.insert(withVersion(incoming, version)), false) }
+            return (resolveConflict(incoming, stored: nil,
+                "\(keyText(incoming)) is not stored, but the record is based on version \(incomingVersion ?? 0)"), true)
         }
         let storedVersion = stored[versionIndex].integerValue ?? 0
         if mode == .insert {
@@ -55,6 +53,18 @@ public struct VersionRules: Sendable {
             }
             return (resolveConflict(incoming, stored: stored,
                 "\(keyText(incoming)) is stored at version \(storedVersion), but the record is based on version \(version)"), true)
+        }
+    }
+
+    /// The version a record gets when its key is not stored yet, or nil when that is a
+    /// conflict (a record based on a version of an item that does not exist). Stores use it to
+    /// insert without building a new row.
+    public func newItemVersion(_ incoming: [Value]) -> Int64? {
+        let incomingVersion: Int64? = versions == .ignore ? nil : incoming[entity.versionIndex].integerValue
+        switch versions {
+        case .preserve: return incomingVersion ?? 1
+        case .ignore: return 1
+        case .check: return incomingVersion == nil || incomingVersion == 0 ? 1 : nil
         }
     }
 
