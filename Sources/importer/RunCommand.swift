@@ -14,14 +14,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Read, map and validate only; write nothing (same as `importer validate`).")
     var dryRun = false
 
-    @Option(help: "Write the reports here instead of the pipeline's report.directory.")
-    var reportDir: String?
-
-    @Flag(help: "No progress output (the summary is still printed).")
-    var quiet = false
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, dryRun: dryRun, reportDirectory: reportDir, quiet: quiet)
+        try execute(pipeline, dryRun: dryRun, output: output)
     }
 }
 
@@ -32,41 +28,58 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var pipeline: PipelineOptions
 
-    @Option(help: "Write the reports here instead of the pipeline's report.directory.")
-    var reportDir: String?
-
-    @Flag(help: "No progress output.")
-    var quiet = false
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, dryRun: true, reportDirectory: reportDir, quiet: quiet)
+        try execute(pipeline, dryRun: true, output: output)
     }
 }
 
+/// Where reports go and how much is printed while a run goes.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Write the reports here instead of the pipeline's report.directory.")
+    var reportDir: String?
+
+    @Flag(help: "No progress output (the summary is still printed).")
+    var quiet = false
+}
+
 /// Runs a pipeline and exits with the report's exit code.
-private func execute(_ options: PipelineOptions, dryRun: Bool, reportDirectory: String?, quiet: Bool) throws {
+private func execute(_ options: PipelineOptions, dryRun: Bool, output: OutputOptions) throws {
     let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore?) in
         let (config, model) = try options.load()
         guard config.destination.kind == .sqlite else {
             throw ConfigurationError(file: config.file, key: "destination",
                 "destination type '\(config.destination.kind.rawValue)' is not available in this build; use type: sqlite")
         }
-        guard !dryRun else { return (config, model, nil) }
+        let path = config.destination.path!
         do {
-            let store = try SQLiteStore(path: config.destination.path!)
+            if dryRun {
+                // Nothing is written; an existing store still answers reference checks.
+                return (config, model, FileManager.default.fileExists(atPath: path) ? try SQLiteStore(existingPath: path) : nil)
+            }
+            let store = try SQLiteStore(path: path)
             try store.prepare(for: model)
             return (config, model, store)
         } catch let error as SQLiteError {
-            throw ConfigurationError(file: config.destination.path!, "cannot open the store: \(error)")
+            throw ConfigurationError(file: path, "cannot open the store: \(error)")
         }
     }
     defer { store?.close() }
     let runner = PipelineRunner(
         config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
-        options: RunOptions(dryRun: dryRun, quiet: quiet, reportDirectory: reportDirectory),
+        options: RunOptions(dryRun: dryRun, quiet: output.quiet, reportDirectory: output.reportDir),
         makeReader: ReaderFactory.makeReader)
-    let report = try exitOnConfigurationError { try runner.run() }
-    try? store?.recordRun(report)
+    let report: RunReport
+    do {
+        report = try exitOnConfigurationError { try runner.run() }
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
+        throw ExitCode(3)
+    }
+    if !dryRun { try? store?.recordRun(report) }
     var summary = SummaryTable.render(report)
     summary += "reports: \(runner.reportDirectory)\n"
     FileHandle.standardError.write(Data(summary.utf8))

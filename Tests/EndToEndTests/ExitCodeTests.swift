@@ -71,6 +71,22 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM Checkin"), "0")
     }
 
+    func testErrorRatioAbortsWith3() throws {
+        let file = pipeline("""
+            model: \(model)
+            sources:
+              - { entity: Location, path: \(bad)/locations-bad.csv }
+            destination: { path: \(directory)/s.sqlite }
+            errors: { maxErrorRatio: 0.1 }
+            report: { directory: \(directory)/reports }
+            """)
+        let result = try ImporterProcess.run(["run", file, "--quiet"])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertTrue(report.string("abortReason")?.contains("20 of 40 records rejected") == true, "\(report)")
+        XCTAssertTrue(result.stderr.contains("status: aborted"), result.stderr)
+    }
+
     func testAtomicRunThatAbortsCommitsNothing() throws {
         let file = pipeline("""
             model: \(model)

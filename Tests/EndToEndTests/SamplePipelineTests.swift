@@ -58,7 +58,12 @@ final class SamplePipelineTests: XCTestCase {
             XCTAssertEqual(match.string("stage"), row.stage, "\(row.file):\(row.line)")
             XCTAssertEqual(match.string("reason"), row.reason, "\(row.file):\(row.line): \(match.string("message") ?? "")")
             XCTAssertEqual(match.string("key") ?? "", row.key, "\(row.file):\(row.line)")
-            XCTAssertFalse((match.string("raw") ?? "").isEmpty, "\(row.file):\(row.line)")
+            // `offset` points at the record's original bytes in its file.
+            let source = try Data(contentsOf: URL(fileURLWithPath: match.string("source")!))
+            let raw = match.string("rawBase64").flatMap { Data(base64Encoded: $0) } ?? Data((match.string("raw") ?? "").utf8)
+            XCTAssertFalse(raw.isEmpty, "\(row.file):\(row.line)")
+            let offset = match.int("offset")
+            XCTAssertEqual(source[offset..<min(offset + raw.count, source.count)], raw, "\(row.file):\(row.line)")
             XCTAssertFalse((match.string("message") ?? "").isEmpty, "\(row.file):\(row.line)")
         }
         let duplicate = rejects.first { $0.string("reason") == "duplicate" && $0.string("entity") == "Location" }
@@ -80,6 +85,25 @@ final class SamplePipelineTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.sqlite(store, """
             SELECT checkinId, locationId, checkinTime, comment, rating, version FROM Checkin ORDER BY checkinId
             """), try String(contentsOfFile: bad + "/expected-checkins.txt", encoding: .utf8).trimmingSuffix("\n"))
+    }
+
+    /// Checkins alone: their Locations are not in this run's input but in the store.
+    func testReferencesAreFoundInTheStore() throws {
+        XCTAssertEqual(try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out]).status, 0)
+        let pipeline = out + "/checkins-only.yaml"
+        let sample = ImporterProcess.root.appendingPathComponent("SampleData/Locations").path
+        try """
+            model: \(sample)/Model
+            sources:
+              - { entity: Checkin, path: \(sample)/checkins.ndjson }
+            destination: { path: \(out)/locations.sqlite }
+            report: { directory: \(out)/reports/checkins-only }
+            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        for command in ["validate", "run"] {
+            let result = try ImporterProcess.run([command, pipeline, "--quiet"])
+            XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
+            XCTAssertEqual(try ImporterProcess.report(in: out + "/reports/checkins-only").object("totals").int("rejected"), 0)
+        }
     }
 
     func testValidateWritesNothing() throws {

@@ -30,7 +30,7 @@ final class SQLiteStoreTests: XCTestCase {
     var rules: VersionRules { VersionRules(entity: entity, write: WriteConfig()) }
 
     func record(_ sku: String, _ name: String, line: Int = 1) -> PreparedRecord {
-        PreparedRecord(inputIndex: 0, line: line, raw: [], values: [
+        PreparedRecord(inputIndex: 0, line: line, byteOffset: 0, raw: [], values: [
             .string(sku), .string(name), .decimal("12345678901234567.123456789"), .date(1_709_288_130_250),
             .boolean(true), .double(0.1), .null,
         ])

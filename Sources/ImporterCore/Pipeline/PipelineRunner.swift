@@ -54,7 +54,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Records the writer holds to sort by key before writing them.
     private static let sortWindow = 16_384
 
-    /// `store` is nil for dry runs.
+    /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
     public init(config: PipelineConfig, model: Model, store: Store?, ledger: KeyLedger, options: RunOptions,
                 makeReader: @escaping ReaderFactory) {
         self.config = config
@@ -80,7 +80,7 @@ public final class PipelineRunner: @unchecked Sendable {
             limits: config.errors, rejectsFile: rejectsFile)
 
         let atomic = config.write.atomic && !options.dryRun
-        if let store { try store.beginRun(atomic: atomic) }
+        if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 
         // Room for a whole window, so reading goes on while the writer writes the previous one.
         let queue = BoundedQueue<Work>(capacity: Self.sortWindow / Self.chunkSize + 2)
@@ -105,8 +105,8 @@ public final class PipelineRunner: @unchecked Sendable {
         writerFinished.wait()
         progress.finish()
 
-        recorder.checkRatio(final: true)
-        if let store {
+        recorder.checkFinalRatio()
+        if let store, !options.dryRun {
             let commit = !(atomic && recorder.isAborted)
             do {
                 try store.finishRun(commit: commit)
@@ -114,13 +114,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 recorder.abort("the store failed to commit: \(error)")
             }
             if atomic && recorder.isAborted {
-                for index in inputs.indices {
-                    recorder.update(input: index) { counts in
-                        counts.rolledBack += counts.inserted + counts.updated
-                        counts.inserted = 0
-                        counts.updated = 0
-                    }
-                }
+                for index in inputs.indices { recorder.update(input: index) { $0 = $0.lost() } }
             }
         }
         let report = makeReport(recorder: recorder, started: started)
@@ -153,10 +147,10 @@ public final class PipelineRunner: @unchecked Sendable {
             return (entity.attributeIndex[key]!, parent)
         }
         var stop = false
-        func reject(_ line: Int, _ raw: ArraySlice<UInt8>, _ key: Value?, _ rejection: Rejection) {
+        func reject(_ record: SourceRecord, _ key: Value?, _ rejection: Rejection) {
             recorder.read(input: index, count: pendingRead)
             pendingRead = 0
-            recorder.reject(input: index, line: line, key: key, raw: raw, rejection)
+            recorder.reject(input: index, line: record.line, offset: record.byteOffset, key: key, raw: record.raw, rejection)
             stop = recorder.isAborted
         }
 
@@ -178,7 +172,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 if recorder.isAborted { break }
             }
             if let failure = record.failure {
-                reject(record.line, record.raw, nil, failure)
+                reject(record, nil, failure)
                 continue
             }
             let fields: [FieldValue]
@@ -186,22 +180,22 @@ public final class PipelineRunner: @unchecked Sendable {
             case .success(let mapped): fields = mapped
             case .failure(let rejection):
                 let key = record.names.firstIndex(of: entity.hashKey).flatMap { keyValue(record.values[$0]) }
-                reject(record.line, record.raw, key, rejection)
+                reject(record, key, rejection)
                 continue
             }
             let values: [Value]
             switch validator.validate(fields) {
             case .success(let validated): values = validated
             case .failure(let rejection):
-                reject(record.line, record.raw, keyValue(fields[entity.hashKeyIndex]), rejection)
+                reject(record, keyValue(fields[entity.hashKeyIndex]), rejection)
                 continue
             }
             if let rejection = checkKeys(values, entity: entity, references: references,
                                          at: RecordLocation(inputIndex: index, line: record.line)) {
-                reject(record.line, record.raw, values[entity.hashKeyIndex], rejection)
+                reject(record, values[entity.hashKeyIndex], rejection)
                 continue
             }
-            batch.append(PreparedRecord(inputIndex: index, line: record.line, raw: record.raw, values: values))
+            batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw, values: values))
             if batch.count >= Self.chunkSize {
                 queue.put(.records(input: index, batch))
                 batch = []
@@ -265,7 +259,7 @@ public final class PipelineRunner: @unchecked Sendable {
         func applyWindow() {
             defer { window.removeAll(keepingCapacity: true) }
             guard !window.isEmpty else { return }
-            guard let store else {
+            guard let store, !options.dryRun else {
                 // Dry run: every valid record would have been written.
                 recorder.update(input: input) { $0.inserted += window.count }
                 return
@@ -293,7 +287,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         func commit() {
             applyWindow()
-            guard let store, uncommittedRecords > 0 else { return }
+            guard let store, !options.dryRun, uncommittedRecords > 0 else { return }
             do {
                 try store.commit()
                 recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted }
@@ -342,7 +336,8 @@ public final class PipelineRunner: @unchecked Sendable {
             case .unchanged: counts.unchanged += 1
             case .rolledBack: counts.rolledBack += 1
             case .rejected(let rejection):
-                recorder.reject(input: input, line: record.line, key: record.values[keyIndex], raw: record.raw, rejection)
+                recorder.reject(input: input, line: record.line, offset: record.byteOffset, key: record.values[keyIndex],
+                                raw: record.raw, rejection)
                 continue  // the recorder counts the rejection and its conflict
             }
             if outcome.conflict { counts.conflicts += 1 }

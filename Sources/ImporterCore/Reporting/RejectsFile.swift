@@ -18,9 +18,9 @@ final class RejectsFile: @unchecked Sendable {
         self.handle = handle
     }
 
-    func append(source: String, line: Int, entity: String, key: String?, rejection: Rejection, raw: ArraySlice<UInt8>) {
+    func append(source: String, line: Int, offset: Int64, entity: String, key: String?, rejection: Rejection, raw: ArraySlice<UInt8>) {
         guard let handle else { return }
-        var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(line),\"entity\":\(JSONText.quote(entity))"
+        var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(line),\"offset\":\(offset),\"entity\":\(JSONText.quote(entity))"
         text += ",\"key\":\(key.map(JSONText.quote) ?? "null")"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }

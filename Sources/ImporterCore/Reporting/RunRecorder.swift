@@ -81,10 +81,10 @@ final class RunRecorder: @unchecked Sendable {
         change(&inputs[input].counts)
     }
 
-    func reject(input: Int, line: Int, key: Value?, raw: ArraySlice<UInt8>, _ rejection: Rejection) {
+    func reject(input: Int, line: Int, offset: Int64, key: Value?, raw: ArraySlice<UInt8>, _ rejection: Rejection) {
         let source = inputs[input].source, entity = inputs[input].entity
         let keyText = key.flatMap { $0.isNull ? nil : $0.description }
-        rejectsFile.append(source: source, line: line, entity: entity, key: keyText, rejection: rejection, raw: raw)
+        rejectsFile.append(source: source, line: line, offset: offset, entity: entity, key: keyText, rejection: rejection, raw: raw)
         lock.lock(); defer { lock.unlock() }
         inputs[input].counts.rejected += 1
         if rejection.reason == .conflict { inputs[input].counts.conflicts += 1 }
@@ -104,10 +104,14 @@ final class RunRecorder: @unchecked Sendable {
         checkRatio()
     }
 
-    /// Applies `maxErrorRatio` once enough records were read, or at the end (`final`).
-    func checkRatio(final: Bool = false) {
-        if final { lock.lock() }
-        defer { if final { lock.unlock() } }
+    /// Applies `maxErrorRatio` to the whole run, however few records were read.
+    func checkFinalRatio() {
+        lock.lock(); defer { lock.unlock() }
+        checkRatio(final: true)
+    }
+
+    /// Applies `maxErrorRatio` once enough records were read, or at the end. Call with the lock held.
+    private func checkRatio(final: Bool = false) {
         guard abortReason == nil, totalRead > 0, final || totalRead >= Self.ratioSample else { return }
         let ratio = Double(totalRejected) / Double(totalRead)
         if ratio > limits.maxErrorRatio {

@@ -5,12 +5,15 @@ public struct PreparedRecord: Sendable {
     /// Index of the input file in the run (for reports).
     public var inputIndex: Int
     public var line: Int
+    /// Offset of the record's first byte in its (decompressed) input.
+    public var byteOffset: Int64
     public var raw: ArraySlice<UInt8>
     public var values: [Value]
 
-    public init(inputIndex: Int, line: Int, raw: ArraySlice<UInt8>, values: [Value]) {
+    public init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value]) {
         self.inputIndex = inputIndex
         self.line = line
+        self.byteOffset = byteOffset
         self.raw = raw
         self.values = values
     }

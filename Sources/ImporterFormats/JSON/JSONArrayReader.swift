@@ -73,18 +73,7 @@ public final class JSONArrayReader: RecordReader {
         while true {
             let start = input.position
             if let (end, newlines) = scanElement(from: start) {
-                var record = SourceRecord(line: line, byteOffset: input.offset(of: start), raw: input.bytes[start..<end],
-                                          names: [], values: [])
-                let result = input.bytes.withUnsafeBufferPointer { buffer in
-                    parser.parseRecord(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                }
-                switch result {
-                case .success(let fields):
-                    record.names = fields.names
-                    record.values = fields.values
-                case .failure(let rejection):
-                    record.failure = rejection
-                }
+                let record = parser.record(input.bytes, start..<end, line: line, offset: input.offset(of: start))
                 input.position = end
                 line += newlines
                 return record

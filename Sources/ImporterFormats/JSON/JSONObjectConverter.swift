@@ -79,6 +79,19 @@ final class JSONTextParser {
 
     deinit { json_tokener_free(tokener) }
 
+    /// The record whose JSON text is `bytes[range]`: its fields, or its rejection.
+    func record(_ bytes: [UInt8], _ range: Range<Int>, line: Int, offset: Int64) -> SourceRecord {
+        var record = SourceRecord(line: line, byteOffset: offset, raw: bytes[range], names: [], values: [])
+        switch bytes.withUnsafeBufferPointer({ parseRecord(UnsafeBufferPointer(rebasing: $0[range])) }) {
+        case .success(let fields):
+            record.names = fields.names
+            record.values = fields.values
+        case .failure(let rejection):
+            record.failure = rejection
+        }
+        return record
+    }
+
     /// Parses `bytes` as one JSON object, or returns the rejection of the text.
     func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
         json_tokener_reset(tokener)

@@ -24,19 +24,7 @@ public final class NDJSONReader: RecordReader {
             let contentEnd = end > contentStart && bytes[end - 1] == 13 ? end - 1 : end
             input.position = next
             if bytes[contentStart..<contentEnd].allSatisfy(isJSONSpace) { continue }
-            var record = SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[contentStart..<contentEnd],
-                                      names: [], values: [])
-            let result = bytes.withUnsafeBufferPointer { buffer in
-                parser.parseRecord(UnsafeBufferPointer(rebasing: buffer[contentStart..<contentEnd]))
-            }
-            switch result {
-            case .success(let fields):
-                record.names = fields.names
-                record.values = fields.values
-            case .failure(let rejection):
-                record.failure = rejection
-            }
-            return record
+            return parser.record(bytes, contentStart..<contentEnd, line: line, offset: input.offset(of: contentStart))
         }
     }
 
