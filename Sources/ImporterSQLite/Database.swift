@@ -77,7 +77,7 @@ final class Statement {
 
     func bind(_ index: Int32, text value: String) {
         var value = value
-        value.withUTF8 { bytes in
+        _ = value.withUTF8 { bytes in
             sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
                               Int32(bytes.count), Self.transient)
         }

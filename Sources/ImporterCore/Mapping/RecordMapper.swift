@@ -11,18 +11,19 @@ public final class RecordMapper {
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
 
-    public init(entity: Entity, map: MapConfig, source: String) throws {
+    /// Checks the map against the entity; errors name the pipeline file and the source's line.
+    public init(entity: Entity, map: MapConfig, file: String, line: Int? = nil) throws {
         self.entity = entity
         self.map = map
         var defaults = [FieldValue?](repeating: nil, count: entity.attributes.count)
         for (name, text) in map.defaults {
             guard let index = entity.attributeIndex[name] else {
-                throw ConfigurationError(file: source, key: name, "map.defaults names '\(name)', which is not an attribute of \(entity.name)")
+                throw ConfigurationError(file: file, line: line, key: name, "map.defaults names '\(name)', which is not an attribute of \(entity.name)")
             }
             defaults[index] = .text(text)
         }
         for (from, to) in map.rename where entity.attributeIndex[to] == nil {
-            throw ConfigurationError(file: source, key: from, "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
+            throw ConfigurationError(file: file, line: line, key: from, "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
         }
         self.defaults = defaults
     }

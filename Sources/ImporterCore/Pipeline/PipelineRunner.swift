@@ -136,7 +136,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let mapper: RecordMapper
         do {
             reader = try makeReader(input.source, input.path)
-            mapper = try RecordMapper(entity: entity, map: input.source.map, source: config.file)
+            mapper = try RecordMapper(entity: entity, map: input.source.map, file: config.file, line: input.source.line)
         } catch {
             recorder.abort("cannot read \(input.path): \(error)")
             return 0
@@ -351,10 +351,11 @@ public final class PipelineRunner: @unchecked Sendable {
     private func orderedInputs() throws -> [Input] {
         var inputs: [Input] = []
         for source in config.sources {
-            guard model.entity(named: source.entity) != nil else {
+            guard let entity = model.entity(named: source.entity) else {
                 throw ConfigurationError(file: config.file, line: source.line, key: "entity",
                     "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
             }
+            _ = try RecordMapper(entity: entity, map: source.map, file: config.file, line: source.line)
         }
         for entityName in model.parentsFirstOrder {
             let entity = model.entity(named: entityName)!

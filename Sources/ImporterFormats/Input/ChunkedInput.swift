@@ -33,7 +33,7 @@ struct ChunkedInput {
             let base = buffer.baseAddress!
             if keep > 0 {
                 bytes.withUnsafeBufferPointer { old in
-                    _ = base.update(from: old.baseAddress! + position, count: keep)
+                    base.update(from: old.baseAddress! + position, count: keep)
                 }
             }
             while total < capacity {
