@@ -2,8 +2,9 @@ import CSQLite
 import ImporterCore
 
 /// The run's key ledger. Keys are kept as 64-bit SipHash fingerprints (seeded per process):
-/// the first million or so in memory, the rest spilled to a private temporary SQLite database,
-/// so memory stays bounded however many keys a run holds.
+/// the first million or so in memory, the rest spilled to a private temporary SQLite database
+/// behind a Bloom filter, so memory stays nearly flat however many keys a run holds and most
+/// new keys are confirmed new without touching the disk.
 ///
 /// Two different keys share a fingerprint with probability about n²/2⁶⁵ (10⁻⁶ for five million
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
@@ -12,11 +13,15 @@ public final class SQLiteKeyLedger: KeyLedger {
     private var recent: [UInt64: UInt64] = [:]
     private let memoryLimit: Int
     private var spilled: SpillDatabase?
+    /// Spilled fingerprints found again, kept at hand: reference checks ask for the same
+    /// parents over and over. Bounded; cleared when full.
+    private var spilledHits: [UInt64: UInt64] = [:]
+    private static let spilledHitsLimit = 1 << 16
     private var entityIDs: [String: Int] = [:]
 
     /// `memoryLimit`: fingerprints held in memory (16 bytes each, plus the table's slack)
     /// before they move to disk.
-    public init(memoryLimit: Int = 1 << 20) {
+    public init(memoryLimit: Int = 1 << 19) {
         self.memoryLimit = memoryLimit
         recent.reserveCapacity(memoryLimit)
     }
@@ -34,16 +39,23 @@ public final class SQLiteKeyLedger: KeyLedger {
     }
 
     private func find(_ fingerprint: UInt64) throws -> RecordLocation? {
-        if let packed = try recent[fingerprint] ?? spilled?.find(fingerprint) {
-            return RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
-        }
-        return nil
+        guard let packed = try recent[fingerprint] ?? spilledHits[fingerprint] ?? findSpilled(fingerprint) else { return nil }
+        return RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
+    }
+
+    private func findSpilled(_ fingerprint: UInt64) throws -> UInt64? {
+        guard let packed = try spilled?.find(fingerprint) else { return nil }
+        if spilledHits.count >= Self.spilledHitsLimit { spilledHits.removeAll(keepingCapacity: true) }
+        spilledHits[fingerprint] = packed
+        return packed
     }
 
     /// Moves the in-memory fingerprints to disk, in order (sequential B-tree inserts).
     private func spill() throws {
         if spilled == nil { spilled = try SpillDatabase() }
-        try spilled!.insert(recent.sorted { $0.key < $1.key })
+        var fingerprints = Array(recent.keys)
+        fingerprints.sort()
+        try spilled!.insert(fingerprints) { recent[$0]! }
         recent.removeAll(keepingCapacity: true)
     }
 
@@ -62,37 +74,83 @@ public final class SQLiteKeyLedger: KeyLedger {
     }
 }
 
-/// Fingerprints that no longer fit in memory, in a temporary database deleted on close.
+/// Fingerprints that no longer fit in memory, in a temporary database deleted on close, with a
+/// Bloom filter per spill (10 bits a key, about 1 % false positives) in front of it.
 private final class SpillDatabase {
     private let database: Database
     private let insert: Statement
     private let lookup: Statement
+    private var filters: [BloomFilter] = []
 
     init() throws {
         database = try Database(path: "")
         try database.execute("""
-            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;
+            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096;
             CREATE TABLE keys (fingerprint INTEGER PRIMARY KEY, location INTEGER NOT NULL);
             """)
         insert = try database.prepare("INSERT INTO keys VALUES (?, ?)")
         lookup = try database.prepare("SELECT location FROM keys WHERE fingerprint = ?")
     }
 
-    func insert(_ entries: [(key: UInt64, value: UInt64)]) throws {
+    /// Stores sorted fingerprints with their locations.
+    func insert(_ fingerprints: [UInt64], location: (UInt64) -> UInt64) throws {
+        var filter = BloomFilter(capacity: fingerprints.count)
         try database.execute("BEGIN")
-        for (fingerprint, location) in entries {
+        for fingerprint in fingerprints {
+            filter.insert(fingerprint)
             insert.bind(1, int64: Int64(bitPattern: fingerprint))
-            insert.bind(2, int64: Int64(bitPattern: location))
+            insert.bind(2, int64: Int64(bitPattern: location(fingerprint)))
             defer { insert.reset() }
             try insert.step()
         }
         try database.execute("COMMIT")
+        filters.append(filter)
     }
 
     func find(_ fingerprint: UInt64) throws -> UInt64? {
+        var candidate = false
+        for filter in filters where filter.mayContain(fingerprint) {
+            candidate = true
+            break
+        }
+        guard candidate else { return nil }
         lookup.bind(1, int64: Int64(bitPattern: fingerprint))
         defer { lookup.reset() }
         guard try lookup.step() else { return nil }
         return UInt64(bitPattern: lookup.int64(0))
+    }
+}
+
+/// A Bloom filter over values that are already uniform hashes: its probes come from the value's
+/// two halves (double hashing), with no hashing of its own.
+struct BloomFilter {
+    private var bits: [UInt64]
+    /// The bit count is a power of two, so a probe is a mask, not a division.
+    private let mask: UInt64
+    private static let probes: UInt64 = 7
+
+    /// About 10 bits a key: 1 % false positives at `capacity` keys.
+    init(capacity: Int) {
+        var bitCount: UInt64 = 64
+        while bitCount < UInt64(capacity) * 10 { bitCount <<= 1 }
+        bits = [UInt64](repeating: 0, count: Int(bitCount / 64))
+        mask = bitCount - 1
+    }
+
+    mutating func insert(_ hash: UInt64) {
+        let low = hash & 0xFFFF_FFFF, high = (hash >> 32) | 1
+        for probe in 0..<Self.probes {
+            let bit = (low &+ probe &* high) & mask
+            bits[Int(bit >> 6)] |= 1 << (bit & 63)
+        }
+    }
+
+    func mayContain(_ hash: UInt64) -> Bool {
+        let low = hash & 0xFFFF_FFFF, high = (hash >> 32) | 1
+        for probe in 0..<Self.probes {
+            let bit = (low &+ probe &* high) & mask
+            if bits[Int(bit >> 6)] & (1 << (bit & 63)) == 0 { return false }
+        }
+        return true
     }
 }
