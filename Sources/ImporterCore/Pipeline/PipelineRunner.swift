@@ -32,6 +32,9 @@ public final class PipelineRunner: @unchecked Sendable {
     private let runId = UUID().uuidString.lowercased()
     /// Set once at the start of `run`, before the writer thread starts; read-only after.
     private var inputs: [Input] = []
+    /// Records the writer is done with, freed by the reading thread that allocated them (memory
+    /// freed on another thread than the allocating one contends on malloc's locks).
+    private let writtenWindows = Handback<[PreparedRecord]>()
 
     /// One input file of a source, in the order the run processes them (parents first).
     private struct Input {
@@ -198,6 +201,7 @@ public final class PipelineRunner: @unchecked Sendable {
             batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw, values: values))
             if batch.count >= Self.chunkSize {
                 queue.put(.records(input: index, batch))
+                writtenWindows.releaseAll()
                 batch = []
                 batch.reserveCapacity(Self.chunkSize)
             }
@@ -257,7 +261,11 @@ public final class PipelineRunner: @unchecked Sendable {
         var uncommittedRecords = 0
 
         func applyWindow() {
-            defer { window.removeAll(keepingCapacity: true) }
+            defer {
+                writtenWindows.put(window)
+                window = []
+                window.reserveCapacity(windowSize)
+            }
             guard !window.isEmpty else { return }
             guard let store, !options.dryRun else {
                 // Dry run: every valid record would have been written.
