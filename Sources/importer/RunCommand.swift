@@ -52,6 +52,7 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, output: OutputOpt
             throw ConfigurationError(file: config.file, key: "destination",
                 "destination type '\(config.destination.kind.rawValue)' is not available in this build; use type: sqlite")
         }
+        try PipelineRunner.checkConfiguration(config, model: model)
         let path = config.destination.path!
         do {
             if dryRun {

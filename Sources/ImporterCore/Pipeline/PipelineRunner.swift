@@ -73,7 +73,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
     /// written) for problems found before the first record.
     public func run() throws -> RunReport {
-        inputs = try orderedInputs()
+        inputs = try Self.orderedInputs(config, model)
         let started = Date()
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         let rejectsFile = try RejectsFile(path: (reportDirectory as NSString).appendingPathComponent("rejects.ndjson"))
@@ -355,8 +355,18 @@ public final class PipelineRunner: @unchecked Sendable {
 
     // MARK: Set-up and report
 
+    /// Checks what can be checked before anything is opened or written: entities, maps,
+    /// source model versions, write mode.
+    public static func checkConfiguration(_ config: PipelineConfig, model: Model) throws {
+        _ = try orderedInputs(config, model)
+    }
+
     /// Every input file, parents-first by the model's relationships, in pipeline order within an entity.
-    private func orderedInputs() throws -> [Input] {
+    private static func orderedInputs(_ config: PipelineConfig, _ model: Model) throws -> [Input] {
+        if config.write.mode == .sync {
+            throw ConfigurationError(file: config.file, key: "mode",
+                "write.mode sync (deleting stored items absent from the input) is not available yet; use upsert, insert or replace")
+        }
         var inputs: [Input] = []
         for source in config.sources {
             guard let entity = model.entity(named: source.entity) else {
@@ -364,6 +374,10 @@ public final class PipelineRunner: @unchecked Sendable {
                     "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
             }
             _ = try RecordMapper(entity: entity, map: source.map, file: config.file, line: source.line)
+            if let version = source.modelVersion, version != model.version {
+                throw ConfigurationError(file: config.file, line: source.line, key: "modelVersion",
+                    "the dump was written against model version \(version) but the run uses version \(model.version); migrating records on the fly is not available yet, so convert the dump or pin modelVersion: \(version) at the top of the pipeline")
+            }
         }
         for entityName in model.parentsFirstOrder {
             let entity = model.entity(named: entityName)!
