@@ -23,6 +23,7 @@ final class RunRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private let limits: ErrorLimits
     private let rejectsFile: RejectsFile
+    /// Read `inputs` only once both threads are done (or under `lock`).
     private(set) var inputs: [Input]
     private var groups: [GroupKey: RunReport.ErrorGroup] = [:]
     private var groupOrder: [GroupKey] = []
@@ -82,7 +83,9 @@ final class RunRecorder: @unchecked Sendable {
     }
 
     func reject(input: Int, line: Int, offset: Int64, key: Value?, raw: ArraySlice<UInt8>, _ rejection: Rejection) {
+        lock.lock()
         let source = inputs[input].source, entity = inputs[input].entity
+        lock.unlock()
         let keyText = key.flatMap { $0.isNull ? nil : $0.description }
         rejectsFile.append(source: source, line: line, offset: offset, entity: entity, key: keyText, rejection: rejection, raw: raw)
         lock.lock(); defer { lock.unlock() }
