@@ -174,7 +174,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         guard !atomicRun, !database.isAutocommit else { return }
         do {
             try database.execute("COMMIT")
-        } catch let error as SQLiteError {
+        } catch {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
             throw StoreError("\(path): cannot commit: \(error)")
         }
     }
@@ -202,9 +203,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 }
             }
             return outcomes
-        } catch let error as SQLiteError {
+        } catch {
+            // Whatever failed, no write of this batch may be committed later by another COMMIT.
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
-            throw StoreError("\(path): \(error)")
+            throw error as? StoreError ?? StoreError("\(path): \(error)")
         }
     }
 
