@@ -106,9 +106,10 @@ final class Statement {
         }
     }
 
+    /// Readies the statement for its next execution. Bindings stay: every caller binds every
+    /// parameter before stepping, so clearing them per row would be wasted work.
     func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
     }
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
