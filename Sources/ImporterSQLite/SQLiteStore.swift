@@ -21,6 +21,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         let insert: Statement
         let insertIfNew: Statement
         let update: Statement
+        let delete: Statement
+        let scan: Statement
     }
 
     /// Opens or creates the store file (and its directory).
@@ -129,7 +131,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             select: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"),
             insert: try database.prepare(insert),
             insertIfNew: try database.prepare(insert + " ON CONFLICT DO NOTHING"),
-            update: try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"))
+            update: try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"),
+            delete: try database.prepare("DELETE FROM \(table) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"),
+            scan: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table)"))
     }
 
     // MARK: Reading
@@ -159,7 +163,46 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
+        let select = try prepared(entity).select
+        ValueColumns.bind(key, to: select, at: 1)
+        defer { select.reset() }
+        return try select.step() ? row(select, entity) : nil
+    }
+
+    public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
+        let scan = try prepared(entity).scan
+        defer { scan.reset() }
+        while try scan.step() { try body(row(scan, entity)) }
+    }
+
+    private func row(_ statement: Statement, _ entity: Entity) -> [Value] {
+        entity.attributes.enumerated().map { index, attribute in
+            ValueColumns.read(statement, column: Int32(index), as: attribute.type)
+        }
+    }
+
+    private func prepared(_ entity: Entity) throws -> EntityStatements {
+        guard let statements = statements[entity.name] else { throw StoreError("entity \(entity.name) was not prepared") }
+        return statements
+    }
+
     // MARK: Writing
+
+    public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+        let delete = try prepared(entity).delete
+        do {
+            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            ValueColumns.bind(key, to: delete, at: 1)
+            delete.bind(2, int64: expectedVersion)
+            defer { delete.reset() }
+            try delete.step()
+            return database.changes == 1
+        } catch {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            throw error as? StoreError ?? StoreError("\(path): cannot delete \(entity.name) '\(key)': \(error)")
+        }
+    }
 
     public func beginRun(atomic: Bool) throws {
         atomicRun = atomic
@@ -181,9 +224,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
-        guard let statements = statements[entity.name] else {
-            throw StoreError("entity \(entity.name) was not prepared")
-        }
+        let statements = try prepared(entity)
         do {
             if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
             var outcomes: [WriteOutcome] = []
@@ -227,12 +268,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
         let select = statements.select
         ValueColumns.bind(values[entity.hashKeyIndex], to: select, at: 1)
-        var stored: [Value]?
-        if try select.step() {
-            stored = entity.attributes.enumerated().map { index, attribute in
-                ValueColumns.read(select, column: Int32(index), as: attribute.type)
-            }
-        }
+        let stored = try select.step() ? row(select, entity) : nil
         select.reset()
         let (decision, conflict) = rules.decide(values, stored: stored)
         switch decision {

@@ -26,6 +26,18 @@ public protocol Store: AnyObject {
     /// Items stored per entity, in model order.
     func counts(for model: Model) throws -> [(entity: String, count: Int)]
 
+    /// The stored item with `key` (values by attribute position), or nil. Sees the writes of
+    /// the open transaction.
+    func fetch(_ key: Value, of entity: Entity) throws -> [Value]?
+
+    /// Calls `body` with every stored item of `entity` (values by attribute position), in no
+    /// particular order. Sees the writes of the open transaction; `body` must not write.
+    func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws
+
+    /// Deletes the item with `key` if it is still at `expectedVersion`; false when it is gone or
+    /// was changed meanwhile. Durable at the next `commit()`.
+    func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool
+
     func close()
 }
 

@@ -39,7 +39,7 @@ public struct VersionRules: Sendable {
         if mode == .insert {
             return (.reject(reason: .duplicate, message: "\(keyText(incoming)) is already stored (version \(storedVersion)); mode insert never overwrites"), false)
         }
-        if sameContent(incoming, stored) {
+        if sameContent(incoming, stored) && (versions != .preserve || incomingVersion == nil || incomingVersion == storedVersion) {
             return (.unchanged, false)
         }
         switch versions {

@@ -1,0 +1,169 @@
+/// The items of one entity in an `ItemStore`. Keys are hash key values; an `Item` names its
+/// attributes as the model does, its version attribute included.
+public struct EntityItems {
+    public let entity: Entity
+    let owner: ItemStore
+
+    private var store: Store { owner.store }
+
+    /// How many items are stored.
+    public func count() throws -> Int {
+        try store.counts(for: owner.model).first { $0.entity == entity.name }?.count ?? 0
+    }
+
+    /// Every stored item, in no particular order.
+    public func fetchAll() throws -> [Item] {
+        var items: [Item] = []
+        try store.scan(entity) { items.append(item($0)) }
+        return items
+    }
+
+    /// The item with `key`, or nil.
+    public func fetch(_ key: Value) throws -> Item? {
+        try store.fetch(key, of: entity).map(item)
+    }
+
+    /// Adds a new item at version 1. Throws `ItemError.duplicate` if the key is stored.
+    @discardableResult
+    public func insert(_ item: Item) throws -> Item { try insert([item])[0] }
+
+    /// Adds new items, all or none.
+    @discardableResult
+    public func insert(_ items: [Item]) throws -> [Item] { try write(items, mode: .insert) }
+
+    /// Changes stored items (version + 1). An item that carries a version must be based on the
+    /// stored one (`ItemError.conflict`); one without is written blindly. `ItemError.notFound`
+    /// if a key is not stored.
+    @discardableResult
+    public func update(_ item: Item) throws -> Item { try update([item])[0] }
+
+    @discardableResult
+    public func update(_ items: [Item]) throws -> [Item] { try write(items, mode: .upsert, mustExist: true) }
+
+    /// Inserts the items that are new and updates the others, all or none.
+    @discardableResult
+    public func upsert(_ item: Item) throws -> Item { try upsert([item])[0] }
+
+    @discardableResult
+    public func upsert(_ items: [Item]) throws -> [Item] { try write(items, mode: .upsert) }
+
+    /// Deletes the item with `key` and applies its relationships' delete rules. With `version`,
+    /// only if the item is still at that version (`ItemError.conflict`).
+    public func delete(_ key: Value, version: Int64? = nil) throws {
+        try owner.transaction {
+            guard let stored = try store.fetch(key, of: entity) else { throw ItemError.notFound(entity: entity.name, key: key) }
+            let storedVersion = stored[entity.versionIndex].integerValue ?? 0
+            if let version, version != storedVersion {
+                throw ItemError.conflict(entity: entity.name, key: key, stored: storedVersion, incoming: version)
+            }
+            try delete([stored])
+        }
+    }
+
+    /// Deletes `item` if it is still at its version (or whatever its version, when it has none).
+    public func delete(_ item: Item) throws {
+        try delete(item[entity.hashKey], version: item[entity.versionAttribute].integerValue)
+    }
+
+    /// Deletes every item (and applies the delete rules); all or none. Returns how many.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        try owner.transaction {
+            var all: [[Value]] = []
+            try store.scan(entity) { all.append($0) }
+            try delete(all)
+            return all.count
+        }
+    }
+
+    // MARK: Internals
+
+    private func delete(_ items: [[Value]]) throws {
+        let plan = try DeletePlan.make(model: owner.model, store: store, requested: [entity.name: items])
+        if let denial = plan.denials.first {
+            throw ItemError.denied(entity: denial.entity, key: denial.key, message: denial.message)
+        }
+        if let changed = try plan.apply(to: store, model: owner.model).first {
+            throw ItemError.denied(entity: changed.entity, key: changed.key, message: changed.message)
+        }
+    }
+
+    private func write(_ items: [Item], mode: WriteConfig.Mode, mustExist: Bool = false) throws -> [Item] {
+        let records = try items.map { PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: try validate($0)) }
+        var seen = Set<Value>()
+        for record in records where !seen.insert(record.values[entity.hashKeyIndex]).inserted {
+            throw ItemError.invalid(entity: entity.name, field: entity.hashKey, reason: .duplicate,
+                message: "\(entity.hashKey) '\(record.values[entity.hashKeyIndex])' appears twice in one call")
+        }
+        var config = WriteConfig()
+        config.mode = mode
+        let rules = VersionRules(entity: entity, write: config)
+        return try owner.transaction {
+            for record in records {
+                let key = record.values[entity.hashKeyIndex]
+                if mustExist, try store.fetch(key, of: entity) == nil { throw ItemError.notFound(entity: entity.name, key: key) }
+                try checkReferences(record.values)
+            }
+            let outcomes = try store.write(records, of: entity, rules: rules)
+            for (record, outcome) in zip(records, outcomes) {
+                if case .rejected(let rejection) = outcome.result { throw try error(rejection, record.values) }
+            }
+            return try records.map { try store.fetch($0.values[entity.hashKeyIndex], of: entity).map(item)! }
+        }
+    }
+
+    /// The item's values by attribute position, checked and typed as `importer run` would.
+    private func validate(_ item: Item) throws -> [Value] {
+        for name in item.values.keys where entity.attributeIndex[name] == nil {
+            throw ItemError.unknownAttribute(entity: entity.name, attribute: name)
+        }
+        let fields = entity.attributes.map { Self.field(item[$0.name]) }
+        switch RecordValidator(entity: entity, dateFormat: .iso8601).validate(fields) {
+        case .success(let values): return values
+        case .failure(let rejection):
+            throw ItemError.invalid(entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
+        }
+    }
+
+    private func checkReferences(_ values: [Value]) throws {
+        for relationship in entity.toOneRelationships {
+            guard let keyName = relationship.key, let parent = owner.model.entity(named: relationship.destination) else { continue }
+            let key = values[entity.attributeIndex[keyName]!]
+            if !key.isNull, try store.fetch(key, of: parent) == nil {
+                throw ItemError.invalid(entity: entity.name, field: keyName, reason: .reference,
+                    message: "\(keyName): '\(key)' names no stored \(parent.name)")
+            }
+        }
+    }
+
+    private func error(_ rejection: Rejection, _ values: [Value]) throws -> ItemError {
+        let key = values[entity.hashKeyIndex]
+        switch rejection.reason {
+        case .duplicate: return .duplicate(entity: entity.name, key: key)
+        case .conflict:
+            let stored = try store.fetch(key, of: entity)?[entity.versionIndex].integerValue ?? 0
+            return .conflict(entity: entity.name, key: key, stored: stored, incoming: values[entity.versionIndex].integerValue ?? 0)
+        default:
+            return .invalid(entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
+        }
+    }
+
+    private func item(_ values: [Value]) -> Item {
+        var item = Item([:])
+        for (attribute, value) in zip(entity.attributes, values) where !value.isNull { item[attribute.name] = value }
+        return item
+    }
+
+    /// A typed value as the validator's input, so library calls get exactly the pipeline's checks.
+    private static func field(_ value: Value) -> FieldValue {
+        switch value {
+        case .null: return .null
+        case .string(let text): return .text(text)
+        case .integer(let number): return .number(String(number))
+        case .double(let number): return .number(String(number))
+        case .decimal(let text): return .number(text)
+        case .date(let millis): return .text(ISO8601.format(millis: millis))
+        case .boolean(let flag): return .bool(flag)
+        }
+    }
+}

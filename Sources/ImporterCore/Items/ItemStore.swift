@@ -1,0 +1,44 @@
+/// A store opened for a model, for Swift programs (the surface of PoqSDK's CoreDataStore):
+/// `items("Location")` gives that entity's `count`, `fetchAll`, `fetch`, `insert`, `update`,
+/// `upsert`, `delete` and `deleteAll`.
+///
+/// Writes follow the same version rules as `importer run` (SPEC §6): an insert gets version 1,
+/// every change version + 1, and an item based on an older version is refused with
+/// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all.
+public final class ItemStore {
+    public let model: Model
+    let store: Store
+
+    /// Opens `store` for `model`: creates missing tables, and refuses a store that holds
+    /// another model or version (`ConfigurationError`).
+    public init(store: Store, model: Model) throws {
+        self.store = store
+        self.model = model
+        try store.prepare(for: model)
+    }
+
+    /// The items of one entity.
+    public func items(_ entityName: String) throws -> EntityItems {
+        guard let entity = model.entity(named: entityName) else { throw ItemError.unknownEntity(entityName) }
+        return EntityItems(entity: entity, owner: self)
+    }
+
+    public func close() {
+        store.close()
+    }
+
+    /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try store.beginRun(atomic: true)
+        defer { try? store.beginRun(atomic: false) }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? store.finishRun(commit: false)
+            throw error
+        }
+        try store.finishRun(commit: true)
+        return result
+    }
+}
