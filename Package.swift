@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CJSONC", "CArchive"]),
         // The local store over the sqlite3 C API.
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
+        // The store conformance table (SPEC §6 scenarios), run by every store's tests.
+        .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
             "ImporterCore", "ImporterFormats", "ImporterSQLite",
@@ -34,7 +36,7 @@ let package = Package(
 
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
-        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats"]),
+        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
     ]
 )

@@ -1,0 +1,112 @@
+import ImporterCore
+
+/// SPEC §6 as a table: every combination of mode × versions × mergePolicy, each meeting the
+/// same stored items with the same incoming records (a new key, a new key that claims a
+/// version, identical content, a replay, a blind update, a matching version, a conflicting
+/// version). The expected outcomes below are written from the spec, case by case; they do not
+/// call `VersionRules`.
+public enum VersionScenarios {
+    public static var all: [ConformanceScenario] {
+        var scenarios: [ConformanceScenario] = []
+        for mode in [WriteConfig.Mode.insert, .upsert, .replace, .sync] {
+            for versions in [WriteConfig.Versions.check, .preserve, .ignore] {
+                for policy in [WriteConfig.MergePolicy.error, .storeTrump, .objectTrump, .overwrite, .rollback] {
+                    scenarios.append(scenario(mode, versions, policy))
+                }
+            }
+        }
+        return scenarios
+    }
+
+    static func item(_ id: String, _ name: String?, _ note: String?, _ qty: Int64?, version: Int64?) -> Item {
+        var item = Item(["id": .string(id)])
+        if let name { item["name"] = .string(name) }
+        if let note { item["note"] = .string(note) }
+        if let qty { item["qty"] = .integer(qty) }
+        if let version { item["version"] = .integer(version) }
+        return item
+    }
+
+    static let stored: [Item] = [
+        item("same", "S", "n", 1, version: 3),
+        item("replay", "R", "n", 1, version: 3),
+        item("blind", "B", "n", 1, version: 3),
+        item("match", "M", "n", 1, version: 3),
+        item("conf", "C", nil, 5, version: 3),
+        item("gone", "G", "n", 1, version: 3),
+    ]
+
+    static func scenario(_ mode: WriteConfig.Mode, _ versions: WriteConfig.Versions, _ configuredPolicy: WriteConfig.MergePolicy) -> ConformanceScenario {
+        var write = WriteConfig()
+        write.mode = mode
+        write.versions = versions
+        write.mergePolicy = configuredPolicy
+        write.maxDeletes = .count(100)
+        // `replace` is upsert with mergePolicy overwrite, whatever the pipeline says.
+        let policy = mode == .replace ? .overwrite : configuredPolicy
+        let existing = mode == .insert
+
+        var incoming: [ConformanceScenario.Incoming] = []
+        var after: [String: Item] = Dictionary(uniqueKeysWithValues: stored.map { ($0["id"].description, $0) })
+        func expect(_ record: Item, _ outcome: ConformanceScenario.Outcome, conflict: Bool = false, stores: Item? = nil) {
+            incoming.append(.init(entity: "Item", item: record, outcome: outcome, conflict: conflict))
+            if let stores { after[record["id"].description] = stores }
+        }
+        func duplicate(_ record: Item) { expect(record, .rejected(.duplicate)) }
+
+        // A new key: inserted at version 1 in every mode.
+        expect(item("new", "N", nil, 1, version: nil), .inserted, stores: item("new", "N", nil, 1, version: 1))
+
+        // A new key whose record claims version 4: a conflict under check.
+        let newv = item("newv", "NV", nil, 1, version: 4)
+        switch (versions, policy) {
+        case (.preserve, _): expect(newv, .inserted, stores: item("newv", "NV", nil, 1, version: 4))
+        case (.ignore, _): expect(newv, .inserted, stores: item("newv", "NV", nil, 1, version: 1))
+        case (.check, .error): expect(newv, .rejected(.conflict), conflict: true)
+        case (.check, .rollback): expect(newv, .rolledBack, conflict: true)
+        case (.check, _): expect(newv, .inserted, conflict: true, stores: item("newv", "NV", nil, 1, version: 1))
+        }
+
+        // Identical content, no version: nothing to write.
+        let same = item("same", "S", "n", 1, version: nil)
+        if existing { duplicate(same) } else { expect(same, .unchanged) }
+
+        // A replay of an applied write (stored version = incoming + 1, same content).
+        let replay = item("replay", "R", "n", 1, version: 2)
+        if existing { duplicate(replay) }
+        else if versions == .preserve { expect(replay, .updated, stores: item("replay", "R", "n", 1, version: 2)) }
+        else { expect(replay, .unchanged) }
+
+        // A blind write (no version): version + 1.
+        let blind = item("blind", "B2", "n", 1, version: nil)
+        if existing { duplicate(blind) } else { expect(blind, .updated, stores: item("blind", "B2", "n", 1, version: 4)) }
+
+        // Based on the stored version: version + 1 (preserve keeps the incoming version).
+        let match = item("match", "M2", "n", 1, version: 3)
+        if existing { duplicate(match) }
+        else { expect(match, .updated, stores: item("match", "M2", "n", 1, version: versions == .preserve ? 3 : 4)) }
+
+        // Based on version 2 while version 3 is stored: the merge policy decides.
+        let conf = item("conf", "C2", "new", nil, version: 2)
+        if existing { duplicate(conf) }
+        else {
+            switch (versions, policy) {
+            case (.preserve, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 2))
+            case (.ignore, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 4))
+            case (.check, .error): expect(conf, .rejected(.conflict), conflict: true)
+            case (.check, .rollback): expect(conf, .rolledBack, conflict: true)
+            case (.check, .overwrite): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", nil, version: 4))
+            case (.check, .objectTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", 5, version: 4))
+            case (.check, .storeTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C", "new", 5, version: 4))
+            }
+        }
+
+        // `gone` is not in the input: only sync deletes it.
+        if mode == .sync { after["gone"] = nil }
+
+        return ConformanceScenario(
+            name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
+            write: write, stored: ["Item": stored], incoming: incoming, synced: mode == .sync ? ["Item"] : [],
+            expected: ["Item": Array(after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The delete phase of `mode: sync` (SPEC §6): after the upsert pass, stored items of the synced
+/// entities whose keys were not in the input are deleted, with their relationships' delete rules.
+///
+/// Everything is planned first. If the plan would delete more than `maxDeletes` of any entity
+/// (cascades included), nothing is deleted and the phase is refused.
+public struct SyncDeletes {
+    /// What the phase did.
+    public struct Outcome: Sendable {
+        /// Why nothing was deleted, when the phase was refused.
+        public var refused: String?
+        public var deleted: [DeletePlan.Deletion] = []
+        public var nullified: [DeletePlan.Nullification] = []
+        /// Vanished items kept: a `deny` rule, a dependant in the input, a concurrent change.
+        public var denied: [DeletePlan.Denial] = []
+    }
+
+    public let model: Model
+    public let store: Store
+    public let limit: WriteConfig.DeleteLimit
+
+    public init(model: Model, store: Store, limit: WriteConfig.DeleteLimit) {
+        self.model = model
+        self.store = store
+        self.limit = limit
+    }
+
+    /// Deletes the stored items of `entities` for which `isInInput` is false, and commits.
+    /// Items a record of the input names (even a rejected one) must count as in the input:
+    /// a bad row must never delete the item it meant to update.
+    public func run(entities: [Entity], isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
+        var vanished: [String: [[Value]]] = [:]
+        var stored: [String: Int] = [:]
+        for entity in entities {
+            try store.scan(entity) { item in
+                stored[entity.name, default: 0] += 1
+                if try !isInInput(entity, item[entity.hashKeyIndex]) { vanished[entity.name, default: []].append(item) }
+            }
+        }
+        var outcome = Outcome()
+        if let refusal = exceeded(vanished.mapValues(\.count), stored: stored) {
+            outcome.refused = refusal
+            return outcome
+        }
+        let plan = try DeletePlan.make(model: model, store: store, requested: vanished, isProtected: isInInput)
+        for entity in model.entities where plan.deletionCounts[entity.name] != nil && stored[entity.name] == nil {
+            stored[entity.name] = try store.counts(for: model).first { $0.entity == entity.name }?.count ?? 0
+        }
+        if let refusal = exceeded(plan.deletionCounts, stored: stored) {
+            outcome.refused = refusal
+            return outcome
+        }
+        let changed = try plan.apply(to: store, model: model)
+        try store.commit()
+        let kept = Set(changed.map { DeletePlan.ItemReference(entity: $0.entity, key: $0.key) })
+        outcome.deleted = plan.deletions.filter { !kept.contains(.init(entity: $0.entity, key: $0.key)) }
+        outcome.nullified = plan.nullifications
+        outcome.denied = plan.denials + changed
+        return outcome
+    }
+
+    /// The refusal message when `deletions` exceed the limit for some entity.
+    private func exceeded(_ deletions: [String: Int], stored: [String: Int]) -> String? {
+        for entityName in model.parentsFirstOrder {
+            guard let count = deletions[entityName], count > 0 else { continue }
+            let total = stored[entityName] ?? 0
+            switch limit {
+            case .count(let maximum) where count > maximum:
+                return "sync would delete \(count) of \(total) stored \(entityName) items, more than write.maxDeletes (\(maximum)); nothing was deleted. Check the input is complete, or raise maxDeletes"
+            case .percent(let maximum) where Double(count) > Double(total) * maximum / 100:
+                let share = String(format: "%.1f%%", Double(count) * 100 / Double(max(total, 1)))
+                return "sync would delete \(count) of \(total) stored \(entityName) items (\(share)), more than write.maxDeletes (\(maximum.compactText)%); nothing was deleted. Check the input is complete, or raise maxDeletes"
+            default: continue
+            }
+        }
+        return nil
+    }
+}
