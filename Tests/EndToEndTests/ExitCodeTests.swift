@@ -43,12 +43,6 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(modelResult.status, 2)
         XCTAssertTrue(modelResult.stderr.contains("\(brokenModel):8"), modelResult.stderr)
 
-        let sync = pipeline("model: \(model)\nsources:\n  - entity: Location\n    path: \(bad)/locations-bad.csv\nwrite: { mode: sync }\n")
-        let syncResult = try ImporterProcess.run(["run", sync, "--report-dir", directory + "/r"])
-        XCTAssertEqual(syncResult.status, 2)
-        XCTAssertTrue(syncResult.stderr.contains("sync"), syncResult.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/pipeline.sqlite"), "nothing is written")
-
         let usage = try ImporterProcess.run(["run"])
         XCTAssertNotEqual(usage.status, 0)
     }

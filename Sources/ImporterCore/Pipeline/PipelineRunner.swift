@@ -35,6 +35,10 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Records the writer is done with, freed by the reading thread that allocated them (memory
     /// freed on another thread than the allocating one contends on malloc's locks).
     private let writtenWindows = Handback<[PreparedRecord]>()
+    /// Sync: keys of rejected records (`Entity/key`), whose items must not be deleted, and the
+    /// rejected records of each entity whose key could not be read. Reading thread only.
+    private var rejectedKeys = Set<String>()
+    private var unkeyedRejects: [String: Int] = [:]
 
     /// One input file of a source, in the order the run processes them (parents first).
     private struct Input {
@@ -109,6 +113,10 @@ public final class PipelineRunner: @unchecked Sendable {
         progress.finish()
 
         recorder.checkFinalRatio()
+        var deletes: RunReport.DeletePhase?
+        if let store, !options.dryRun, config.write.mode == .sync {
+            deletes = syncDeletes(store, recorder: recorder)
+        }
         if let store, !options.dryRun {
             let commit = !(atomic && recorder.isAborted)
             do {
@@ -120,7 +128,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 for index in inputs.indices { recorder.update(input: index) { $0 = $0.lost() } }
             }
         }
-        let report = makeReport(recorder: recorder, started: started)
+        let report = makeReport(recorder: recorder, started: started, deletes: deletes)
         try ReportFiles.write(report, to: reportDirectory)
         return report
     }
@@ -150,7 +158,11 @@ public final class PipelineRunner: @unchecked Sendable {
             return (entity.attributeIndex[key]!, parent)
         }
         var stop = false
+        let syncing = config.write.mode == .sync
         func reject(_ record: SourceRecord, _ key: Value?, _ rejection: Rejection) {
+            if syncing {
+                if let key, !key.isNull { rejectedKeys.insert("\(entity.name)/\(key)") } else { unkeyedRejects[entity.name, default: 0] += 1 }
+            }
             recorder.read(input: index, count: pendingRead)
             pendingRead = 0
             recorder.reject(input: index, line: record.line, offset: record.byteOffset, key: key, raw: record.raw, rejection)
@@ -353,6 +365,37 @@ public final class PipelineRunner: @unchecked Sendable {
         return counts
     }
 
+    // MARK: Sync
+
+    /// The delete phase of `mode: sync`, once every input is written: stored items of the
+    /// pipeline's entities that no record named are deleted (SPEC §6). Writes `deletes.ndjson`.
+    private func syncDeletes(_ store: Store, recorder: RunRecorder) -> RunReport.DeletePhase {
+        var phase = RunReport.DeletePhase()
+        if let reason = recorder.abortMessage {
+            phase.refused = "the run was aborted (\(reason)); sync deletes nothing after an incomplete read"
+            return phase
+        }
+        let entities = model.parentsFirstOrder.compactMap { name in
+            inputs.contains { $0.entity.name == name } ? model.entity(named: name) : nil
+        }
+        if let (entity, count) = unkeyedRejects.first(where: { _ in true }) {
+            phase.refused = "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
+            return phase
+        }
+        do {
+            let outcome = try SyncDeletes(model: model, store: store, limit: config.write.maxDeletes).run(entities: entities) {
+                [ledger, rejectedKeys] entity, key in
+                try ledger.contains(key, entity: entity.name) || rejectedKeys.contains("\(entity.name)/\(key)")
+            }
+            phase = RunReport.DeletePhase(outcome)
+            try DeletesFile.write(outcome, to: (reportDirectory as NSString).appendingPathComponent("deletes.ndjson"))
+        } catch {
+            recorder.abort("the sync delete phase failed: \(error)")
+            phase.refused = "the store failed during the delete phase; nothing of it was committed"
+        }
+        return phase
+    }
+
     // MARK: Set-up and report
 
     /// Checks what can be checked before anything is opened or written: entities, maps,
@@ -363,10 +406,6 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Every input file, parents-first by the model's relationships, in pipeline order within an entity.
     private static func orderedInputs(_ config: PipelineConfig, _ model: Model) throws -> [Input] {
-        if config.write.mode == .sync {
-            throw ConfigurationError(file: config.file, key: "mode",
-                "write.mode sync (deleting stored items absent from the input) is not available yet; use upsert, insert or replace")
-        }
         var inputs: [Input] = []
         for source in config.sources {
             guard let entity = model.entity(named: source.entity) else {
@@ -396,7 +435,7 @@ public final class PipelineRunner: @unchecked Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    private func makeReport(recorder: RunRecorder, started: Date) -> RunReport {
+    private func makeReport(recorder: RunRecorder, started: Date, deletes: RunReport.DeletePhase?) -> RunReport {
         let finished = Date()
         let inputReports = recorder.inputs.map { input in
             RunReport.InputReport(
@@ -406,15 +445,18 @@ public final class PipelineRunner: @unchecked Sendable {
         var entities: [RunReport.EntityReport] = []
         for entity in model.parentsFirstOrder {
             let mine = inputReports.filter { $0.entity == entity }
-            guard !mine.isEmpty else { continue }
-            let counts = mine.map(\.counts).reduce(Counts(), +)
+            let deleted = deletes?.deleted[entity] ?? 0
+            guard !mine.isEmpty || deleted > 0 else { continue }
+            var counts = mine.map(\.counts).reduce(Counts(), +)
+            counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
             entities.append(.init(entity: entity, seconds: seconds,
                                   rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts))
         }
         let totals = entities.map(\.counts).reduce(Counts(), +)
         let abortReason = recorder.abortMessage
-        let status: RunReport.Status = abortReason != nil ? .aborted : (totals.rejected > 0 ? .partial : .succeeded)
+        let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
+        let status: RunReport.Status = abortReason != nil ? .aborted : (totals.rejected > 0 || deletesIncomplete ? .partial : .succeeded)
         let exitCode: Int32 = status == .aborted ? 3 : (status == .partial ? 1 : 0)
         return RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: options.dryRun,
@@ -422,6 +464,6 @@ public final class PipelineRunner: @unchecked Sendable {
             seconds: finished.timeIntervalSince(started),
             model: .init(name: model.name, version: model.version, checksum: model.checksum),
             destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),
-            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups)
+            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes)
     }
 }

@@ -70,4 +70,33 @@ public struct RunReport: Codable, Sendable {
     public var entities: [EntityReport]
     public var inputs: [InputReport]
     public var errors: [ErrorGroup]
+    /// `mode: sync` only: what the delete phase did (every deleted key is in deletes.ndjson).
+    public var deletes: DeletePhase?
+
+    /// The delete phase of a sync run.
+    public struct DeletePhase: Codable, Sendable {
+        /// Why nothing was deleted, when the phase was refused (`maxDeletes`, an aborted run, …).
+        public var refused: String?
+        /// Items deleted per entity, cascades included.
+        public var deleted: [String: Int] = [:]
+        /// Dependants whose key was cleared by a `nullify` rule.
+        public var nullified = 0
+        /// Vanished items kept, and why (`deny`, a dependant in the input, a concurrent change).
+        public var denied: [DeniedDelete] = []
+
+        public init() {}
+
+        init(_ outcome: SyncDeletes.Outcome) {
+            refused = outcome.refused
+            deleted = outcome.deleted.reduce(into: [:]) { $0[$1.entity, default: 0] += 1 }
+            nullified = outcome.nullified.count
+            denied = outcome.denied.map { DeniedDelete(entity: $0.entity, key: $0.key.description, message: $0.message) }
+        }
+    }
+
+    public struct DeniedDelete: Codable, Sendable {
+        public var entity: String
+        public var key: String
+        public var message: String
+    }
 }

@@ -26,6 +26,15 @@ public enum SummaryTable {
         var status = "status: \(report.status.rawValue)"
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
         if let reason = report.abortReason { status += " — \(reason)" }
-        return text + status + "\n"
+        text += status + "\n"
+        if let deletes = report.deletes {
+            if let refused = deletes.refused {
+                text += "sync deletes refused: \(refused)\n"
+            } else {
+                text += "sync deleted \(deletes.deleted.values.reduce(0, +)) item(s), nullified \(deletes.nullified), kept \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
+                for denied in deletes.denied.prefix(5) { text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n" }
+            }
+        }
+        return text
     }
 }

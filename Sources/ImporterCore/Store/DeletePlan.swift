@@ -17,6 +17,7 @@ public struct DeletePlan: Sendable {
     /// A dependant whose key to a deleted item is cleared (`nullify`); it gets version + 1.
     public struct Nullification: Sendable {
         public let entity: String
+        public let key: Value
         public let item: [Value]
         public let attribute: String
     }
@@ -152,7 +153,7 @@ private struct Planner {
                         if dependantEntity.attributes[keyIndex].required {
                             deny(root, "\(described) would lose its required \(keyName) (deleteRule nullify on \(entityName).\(relationship.name)); delete or re-point it first")
                         } else {
-                            nullifications.append((.init(entity: dependantEntity.name, item: dependant, attribute: keyName), reference, root))
+                            nullifications.append((.init(entity: dependantEntity.name, key: reference.key, item: dependant, attribute: keyName), reference, root))
                         }
                     case .cascade:
                         if try isProtected(dependantEntity, reference.key) {

@@ -1,0 +1,20 @@
+import Foundation
+
+/// `deletes.ndjson`: one line per item a sync deleted or nullified, so a refresh's deletions
+/// can be reviewed (and restored from a backup) key by key.
+enum DeletesFile {
+    static func write(_ outcome: SyncDeletes.Outcome, to path: String) throws {
+        var text = ""
+        for deletion in outcome.deleted {
+            var line = "{\"action\":\"delete\",\"entity\":\(JSONText.quote(deletion.entity)),\"key\":\(JSONText.quote(deletion.key.description)),\"version\":\(deletion.version)"
+            if let parent = deletion.cascadedFrom {
+                line += ",\"cascadedFrom\":{\"entity\":\(JSONText.quote(parent.entity)),\"key\":\(JSONText.quote(parent.key.description))}"
+            }
+            text += line + "}\n"
+        }
+        for nullification in outcome.nullified {
+            text += "{\"action\":\"nullify\",\"entity\":\(JSONText.quote(nullification.entity)),\"key\":\(JSONText.quote(nullification.key.description)),\"attribute\":\(JSONText.quote(nullification.attribute))}\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
