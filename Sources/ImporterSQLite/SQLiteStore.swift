@@ -62,6 +62,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 status TEXT NOT NULL, model_version INTEGER NOT NULL, read INTEGER NOT NULL, inserted INTEGER NOT NULL,
                 updated INTEGER NOT NULL, unchanged INTEGER NOT NULL, rejected INTEGER NOT NULL,
                 rolled_back INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_checkpoint (
+                id INTEGER PRIMARY KEY CHECK (id = 1), pipeline TEXT NOT NULL, state TEXT NOT NULL);
             """)
         let meta = try self.meta()
         if let name = meta["model"] {
@@ -295,6 +297,31 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         for (index, value) in extra.enumerated() { ValueColumns.bind(value, to: statement, at: Int32(row.count + index + 1)) }
         defer { statement.reset() }
         try statement.step()
+    }
+
+    // MARK: Checkpoint
+
+    public func saveCheckpoint(_ checkpoint: Checkpoint) throws {
+        let state = String(decoding: try JSONEncoder().encode(checkpoint), as: UTF8.self)
+        do {
+            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            let statement = try database.prepare("INSERT OR REPLACE INTO _importer_checkpoint (id, pipeline, state) VALUES (1, ?, ?)")
+            statement.bind(1, text: checkpoint.pipeline)
+            statement.bind(2, text: state)
+            try statement.step()
+        } catch {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            throw StoreError("\(path): cannot save the checkpoint: \(error)")
+        }
+    }
+
+    public func loadCheckpoint() throws -> Checkpoint? {
+        guard let state = try database.strings("SELECT state FROM _importer_checkpoint WHERE id = 1").first else { return nil }
+        return try JSONDecoder().decode(Checkpoint.self, from: Data(state.utf8))
+    }
+
+    public func clearCheckpoint() throws {
+        try database.execute("DELETE FROM _importer_checkpoint")
     }
 
     // MARK: Run history

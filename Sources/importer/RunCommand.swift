@@ -14,10 +14,13 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Read, map and validate only; write nothing (same as `importer validate`).")
     var dryRun = false
 
+    @Flag(help: "Continue an interrupted run after its last committed batch; refused if an input changed since.")
+    var resume = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, dryRun: dryRun, output: output)
+        try execute(pipeline, dryRun: dryRun, resume: resume, output: output)
     }
 }
 
@@ -45,7 +48,7 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// Runs a pipeline and exits with the report's exit code.
-private func execute(_ options: PipelineOptions, dryRun: Bool, output: OutputOptions) throws {
+private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = false, output: OutputOptions) throws {
     let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore?) in
         let (config, model) = try options.load()
         guard config.destination.kind == .sqlite else {
@@ -69,7 +72,7 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, output: OutputOpt
     defer { store?.close() }
     let runner = PipelineRunner(
         config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
-        options: RunOptions(dryRun: dryRun, quiet: output.quiet, reportDirectory: output.reportDir),
+        options: RunOptions(dryRun: dryRun, quiet: output.quiet, reportDirectory: output.reportDir, resume: resume),
         makeReader: ReaderFactory.makeReader)
     let report: RunReport
     do {

@@ -7,11 +7,14 @@ public struct RunOptions: Sendable {
     public var quiet = false
     /// Overrides the pipeline's `report.directory`.
     public var reportDirectory: String?
+    /// Continue after the checkpoint of an interrupted run (SPEC §12).
+    public var resume = false
 
-    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil) {
+    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false) {
         self.dryRun = dryRun
         self.quiet = quiet
         self.reportDirectory = reportDirectory
+        self.resume = resume
     }
 }
 
@@ -39,6 +42,12 @@ public final class PipelineRunner: @unchecked Sendable {
     /// rejected records of each entity whose key could not be read. Reading thread only.
     private var rejectedKeys = Set<String>()
     private var unkeyedRejects: [String: Int] = [:]
+    /// Resume: per input, the records already done by the interrupted run. Set before the writer starts.
+    private var skipBefore: [Int] = []
+    /// The checkpoint saved with every commit; nil when the run keeps none (dry or atomic runs).
+    /// Writer thread only, once started.
+    private var checkpoint: Checkpoint?
+    private var fingerprints: [InputFingerprint] = []
 
     /// One input file of a source, in the order the run processes them (parents first).
     private struct Input {
@@ -87,6 +96,11 @@ public final class PipelineRunner: @unchecked Sendable {
             limits: config.errors, rejectsFile: rejectsFile)
 
         let atomic = config.write.atomic && !options.dryRun
+        skipBefore = Array(repeating: 0, count: inputs.count)
+        var resumed: RunReport.Resume?
+        if let store, !options.dryRun, !atomic {
+            resumed = try startCheckpoints(store, recorder: recorder)
+        }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 
         // Room for a whole window, so reading goes on while the writer writes the previous one.
@@ -127,8 +141,12 @@ public final class PipelineRunner: @unchecked Sendable {
             if atomic && recorder.isAborted {
                 for index in inputs.indices { recorder.update(input: index) { $0 = $0.lost() } }
             }
+            if checkpoint != nil, !recorder.isAborted {
+                do { try store.clearCheckpoint() } catch { recorder.abort("cannot clear the checkpoint: \(error)") }
+            }
         }
-        let report = makeReport(recorder: recorder, started: started, deletes: deletes)
+        var report = makeReport(recorder: recorder, started: started, deletes: deletes)
+        report.resumed = resumed
         try ReportFiles.write(report, to: reportDirectory)
         return report
     }
@@ -178,6 +196,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 recorder.abort("reading \(input.path) failed: \(error)")
                 break
             }
+            let ordinal = readCount
             readCount += 1
             pendingRead += 1
             if readCount & 1023 == 0 {
@@ -210,7 +229,10 @@ public final class PipelineRunner: @unchecked Sendable {
                 reject(record, values[entity.hashKeyIndex], rejection)
                 continue
             }
-            batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw, values: values))
+            // Written before the interruption: its outcome is in the checkpoint.
+            if ordinal < skipBefore[index] { continue }
+            batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                                        values: values, ordinal: ordinal))
             if batch.count >= Self.chunkSize {
                 queue.put(.records(input: index, batch))
                 writtenWindows.releaseAll()
@@ -271,6 +293,9 @@ public final class PipelineRunner: @unchecked Sendable {
         var input = 0
         var uncommitted = Counts()
         var uncommittedRecords = 0
+        // For the checkpoint: the records the store rejected, and the last record of the batch.
+        var uncommittedRejects = Counts()
+        var lastOrdinal = -1
 
         func applyWindow() {
             defer {
@@ -292,9 +317,11 @@ public final class PipelineRunner: @unchecked Sendable {
             let keyIndex = entity.hashKeyIndex
             let order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }.sorted { $0.0 < $1.0 }
             window = order.map { window[$0.1] }
+            lastOrdinal = max(lastOrdinal, window.map(\.ordinal).max()!)
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
                 uncommitted = uncommitted + count(outcomes, of: window, input: input, recorder: recorder)
+                uncommittedRejects = uncommittedRejects + Self.rejections(outcomes)
                 uncommittedRecords += window.count
             } catch {
                 recorder.abort("the store failed: \(error)")
@@ -302,6 +329,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 recorder.update(input: input) { $0.rolledBack += window.count }
                 uncommitted = Counts()
                 uncommittedRecords = 0
+                uncommittedRejects = Counts()
             }
         }
 
@@ -309,7 +337,17 @@ public final class PipelineRunner: @unchecked Sendable {
             applyWindow()
             guard let store, !options.dryRun, uncommittedRecords > 0 else { return }
             do {
-                try store.commit()
+                if var next = checkpoint {
+                    let done = (next.state(of: inputs[input].path)?.written ?? Counts()) + uncommitted + uncommittedRejects
+                    next.inputs.removeAll { $0.path == inputs[input].path }
+                    next.inputs.append(.init(path: inputs[input].path, fingerprint: fingerprints[input],
+                                             nextRecord: lastOrdinal + 1, written: done))
+                    try store.saveCheckpoint(next)
+                    try store.commit()
+                    checkpoint = next
+                } else {
+                    try store.commit()
+                }
                 recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted }
             } catch {
                 recorder.abort("the store failed: \(error)")
@@ -317,6 +355,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             uncommitted = Counts()
             uncommittedRecords = 0
+            uncommittedRejects = Counts()
         }
 
         while true {
@@ -326,6 +365,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 return
             case .inputDone(let done, let bytes):
                 commit()
+                lastOrdinal = -1
                 recorder.finished(input: done, bytes: bytes)
             case .records(let from, let records):
                 input = from
@@ -363,6 +403,61 @@ public final class PipelineRunner: @unchecked Sendable {
             if outcome.conflict { counts.conflicts += 1 }
         }
         return counts
+    }
+
+    /// The records the store rejected, and their conflicts (the recorder counts them at once;
+    /// the checkpoint needs them too).
+    private static func rejections(_ outcomes: [WriteOutcome]) -> Counts {
+        var counts = Counts()
+        for outcome in outcomes {
+            if case .rejected(let rejection) = outcome.result {
+                counts.rejected += 1
+                if rejection.reason == .conflict { counts.conflicts += 1 }
+            }
+        }
+        return counts
+    }
+
+    // MARK: Resume
+
+    /// Fingerprints the inputs and, for `--resume`, takes over the interrupted run's
+    /// checkpoint: refuses it if an input changed, and counts what it already wrote.
+    private func startCheckpoints(_ store: Store, recorder: RunRecorder) throws -> RunReport.Resume? {
+        fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
+        checkpoint = Checkpoint(pipeline: config.file, runId: runId)
+        let previous = try store.loadCheckpoint()
+        guard options.resume else {
+            if previous != nil { note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)") }
+            return nil
+        }
+        guard let previous else {
+            note("--resume: no interrupted run to continue; starting from the beginning")
+            return nil
+        }
+        guard previous.pipeline == config.file else {
+            throw ConfigurationError(file: config.file,
+                "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it")
+        }
+        var done = 0
+        for state in previous.inputs {
+            guard let index = inputs.firstIndex(where: { $0.path == state.path }) else {
+                throw ConfigurationError(file: config.file,
+                    "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)")
+            }
+            guard fingerprints[index] == state.fingerprint else {
+                throw ConfigurationError(file: state.path,
+                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, or different content in its first MiB), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
+            }
+            skipBefore[index] = state.nextRecord
+            recorder.update(input: index) { $0 = $0 + state.written }
+            done += state.nextRecord
+        }
+        checkpoint!.inputs = previous.inputs
+        return RunReport.Resume(runId: previous.runId, recordsDone: done)
+    }
+
+    private func note(_ message: String) {
+        FileHandle.standardError.write(Data("importer: \(message)\n".utf8))
     }
 
     // MARK: Sync

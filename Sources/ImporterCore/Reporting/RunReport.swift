@@ -72,6 +72,13 @@ public struct RunReport: Codable, Sendable {
     public var errors: [ErrorGroup]
     /// `mode: sync` only: what the delete phase did (every deleted key is in deletes.ndjson).
     public var deletes: DeletePhase?
+    /// `--resume`: the interrupted run continued, and how many of its records it had done.
+    public var resumed: Resume?
+
+    public struct Resume: Codable, Sendable {
+        public var runId: String
+        public var recordsDone: Int
+    }
 
     /// The delete phase of a sync run.
     public struct DeletePhase: Codable, Sendable {

@@ -9,8 +9,11 @@ public struct PreparedRecord: Sendable {
     public var byteOffset: Int64
     public var raw: ArraySlice<UInt8>
     public var values: [Value]
+    /// The record's number in its input (0-based, rejected records included): resume's position.
+    public var ordinal: Int
 
-    public init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value]) {
+    public init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value], ordinal: Int = 0) {
+        self.ordinal = ordinal
         self.inputIndex = inputIndex
         self.line = line
         self.byteOffset = byteOffset
