@@ -34,6 +34,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The README's library example, built with everything else so it cannot rot.
+        .executableTarget(name: "LibraryExample", dependencies: ["ImporterCore", "ImporterSQLite"], path: "Examples/LibraryExample"),
+
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),

@@ -1,0 +1,36 @@
+import ImporterCore
+import ImporterSQLite
+
+// Open (or create) a store for the newest version of a model.
+let storePath = CommandLine.arguments.dropFirst().first ?? "out/library-example.sqlite"
+let model = try ModelLoader.load(path: "SampleData/Locations/Model").newest
+let store = try ItemStore(store: SQLiteStore(path: storePath), model: model)
+defer { store.close() }
+let locations = try store.items("Location")
+let checkins = try store.items("Checkin")
+
+// Insert: the store gives version 1. Values are checked against the model.
+var cafe = try locations.insert(Item([
+    "locationId": .string("loc-cafe"), "name": .string("Café Zoë"),
+    "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.50"),
+]))
+try checkins.insert(Item([
+    "checkinId": .string("chk-1"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_300_000_000),
+]))
+print("inserted at version", cafe["version"])
+
+// Update what you fetched: version + 1. A change based on an older version is refused.
+var stale = cafe
+cafe["name"] = .string("Café Zoë & Co")
+let renamed = try locations.update(cafe)
+print("renamed at version", renamed["version"])
+stale["rating"] = .decimal("3.90")
+do {
+    try locations.update(stale)  // still based on version 1
+} catch ItemError.conflict(_, _, let stored, let incoming) {
+    print("conflict: stored version \(stored), yours \(incoming)")
+}
+
+// Delete applies the delete rules: the café's check-ins go with it (cascade).
+try locations.delete(renamed)
+print("left:", try locations.count(), "locations,", try checkins.count(), "check-ins")
