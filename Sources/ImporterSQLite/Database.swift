@@ -42,6 +42,12 @@ final class Database {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the last successful INSERT; an upsert that updates leaves it alone.
+    var lastInsertRowid: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
+
     func error(_ code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }

@@ -20,6 +20,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         let select: Statement
         let insert: Statement
         let insertIfNew: Statement
+        /// Insert, or replace at version + 1 only if some attribute differs (blind upserts).
+        let upsertIfChanged: Statement
         let update: Statement
         let delete: Statement
         let scan: Statement
@@ -133,9 +135,21 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             select: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(key) = ?"),
             insert: try database.prepare(insert),
             insertIfNew: try database.prepare(insert + " ON CONFLICT DO NOTHING"),
+            upsertIfChanged: try database.prepare(insert + upsertClause(entity)),
             update: try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"),
             delete: try database.prepare("DELETE FROM \(table) WHERE \(key) = ? AND \(quoted(entity.versionAttribute)) = ?"),
             scan: try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(table)"))
+    }
+
+    /// `ON CONFLICT … DO UPDATE … WHERE` that replaces a stored item at version + 1 only when
+    /// an attribute differs (`IS NOT` compares types and NULLs as the version rules do).
+    private func upsertClause(_ entity: Entity) -> String {
+        let content = entity.attributes.map(\.name).filter { $0 != entity.hashKey && $0 != entity.versionAttribute }.map(quoted)
+        guard !content.isEmpty else { return " ON CONFLICT DO NOTHING" }
+        let version = quoted(entity.versionAttribute)
+        return " ON CONFLICT (\(quoted(entity.hashKey))) DO UPDATE SET "
+            + content.map { "\($0) = excluded.\($0)" }.joined(separator: ", ") + ", \(version) = \(version) + 1"
+            + " WHERE " + content.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
     }
 
     // MARK: Reading
@@ -253,11 +267,28 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    /// A rowid no insert gets in practice: set before a blind upsert, it tells an insert from an update.
+    private static let noInsert = Int64.min
+
     /// Lets the version rules decide against the stored item, and performs the write.
     ///
-    /// A record the rules would insert is first tried with `INSERT … ON CONFLICT DO NOTHING`:
-    /// one B-tree search for a new key. Only when the key exists is the stored item read.
+    /// A blind upsert is one conditional statement. Otherwise a record the rules would insert is
+    /// first tried with `INSERT … ON CONFLICT DO NOTHING` (one B-tree search for a new key), and
+    /// only when the key exists is the stored item read and decided on.
     private func apply(_ values: [Value], _ statements: EntityStatements, _ entity: Entity, _ rules: VersionRules) throws -> WriteOutcome {
+        if rules.isBlindUpsert(values) {
+            // One statement, one B-tree search: re-runs and refreshes never read the item.
+            let upsert = statements.upsertIfChanged
+            for (index, value) in values.enumerated() where index != entity.versionIndex {
+                ValueColumns.bind(value, to: upsert, at: Int32(index + 1))
+            }
+            upsert.bind(Int32(entity.versionIndex + 1), int64: 1)
+            defer { upsert.reset() }
+            database.lastInsertRowid = Self.noInsert
+            try upsert.step()
+            if database.changes == 0 { return WriteOutcome(.unchanged) }
+            return WriteOutcome(database.lastInsertRowid != Self.noInsert ? .inserted : .updated)
+        }
         if let version = rules.newItemVersion(values) {
             let insert = statements.insertIfNew
             for (index, value) in values.enumerated() where index != entity.versionIndex {

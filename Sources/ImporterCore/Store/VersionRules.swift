@@ -68,6 +68,14 @@ public struct VersionRules: Sendable {
         }
     }
 
+    /// Whether the record is a blind upsert: no version of its own to check, not `mode: insert`.
+    /// Its outcome then depends only on the stored content — new key: insert at version 1;
+    /// identical: unchanged; different: replace at the stored version + 1 — so a store may apply
+    /// it as one conditional statement instead of reading the item first.
+    public func isBlindUpsert(_ incoming: [Value]) -> Bool {
+        mode != .insert && (versions == .ignore || incoming[entity.versionIndex].isNull)
+    }
+
     private func resolveConflict(_ incoming: [Value], stored: [Value]?, _ message: String) -> Decision {
         let versionIndex = entity.versionIndex
         guard let stored else {
