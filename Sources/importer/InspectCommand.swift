@@ -32,6 +32,10 @@ struct InspectCommand: ParsableCommand {
         for run in history {
             text += "  \(run["started"]!) \(run["status"]!) \(run["pipeline"]!): read \(run["read"]!), inserted \(run["inserted"]!), updated \(run["updated"]!), unchanged \(run["unchanged"]!), rejected \(run["rejected"]!) (run \(run["runId"]!))\n"
         }
+        if let checkpoint = try? store.loadCheckpoint() {
+            let done = checkpoint.inputs.map(\.nextRecord).reduce(0, +)
+            text += "interrupted run \(checkpoint.runId) of \(checkpoint.pipeline): \(done) records done; continue it with: importer run \(checkpoint.pipeline) --resume\n"
+        }
         print(text, terminator: "")
     }
 }

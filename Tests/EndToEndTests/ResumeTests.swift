@@ -143,6 +143,8 @@ final class ResumeTests: XCTestCase {
         while process.isRunning, checkpointedRecords(directory + "/store.sqlite") < 20_000 { usleep(10_000) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        let inspect = try ImporterProcess.run(["inspect", pipeline])
+        XCTAssertTrue(inspect.stdout.contains("interrupted run") && inspect.stdout.contains("refresh.yaml --resume"), inspect.stdout)
 
         let handle = FileHandle(forWritingAtPath: directory + "/refresh.csv")!
         handle.seekToEndOfFile()

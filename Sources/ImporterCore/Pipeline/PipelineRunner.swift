@@ -100,6 +100,8 @@ public final class PipelineRunner: @unchecked Sendable {
         var resumed: RunReport.Resume?
         if let store, !options.dryRun, !atomic {
             resumed = try startCheckpoints(store, recorder: recorder)
+        } else if options.resume {
+            note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
         }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 

@@ -27,6 +27,9 @@ public enum SummaryTable {
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
         if let reason = report.abortReason { status += " — \(reason)" }
         text += status + "\n"
+        if let resumed = report.resumed {
+            text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
+        }
         if let deletes = report.deletes {
             if let refused = deletes.refused {
                 text += "sync deletes refused: \(refused)\n"
