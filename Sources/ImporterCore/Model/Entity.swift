@@ -10,6 +10,10 @@ public struct Entity: Sendable {
     public let relationships: [Relationship]
     public let renamedFrom: String?
     public let attributeIndex: [String: Int]
+    /// Positions of the hash key and the version attribute in `attributes` (hot paths use them
+    /// for every record).
+    public let hashKeyIndex: Int
+    public let versionIndex: Int
 
     public init(
         name: String, table: String, hashKey: String, versionAttribute: String,
@@ -23,10 +27,9 @@ public struct Entity: Sendable {
         self.relationships = relationships
         self.renamedFrom = renamedFrom
         self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
+        self.hashKeyIndex = attributeIndex[hashKey]!
+        self.versionIndex = attributeIndex[versionAttribute]!
     }
-
-    public var hashKeyIndex: Int { attributeIndex[hashKey]! }
-    public var versionIndex: Int { attributeIndex[versionAttribute]! }
 
     public func attribute(named name: String) -> Attribute? {
         attributeIndex[name].map { attributes[$0] }

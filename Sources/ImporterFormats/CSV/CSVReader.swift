@@ -143,9 +143,9 @@ public final class CSVReader: RecordReader {
                 }
                 let text: String?
                 if span.doubledQuotes {
-                    text = String(validating: unescape(slice), as: UTF8.self)
+                    text = unescape(slice).withUnsafeBufferPointer(UTF8Text.string)
                 } else {
-                    text = String(validating: slice, as: UTF8.self)
+                    text = UTF8Text.string(slice)
                 }
                 guard let text else {
                     invalidUTF8 = true

@@ -42,7 +42,7 @@ enum JSONObjectConverter {
         case json_type_string:
             let length = Int(json_object_get_string_len(object))
             let pointer = UnsafeRawPointer(json_object_get_string(object)!).assumingMemoryBound(to: UInt8.self)
-            guard let text = String(validating: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self) else {
+            guard let text = UTF8Text.string(UnsafeBufferPointer(start: pointer, count: length)) else {
                 throw Problem.invalidUTF8
             }
             return .text(text)
