@@ -88,6 +88,14 @@ public final class PipelineRunner: @unchecked Sendable {
     public func run() throws -> RunReport {
         inputs = try Self.orderedInputs(config, model)
         let started = Date()
+        let atomic = config.write.atomic && !options.dryRun
+        skipBefore = Array(repeating: 0, count: inputs.count)
+        var interrupted: Checkpoint?
+        if let store, !options.dryRun, !atomic {
+            interrupted = try startCheckpoints(store)
+        } else if options.resume {
+            note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
+        }
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         let rejectsFile = try RejectsFile(path: (reportDirectory as NSString).appendingPathComponent("rejects.ndjson"))
         defer { rejectsFile.close() }
@@ -95,13 +103,11 @@ public final class PipelineRunner: @unchecked Sendable {
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: format(of: $0).rawValue) },
             limits: config.errors, rejectsFile: rejectsFile)
 
-        let atomic = config.write.atomic && !options.dryRun
-        skipBefore = Array(repeating: 0, count: inputs.count)
-        var resumed: RunReport.Resume?
-        if let store, !options.dryRun, !atomic {
-            resumed = try startCheckpoints(store, recorder: recorder)
-        } else if options.resume {
-            note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
+        if let interrupted {
+            // The interrupted run's write outcomes; reading and checking recount the rest.
+            for state in interrupted.inputs {
+                recorder.update(input: inputs.firstIndex { absolute($0.path) == state.path }!) { $0 = $0 + state.written }
+            }
         }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 
@@ -148,7 +154,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
         }
         var report = makeReport(recorder: recorder, started: started, deletes: deletes)
-        report.resumed = resumed
+        report.resumed = interrupted.map { RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +)) }
         try ReportFiles.write(report, to: reportDirectory)
         return report
     }
@@ -340,9 +346,10 @@ public final class PipelineRunner: @unchecked Sendable {
             guard let store, !options.dryRun, uncommittedRecords > 0 else { return }
             do {
                 if var next = checkpoint {
-                    let done = (next.state(of: inputs[input].path)?.written ?? Counts()) + uncommitted + uncommittedRejects
-                    next.inputs.removeAll { $0.path == inputs[input].path }
-                    next.inputs.append(.init(path: inputs[input].path, fingerprint: fingerprints[input],
+                    let path = absolute(inputs[input].path)
+                    let done = (next.state(of: path)?.written ?? Counts()) + uncommitted + uncommittedRejects
+                    next.inputs.removeAll { $0.path == path }
+                    next.inputs.append(.init(path: path, fingerprint: fingerprints[input],
                                              nextRecord: lastOrdinal + 1, written: done))
                     try store.saveCheckpoint(next)
                     try store.commit()
@@ -422,11 +429,11 @@ public final class PipelineRunner: @unchecked Sendable {
 
     // MARK: Resume
 
-    /// Fingerprints the inputs and, for `--resume`, takes over the interrupted run's
-    /// checkpoint: refuses it if an input changed, and counts what it already wrote.
-    private func startCheckpoints(_ store: Store, recorder: RunRecorder) throws -> RunReport.Resume? {
+    /// Fingerprints the inputs and, for `--resume`, takes over the interrupted run's checkpoint
+    /// (returned): refuses it, before anything is written, if an input changed.
+    private func startCheckpoints(_ store: Store) throws -> Checkpoint? {
         fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
-        checkpoint = Checkpoint(pipeline: config.file, runId: runId)
+        checkpoint = Checkpoint(pipeline: absolute(config.file), runId: runId)
         let previous = try store.loadCheckpoint()
         guard options.resume else {
             if previous != nil { note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)") }
@@ -436,13 +443,12 @@ public final class PipelineRunner: @unchecked Sendable {
             note("--resume: no interrupted run to continue; starting from the beginning")
             return nil
         }
-        guard previous.pipeline == config.file else {
+        guard previous.pipeline == absolute(config.file) else {
             throw ConfigurationError(file: config.file,
                 "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it")
         }
-        var done = 0
         for state in previous.inputs {
-            guard let index = inputs.firstIndex(where: { $0.path == state.path }) else {
+            guard let index = inputs.firstIndex(where: { absolute($0.path) == state.path }) else {
                 throw ConfigurationError(file: config.file,
                     "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)")
             }
@@ -451,11 +457,14 @@ public final class PipelineRunner: @unchecked Sendable {
                     "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, or different content in its first MiB), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
             }
             skipBefore[index] = state.nextRecord
-            recorder.update(input: index) { $0 = $0 + state.written }
-            done += state.nextRecord
         }
         checkpoint!.inputs = previous.inputs
-        return RunReport.Resume(runId: previous.runId, recordsDone: done)
+        return previous
+    }
+
+    /// Checkpoints name files by absolute path, so a resume from another directory finds them.
+    private func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     private func note(_ message: String) {
@@ -475,7 +484,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let entities = model.parentsFirstOrder.compactMap { name in
             inputs.contains { $0.entity.name == name } ? model.entity(named: name) : nil
         }
-        if let (entity, count) = unkeyedRejects.first(where: { _ in true }) {
+        if let (entity, count) = unkeyedRejects.first {
             phase.refused = "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
             return phase
         }
