@@ -66,6 +66,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 rolled_back INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS _importer_checkpoint (
                 id INTEGER PRIMARY KEY CHECK (id = 1), pipeline TEXT NOT NULL, state TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_checkpoint_rejects (rejection TEXT NOT NULL);
             """)
         let meta = try self.meta()
         if let name = meta["model"] {
@@ -332,14 +333,20 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     // MARK: Checkpoint
 
-    public func saveCheckpoint(_ checkpoint: Checkpoint) throws {
-        let state = String(decoding: try JSONEncoder().encode(checkpoint), as: UTF8.self)
+    public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
+        let encoder = JSONEncoder()
         do {
             if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
             let statement = try database.prepare("INSERT OR REPLACE INTO _importer_checkpoint (id, pipeline, state) VALUES (1, ?, ?)")
             statement.bind(1, text: checkpoint.pipeline)
-            statement.bind(2, text: state)
+            statement.bind(2, text: String(decoding: try encoder.encode(checkpoint), as: UTF8.self))
             try statement.step()
+            let insert = try database.prepare("INSERT INTO _importer_checkpoint_rejects (rejection) VALUES (?)")
+            for rejection in rejections {
+                insert.bind(1, text: String(decoding: try encoder.encode(rejection), as: UTF8.self))
+                try insert.step()
+                insert.reset()
+            }
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
             throw StoreError("\(path): cannot save the checkpoint: \(error)")
@@ -348,11 +355,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func loadCheckpoint() throws -> Checkpoint? {
         guard let state = try database.strings("SELECT state FROM _importer_checkpoint WHERE id = 1").first else { return nil }
-        return try JSONDecoder().decode(Checkpoint.self, from: Data(state.utf8))
+        let decoder = JSONDecoder()
+        var checkpoint = try decoder.decode(Checkpoint.self, from: Data(state.utf8))
+        let rejections = (try? database.strings("SELECT rejection FROM _importer_checkpoint_rejects ORDER BY rowid")) ?? []
+        checkpoint.rejections = try rejections.map { try decoder.decode(Checkpoint.WriteRejection.self, from: Data($0.utf8)) }
+        return checkpoint
     }
 
     public func clearCheckpoint() throws {
-        try database.execute("DELETE FROM _importer_checkpoint")
+        try database.execute("DELETE FROM _importer_checkpoint; DELETE FROM _importer_checkpoint_rejects;")
     }
 
     // MARK: Run history

@@ -3,25 +3,42 @@ import Foundation
 /// Where an interrupted run stands (SPEC §12), saved by the store with every committed batch,
 /// in the same transaction, so it never claims more or less than what is stored.
 ///
-/// Per input: how many of its records are behind the last commit, and the write outcomes of
-/// those records. `importer run --resume` reads and checks every record again (duplicates,
-/// references and read-stage rejections are recomputed exactly) but writes only the records
-/// after `nextRecord`, and takes the others' outcomes from here.
+/// Per input: how many of its records are behind the last commit, the write outcomes of those
+/// records, and which of them the store rejected. `importer run --resume` reads and checks
+/// every record again (duplicates, references and read-stage rejections are recomputed
+/// exactly) but writes only the records after `nextRecord`; the others' outcomes come from here,
+/// and their write-stage rejections are listed again in rejects.ndjson.
 public struct Checkpoint: Codable, Sendable, Equatable {
     public struct InputState: Codable, Sendable, Equatable {
         public var path: String
         public var fingerprint: InputFingerprint
         /// Records 0..<nextRecord (in reading order, rejected ones included) are done.
         public var nextRecord: Int
-        /// Write outcomes of the done records: inserted, updated, unchanged, rolledBack, and the
-        /// records the store rejected (with their conflicts).
+        /// Write outcomes of the done records that were applied: inserted, updated, unchanged,
+        /// rolledBack and resolved conflicts (rejections are in `rejections`).
         public var written: Counts
+    }
+
+    /// A done record the store rejected (a conflict, a duplicate in insert mode, a constraint).
+    public struct WriteRejection: Codable, Sendable, Equatable {
+        public var path: String
+        public var record: Int
+        public var reason: RejectReason
+        public var field: String?
+        public var message: String
+
+        public var rejection: Rejection { Rejection(stage: .write, reason: reason, field: field, message) }
     }
 
     /// The pipeline file this checkpoint belongs to.
     public var pipeline: String
     public var runId: String
     public var inputs: [InputState]
+    /// Filled by `Store.loadCheckpoint`; a store keeps them apart from the rest, adding to them
+    /// with each batch.
+    public var rejections: [WriteRejection] = []
+
+    private enum CodingKeys: String, CodingKey { case pipeline, runId, inputs }
 
     public init(pipeline: String, runId: String, inputs: [InputState] = []) {
         self.pipeline = pipeline

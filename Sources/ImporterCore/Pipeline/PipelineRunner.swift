@@ -44,6 +44,8 @@ public final class PipelineRunner: @unchecked Sendable {
     private var unkeyedRejects: [String: Int] = [:]
     /// Resume: per input, the records already done by the interrupted run. Set before the writer starts.
     private var skipBefore: [Int] = []
+    /// Resume: the interrupted run's write-stage rejections, by input and record number.
+    private var doneRejections: [[Int: Rejection]] = []
     /// The checkpoint saved with every commit; nil when the run keeps none (dry or atomic runs).
     /// Writer thread only, once started.
     private var checkpoint: Checkpoint?
@@ -90,6 +92,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         skipBefore = Array(repeating: 0, count: inputs.count)
+        doneRejections = Array(repeating: [:], count: inputs.count)
         var interrupted: Checkpoint?
         if let store, !options.dryRun, !atomic {
             interrupted = try startCheckpoints(store)
@@ -238,7 +241,10 @@ public final class PipelineRunner: @unchecked Sendable {
                 continue
             }
             // Written before the interruption: its outcome is in the checkpoint.
-            if ordinal < skipBefore[index] { continue }
+            if ordinal < skipBefore[index] {
+                if let rejection = doneRejections[index][ordinal] { reject(record, values[entity.hashKeyIndex], rejection) }
+                continue
+            }
             batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
                                         values: values, ordinal: ordinal))
             if batch.count >= Self.chunkSize {
@@ -302,7 +308,7 @@ public final class PipelineRunner: @unchecked Sendable {
         var uncommitted = Counts()
         var uncommittedRecords = 0
         // For the checkpoint: the records the store rejected, and the last record of the batch.
-        var uncommittedRejects = Counts()
+        var uncommittedRejects: [Checkpoint.WriteRejection] = []
         var lastOrdinal = -1
 
         func applyWindow() {
@@ -329,7 +335,7 @@ public final class PipelineRunner: @unchecked Sendable {
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
                 uncommitted = uncommitted + count(outcomes, of: window, input: input, recorder: recorder)
-                uncommittedRejects = uncommittedRejects + Self.rejections(outcomes)
+                if checkpoint != nil { uncommittedRejects += writeRejections(outcomes, of: window, input: input) }
                 uncommittedRecords += window.count
             } catch {
                 recorder.abort("the store failed: \(error)")
@@ -337,7 +343,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 recorder.update(input: input) { $0.rolledBack += window.count }
                 uncommitted = Counts()
                 uncommittedRecords = 0
-                uncommittedRejects = Counts()
+                uncommittedRejects = []
             }
         }
 
@@ -347,11 +353,11 @@ public final class PipelineRunner: @unchecked Sendable {
             do {
                 if var next = checkpoint {
                     let path = absolute(inputs[input].path)
-                    let done = (next.state(of: path)?.written ?? Counts()) + uncommitted + uncommittedRejects
+                    let done = (next.state(of: path)?.written ?? Counts()) + uncommitted
                     next.inputs.removeAll { $0.path == path }
                     next.inputs.append(.init(path: path, fingerprint: fingerprints[input],
                                              nextRecord: lastOrdinal + 1, written: done))
-                    try store.saveCheckpoint(next)
+                    try store.saveCheckpoint(next, adding: uncommittedRejects)
                     try store.commit()
                     checkpoint = next
                 } else {
@@ -364,7 +370,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             uncommitted = Counts()
             uncommittedRecords = 0
-            uncommittedRejects = Counts()
+            uncommittedRejects = []
         }
 
         while true {
@@ -414,17 +420,13 @@ public final class PipelineRunner: @unchecked Sendable {
         return counts
     }
 
-    /// The records the store rejected, and their conflicts (the recorder counts them at once;
-    /// the checkpoint needs them too).
-    private static func rejections(_ outcomes: [WriteOutcome]) -> Counts {
-        var counts = Counts()
-        for outcome in outcomes {
-            if case .rejected(let rejection) = outcome.result {
-                counts.rejected += 1
-                if rejection.reason == .conflict { counts.conflicts += 1 }
-            }
+    /// The records the store rejected, for the checkpoint (the recorder has counted them).
+    private func writeRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int) -> [Checkpoint.WriteRejection] {
+        zip(records, outcomes).compactMap { record, outcome in
+            guard case .rejected(let rejection) = outcome.result else { return nil }
+            return .init(path: absolute(inputs[input].path), record: record.ordinal, reason: rejection.reason,
+                         field: rejection.field, message: rejection.message)
         }
-        return counts
     }
 
     // MARK: Resume
@@ -457,6 +459,11 @@ public final class PipelineRunner: @unchecked Sendable {
                     "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, or different content in its first MiB), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
             }
             skipBefore[index] = state.nextRecord
+        }
+        for rejection in previous.rejections {
+            if let index = inputs.firstIndex(where: { absolute($0.path) == rejection.path }) {
+                doneRejections[index][rejection.record] = rejection.rejection
+            }
         }
         checkpoint!.inputs = previous.inputs
         return previous

@@ -38,9 +38,9 @@ public protocol Store: AnyObject {
     /// was changed meanwhile. Durable at the next `commit()`.
     func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool
 
-    /// Saves `checkpoint` in the open transaction, so it becomes durable with the batch at the
-    /// next `commit()` (SPEC §12).
-    func saveCheckpoint(_ checkpoint: Checkpoint) throws
+    /// Saves `checkpoint`, and adds the batch's write-stage rejections to it, in the open
+    /// transaction, so both become durable with the batch at the next `commit()` (SPEC §12).
+    func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws
     /// The checkpoint of an interrupted run, if there is one.
     func loadCheckpoint() throws -> Checkpoint?
     /// Forgets the checkpoint: the run it belonged to finished.
