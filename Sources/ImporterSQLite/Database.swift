@@ -82,10 +82,17 @@ final class Statement {
     func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
 
     func bind(_ index: Int32, text value: String) {
-        var value = value
-        _ = value.withUTF8 { bytes in
+        // Native strings are contiguous: bound without copying the String first.
+        let bound = value.utf8.withContiguousStorageIfAvailable { bytes in
             sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
                               Int32(bytes.count), Self.transient)
+        }
+        if bound == nil {
+            var value = value
+            _ = value.withUTF8 { bytes in
+                sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                  Int32(bytes.count), Self.transient)
+            }
         }
     }
 

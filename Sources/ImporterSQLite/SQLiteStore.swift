@@ -246,9 +246,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
             var outcomes: [WriteOutcome] = []
             outcomes.reserveCapacity(records.count)
-            for record in records {
+            for index in records.indices {
                 do {
-                    outcomes.append(try apply(record.values, statements, entity, rules))
+                    outcomes.append(try apply(records[index].values, statements, entity, rules))
                 } catch let error as SQLiteError where !error.isFatal {
                     // SQLite backs out the refused statement only; the transaction goes on. If it
                     // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
@@ -280,8 +280,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         if rules.isBlindUpsert(values) {
             // One statement, one B-tree search: re-runs and refreshes never read the item.
             let upsert = statements.upsertIfChanged
-            for (index, value) in values.enumerated() where index != entity.versionIndex {
-                ValueColumns.bind(value, to: upsert, at: Int32(index + 1))
+            for index in values.indices where index != entity.versionIndex {
+                ValueColumns.bind(values[index], to: upsert, at: Int32(index + 1))
             }
             upsert.bind(Int32(entity.versionIndex + 1), int64: 1)
             defer { upsert.reset() }

@@ -331,7 +331,7 @@ public final class PipelineRunner: @unchecked Sendable {
             let keyIndex = entity.hashKeyIndex
             let order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }.sorted { $0.0 < $1.0 }
             window = order.map { window[$0.1] }
-            lastOrdinal = max(lastOrdinal, window.map(\.ordinal).max()!)
+            for index in window.indices where window[index].ordinal > lastOrdinal { lastOrdinal = window[index].ordinal }
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
                 uncommitted = uncommitted + count(outcomes, of: window, input: input, recorder: recorder)
@@ -404,13 +404,14 @@ public final class PipelineRunner: @unchecked Sendable {
     private func count(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int, recorder: RunRecorder) -> Counts {
         var counts = Counts()
         let keyIndex = inputs[input].entity.hashKeyIndex
-        for (record, outcome) in zip(records, outcomes) {
+        for (index, outcome) in outcomes.enumerated() {
             switch outcome.result {
             case .inserted: counts.inserted += 1
             case .updated: counts.updated += 1
             case .unchanged: counts.unchanged += 1
             case .rolledBack: counts.rolledBack += 1
             case .rejected(let rejection):
+                let record = records[index]
                 recorder.reject(input: input, line: record.line, offset: record.byteOffset, key: record.values[keyIndex],
                                 raw: record.raw, rejection)
                 continue  // the recorder counts the rejection and its conflict
