@@ -95,6 +95,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         for entity in model.entities { statements[entity.name] = try makeStatements(entity) }
     }
 
+    /// Makes a store opened with `init(existingPath:)` ready to read `model`'s tables (a dry
+    /// run's sync preview); nothing is created or written.
+    public func prepareToRead(_ model: Model) throws {
+        for entity in model.entities { statements[entity.name] = try makeStatements(entity) }
+    }
+
     /// `_importer_meta` as a dictionary (empty for a new store).
     public func meta() throws -> [String: String] {
         let exists = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_importer_meta'")

@@ -60,7 +60,10 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = fa
         do {
             if dryRun {
                 // Nothing is written; an existing store still answers reference checks.
-                return (config, model, FileManager.default.fileExists(atPath: path) ? try SQLiteStore(existingPath: path) : nil)
+                guard FileManager.default.fileExists(atPath: path) else { return (config, model, nil) }
+                let store = try SQLiteStore(existingPath: path)
+                if config.write.mode == .sync { try? store.prepareToRead(model) }  // to preview the deletes
+                return (config, model, store)
             }
             let store = try SQLiteStore(path: path)
             try store.prepare(for: model)

@@ -64,11 +64,17 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(deleted.first { $0.string("key") == "c2" }?.object("cascadedFrom").string("key"), "L4")
     }
 
-    func testMaxDeletesRefusesBeforeDeletingAnything() throws {
+    func testValidatePreviewsTheDeletesAndMaxDeletesRefusesBeforeDeletingAnything() throws {
         let all = locations("all.csv", ["L1", "L2", "L3", "L4"].map { row($0) })
         XCTAssertEqual(try ImporterProcess.run(["run", pipeline(mode: "upsert", maxDeletes: "0", locations: all),
                                                 "--report-dir", directory + "/r1", "--quiet"]).status, 0)
         let one = locations("one.csv", [row("L1"), row("L9")])
+        let preview = try ImporterProcess.run(["validate", pipeline(mode: "sync", maxDeletes: "3", locations: one),
+                                               "--report-dir", directory + "/preview", "--quiet"])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stderr.contains("sync would delete 3 item(s)"), preview.stderr)
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM \"AWS-Locations\""), "4", "validate writes nothing")
+
         let reports = directory + "/r2"
         let sync = try ImporterProcess.run(["run", pipeline(mode: "sync", maxDeletes: "50%", locations: one),
                                             "--report-dir", reports, "--quiet"])

@@ -139,7 +139,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         recorder.checkFinalRatio()
         var deletes: RunReport.DeletePhase?
-        if let store, !options.dryRun, config.write.mode == .sync {
+        if let store, config.write.mode == .sync {
             deletes = syncDeletes(store, recorder: recorder)
         }
         if let store, !options.dryRun {
@@ -482,7 +482,8 @@ public final class PipelineRunner: @unchecked Sendable {
     // MARK: Sync
 
     /// The delete phase of `mode: sync`, once every input is written: stored items of the
-    /// pipeline's entities that no record named are deleted (SPEC §6). Writes `deletes.ndjson`.
+    /// pipeline's entities that no record named are deleted (SPEC §6); a dry run only plans it.
+    /// Writes `deletes.ndjson`.
     private func syncDeletes(_ store: Store, recorder: RunRecorder) -> RunReport.DeletePhase {
         var phase = RunReport.DeletePhase()
         if let reason = recorder.abortMessage {
@@ -497,15 +498,20 @@ public final class PipelineRunner: @unchecked Sendable {
             return phase
         }
         do {
-            let outcome = try SyncDeletes(model: model, store: store, limit: config.write.maxDeletes).run(entities: entities) {
+            let sync = SyncDeletes(model: model, store: store, limit: config.write.maxDeletes)
+            let outcome = try sync.run(entities: entities, preview: options.dryRun) {
                 [ledger, rejectedKeys] entity, key in
                 try ledger.contains(key, entity: entity.name) || rejectedKeys.contains("\(entity.name)/\(key)")
             }
             phase = RunReport.DeletePhase(outcome)
             try DeletesFile.write(outcome, to: (reportDirectory as NSString).appendingPathComponent("deletes.ndjson"))
         } catch {
-            recorder.abort("the sync delete phase failed: \(error)")
-            phase.refused = "the store failed during the delete phase; nothing of it was committed"
+            if options.dryRun {
+                phase.refused = "cannot plan the delete phase: \(error)"
+            } else {
+                recorder.abort("the sync delete phase failed: \(error)")
+                phase.refused = "the store failed during the delete phase; nothing of it was committed"
+            }
         }
         return phase
     }

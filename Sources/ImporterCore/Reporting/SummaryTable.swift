@@ -34,7 +34,8 @@ public enum SummaryTable {
             if let refused = deletes.refused {
                 text += "sync deletes refused: \(refused)\n"
             } else {
-                text += "sync deleted \(deletes.deleted.values.reduce(0, +)) item(s), nullified \(deletes.nullified), kept \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
+                let verbs = report.dryRun ? ("would delete", "nullify", "keep") : ("deleted", "nullified", "kept")
+                text += "sync \(verbs.0) \(deletes.deleted.values.reduce(0, +)) item(s), \(verbs.1) \(deletes.nullified), \(verbs.2) \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
                 for denied in deletes.denied.prefix(5) { text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n" }
             }
         }

@@ -26,10 +26,11 @@ public struct SyncDeletes {
         self.limit = limit
     }
 
-    /// Deletes the stored items of `entities` for which `isInInput` is false, and commits.
-    /// Items a record of the input names (even a rejected one) must count as in the input:
-    /// a bad row must never delete the item it meant to update.
-    public func run(entities: [Entity], isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
+    /// Deletes the stored items of `entities` for which `isInInput` is false, and commits; with
+    /// `preview`, only says what it would delete (`importer validate`). Items a record of the
+    /// input names (even a rejected one) must count as in the input: a bad row must never
+    /// delete the item it meant to update.
+    public func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
         for entity in entities {
@@ -49,6 +50,12 @@ public struct SyncDeletes {
         }
         if let refusal = exceeded(plan.deletionCounts, stored: stored) {
             outcome.refused = refusal
+            return outcome
+        }
+        if preview {
+            outcome.deleted = plan.deletions
+            outcome.nullified = plan.nullifications
+            outcome.denied = plan.denials
             return outcome
         }
         let changed = try plan.apply(to: store, model: model)
