@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
+        // The remote store: DynamoDB's JSON protocol, SigV4 signing (work in progress: signing only so far).
+        .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore"]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
             "ImporterCore", "ImporterFormats", "ImporterSQLite",
@@ -41,5 +43,6 @@ let package = Package(
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
+        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB"]),
     ]
 )

@@ -1,0 +1,219 @@
+import Foundation
+import ImporterCore
+
+/// Signs HTTP requests with AWS Signature Version 4 (the `Authorization` header form), as the
+/// DynamoDB store will send them. It follows the published SigV4 steps: canonical request,
+/// string to sign, derived signing key, signature; the test suite checks each step against AWS's vectors.
+public struct SigV4Signer: Sendable {
+    public let credentials: AWSCredentials
+    public let region: String
+    public let service: String
+
+    public init(credentials: AWSCredentials, region: String, service: String) {
+        self.credentials = credentials
+        self.region = region
+        self.service = service
+    }
+
+    /// Signs a request: returns the headers to send (the given ones plus x-amz-date, x-amz-security-token when there is a session token, and authorization).
+    /// A `host` header is added from the URL when the caller passed none, since it is always signed.
+    /// Any `x-amz-date`, `x-amz-security-token` or `authorization` the caller passed is replaced by the signer's own.
+    public func sign(
+        method: String, url: URL, headers: [(name: String, value: String)], body: [UInt8], date: Date
+    ) -> [(name: String, value: String)] {
+        signature(method: method, url: url, headers: headers, body: body, date: date).headers
+    }
+
+    /// Every intermediate step of one signature, so tests can compare each with AWS's vectors.
+    struct Signature {
+        var canonicalRequest: String
+        var stringToSign: String
+        /// Lowercase hex of the final HMAC.
+        var signature: String
+        var authorization: String
+        /// The headers to send, `authorization` last.
+        var headers: [(name: String, value: String)]
+    }
+
+    static let algorithm = "AWS4-HMAC-SHA256"
+    /// Headers the signer writes itself; the caller's copies are dropped so nothing is signed twice.
+    static let signerOwnedHeaders: Set<String> = ["x-amz-date", "x-amz-security-token", "authorization"]
+
+    /// The whole computation behind `sign`, with its intermediates (internal: for tests).
+    func signature(
+        method: String, url: URL, headers: [(name: String, value: String)], body: [UInt8], date: Date
+    ) -> Signature {
+        let timestamp = SigV4Timestamp(date)
+        var sent = headers.filter { !Self.signerOwnedHeaders.contains($0.name.lowercased()) }
+        if !sent.contains(where: { $0.name.lowercased() == "host" }), let host = Self.hostHeaderValue(for: url) {
+            sent.append((name: "Host", value: host))
+        }
+        sent.append((name: "X-Amz-Date", value: timestamp.dateTime))
+        if let token = credentials.sessionToken {
+            sent.append((name: "X-Amz-Security-Token", value: token))
+        }
+
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let (canonicalHeaders, signedHeaders) = Self.canonicalHeaders(sent)
+        let canonicalRequest = [
+            method,
+            Self.canonicalURI(percentEncodedPath: components?.percentEncodedPath ?? "", normalize: service != "s3"),
+            Self.canonicalQuery(percentEncodedQuery: components?.percentEncodedQuery),
+            canonicalHeaders,
+            signedHeaders,
+            SHA256.hex(of: body),
+        ].joined(separator: "\n")
+
+        let scope = "\(timestamp.day)/\(region)/\(service)/aws4_request"
+        let stringToSign = [
+            Self.algorithm, timestamp.dateTime, scope, SHA256.hex(of: Array(canonicalRequest.utf8)),
+        ].joined(separator: "\n")
+
+        let signature = Self.hex(HMACSHA256.authenticationCode(for: stringToSign, key: signingKey(day: timestamp.day)))
+        let authorization = "\(Self.algorithm) Credential=\(credentials.accessKeyId)/\(scope), "
+            + "SignedHeaders=\(signedHeaders), Signature=\(signature)"
+        sent.append((name: "Authorization", value: authorization))
+        return Signature(
+            canonicalRequest: canonicalRequest, stringToSign: stringToSign, signature: signature,
+            authorization: authorization, headers: sent)
+    }
+
+    /// The key chain: HMAC of the day, then region, service and the `aws4_request` terminator.
+    func signingKey(day: String) -> [UInt8] {
+        var key = Array("AWS4\(credentials.secretAccessKey)".utf8)
+        for part in [day, region, service, "aws4_request"] {
+            key = HMACSHA256.authenticationCode(for: part, key: key)
+        }
+        return key
+    }
+
+    // MARK: - Canonical parts
+
+    /// The path, each segment URI-encoded once (RFC 3986, only unreserved characters kept, `/` kept).
+    /// Percent escapes in the URL are decoded first, so `/a%20b` and `/a b` give the same result.
+    /// Except for S3 the path is normalized first: no `.` or empty segments, `..` resolved. Empty gives `/`.
+    static func canonicalURI(percentEncodedPath path: String, normalize: Bool) -> String {
+        let rawSegments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var segments: [String] = []
+        var trailingSlash = path.hasSuffix("/")
+        if normalize {
+            for segment in rawSegments {
+                switch segment {
+                case "", ".": continue
+                case "..": _ = segments.popLast()
+                default: segments.append(segment)
+                }
+            }
+            // "/a/." and "/a/b/.." name a directory, like "/a/" (RFC 3986 §5.2.4).
+            trailingSlash = trailingSlash || rawSegments.last == "." || rawSegments.last == ".."
+        } else {
+            segments = Array(rawSegments.dropFirst(path.hasPrefix("/") ? 1 : 0))
+            if trailingSlash { segments.removeLast() }
+        }
+        if segments.isEmpty { return "/" }
+        let encoded = segments.map { uriEncode($0.removingPercentEncoding ?? $0) }
+        return "/" + encoded.joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    /// The query: every name and value URI-encoded (space as `%20`), pairs sorted by name, then by value.
+    /// A name without `=` gets an empty value (`Param1=`).
+    static func canonicalQuery(percentEncodedQuery query: String?) -> String {
+        guard let query, !query.isEmpty else { return "" }
+        let pairs = query.split(separator: "&").map { piece -> (name: String, value: String) in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            func encoded(_ text: String) -> String { uriEncode(text.removingPercentEncoding ?? text) }
+            return (encoded(parts[0]), parts.count > 1 ? encoded(parts[1]) : "")
+        }
+        return pairs
+            .sorted { ($0.name, $0.value) < ($1.name, $1.value) }  // encoded text is ASCII: byte order
+            .map { "\($0.name)=\($0.value)" }
+            .joined(separator: "&")
+    }
+
+    /// The canonical header block (`name:value\n` per header) and the signed header list (`a;b;c`).
+    /// Names are lowercased and sorted; the values of one name are joined with `,` in the order given.
+    static func canonicalHeaders(_ headers: [(name: String, value: String)]) -> (block: String, signed: String) {
+        var valuesByName: [String: [String]] = [:]
+        for header in headers {
+            valuesByName[header.name.lowercased(), default: []].append(trimmedHeaderValue(header.value))
+        }
+        let names = valuesByName.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let block = names.map { "\($0):\(valuesByName[$0]!.joined(separator: ","))\n" }.joined()
+        return (block, names.joined(separator: ";"))
+    }
+
+    /// A header value without leading or trailing blanks, each inner run of blanks made one space.
+    static func trimmedHeaderValue(_ value: String) -> String {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// `host[:port]` as a client sends it: the port only when the URL names a non-default one.
+    static func hostHeaderValue(for url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              var host = components.percentEncodedHost, !host.isEmpty
+        else { return nil }
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }  // IPv6 literal
+        let defaultPort = ["http": 80, "https": 443][components.scheme?.lowercased() ?? ""]
+        if let port = components.port, port != defaultPort { host += ":\(port)" }
+        return host
+    }
+
+    /// RFC 3986 percent-encoding of the UTF-8 bytes: letters, digits and `-._~` kept, the rest `%XX` (uppercase).
+    static func uriEncode(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + String(upperHexDigits[Int(byte >> 4)]) + String(upperHexDigits[Int(byte & 15)])
+            }
+        }
+        return encoded
+    }
+
+    private static let upperHexDigits = Array("0123456789ABCDEF")
+    private static let lowerHexDigits = Array("0123456789abcdef")
+
+    /// Lowercase hex, as SigV4 writes signatures and hashes.
+    static func hex(_ bytes: [UInt8]) -> String {
+        String(bytes.flatMap { [lowerHexDigits[Int($0 >> 4)], lowerHexDigits[Int($0 & 15)]] })
+    }
+}
+
+/// A request time in SigV4's two forms, computed in UTC without a DateFormatter (so no locale or calendar can leak in).
+struct SigV4Timestamp: Equatable {
+    /// `yyyyMMdd'T'HHmmss'Z'`, the `x-amz-date` value.
+    let dateTime: String
+    /// `yyyyMMdd`, the first part of the credential scope.
+    let day: String
+
+    init(_ date: Date) {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, dayOfMonth) = Self.civilDate(daysSince1970: days)
+        func digits(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        day = digits(year, 4) + digits(month, 2) + digits(dayOfMonth, 2)
+        dateTime = day + "T" + digits(secondOfDay / 3600, 2) + digits(secondOfDay % 3600 / 60, 2)
+            + digits(secondOfDay % 60, 2) + "Z"
+    }
+
+    /// Proleptic Gregorian year, month and day of a day count (Howard Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
