@@ -191,29 +191,10 @@ struct SigV4Timestamp: Equatable {
     let day: String
 
     init(_ date: Date) {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, dayOfMonth) = Self.civilDate(daysSince1970: days)
-        func digits(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        day = digits(year, 4) + digits(month, 2) + digits(dayOfMonth, 2)
-        dateTime = day + "T" + digits(secondOfDay / 3600, 2) + digits(secondOfDay % 3600 / 60, 2)
-            + digits(secondOfDay % 60, 2) + "Z"
-    }
-
-    /// Proleptic Gregorian year, month and day of a day count (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        // ImporterCore's UTC formatter, whole seconds: "2015-08-30T12:36:00.000Z" → "20150830T123600Z".
+        let millis = Int64(date.timeIntervalSince1970.rounded(.down)) * 1000
+        let compact = ISO8601.format(millis: millis).filter { $0 != "-" && $0 != ":" }
+        dateTime = String(compact.prefix(15)) + "Z"
+        day = String(compact.prefix(8))
     }
 }
