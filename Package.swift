@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
-        // The remote store: DynamoDB's JSON protocol (in progress: SigV4 signing and AWS configuration so far).
+        // The remote store: DynamoDB's JSON protocol (in progress: SigV4 signing, AWS configuration, item encoding so far).
         .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore"]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [

@@ -1,0 +1,276 @@
+import Foundation
+import ImporterCore
+
+/// How a date attribute is stored in DynamoDB (SPEC §5 `dateEncoding`).
+public enum DateEncoding: String, Sendable {
+    /// `S` holding `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC), the same text as the local store.
+    case iso8601
+    /// `N` holding seconds since the Unix epoch with a millisecond fraction (`1709288130.25`).
+    case epochSeconds
+}
+
+/// An item that DynamoDB returned and that does not fit the entity's attribute types.
+public struct DynamoItemDecodingError: Error, Sendable, CustomStringConvertible {
+    public let attribute: String
+    /// What the item held, e.g. `{"S": "abc"}`.
+    public let found: String
+    /// What the attribute's type needs, e.g. `an N holding an integer in -32768...32767`.
+    public let expected: String
+
+    public var description: String {
+        "attribute '\(attribute)': found \(found), expected \(expected)"
+    }
+}
+
+/// SPEC §5's DynamoDB item encoding of an entity's values: DynamoDB JSON out, typed values back.
+///
+/// Numbers are always written as plain decimal text (no exponent, no `inf`/`nan`), so a value's
+/// text is exact and the same on every platform; DynamoDB accepts it as an `N`.
+public struct DynamoItemCoding: Sendable {
+    public let entity: Entity
+    public let dates: DateEncoding
+
+    public init(entity: Entity, dates: DateEncoding = .iso8601) {
+        self.entity = entity
+        self.dates = dates
+    }
+
+    // MARK: Encoding
+
+    /// The item as DynamoDB JSON (`{"attr":{"S":"…"},…}`), nulls omitted; attributes in model order.
+    ///
+    /// `values` holds one value per attribute, by position. Doubles must be finite (SPEC §5
+    /// refuses `inf`/`nan` before a value is made).
+    public func encode(_ values: [Value]) -> String {
+        precondition(values.count == entity.attributes.count,
+                     "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
+        var json: [UInt8] = [UInt8(ascii: "{")]
+        json.reserveCapacity(64 * values.count)
+        var first = true
+        for (attribute, value) in zip(entity.attributes, values) {
+            guard let (tag, payload) = typedText(value) else { continue }
+            if !first { json.append(UInt8(ascii: ",")) }
+            first = false
+            JSONString.append(attribute.name, to: &json)
+            json.append(contentsOf: #":{""#.utf8)
+            json.append(contentsOf: tag.utf8)
+            json.append(contentsOf: #"":"#.utf8)
+            switch tag {
+            case "BOOL": json.append(contentsOf: payload.utf8)
+            default: JSONString.append(payload, to: &json)
+            }
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(UInt8(ascii: "}"))
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    /// DynamoDB's type tag and the value's text under it (`BOOL`'s is the JSON literal); nil for null.
+    private func typedText(_ value: Value) -> (tag: String, text: String)? {
+        switch value {
+        case .null: return nil
+        case .string(let text): return ("S", text)
+        case .integer(let number): return ("N", String(number))
+        case .decimal(let text): return ("N", text)
+        case .double(let number): return ("N", DynamoNumberText.plain(number))
+        case .date(let millis):
+            switch dates {
+            case .iso8601: return ("S", ISO8601.format(millis: millis))
+            case .epochSeconds: return ("N", DynamoNumberText.epochSeconds(millis: millis))
+            }
+        case .boolean(let flag): return ("BOOL", flag ? "true" : "false")
+        }
+    }
+
+    // MARK: Item size
+
+    /// Bytes DynamoDB counts toward its 400 KB item limit: for every non-null attribute, the
+    /// UTF-8 length of its name plus its value's size.
+    ///
+    /// The rules of the DynamoDB Developer Guide, "DynamoDB item sizes and formats"
+    /// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html):
+    /// - a string is its number of UTF-8 bytes;
+    /// - a number is "approximately (1 byte per two significant digits) + (1 byte)", leading
+    ///   and trailing zeros trimmed — taken here as ⌈significant digits / 2⌉ + 1;
+    /// - a Boolean (or null) is 1 byte.
+    /// Nulls are omitted from the item (see `encode`), so they count nothing.
+    public func itemSize(_ values: [Value]) -> Int {
+        precondition(values.count == entity.attributes.count,
+                     "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
+        var size = 0
+        for (attribute, value) in zip(entity.attributes, values) {
+            guard let (tag, text) = typedText(value) else { continue }
+            size += attribute.name.utf8.count
+            switch tag {
+            case "S": size += text.utf8.count
+            case "N": size += (DynamoNumberText.significantDigitCount(text) + 1) / 2 + 1
+            default: size += 1
+            }
+        }
+        return size
+    }
+
+    // MARK: Decoding
+
+    /// Parses an item as DynamoDB returns it (a `[String: Any]` from JSONSerialization of
+    /// `{"attr":{"S":…}}`) back to values by attribute position; missing attributes (and
+    /// `{"NULL": true}`) are `.null`. Attributes the entity does not have are ignored.
+    ///
+    /// Throws `DynamoItemDecodingError` (attribute name, what was found, what was expected) for
+    /// a wrong type or an unparsable or out-of-range number or date.
+    public func decode(_ item: [String: Any]) throws -> [Value] {
+        try entity.attributes.map { attribute in
+            guard let raw = item[attribute.name] else { return .null }
+            return try decode(raw, as: attribute)
+        }
+    }
+
+    private func decode(_ raw: Any, as attribute: Attribute) throws -> Value {
+        let typed = raw as? [String: Any]
+        if let null = typed?["NULL"], DynamoJSONValue.boolean(null) == true, typed?.count == 1 { return .null }
+        func fail(_ expected: String) -> DynamoItemDecodingError {
+            DynamoItemDecodingError(attribute: attribute.name, found: DynamoJSONValue.describe(raw), expected: expected)
+        }
+        func payload(_ tag: String, _ expected: String) throws -> Any {
+            guard let typed, typed.count == 1, let payload = typed[tag] else { throw fail(expected) }
+            return payload
+        }
+        func text(_ tag: String, _ expected: String) throws -> String {
+            guard let text = try payload(tag, expected) as? String else { throw fail(expected) }
+            return text
+        }
+
+        switch attribute.type {
+        case .string:
+            return .string(try text("S", "an S (string)"))
+        case .int16, .int32, .int64:
+            let range = attribute.type.integerRange!
+            let expected = "an N holding a whole number in \(range.lowerBound)...\(range.upperBound) (\(attribute.type.rawValue))"
+            guard let number = DynamoNumberText.integer(try text("N", expected)), range.contains(number) else {
+                throw fail(expected)
+            }
+            return .integer(number)
+        case .decimal:
+            let expected = "an N holding a decimal number"
+            guard let canonical = DecimalText.canonical(try text("N", expected)) else { throw fail(expected) }
+            return .decimal(canonical)
+        case .double, .float:
+            let expected = "an N holding a finite number (\(attribute.type.rawValue))"
+            guard let number = Double(try text("N", expected)), number.isFinite else { throw fail(expected) }
+            return .double(number)
+        case .date:
+            switch dates {
+            case .iso8601:
+                let expected = "an S holding a date as YYYY-MM-DDTHH:MM:SS.sssZ (dateEncoding iso8601)"
+                switch ISO8601.parse(try text("S", expected)) {
+                case .success(let millis): return .date(millis)
+                case .failure(let problem): throw fail("\(expected); the text \(problem.message)")
+                }
+            case .epochSeconds:
+                let expected = "an N holding epoch seconds with at most millisecond precision (dateEncoding epochSeconds)"
+                guard let millis = DynamoNumberText.epochMillis(seconds: try text("N", expected)) else { throw fail(expected) }
+                return .date(millis)
+            }
+        case .boolean:
+            let expected = "a BOOL (true or false)"
+            guard let flag = DynamoJSONValue.boolean(try payload("BOOL", expected)) else { throw fail(expected) }
+            return .boolean(flag)
+        }
+    }
+}
+
+/// DynamoDB `N` text: plain decimal digits, exact.
+enum DynamoNumberText {
+    /// A finite double as plain decimal text of its shortest round-trip digits: `1e-07` becomes
+    /// `0.0000001`, `1e+21` becomes `1000000000000000000000`, `-0.0` becomes `0` (DynamoDB
+    /// numbers have no negative zero). Parsing the text with `Double(_:)` gives the double back.
+    static func plain(_ number: Double) -> String {
+        precondition(number.isFinite, "DynamoDB numbers cannot hold \(number); SPEC §5 refuses inf/nan at input")
+        return DecimalText.canonical(String(describing: number))!
+    }
+
+    /// Epoch milliseconds as seconds with the fraction's trailing zeros dropped
+    /// (`1709288130250` → `1709288130.25`, `1709288130000` → `1709288130`, `-1500` → `-1.5`).
+    static func epochSeconds(millis: Int64) -> String {
+        DecimalText.canonical("\(millis)e-3")!
+    }
+
+    /// Epoch seconds text back to milliseconds; nil if it is not a number, has a non-zero
+    /// digit below the millisecond, or is out of Int64's range.
+    static func epochMillis(seconds text: String) -> Int64? {
+        guard let seconds = DecimalText.canonical(text), let millis = DecimalText.canonical(seconds + "e3") else { return nil }
+        return Int64(millis)
+    }
+
+    /// A whole number's value; nil for a fraction, a non-number or a value outside Int64.
+    /// Accepts any form DynamoDB may return (`12`, `1.2E+1`, `12.0`).
+    static func integer(_ text: String) -> Int64? {
+        if let number = Int64(text) { return number }
+        guard let canonical = DecimalText.canonical(text) else { return nil }
+        return Int64(canonical)
+    }
+
+    /// Significant digits of number text: digits with leading and trailing zeros trimmed.
+    static func significantDigitCount(_ text: String) -> Int {
+        var digits = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            .filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }[...]
+        while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return digits.count
+    }
+}
+
+/// Values of a JSONSerialization result, as DynamoDB items hold them.
+enum DynamoJSONValue {
+    /// A JSON `true`/`false`, but not a number 0/1 (JSONSerialization gives both as NSNumber).
+    static func boolean(_ value: Any) -> Bool? {
+        if let flag = value as? Bool, type(of: value) == Bool.self { return flag }
+        if let number = value as? NSNumber, !(value is String), String(cString: number.objCType) == "c" {
+            return number.boolValue
+        }
+        return nil
+    }
+
+    /// A short text of what an item held, for error messages: `{"N": "1.5"}`.
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case let text as String:
+            var json: [UInt8] = []
+            JSONString.append(text, to: &json)
+            return String(decoding: json, as: UTF8.self)
+        case let object as [String: Any]:
+            let members = object.keys.sorted().map { key in "\"\(key)\": \(describe(object[key]!))" }
+            return "{" + members.joined(separator: ", ") + "}"
+        case let array as [Any]:
+            return "[" + array.map(describe).joined(separator: ", ") + "]"
+        default:
+            if let flag = boolean(value) { return flag ? "true" : "false" }
+            return String(describing: value)
+        }
+    }
+}
+
+/// JSON string literals: `"`, `\` and control characters escaped, everything else kept as UTF-8.
+enum JSONString {
+    static func append(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): json.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): json.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: json.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: json.append(contentsOf: #"\r"#.utf8)
+            case 0x09: json.append(contentsOf: #"\t"#.utf8)
+            case 0x08: json.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: json.append(contentsOf: #"\f"#.utf8)
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                json.append(contentsOf: #"\u00"#.utf8)
+                json.append(hex[Int(byte >> 4)])
+                json.append(hex[Int(byte & 0x0F)])
+            default: json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
+    }
+}
