@@ -51,13 +51,13 @@ public struct DynamoItemCoding: Sendable {
             guard let (tag, payload) = typedText(value) else { continue }
             if !first { json.append(UInt8(ascii: ",")) }
             first = false
-            JSONString.append(attribute.name, to: &json)
+            JSONText.appendQuoted(attribute.name, to: &json)
             json.append(contentsOf: #":{""#.utf8)
             json.append(contentsOf: tag.utf8)
             json.append(contentsOf: #"":"#.utf8)
             switch tag {
             case "BOOL": json.append(contentsOf: payload.utf8)
-            default: JSONString.append(payload, to: &json)
+            default: JSONText.appendQuoted(payload, to: &json)
             }
             json.append(UInt8(ascii: "}"))
         }
@@ -236,7 +236,7 @@ enum DynamoJSONValue {
         switch value {
         case let text as String:
             var json: [UInt8] = []
-            JSONString.append(text, to: &json)
+            JSONText.appendQuoted(text, to: &json)
             return String(decoding: json, as: UTF8.self)
         case let object as [String: Any]:
             let members = object.keys.sorted().map { key in "\"\(key)\": \(describe(object[key]!))" }
@@ -247,30 +247,5 @@ enum DynamoJSONValue {
             if let flag = boolean(value) { return flag ? "true" : "false" }
             return String(describing: value)
         }
-    }
-}
-
-/// JSON string literals: `"`, `\` and control characters escaped, everything else kept as UTF-8.
-enum JSONString {
-    static func append(_ text: String, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): json.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): json.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: json.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: json.append(contentsOf: #"\r"#.utf8)
-            case 0x09: json.append(contentsOf: #"\t"#.utf8)
-            case 0x08: json.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: json.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                json.append(contentsOf: #"\u00"#.utf8)
-                json.append(hex[Int(byte >> 4)])
-                json.append(hex[Int(byte & 0x0F)])
-            default: json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
     }
 }
