@@ -178,12 +178,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         return try statement.step()
     }
 
-    public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
-        try model.entities.map { entity in
-            let statement = try database.prepare("SELECT count(*) FROM \(quoted(entity.table))")
-            _ = try statement.step()
-            return (entity.name, Int(statement.int64(0)))
-        }
+    public func count(of entity: Entity) throws -> Int {
+        let statement = try database.prepare("SELECT count(*) FROM \(quoted(entity.table))")
+        _ = try statement.step()
+        return Int(statement.int64(0))
     }
 
     public func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {

@@ -8,7 +8,7 @@ public struct EntityItems {
 
     /// How many items are stored.
     public func count() throws -> Int {
-        try store.counts(for: owner.model).first { $0.entity == entity.name }?.count ?? 0
+        try store.count(of: entity)
     }
 
     /// Every stored item, in no particular order.

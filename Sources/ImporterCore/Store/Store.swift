@@ -23,8 +23,8 @@ public protocol Store: AnyObject {
     /// Commits (or, with `commit: false`, rolls back) what is still open.
     func finishRun(commit: Bool) throws
 
-    /// Items stored per entity, in model order.
-    func counts(for model: Model) throws -> [(entity: String, count: Int)]
+    /// How many items of `entity` are stored (the open transaction's writes included).
+    func count(of entity: Entity) throws -> Int
 
     /// The stored item with `key` (values by attribute position), or nil. Sees the writes of
     /// the open transaction.
@@ -47,6 +47,13 @@ public protocol Store: AnyObject {
     func clearCheckpoint() throws
 
     func close()
+}
+
+extension Store {
+    /// Items stored per entity, in model order.
+    public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
+        try model.entities.map { ($0.name, try count(of: $0)) }
+    }
 }
 
 /// The outcome of one record's write.

@@ -46,7 +46,7 @@ public struct SyncDeletes {
         }
         let plan = try DeletePlan.make(model: model, store: store, requested: vanished, isProtected: isInInput)
         for entity in model.entities where plan.deletionCounts[entity.name] != nil && stored[entity.name] == nil {
-            stored[entity.name] = try store.counts(for: model).first { $0.entity == entity.name }?.count ?? 0
+            stored[entity.name] = try store.count(of: entity)
         }
         if let refusal = exceeded(plan.deletionCounts, stored: stored) {
             outcome.refused = refusal
