@@ -56,6 +56,15 @@ public final class PipelineRunner: @unchecked Sendable {
         let source: SourceConfig
         let path: String
         let entity: Entity
+        /// How checkpoints name the file: absolute, so a resume from another directory finds it.
+        let absolutePath: String
+
+        init(source: SourceConfig, path: String, entity: Entity) {
+            self.source = source
+            self.path = path
+            self.entity = entity
+            absolutePath = PipelineRunner.absolute(path)
+        }
     }
 
     private enum Work {
@@ -109,7 +118,7 @@ public final class PipelineRunner: @unchecked Sendable {
         if let interrupted {
             // The interrupted run's write outcomes; reading and checking recount the rest.
             for state in interrupted.inputs {
-                recorder.update(input: inputs.firstIndex { absolute($0.path) == state.path }!) { $0 = $0 + state.written }
+                recorder.update(input: inputs.firstIndex { $0.absolutePath == state.path }!) { $0 = $0 + state.written }
             }
         }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
@@ -352,7 +361,7 @@ public final class PipelineRunner: @unchecked Sendable {
             guard let store, !options.dryRun, uncommittedRecords > 0 else { return }
             do {
                 if var next = checkpoint {
-                    let path = absolute(inputs[input].path)
+                    let path = inputs[input].absolutePath
                     let done = (next.state(of: path)?.written ?? Counts()) + uncommitted
                     next.inputs.removeAll { $0.path == path }
                     next.inputs.append(.init(path: path, fingerprint: fingerprints[input],
@@ -425,7 +434,7 @@ public final class PipelineRunner: @unchecked Sendable {
     private func writeRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int) -> [Checkpoint.WriteRejection] {
         zip(records, outcomes).compactMap { record, outcome in
             guard case .rejected(let rejection) = outcome.result else { return nil }
-            return .init(path: absolute(inputs[input].path), record: record.ordinal, reason: rejection.reason,
+            return .init(path: inputs[input].absolutePath, record: record.ordinal, reason: rejection.reason,
                          field: rejection.field, message: rejection.message)
         }
     }
@@ -436,7 +445,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// (returned): refuses it, before anything is written, if an input changed.
     private func startCheckpoints(_ store: Store) throws -> Checkpoint? {
         fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
-        checkpoint = Checkpoint(pipeline: absolute(config.file), runId: runId)
+        checkpoint = Checkpoint(pipeline: Self.absolute(config.file), runId: runId)
         let previous = try store.loadCheckpoint()
         guard options.resume else {
             if previous != nil { note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)") }
@@ -446,12 +455,12 @@ public final class PipelineRunner: @unchecked Sendable {
             note("--resume: no interrupted run to continue; starting from the beginning")
             return nil
         }
-        guard previous.pipeline == absolute(config.file) else {
+        guard previous.pipeline == Self.absolute(config.file) else {
             throw ConfigurationError(file: config.file,
                 "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it")
         }
         for state in previous.inputs {
-            guard let index = inputs.firstIndex(where: { absolute($0.path) == state.path }) else {
+            guard let index = inputs.firstIndex(where: { $0.absolutePath == state.path }) else {
                 throw ConfigurationError(file: config.file,
                     "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)")
             }
@@ -462,7 +471,7 @@ public final class PipelineRunner: @unchecked Sendable {
             skipBefore[index] = state.nextRecord
         }
         for rejection in previous.rejections {
-            if let index = inputs.firstIndex(where: { absolute($0.path) == rejection.path }) {
+            if let index = inputs.firstIndex(where: { $0.absolutePath == rejection.path }) {
                 doneRejections[index][rejection.record] = rejection.rejection
             }
         }
@@ -471,7 +480,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// Checkpoints name files by absolute path, so a resume from another directory finds them.
-    private func absolute(_ path: String) -> String {
+    private static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 

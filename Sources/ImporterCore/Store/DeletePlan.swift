@@ -56,13 +56,14 @@ public struct DeletePlan: Sendable {
     /// since they were planned are not touched; they are returned as denials.
     public func apply(to store: Store, model: Model) throws -> [Denial] {
         var changed: [Denial] = []
+        // Each nullification is an update based on the stored version: version + 1, or a
+        // conflict if someone changed the item since it was planned.
+        let write = WriteConfig()
         for nullification in nullifications {
             let entity = model.entity(named: nullification.entity)!
             var values = nullification.item
             values[entity.attributeIndex[nullification.attribute]!] = .null
             let record = PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: values)
-            var write = WriteConfig()
-            write.mode = .upsert
             let outcome = try store.write([record], of: entity, rules: VersionRules(entity: entity, write: write))
             if case .updated = outcome[0].result { continue }
             changed.append(Denial(entity: entity.name, key: values[entity.hashKeyIndex],
