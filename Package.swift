@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries (module.modulemap + pkg-config).
@@ -28,11 +30,14 @@ let package = Package(
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
-        // The remote store: DynamoDB's JSON protocol (in progress: SigV4 signing, AWS configuration, item encoding so far).
-        .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore"]),
+        // The remote store: DynamoDB's JSON protocol over HTTP, SigV4, retries, conditional writes.
+        .target(name: "ImporterDynamoDB", dependencies: [
+            "ImporterCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
-            "ImporterCore", "ImporterFormats", "ImporterSQLite",
+            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -43,6 +48,6 @@ let package = Package(
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
-        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB"]),
+        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
     ]
 )

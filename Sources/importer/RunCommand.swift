@@ -49,28 +49,12 @@ struct OutputOptions: ParsableArguments {
 
 /// Runs a pipeline and exits with the report's exit code.
 private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = false, output: OutputOptions) throws {
-    let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore?) in
+    let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, Store?) in
         let (config, model) = try options.load()
-        guard config.destination.kind == .sqlite else {
-            throw ConfigurationError(file: config.file, key: "destination",
-                "destination type '\(config.destination.kind.rawValue)' is not available in this build; use type: sqlite")
-        }
         try PipelineRunner.checkConfiguration(config, model: model)
-        let path = config.destination.path!
-        do {
-            if dryRun {
-                // Nothing is written; an existing store still answers reference checks.
-                guard FileManager.default.fileExists(atPath: path) else { return (config, model, nil) }
-                let store = try SQLiteStore(existingPath: path)
-                if config.write.mode == .sync { try? store.prepareToRead(model) }  // to preview the deletes
-                return (config, model, store)
-            }
-            let store = try SQLiteStore(path: path)
-            try store.prepare(for: model)
-            return (config, model, store)
-        } catch let error as SQLiteError {
-            throw ConfigurationError(file: path, "cannot open the store: \(error)")
-        }
+        let store = try DestinationOpener.open(config, model: model, dryRun: dryRun,
+                                               reportDirectory: output.reportDir ?? config.reportDirectory)
+        return (config, model, store)
     }
     defer { store?.close() }
     let runner = PipelineRunner(
@@ -86,7 +70,7 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = fa
         FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
         throw ExitCode(3)
     }
-    if !dryRun { try? store?.recordRun(report) }
+    if !dryRun { try? (store as? SQLiteStore)?.recordRun(report) }
     var summary = SummaryTable.render(report)
     summary += "reports: \(runner.reportDirectory)\n"
     FileHandle.standardError.write(Data(summary.utf8))

@@ -64,6 +64,8 @@ public struct DestinationConfig: Sendable {
     public var endpoint: String?
     public var tablePrefix = ""
     public var createTables = false
+    /// DynamoDB: how dates are stored, `iso8601` (S) or `epochSeconds` (N).
+    public var dateEncoding = "iso8601"
 }
 
 /// How records are written (SPEC §6, §7).

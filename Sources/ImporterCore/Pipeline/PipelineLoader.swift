@@ -135,7 +135,7 @@ public struct PipelineLoader {
     }
 
     private func parseDestination(_ node: YAMLNode, directory: String) throws -> DestinationConfig {
-        let fields = try node.fields(allowed: ["type", "path", "region", "endpoint", "tablePrefix", "createTables"])
+        let fields = try node.fields(allowed: ["type", "path", "region", "endpoint", "tablePrefix", "createTables", "dateEncoding"])
         var destination = DestinationConfig()
         if let typeNode = fields["type"] {
             let name = try scalar(typeNode)
@@ -149,6 +149,13 @@ public struct PipelineLoader {
         destination.endpoint = try fields["endpoint"].map(scalar)
         destination.tablePrefix = try fields["tablePrefix"].map(scalar) ?? ""
         destination.createTables = try fields["createTables"]?.bool() ?? false
+        if let node = fields["dateEncoding"] {
+            let encoding = try scalar(node)
+            guard encoding == "iso8601" || encoding == "epochSeconds" else {
+                throw node.error("unknown dateEncoding '\(encoding)'; use iso8601 or epochSeconds")
+            }
+            destination.dateEncoding = encoding
+        }
         return destination
     }
 

@@ -310,7 +310,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let rules = Dictionary(uniqueKeysWithValues: model.entities.map {
             ($0.name, VersionRules(entity: $0, write: config.write))
         })
-        let batchSize = config.write.batchSize ?? Self.defaultBatchSize
+        let batchSize = store?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
         let windowSize = min(batchSize, Self.sortWindow)
         var window: [PreparedRecord] = []
         var input = 0
@@ -344,6 +344,7 @@ public final class PipelineRunner: @unchecked Sendable {
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
                 uncommitted = uncommitted + count(outcomes, of: window, input: input, recorder: recorder)
+                uncommitted.retries += store.takeRetries(of: entity)
                 if checkpoint != nil { uncommittedRejects += writeRejections(outcomes, of: window, input: input) }
                 uncommittedRecords += window.count
             } catch {
@@ -448,7 +449,10 @@ public final class PipelineRunner: @unchecked Sendable {
         checkpoint = Checkpoint(pipeline: Self.absolute(config.file), runId: runId)
         let previous = try store.loadCheckpoint()
         guard options.resume else {
-            if previous != nil { note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)") }
+            if previous != nil {
+                note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)")
+                try store.clearCheckpoint()  // its rejections must not be listed again by a later --resume
+            }
             return nil
         }
         guard let previous else {

@@ -29,6 +29,8 @@ public enum RejectReason: String, Sendable, Codable, CaseIterable {
     case conflict
     /// The store refused the write.
     case constraint
+    /// The item is larger than the store allows (DynamoDB: 400 KB).
+    case size
 }
 
 /// A record's rejection: stage, reason and a message that says what is wrong.

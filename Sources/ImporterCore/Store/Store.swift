@@ -47,9 +47,18 @@ public protocol Store: AnyObject {
     func clearCheckpoint() throws
 
     func close()
+
+    /// Records the runner should hand to one `write` and commit together, when the store knows
+    /// better than `write.batchSize` (a remote store sends a write's batches concurrently).
+    var preferredCommitSize: Int? { get }
+    /// Requests to the store retried since the last call, for the report (SPEC §8 `retries`).
+    func takeRetries(of entity: Entity) -> Int
 }
 
 extension Store {
+    public var preferredCommitSize: Int? { nil }
+    public func takeRetries(of entity: Entity) -> Int { 0 }
+
     /// Items stored per entity, in model order.
     public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
         try model.entities.map { ($0.name, try count(of: $0)) }

@@ -151,4 +151,10 @@ public struct AWSResolvedConfiguration: Sendable, Equatable {
     public var credentials: AWSCredentials
     public var region: String
     public var endpoint: URL
+
+    public init(credentials: AWSCredentials, region: String, endpoint: URL) {
+        self.credentials = credentials
+        self.region = region
+        self.endpoint = endpoint
+    }
 }

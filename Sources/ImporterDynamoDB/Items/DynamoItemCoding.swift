@@ -65,6 +65,32 @@ public struct DynamoItemCoding: Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// One value as a DynamoDB JSON attribute value (`{"N":"3"}`); nil for null.
+    public func encodeValue(_ value: Value) -> String? {
+        guard let (tag, payload) = typedText(value) else { return nil }
+        var json: [UInt8] = Array(#"{""#.utf8)
+        json.append(contentsOf: tag.utf8)
+        json.append(contentsOf: #"":"#.utf8)
+        if tag == "BOOL" { json.append(contentsOf: payload.utf8) } else { JSONText.appendQuoted(payload, to: &json) }
+        json.append(UInt8(ascii: "}"))
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    /// An item's key alone, as DynamoDB JSON (`{"id":{"S":"…"}}`).
+    public func encodeKey(_ key: Value) -> String {
+        "{" + JSONText.quote(entity.hashKey) + ":" + (encodeValue(key) ?? #"{"NULL":true}"#) + "}"
+    }
+
+    /// The DynamoDB type of an attribute (`S`, `N` or `BOOL`), as key schemas name it.
+    public func dynamoType(of type: AttributeType) -> String {
+        switch type {
+        case .string: return "S"
+        case .date: return dates == .iso8601 ? "S" : "N"
+        case .boolean: return "BOOL"
+        case .int16, .int32, .int64, .decimal, .double, .float: return "N"
+        }
+    }
+
     /// DynamoDB's type tag and the value's text under it (`BOOL`'s is the JSON literal); nil for null.
     private func typedText(_ value: Value) -> (tag: String, text: String)? {
         switch value {

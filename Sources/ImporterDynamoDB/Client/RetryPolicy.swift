@@ -1,0 +1,50 @@
+import Foundation
+import ImporterCore
+
+/// Exponential backoff with full jitter (SPEC §7): before attempt n+1 the caller sleeps a
+/// random time in 0...min(maxDelay, baseDelay × 2ⁿ).
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first one included.
+    public var maxAttempts: Int
+    public var baseDelay: Double
+    public var maxDelay: Double
+
+    public init(maxAttempts: Int = 8, baseDelay: Double = 0.05, maxDelay: Double = 5) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    public init(_ config: RetryConfig) {
+        self.init(maxAttempts: config.maxAttempts, baseDelay: config.baseDelay, maxDelay: config.maxDelay)
+    }
+
+    /// Sleeps before retry number `retry` (1 for the first retry).
+    func pause(beforeRetry retry: Int) {
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(retry - 1, 30))))
+        guard ceiling > 0 else { return }
+        Thread.sleep(forTimeInterval: Double.random(in: 0...ceiling))
+    }
+}
+
+/// Retries counted across threads, per entity, for the report.
+public final class RetryCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    public init() {}
+
+    func add(_ retries: Int, for entity: String) {
+        guard retries > 0 else { return }
+        lock.lock()
+        counts[entity, default: 0] += retries
+        lock.unlock()
+    }
+
+    /// The retries counted for `entity` since the last call, and resets them.
+    public func take(for entity: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.removeValue(forKey: entity) ?? 0
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ImporterCore
+
+/// A checkpoint and its write-stage rejections as one JSON file, replaced atomically (written
+/// beside, then renamed).
+enum CheckpointFile {
+    private struct Contents: Codable {
+        var checkpoint: Checkpoint
+        var rejections: [Checkpoint.WriteRejection]
+    }
+
+    static func save(_ checkpoint: Checkpoint, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            let contents = Contents(checkpoint: checkpoint, rejections: checkpoint.rejections)
+            try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw StoreError("\(path): cannot save the checkpoint: \(error)")
+        }
+    }
+
+    static func load(from path: String) throws -> Checkpoint? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        do {
+            let contents = try JSONDecoder().decode(Contents.self, from: data)
+            var checkpoint = contents.checkpoint
+            checkpoint.rejections = contents.rejections
+            return checkpoint
+        } catch {
+            throw StoreError("\(path): the checkpoint is unreadable (\(error)); delete it to start over")
+        }
+    }
+}

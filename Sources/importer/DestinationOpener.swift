@@ -1,0 +1,70 @@
+import Foundation
+import ImporterCore
+import ImporterDynamoDB
+import ImporterSQLite
+
+/// Opens a pipeline's destination (SPEC §4 `destination`) as a `Store`.
+enum DestinationOpener {
+    /// The store to run against. A dry run writes nothing and gets a store only when one exists
+    /// already (to answer reference checks and preview sync deletes); else nil.
+    /// Throws `ConfigurationError` (exit 2, nothing written) for what the user must fix.
+    static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> Store? {
+        switch config.destination.kind {
+        case .sqlite: return try openSQLite(config, model: model, dryRun: dryRun)
+        case .dynamodb: return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
+        }
+    }
+
+    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool) throws -> Store? {
+        let path = config.destination.path!
+        do {
+            if dryRun {
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                let store = try SQLiteStore(existingPath: path)
+                if config.write.mode == .sync { try? store.prepareToRead(model) }  // to preview the deletes
+                return store
+            }
+            let store = try SQLiteStore(path: path)
+            try store.prepare(for: model)
+            return store
+        } catch let error as SQLiteError {
+            throw ConfigurationError(file: path, "cannot open the store: \(error)")
+        }
+    }
+
+    private static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> Store? {
+        guard !config.write.atomic else {
+            throw ConfigurationError(file: config.file, key: "write",
+                "atomic: true is for the SQLite store; DynamoDB has no run-long transaction (use --resume after an interruption instead)")
+        }
+        if let size = config.write.batchSize, size > 100 {
+            throw ConfigurationError(file: config.file, key: "write",
+                "batchSize \(size) is more than DynamoDB's 100 writes per transaction; use 25 (the default) to 100")
+        }
+        let aws: AWSResolvedConfiguration
+        do {
+            aws = try AWSEnvironment.current.resolve(pipelineRegion: config.destination.region,
+                                                     pipelineEndpoint: config.destination.endpoint)
+        } catch {
+            throw ConfigurationError(file: config.file, key: "destination", error.description)
+        }
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = config.destination.tablePrefix
+        options.createTables = config.destination.createTables && !dryRun
+        options.dates = DateEncoding(rawValue: config.destination.dateEncoding) ?? .iso8601
+        options.transactionSize = config.write.batchSize ?? 25
+        options.transactional = config.write.transactional
+        options.concurrency = config.write.concurrency
+        options.checkpointFile = (reportDirectory as NSString).appendingPathComponent("checkpoint.json")
+        options.pipelineFile = config.file
+        let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2)
+        let store = DynamoDBStore(client: client, options: options)
+        do {
+            if dryRun { return try store.prepareToRead(model) ? store : nil }
+            try store.prepare(for: model)
+        } catch let error as StoreError {
+            throw ConfigurationError(file: config.file, key: "destination", "cannot prepare the DynamoDB tables: \(error)")
+        }
+        return store
+    }
+}
