@@ -349,6 +349,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 uncommittedRecords += window.count
             } catch {
                 recorder.abort("the store failed: \(error)")
+                uncommitted.retries += store.takeRetries(of: entity)
                 recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted.lost() }
                 recorder.update(input: input) { $0.rolledBack += window.count }
                 uncommitted = Counts()

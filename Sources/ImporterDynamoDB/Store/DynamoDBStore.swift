@@ -14,7 +14,8 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
         public var dates: DateEncoding = .iso8601
         /// Writes per TransactWriteItems (at most 100).
         public var transactionSize = 25
-        /// false: BatchWriteItem where no condition is needed (SPEC §6).
+        /// false: one conditional PutItem per item, and BatchWriteItem where no condition is
+        /// needed (SPEC §6: `mode: replace`, or a table empty when the run began).
         public var transactional = true
         /// Transactions (or batches) in flight.
         public var concurrency = 4
@@ -95,10 +96,12 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     // MARK: Writing
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
-        let unconditional = !options.transactional && (rules.mode == .replace || emptyAtStart.contains(entity.name))
+        let empty = emptyAtStart.contains(entity.name)
+        let method: EntityWriter.Method = options.transactional ? .transaction
+            : (rules.mode == .replace || empty ? .batch : .eachConditional)
         let writer = EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
-            retries: retries, unconditional: unconditional, knownEmpty: unconditional && emptyAtStart.contains(entity.name))
+            retries: retries, method: method, knownEmpty: method == .batch && empty)
         let size = max(1, min(options.transactionSize, 100))
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         let results = GroupResults(count: groups.count)

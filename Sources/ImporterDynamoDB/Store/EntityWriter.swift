@@ -13,11 +13,22 @@ struct EntityWriter {
     let coding: DynamoItemCoding
     let rules: VersionRules
     let retries: RetryCounter
+    /// How the writes are sent.
+    let method: Method
     /// No conditions: BatchWriteItem (`transactional: false` with `mode: replace`, or into a
     /// table that was empty when the run started).
-    let unconditional: Bool
+    var unconditional: Bool { method == .batch }
     /// The table was empty when the run started and writes are unconditional: nothing to read.
     let knownEmpty: Bool
+
+    enum Method {
+        /// Conditional writes in one TransactWriteItems per group (`transactional: true`).
+        case transaction
+        /// One conditional PutItem per write (`transactional: false` where a condition is needed).
+        case eachConditional
+        /// BatchWriteItem, no conditions.
+        case batch
+    }
 
     /// DynamoDB's item size limit.
     static let maxItemBytes = 400 * 1024
@@ -78,7 +89,12 @@ struct EntityWriter {
             }
             pending = []
             guard !planned.isEmpty else { break }
-            let results = unconditional ? try sendBatch(planned) : try sendTransaction(planned)
+            let results: [Sent]
+            switch method {
+            case .transaction: results = try sendTransaction(planned)
+            case .eachConditional: results = try planned.map(sendConditionalPut)
+            case .batch: results = try sendBatch(planned)
+            }
             var changed: [Planned] = []
             for (write, result) in zip(planned, results) {
                 switch result {
@@ -177,13 +193,32 @@ struct EntityWriter {
     }
 
     private func transactAction(_ write: Planned) -> String {
+        "{\"Put\":" + conditionalPut(write) + "}"
+    }
+
+    /// A PutItem request conditional on the item being as read.
+    private func conditionalPut(_ write: Planned) -> String {
         let condition: String
         if let version = write.expectedVersion {
             condition = "\"ConditionExpression\":\"#v = :v\",\"ExpressionAttributeNames\":{\"#v\":\(JSONText.quote(entity.versionAttribute))},\"ExpressionAttributeValues\":{\":v\":{\"N\":\"\(version)\"}}"
         } else {
             condition = "\"ConditionExpression\":\"attribute_not_exists(#k)\",\"ExpressionAttributeNames\":{\"#k\":\(JSONText.quote(entity.hashKey))}"
         }
-        return "{\"Put\":{\"TableName\":\(JSONText.quote(table)),\"Item\":\(coding.encode(write.item)),\(condition)}}"
+        return "{\"TableName\":\(JSONText.quote(table)),\"Item\":\(coding.encode(write.item)),\(condition)}"
+    }
+
+    /// Sends one write as a conditional PutItem.
+    func sendConditionalPut(_ write: Planned) throws -> Sent {
+        do {
+            _ = try client.send("PutItem", Array(conditionalPut(write).utf8), retries: retries, entity: entity.name)
+            return .done
+        } catch let error as DynamoDBError where error.type == "ConditionalCheckFailedException" {
+            return .conditionFailed
+        } catch let error as DynamoDBError where error.type == "ValidationException" {
+            return .refused(error.message)
+        } catch let error as DynamoDBError {
+            throw StoreError("\(table): \(error)")
+        }
     }
 
     // MARK: Unconditional writes
