@@ -91,7 +91,7 @@ final class MotoServer {
     /// The server's output so far (for failure messages).
     func log() -> String { Self.readLog(logFile) }
 
-    private static func stop(_ process: Process) {
+    static func stop(_ process: Process) {
         guard process.isRunning else { return }
         let pid = process.processIdentifier
         kill(pid, SIGTERM)

@@ -1,0 +1,54 @@
+import Foundation
+
+/// `fault_proxy.py` in front of a server: injects throttling errors, 5xx, connection resets and
+/// swallowed responses at the given rates, for the operations named. Stopped by PID.
+final class FaultProxy {
+    struct Rates {
+        var throttle = 0.0
+        var serverError = 0.0
+        var reset = 0.0
+        var swallow = 0.0
+    }
+
+    /// What the proxy injected so far.
+    struct Stats: Decodable {
+        let requests: Int
+        let throttle: Int
+        let serverError: Int
+        let reset: Int
+        let swallow: Int
+        var faults: Int { throttle + serverError + reset + swallow }
+    }
+
+    let port: Int
+    private let process: Process
+    var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    init(upstream: URL, rates: Rates, operations: [String], seed: Int = 7) throws {
+        port = try MotoServer.freeLoopbackPort()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fault_proxy.py")
+        process = Process()
+        process.executableURL = try MotoServer.findExecutable("python3")
+        process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
+                             "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
+                             "--reset", String(rates.reset), "--swallow", String(rates.swallow),
+                             "--ops", operations.joined(separator: ","), "--seed", String(seed)]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while (try? stats()) == nil {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                throw MotoServerError.setup("the fault proxy did not start on port \(port)")
+            }
+            usleep(50_000)
+        }
+    }
+
+    func stats() throws -> Stats {
+        let response = try HTTPTestClient.send(HTTPTestClient.request(endpoint.appendingPathComponent("__stats"), method: "GET"))
+        return try JSONDecoder().decode(Stats.self, from: response.body)
+    }
+
+    func stop() { MotoServer.stop(process) }
+}

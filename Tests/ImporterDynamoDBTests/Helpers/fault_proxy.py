@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A fault-injecting HTTP proxy for the DynamoDB tests: forwards requests to a DynamoDB-protocol
+server (moto) and, at the given rates, answers a request itself with a throttling error or a
+5xx, resets the connection before forwarding, or forwards and then resets the connection
+instead of answering ("swallowed": the write reached the server, the client never learns).
+
+Faults are drawn only for the operations named by --ops. Counts of what was injected are
+served at GET /__stats as JSON. Usage:
+  fault_proxy.py --port P --upstream http://127.0.0.1:Q --throttle 0.2 --server-error 0.05 \
+      --reset 0.01 --swallow 0.01 --ops PutItem,BatchWriteItem --seed 7
+"""
+import argparse, http.client, http.server, json, random, socket, struct, sys, threading
+from urllib.parse import urlparse
+
+args = None
+stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0}
+lock = threading.Lock()
+rng = random.Random()
+
+
+def draw(operation):
+    """The fault for one request, or None."""
+    if operation not in args.ops:
+        return None
+    with lock:
+        stats["requests"] += 1
+        r = rng.random()
+        for name, rate in (("throttle", args.throttle), ("serverError", args.server_error),
+                           ("reset", args.reset), ("swallow", args.swallow)):
+            if r < rate:
+                stats[name] += 1
+                return name
+            r -= rate
+    return None
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        body = json.dumps(stats).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def reset(self):
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def answer(self, status, payload, error_type=None):
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/x-amz-json-1.0")
+        if error_type:
+            self.send_header("x-amzn-ErrorType", error_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        operation = self.headers.get("X-Amz-Target", "").split(".")[-1]
+        fault = draw(operation)
+        if fault == "throttle":
+            return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#ThrottlingException",
+                                     "message": "Rate of requests exceeds the allowed throughput (injected)"})
+        if fault == "serverError":
+            status = rng.choice([500, 503])
+            return self.answer(status, {"__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
+                                        "message": "injected %d" % status})
+        if fault == "reset":
+            return self.reset()
+        upstream = urlparse(args.upstream)
+        connection = getattr(self, "upstream", None)
+        if connection is None:
+            connection = self.upstream = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+        connection.request("POST", self.path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        if fault == "swallow":
+            return self.reset()
+        self.send_response(response.status)
+        for k, v in response.getheaders():
+            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def main():
+    global args
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--upstream", required=True)
+    parser.add_argument("--throttle", type=float, default=0)
+    parser.add_argument("--server-error", type=float, default=0)
+    parser.add_argument("--reset", type=float, default=0)
+    parser.add_argument("--swallow", type=float, default=0)
+    parser.add_argument("--ops", default="")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.ops = set(filter(None, args.ops.split(",")))
+    rng.seed(args.seed)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print("listening", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
