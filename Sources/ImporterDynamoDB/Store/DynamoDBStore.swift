@@ -102,7 +102,8 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
         let writer = EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
             retries: retries, method: method, knownEmpty: method == .batch && empty)
-        let size = max(1, min(options.transactionSize, 100))
+        // A transaction holds a group; otherwise a group is what one BatchGetItem reads.
+        let size = method == .transaction ? max(1, min(options.transactionSize, 100)) : 100
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         let results = GroupResults(count: groups.count)
         try parallelForEach(groups.count, workers: options.concurrency) { index in

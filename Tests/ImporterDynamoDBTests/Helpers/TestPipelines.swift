@@ -1,3 +1,4 @@
+import ImporterCore
 import Foundation
 
 /// Pipeline files and dumps for the DynamoDB tests: the sample Locations and generated Checkins.
@@ -40,4 +41,13 @@ enum TestPipelines {
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
+}
+
+/// The sample Locations model, loaded from SampleData.
+enum SampleModel {
+    static func model() throws -> Model {
+        try ModelLoader.load(path: TestPipelines.sample.appendingPathComponent("Model").path).newest
+    }
+
+    static func checkin() throws -> Entity { try model().entity(named: "Checkin")! }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import ImporterCore
+import XCTest
+@testable import ImporterDynamoDB
+
+/// Retries through a fault-injecting proxy in front of moto: throttling, 5xx, connection
+/// resets and swallowed responses (the write reached the server, its answer never came back).
+final class DynamoDBFaultTests: MotoTestCase {
+    static let checkinCount = 20_000
+
+    /// 20k Checkins imported, then refreshed with 10% changed, through 20% throttling, 5% 5xx,
+    /// 1% resets and 1% swallowed responses: every item is written exactly once at the right
+    /// version, and the report's retries are exactly the faults the proxy injected.
+    func testEveryItemIsWrittenOnceAtTheRightVersionThroughInjectedFaults() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try FaultProxy(upstream: server.endpoint,
+                                   rates: .init(throttle: 0.20, serverError: 0.05, reset: 0.01, swallow: 0.01),
+                                   operations: ["BatchWriteItem", "BatchGetItem", "PutItem", "TransactWriteItems"])
+        defer { proxy.stop() }
+        let environment = ImporterBinary.environment(server, endpoint: proxy.endpoint)
+        let retry = "{ maxAttempts: 30, baseDelay: 0.001, maxDelay: 0.02 }"
+
+        // 1. Into empty tables: BatchWriteItem.
+        let dump = directory + "/checkins.ndjson"
+        try TestPipelines.checkins(Self.checkinCount).write(toFile: dump, atomically: true, encoding: .utf8)
+        let load = try TestPipelines.write(in: directory, name: "load", checkins: dump, prefix: "faults-", retry: retry)
+        let loaded = try ImporterBinary.run(["run", load, "--quiet"], environment: environment)
+        XCTAssertEqual(loaded.status, 0, loaded.output)
+        let afterLoad = try proxy.stats()
+        var report = try ImporterBinary.report(directory + "/reports-load")
+        XCTAssertEqual(report.number("totals", "inserted"), Self.checkinCount + 500, loaded.output)
+        XCTAssertGreaterThan(afterLoad.faults, 20, "the proxy injected faults")
+        XCTAssertEqual(report.number("totals", "retries"), afterLoad.faults, "retries = injected faults: \(afterLoad)")
+
+        // 2. Every tenth Checkin changed: BatchGetItem, then conditional PutItem per changed item.
+        let refreshDump = directory + "/refresh.ndjson"
+        try TestPipelines.checkins(Self.checkinCount, comment: { $0 % 10 == 0 ? "changed \($0)" : "visit \($0)" })
+            .write(toFile: refreshDump, atomically: true, encoding: .utf8)
+        let refresh = try TestPipelines.write(in: directory, name: "refresh", checkins: refreshDump, prefix: "faults-", retry: retry)
+        let refreshed = try ImporterBinary.run(["run", refresh, "--quiet"], environment: environment)
+        XCTAssertEqual(refreshed.status, 0, refreshed.output)
+        let afterRefresh = try proxy.stats()
+        report = try ImporterBinary.report(directory + "/reports-refresh")
+        XCTAssertEqual(report.number("totals", "updated"), Self.checkinCount / 10, refreshed.output)
+        XCTAssertEqual(report.number("totals", "unchanged"), Self.checkinCount * 9 / 10 + 500, refreshed.output)
+        XCTAssertGreaterThan(afterRefresh.swallow, afterLoad.swallow, "some conditional writes lost their answer")
+        XCTAssertEqual(report.number("totals", "retries"), afterRefresh.faults - afterLoad.faults,
+                       "retries = injected faults: \(afterRefresh)")
+
+        // The table, read directly: every item once, at version 2 where it changed, else 1.
+        let store = try openedStore(prefix: "faults-")
+        let checkin = try SampleModel.checkin()
+        var seen: [String: (comment: String, version: Int64)] = [:]
+        try store.scan(checkin) { values in
+            guard case .string(let key) = values[checkin.hashKeyIndex], case .string(let comment) = values[checkin.attributeIndex["comment"]!],
+                  case .integer(let version) = values[checkin.versionIndex] else { return XCTFail("unexpected item \(values)") }
+            XCTAssertNil(seen[key], "\(key) appears twice")
+            seen[key] = (comment, version)
+        }
+        XCTAssertEqual(seen.count, Self.checkinCount)
+        for i in 1...Self.checkinCount {
+            let key = "chk-" + String(format: "%06d", i)
+            let changed = i % 10 == 0
+            XCTAssertEqual(seen[key]?.comment, changed ? "changed \(i)" : "visit \(i)", key)
+            XCTAssertEqual(seen[key]?.version, changed ? 2 : 1, key)
+        }
+    }
+
+    private func openedStore(prefix: String) throws -> DynamoDBStore {
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = prefix
+        let store = DynamoDBStore(client: try client(), options: options)
+        XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
+        return store
+    }
+}
