@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ImporterCore", targets: ["ImporterCore"]),
         .library(name: "ImporterFormats", targets: ["ImporterFormats"]),
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
+        .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
