@@ -62,8 +62,11 @@ enum DestinationOpener {
         do {
             if dryRun { return try store.prepareToRead(model) ? store : nil }
             try store.prepare(for: model)
-        } catch let error as StoreError {
-            throw ConfigurationError(file: config.file, key: "destination", "cannot prepare the DynamoDB tables: \(error)")
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError(file: config.file, key: "destination",
+                "cannot prepare the DynamoDB tables at \(aws.endpoint.absoluteString): \(error)")
         }
         return store
     }
