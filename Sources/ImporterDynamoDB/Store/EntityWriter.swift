@@ -15,9 +15,6 @@ struct EntityWriter {
     let retries: RetryCounter
     /// How the writes are sent.
     let method: Method
-    /// No conditions: BatchWriteItem (`transactional: false` with `mode: replace`, or into a
-    /// table that was empty when the run started).
-    var unconditional: Bool { method == .batch }
     /// The table was empty when the run started and writes are unconditional: nothing to read.
     let knownEmpty: Bool
 
@@ -26,7 +23,8 @@ struct EntityWriter {
         case transaction
         /// One conditional PutItem per write (`transactional: false` where a condition is needed).
         case eachConditional
-        /// BatchWriteItem, no conditions.
+        /// BatchWriteItem, no conditions (`transactional: false` with `mode: replace`, or into a
+        /// table that was empty when the run started).
         case batch
     }
 
