@@ -11,9 +11,7 @@ final class DynamoDBPipelineTests: MotoTestCase {
         let server = try server()
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        var environment = ImporterBinary.environment(server)
-        environment["OUT_DIR"] = out
-        environment["TABLE_PREFIX"] = "sample-"
+        let environment = samplePipelineEnvironment(server, out: out, tablePrefix: "sample-")
         let first = try ImporterBinary.run(["run", "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: environment)
         XCTAssertEqual(first.status, 0, first.output)
         let report = try ImporterBinary.report(out + "/reports/locations-dynamodb")
@@ -60,9 +58,7 @@ final class DynamoDBPipelineTests: MotoTestCase {
         ]))
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        var environment = ImporterBinary.environment(server)
-        environment["OUT_DIR"] = out
-        environment["TABLE_PREFIX"] = "keyed-"
+        let environment = samplePipelineEnvironment(server, out: out, tablePrefix: "keyed-")
         let run = try ImporterBinary.run(["run", "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: environment)
         XCTAssertEqual(run.status, 2, run.output)
         XCTAssertTrue(run.output.contains("table keyed-AWS-Locations is keyed by id HASH (N), but the model needs hash key locationId of type S"), run.output)
@@ -70,6 +66,11 @@ final class DynamoDBPipelineTests: MotoTestCase {
         XCTAssertEqual(scan["Count"] as? Int, 0)
         let tables = try client.send("ListTables", json([:]))["TableNames"] as? [String] ?? []
         XCTAssertFalse(tables.contains("keyed-Checkin"), "nothing is created after the mismatch: \(tables)")
+    }
+
+    /// What `Pipelines/locations-dynamodb.yaml` reads: the server, its credentials, OUT_DIR, TABLE_PREFIX.
+    private func samplePipelineEnvironment(_ server: MotoServer, out: String, tablePrefix: String) -> [String: String] {
+        ImporterBinary.environment(server).merging(["OUT_DIR": out, "TABLE_PREFIX": tablePrefix]) { $1 }
     }
 
     /// Every item of `tables`, keyed by hash key, as boto3's low-level client returns it (typed).

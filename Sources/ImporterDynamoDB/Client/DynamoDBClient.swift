@@ -43,10 +43,8 @@ public final class DynamoDBClient: @unchecked Sendable {
         while true {
             do {
                 return try sendOnce(operation, body)
-            } catch let error as DynamoDBError where error.isRetryable && attempt < retry.maxAttempts {
-                retries?.add(1, for: entity)
-                retry.pause(beforeRetry: attempt)
-                attempt += 1
+            } catch let error as DynamoDBError where error.isRetryable {
+                guard retry.backOff(after: &attempt, counting: retries, entity: entity) else { throw error }
             }
         }
     }

@@ -28,17 +28,16 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
     /// `x-amzn-errortype` header (before its `:`), the message from `message` or `Message`.
     init(operation: String, status: Int, errorTypeHeader: String?, body: [UInt8]) {
         let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let text = String(decoding: body.prefix(2000), as: UTF8.self)
         var type = (json?["__type"] as? String).map { String($0.split(separator: "#").last ?? "") }
         if type?.isEmpty ?? true, let header = errorTypeHeader, !header.isEmpty {
             type = String(header.split(separator: ":").first ?? "")
         }
-        let text = String(decoding: body.prefix(2000), as: UTF8.self)
         if type?.isEmpty ?? true, let code = Self.xmlElement("Code", in: text) {
             type = code  // authentication errors of some servers (moto) come as XML
         }
-        let message = json?["message"] as? String ?? json?["Message"] as? String
-            ?? Self.xmlElement("Message", in: String(decoding: body.prefix(2000), as: UTF8.self))
-            ?? String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = json?["message"] as? String ?? json?["Message"] as? String ?? Self.xmlElement("Message", in: text)
+            ?? String(text.prefix(300)).trimmingCharacters(in: .whitespacesAndNewlines)
         let reasons = (json?["CancellationReasons"] as? [[String: Any]] ?? []).map {
             (code: $0["Code"] as? String ?? "None", message: $0["Message"] as? String)
         }

@@ -19,11 +19,15 @@ public struct RetryPolicy: Sendable {
         self.init(maxAttempts: config.maxAttempts, baseDelay: config.baseDelay, maxDelay: config.maxDelay)
     }
 
-    /// Sleeps before retry number `retry` (1 for the first retry).
-    func pause(beforeRetry retry: Int) {
-        let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(retry - 1, 30))))
-        guard ceiling > 0 else { return }
-        Thread.sleep(forTimeInterval: Double.random(in: 0...ceiling))
+    /// After failed attempt number `attempt`: false when no attempt is left; else counts a
+    /// retry for `entity`, sleeps the backoff and moves `attempt` on.
+    func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) -> Bool {
+        guard attempt < maxAttempts else { return false }
+        retries?.add(1, for: entity)
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 30))))
+        if ceiling > 0 { Thread.sleep(forTimeInterval: Double.random(in: 0...ceiling)) }
+        attempt += 1
+        return true
     }
 }
 

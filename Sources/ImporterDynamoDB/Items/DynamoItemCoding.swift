@@ -81,14 +81,9 @@ public struct DynamoItemCoding: Sendable {
         "{" + JSONText.quote(entity.hashKey) + ":" + (encodeValue(key) ?? #"{"NULL":true}"#) + "}"
     }
 
-    /// The DynamoDB type of an attribute (`S`, `N` or `BOOL`), as key schemas name it.
-    public func dynamoType(of type: AttributeType) -> String {
-        switch type {
-        case .string: return "S"
-        case .date: return dates == .iso8601 ? "S" : "N"
-        case .boolean: return "BOOL"
-        case .int16, .int32, .int64, .decimal, .double, .float: return "N"
-        }
+    /// The key schema's type of a hash key (`AttributeType.canBeKey`): `S` for a string, else `N`.
+    public static func keyType(of type: AttributeType) -> String {
+        type == .string ? "S" : "N"
     }
 
     /// DynamoDB's type tag and the value's text under it (`BOOL`'s is the JSON literal); nil for null.

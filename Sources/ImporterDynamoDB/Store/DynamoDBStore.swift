@@ -35,6 +35,8 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     /// Entities whose table was empty when the run began (`transactional: false` only).
     private var emptyAtStart: Set<String> = []
     private var pendingCheckpoint: Checkpoint?
+    /// The checkpoint's write rejections so far (read from its file once, then kept here).
+    private var checkpointRejections: [Checkpoint.WriteRejection]?
     /// Keys found by `contains`, per entity, so references to the same parent ask once.
     private let knownKeys = KnownKeys()
 
@@ -51,15 +53,19 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     public func table(of entity: Entity) -> String { tables.table(of: entity) }
 
     public func prepare(for model: Model) throws {
-        for entity in model.entities { codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
-        try tables.prepare(model) { [options] in DynamoItemCoding(entity: $0, dates: options.dates) }
+        makeCodings(model)
+        try tables.prepare(model)
     }
 
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
     /// dry run). False when a table does not exist yet.
     public func prepareToRead(_ model: Model) throws -> Bool {
-        for entity in model.entities { codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
+        makeCodings(model)
         return try tables.allExist(model)
+    }
+
+    private func makeCodings(_ model: Model) {
+        for entity in model.entities { codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
     }
 
     private func coding(_ entity: Entity) throws -> DynamoItemCoding {
@@ -152,26 +158,25 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func count(of entity: Entity) throws -> Int {
         var total = 0
-        try paginate(entity, select: "\"Select\":\"COUNT\"") { page in total += page["Count"] as? Int ?? 0 }
+        try paginate(entity, countOnly: true) { page in total += page["Count"] as? Int ?? 0 }
         return total
     }
 
     public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let coding = try coding(entity)
-        try paginate(entity, select: nil) { page in
+        try paginate(entity, countOnly: false) { page in
             for item in page["Items"] as? [[String: Any]] ?? [] { try body(try coding.decode(item)) }
         }
     }
 
     /// Calls `body` with every page of a consistent Scan of the entity's table.
-    private func paginate(_ entity: Entity, select: String?, _ body: ([String: Any]) throws -> Void) throws {
+    private func paginate(_ entity: Entity, countOnly: Bool, _ body: ([String: Any]) throws -> Void) throws {
         var startKey: [String: Any]?
         repeat {
             var request: [String: Any] = ["TableName": tables.table(of: entity), "ConsistentRead": true]
+            if countOnly { request["Select"] = "COUNT" }
             if let startKey { request["ExclusiveStartKey"] = startKey }
-            var text = String(decoding: json(request), as: UTF8.self)
-            if let select { text = "{" + select + "," + text.dropFirst() }
-            let page = try send("Scan", text, entity)
+            let page = try send("Scan", String(decoding: json(request), as: UTF8.self), entity)
             try body(page)
             startKey = page["LastEvaluatedKey"] as? [String: Any]
         } while startKey != nil
@@ -189,9 +194,10 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         guard let path = options.checkpointFile else { return }
+        let all = try (checkpointRejections ?? CheckpointFile.load(from: path)?.rejections ?? []) + rejections
+        checkpointRejections = all
         var next = checkpoint
-        let earlier = try pendingCheckpoint?.rejections ?? CheckpointFile.load(from: path)?.rejections ?? []
-        next.rejections = earlier + rejections
+        next.rejections = all
         pendingCheckpoint = next
     }
 
@@ -202,6 +208,7 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func clearCheckpoint() throws {
         pendingCheckpoint = nil
+        checkpointRejections = []
         guard let path = options.checkpointFile, FileManager.default.fileExists(atPath: path) else { return }
         try FileManager.default.removeItem(atPath: path)
     }

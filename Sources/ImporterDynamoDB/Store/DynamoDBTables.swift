@@ -19,9 +19,10 @@ struct DynamoDBTables {
     /// and waiting until they are ACTIVE), then checks or records the model in the meta table.
     /// Throws `ConfigurationError` before anything is written when a table is missing or keyed
     /// differently, or when the tables hold another version of the model.
-    func prepare(_ model: Model, coding: (Entity) -> DynamoItemCoding) throws {
+    func prepare(_ model: Model) throws {
         var wanted = model.entities.map { entity in
-            (name: table(of: entity), key: entity.hashKey, type: coding(entity).dynamoType(of: entity.attributes[entity.hashKeyIndex].type))
+            (name: table(of: entity), key: entity.hashKey,
+             type: DynamoItemCoding.keyType(of: entity.attributes[entity.hashKeyIndex].type))
         }
         wanted.append((name: metaTable, key: "model", type: "S"))
         var created: [String] = []

@@ -176,12 +176,9 @@ struct EntityWriter {
                     }
                 }
                 // Only transient reasons (TransactionConflict, throttling): the same transaction again.
-                guard attempt < client.retry.maxAttempts else {
+                guard client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
                     throw StoreError("\(table): TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
                 }
-                retries.add(1, for: entity.name)
-                client.retry.pause(beforeRetry: attempt)
-                attempt += 1
             } catch let error as DynamoDBError where error.type == "ValidationException" {
                 return try bisect(writes, error, sendTransaction)
             } catch let error as DynamoDBError {
@@ -256,13 +253,10 @@ struct EntityWriter {
         return try send(Array(writes[..<middle])) + send(Array(writes[middle...]))
     }
 
-    /// Counts a retry and pauses before re-sending unprocessed keys or items.
+    /// Backs off before re-sending unprocessed keys or items.
     private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String) throws {
-        guard attempt < client.retry.maxAttempts else {
+        guard client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
             throw StoreError("\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity")
         }
-        retries.add(1, for: entity.name)
-        client.retry.pause(beforeRetry: attempt)
-        attempt += 1
     }
 }

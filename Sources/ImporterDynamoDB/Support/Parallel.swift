@@ -7,7 +7,7 @@ func parallelForEach(_ count: Int, workers: Int, _ body: @escaping @Sendable (In
     let state = ParallelState(count: count)
     let threads = max(1, min(workers, count))
     let finished = DispatchSemaphore(value: 0)
-    for _ in 1..<max(1, threads) {
+    for _ in 1..<threads {
         let thread = Thread {
             state.work(body)
             finished.signal()
@@ -16,7 +16,7 @@ func parallelForEach(_ count: Int, workers: Int, _ body: @escaping @Sendable (In
         thread.start()
     }
     state.work(body)
-    for _ in 1..<max(1, threads) { finished.wait() }
+    for _ in 1..<threads { finished.wait() }
     if let error = state.error { throw error }
 }
 
