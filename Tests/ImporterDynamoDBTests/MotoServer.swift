@@ -9,8 +9,9 @@ import Darwin
 #endif
 @testable import ImporterDynamoDB
 
-/// A real DynamoDB-protocol server for the tests (SPEC §11): `moto_server` (PyPI `moto[server]`,
-/// installed by scripts/setup) on a free loopback port, with IAM authentication enforced.
+/// A real DynamoDB-protocol server for the tests (SPEC §11): moto's server (PyPI `moto[server]`,
+/// installed by scripts/setup) on a free loopback port, with IAM authentication enforced, serving
+/// one request at a time so single-item writes are atomic as in DynamoDB (Helpers/atomic_moto_server.py).
 ///
 /// How moto's authentication works (read in moto 5.2.1's source, site-packages/moto):
 /// - settings.py: `INITIAL_NO_AUTH_ACTION_COUNT` (default infinity) is how many actions run before
@@ -108,10 +109,9 @@ final class MotoServer {
 
     // MARK: - Start-up steps
 
-    /// `moto_server` from PATH, or `python3 -m moto.server` when pip put the script outside PATH
-    /// (as `pip install --user` does, in ~/.local/bin).
+    /// `python3 atomic_moto_server.py`: moto's server, one request at a time (see that script for
+    /// why), with the python3 on PATH that can import moto (scripts/setup installs it).
     static func serverCommand() throws -> (URL, [String]) {
-        if let server = try? findExecutable("moto_server") { return (server, []) }
         let python = try findExecutable("python3")
         let probe = Process()
         probe.executableURL = python
@@ -121,9 +121,11 @@ final class MotoServer {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else {
-            throw MotoServerError.setup("moto_server is not on PATH and python3 cannot import moto.server: run scripts/setup (pip install 'moto[server]')")
+            throw MotoServerError.setup("python3 cannot import moto.server: run scripts/setup (pip install 'moto[server]')")
         }
-        return (python, ["-m", "moto.server"])
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Helpers/atomic_moto_server.py")
+        return (python, [script.path])
     }
 
     /// The first `name` on PATH that is executable.

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""moto_server, serving one request at a time.
+
+moto's handlers are not atomic under threads: a conditional PutItem checks its condition and
+stores the item in two Python steps, so two concurrent requests on the same item can both pass
+the check (seen in the two-writer test: one update of 2,000 lost, once in three runs). DynamoDB
+applies every single-item write atomically, so the tests serialize requests to get that
+guarantee back. moto is bound to one core by Python's GIL anyway, so little speed is lost.
+
+Usage: atomic_moto_server.py -H HOST -p PORT   (moto's own server, otherwise unchanged)
+"""
+import argparse
+import os
+import signal
+import sys
+import threading
+
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+from werkzeug.serving import run_simple
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-H", "--host", default="127.0.0.1")
+    parser.add_argument("-p", "--port", type=int, required=True)
+    args = parser.parse_args()
+    os.environ.setdefault("MOTO_PORT", str(args.port))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+    app = DomainDispatcherApplication(create_backend_app)
+    lock = threading.Lock()
+
+    def one_at_a_time(environ, start_response):
+        with lock:
+            return list(app(environ, start_response))  # the whole response, inside the lock
+
+    run_simple(args.host, args.port, one_at_a_time, threaded=True)
+
+
+if __name__ == "__main__":
+    main()
