@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ImporterFormats", targets: ["ImporterFormats"]),
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
+        .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
         // Model, values, pipeline, mapping, validation, reporting. No C library, no store.
         .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -36,9 +38,11 @@ let package = Package(
             "ImporterCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256 (nettle).
+        .target(name: "ImporterArchive", dependencies: ["ImporterCore", "ImporterFormats", "CArchive", "CNettle"]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
-            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB",
+            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB", "ImporterArchive",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -50,5 +54,6 @@ let package = Package(
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
+        .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive", "ImporterSQLite"]),
     ]
 )

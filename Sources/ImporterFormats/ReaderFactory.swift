@@ -1,12 +1,24 @@
 import ImporterCore
 
-/// Opens the reader for one input file of a pipeline source.
+/// Opens the reader for one input of a pipeline source.
 public enum ReaderFactory {
     public static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
         switch source.format ?? InputFormat(path: path) ?? .csv {
         case .csv, .tsv: return try CSVReader(path: path, options: source.csv)
         case .ndjson: return try NDJSONReader(path: path)
+        case .dynamodbJSON: return try NDJSONReader(path: path, layout: .dynamoDBItem)
         case .json: return try JSONArrayReader(path: path)
+        }
+    }
+
+    /// A reader of `format` over bytes that are not a file of their own (an archive entry);
+    /// `name` stands for them in messages.
+    public static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions) -> RecordReader {
+        switch format {
+        case .csv, .tsv: return CSVReader(source: source, name: name, options: csv)
+        case .ndjson: return NDJSONReader(source: source)
+        case .dynamodbJSON: return NDJSONReader(source: source, layout: .dynamoDBItem)
+        case .json: return JSONArrayReader(source: source)
         }
     }
 }

@@ -225,6 +225,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
+    public func readingSnapshot<T>(_ body: () throws -> T) throws -> T {
+        guard database.isAutocommit else { return try body() }  // inside a transaction already
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }  // a read transaction: nothing to lose
+        return try body()
+    }
+
     public func beginRun(atomic: Bool) throws {
         atomicRun = atomic
     }

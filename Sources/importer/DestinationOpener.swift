@@ -15,6 +15,32 @@ enum DestinationOpener {
         }
     }
 
+    /// The store to export from: it must exist and hold the pipeline's model version.
+    static func openForReading(_ config: PipelineConfig, model: Model) throws -> Store {
+        switch config.destination.kind {
+        case .sqlite:
+            let path = config.destination.path!
+            do {
+                let store = try SQLiteStore(existingPath: path)
+                let meta = try store.meta()
+                guard meta["model"] == model.name, meta["version"] == String(model.version) else {
+                    throw ConfigurationError(file: path,
+                        "the store holds model \(meta["model"] ?? "?") version \(meta["version"] ?? "?"), but the pipeline uses \(model.name) version \(model.version); pin modelVersion: \(meta["version"] ?? "N") in the pipeline to read it")
+                }
+                try store.prepareToRead(model)
+                return store
+            } catch let error as SQLiteError {
+                throw ConfigurationError(file: path, "cannot open the store: \(error)")
+            }
+        case .dynamodb:
+            guard let store = try openDynamoDB(config, model: model, dryRun: true, reportDirectory: config.reportDirectory) else {
+                throw ConfigurationError(file: config.file, key: "destination",
+                    "the DynamoDB tables of \(model.name) do not exist yet; run the pipeline first")
+            }
+            return store
+        }
+    }
+
     private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool) throws -> Store? {
         let path = config.destination.path!
         do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImporterCore
 
 @main
 struct Importer: ParsableCommand {
@@ -6,5 +7,6 @@ struct Importer: ParsableCommand {
         commandName: "importer",
         abstract: "Import, validate and inspect entity data: CSV/TSV/JSON/NDJSON dumps into a versioned store.",
         discussion: "Exit codes: 0 all records accounted for, none rejected; 1 finished with rejections; 2 usage, configuration or model error (nothing written); 3 aborted (error limits or a store failure; committed batches stay).",
-        subcommands: [RunCommand.self, ValidateCommand.self, InspectCommand.self])
+        version: ToolVersion.current,
+        subcommands: [RunCommand.self, ValidateCommand.self, ExportCommand.self, InspectCommand.self])
 }

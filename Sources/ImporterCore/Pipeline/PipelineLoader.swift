@@ -70,7 +70,7 @@ public struct PipelineLoader {
         if let formatNode = fields["format"] {
             let name = try scalar(formatNode)
             guard let parsed = InputFormat(rawValue: name) else {
-                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson or json")
+                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson, json or dynamodb-json")
             }
             format = parsed
         } else {

@@ -35,6 +35,8 @@ public protocol RecordReader: AnyObject {
 /// An input format, as a pipeline source names it.
 public enum InputFormat: String, Sendable {
     case csv, tsv, ndjson, json
+    /// DynamoDB's export lines, `{"Item":{"attr":{"S":"…"}}}` (never implied by a file name).
+    case dynamodbJSON = "dynamodb-json"
 
     /// The format implied by a file name (`.csv`, `.tsv`, `.ndjson`/`.jsonl`, `.json`, plus `.gz`).
     public init?(path: String) {

@@ -48,6 +48,10 @@ public protocol Store: AnyObject {
 
     func close()
 
+    /// Runs `body` on one consistent view of every entity (SQLite: one read transaction), so an
+    /// export sees no write that happens meanwhile. Stores without snapshots just run it.
+    func readingSnapshot<T>(_ body: () throws -> T) throws -> T
+
     /// Records the runner should hand to one `write` and commit together, when the store knows
     /// better than `write.batchSize` (a remote store sends a write's batches concurrently).
     var preferredCommitSize: Int? { get }
@@ -58,6 +62,7 @@ public protocol Store: AnyObject {
 extension Store {
     public var preferredCommitSize: Int? { nil }
     public func takeRetries(of entity: Entity) -> Int { 0 }
+    public func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
 
     /// Items stored per entity, in model order.
     public func counts(for model: Model) throws -> [(entity: String, count: Int)] {

@@ -35,10 +35,15 @@ public final class CSVReader: RecordReader {
         case needMore
     }
 
-    public init(path: String, options: CSVOptions) throws {
-        self.path = path
+    public convenience init(path: String, options: CSVOptions) throws {
+        try self.init(source: openByteSource(path), name: path, options: options)
+    }
+
+    /// Reads `source`; `name` stands for it in messages.
+    public init(source: ByteSource, name: String, options: CSVOptions) {
+        self.path = name
         self.options = options
-        self.input = ChunkedInput(source: try openByteSource(path))
+        self.input = ChunkedInput(source: source)
         self.nullValues = options.nullValues.map { Array($0.utf8) }
     }
 

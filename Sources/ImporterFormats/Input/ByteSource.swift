@@ -2,8 +2,8 @@ import CArchive
 import Foundation
 import ImporterCore
 
-/// Raw bytes of an input file, plain or gzip-compressed.
-protocol ByteSource: AnyObject {
+/// Raw bytes of an input: a plain or gzip-compressed file, or an archive entry.
+public protocol ByteSource: AnyObject {
     /// Reads up to `count` bytes into `buffer`; 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
     /// Bytes consumed from the file on disk (compressed bytes for .gz).
@@ -15,6 +15,12 @@ protocol ByteSource: AnyObject {
 public struct InputError: Error, CustomStringConvertible {
     public let path: String
     public let message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
     public var description: String { "\(path): \(message)" }
 }
 

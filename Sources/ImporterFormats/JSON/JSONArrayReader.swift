@@ -11,8 +11,12 @@ public final class JSONArrayReader: RecordReader {
     private enum State { case start, elements, done }
     private var state = State.start
 
-    public init(path: String) throws {
-        input = ChunkedInput(source: try openByteSource(path))
+    public convenience init(path: String) throws {
+        self.init(source: try openByteSource(path))
+    }
+
+    public init(source: ByteSource) {
+        input = ChunkedInput(source: source)
     }
 
     public var bytesRead: Int64 { input.bytesConsumed }

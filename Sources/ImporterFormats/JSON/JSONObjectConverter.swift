@@ -6,6 +6,7 @@ import ImporterCore
 enum JSONObjectConverter {
     enum Problem: Error {
         case notAnObject(String)
+        case notADynamoDBItem(String)
         case invalidUTF8
     }
 
@@ -27,6 +28,41 @@ enum JSONObjectConverter {
             else { throw Problem.invalidUTF8 }
             names.append(name)
             values.append(try value(of: json_object_iter_peek_value(&iterator)))
+            json_object_iter_next(&iterator)
+        }
+        return (names, values)
+    }
+
+    /// The attributes of a DynamoDB export line `{"Item":{"attr":{"S":"…"}}}`: S is text, N a
+    /// number, BOOL a boolean, NULL null; other types (M, L, SS, B…) stay composite, which no
+    /// attribute type accepts.
+    static func dynamoDBFields(of object: OpaquePointer) throws -> (names: [String], values: [FieldValue]) {
+        guard json_object_get_type(object) == json_type_object else {
+            throw Problem.notAnObject(typeName(json_object_get_type(object)))
+        }
+        var found: OpaquePointer?
+        guard json_object_object_length(object) == 1, json_object_object_get_ex(object, "Item", &found) != 0,
+              let item = found, json_object_get_type(item) == json_type_object
+        else { throw Problem.notADynamoDBItem("the line needs one key, \"Item\", holding an object") }
+        var names: [String] = []
+        var values: [FieldValue] = []
+        var iterator = json_object_iter_begin(item)
+        var end = json_object_iter_end(item)
+        while json_object_iter_equal(&iterator, &end) == 0 {
+            guard let namePointer = json_object_iter_peek_name(&iterator),
+                  let name = String(validatingCString: namePointer)
+            else { throw Problem.invalidUTF8 }
+            guard let attribute = json_object_iter_peek_value(&iterator),
+                  json_object_get_type(attribute) == json_type_object, json_object_object_length(attribute) == 1
+            else { throw Problem.notADynamoDBItem("attribute '\(name)' is not a typed value such as {\"S\": \"text\"}") }
+            let (types, typed) = try fields(of: attribute)
+            names.append(name)
+            switch (types[0], typed[0]) {
+            case ("S", .text), ("BOOL", .bool): values.append(typed[0])
+            case ("N", .text(let number)): values.append(.number(number))
+            case ("NULL", .bool(true)): values.append(.null)
+            default: values.append(.composite(String(cString: json_object_to_json_string_ext(attribute, JSON_C_TO_STRING_PLAIN))))
+            }
             json_object_iter_next(&iterator)
         }
         return (names, values)
@@ -69,12 +105,22 @@ enum JSONObjectConverter {
     }
 }
 
+/// How a JSON record's fields are laid out.
+public enum JSONRecordLayout: Sendable {
+    /// A plain object: its keys are the fields.
+    case object
+    /// DynamoDB's export item, `{"Item":{"attr":{"S":"…"}}}`.
+    case dynamoDBItem
+}
+
 /// A reusable json-c tokener parsing one complete JSON text at a time.
 final class JSONTextParser {
     private let tokener: UnsafeMutablePointer<json_tokener>
+    private let layout: JSONRecordLayout
 
-    init() {
+    init(layout: JSONRecordLayout = .object) {
         tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH)!
+        self.layout = layout
     }
 
     deinit { json_tokener_free(tokener) }
@@ -112,9 +158,14 @@ final class JSONTextParser {
                 "unexpected text after the JSON value at byte \(end + 1); one record per line"))
         }
         do {
-            return .success(try JSONObjectConverter.fields(of: object))
+            switch layout {
+            case .object: return .success(try JSONObjectConverter.fields(of: object))
+            case .dynamoDBItem: return .success(try JSONObjectConverter.dynamoDBFields(of: object))
+            }
         } catch JSONObjectConverter.Problem.notAnObject(let kind) {
             return .failure(Rejection(stage: .read, reason: .malformed, "the record is \(kind), not a JSON object"))
+        } catch JSONObjectConverter.Problem.notADynamoDBItem(let problem) {
+            return .failure(Rejection(stage: .read, reason: .malformed, "not a DynamoDB export item: \(problem)"))
         } catch {
             return .failure(Rejection(stage: .read, reason: .encoding,
                 "the record's text is not valid UTF-8; fix the bytes or re-export the file as UTF-8"))

@@ -2,14 +2,20 @@ import Foundation
 import ImporterCore
 
 /// Newline-delimited JSON: one object per line, parsed by json-c line by line. A bad line is
-/// rejected on its own and reading goes on.
+/// rejected on its own and reading goes on. With `layout: .dynamoDBItem` each line is a
+/// DynamoDB export item, `{"Item":{"attr":{"S":"…"}}}`.
 public final class NDJSONReader: RecordReader {
     private var input: ChunkedInput
-    private let parser = JSONTextParser()
+    private let parser: JSONTextParser
     private var line = 0
 
-    public init(path: String) throws {
-        input = ChunkedInput(source: try openByteSource(path))
+    public convenience init(path: String, layout: JSONRecordLayout = .object) throws {
+        self.init(source: try openByteSource(path), layout: layout)
+    }
+
+    public init(source: ByteSource, layout: JSONRecordLayout = .object) {
+        input = ChunkedInput(source: source)
+        parser = JSONTextParser(layout: layout)
     }
 
     public var bytesRead: Int64 { input.bytesConsumed }

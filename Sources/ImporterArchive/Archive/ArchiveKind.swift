@@ -1,0 +1,19 @@
+/// The container and compression of a backup archive, chosen by its file name (SPEC §10).
+public enum ArchiveKind: String, Sendable, CaseIterable {
+    case tar, tarGzip, tarZstd, tarXz, zip
+
+    /// The kind a file name asks for, or nil for a name without a known suffix.
+    public init?(fileName: String) {
+        let name = fileName.lowercased()
+        guard let kind = Self.suffixes.first(where: { name.hasSuffix($0.suffix) })?.kind else { return nil }
+        self = kind
+    }
+
+    /// The suffixes `init(fileName:)` knows, for messages.
+    public static let knownSuffixes = suffixes.map(\.suffix).joined(separator: ", ")
+
+    private static let suffixes: [(suffix: String, kind: ArchiveKind)] = [
+        (".tar.gz", .tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),
+        (".tar.xz", .tarXz), (".txz", .tarXz), (".zip", .zip), (".tar", .tar),
+    ]
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ImporterCore
+
+/// Writes a consistent snapshot of every entity of a store into one archive (SPEC §10).
+///
+/// A tar header carries its entry's size before the data, and the manifest (first entry)
+/// carries every file's size and SHA-256, so the data is encoded twice from one snapshot: a
+/// first pass measures it, a second streams it into the archive and must measure the same.
+/// Nothing is staged on disk or in memory beyond one chunk.
+public struct Exporter {
+    public let store: Store
+    public let model: Model
+    public let format: ExportFormat
+    /// `sqlite` or `dynamodb`, recorded in the manifest.
+    public let sourceType: String
+
+    public init(store: Store, model: Model, format: ExportFormat, sourceType: String) {
+        self.store = store
+        self.model = model
+        self.format = format
+        self.sourceType = sourceType
+    }
+
+    /// Writes the archive at `path` (its kind from the name) and returns its manifest.
+    public func export(to path: String, kind: ArchiveKind) throws -> Manifest {
+        guard let modelText = FileManager.default.contents(atPath: model.file) else {
+            throw ArchiveError(path: model.file, "cannot read the model file to put it into the archive")
+        }
+        return try store.readingSnapshot {
+            let created = Date()
+            var manifest = Manifest(
+                formatVersion: Manifest.currentFormatVersion,
+                tool: .init(name: "importer", version: ToolVersion.current),
+                createdAt: ISO8601.format(millis: Int64(created.timeIntervalSince1970 * 1000)),
+                model: .init(name: model.name, version: model.version, checksum: model.checksum),
+                source: sourceType, entities: [])
+            for name in model.parentsFirstOrder {
+                let entity = model.entity(named: name)!
+                let measured = try encode(entity) { _ in }
+                manifest.entities.append(.init(
+                    entity: name, file: "data/\(name).\(format.fileExtension)", format: format,
+                    items: measured.items, bytes: measured.bytes, sha256: measured.sha256))
+            }
+            let writer = try ArchiveWriter(path: path, kind: kind)
+            let manifestBytes = try manifest.encoded()
+            try writer.beginEntry(name: Manifest.entryName, size: Int64(manifestBytes.count), modified: created)
+            try writer.write(manifestBytes)
+            try writer.beginEntry(name: Manifest.modelEntryName, size: Int64(modelText.count), modified: created)
+            try writer.write(Array(modelText))
+            for file in manifest.entities {
+                try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
+                let written = try encode(model.entity(named: file.entity)!) { try writer.write($0) }
+                guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
+                    throw ExportError(
+                        "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(written.items) items, \(written.bytes) bytes); export again when no run writes to the store")
+                }
+            }
+            try writer.finish()
+            return manifest
+        }
+    }
+
+    /// Encodes every item of `entity`, handing the bytes to `sink` in chunks.
+    private func encode(_ entity: Entity, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (items: Int, bytes: Int64, sha256: String) {
+        let encoder = format.encoder(for: entity)
+        var digest = SHA256Digest()
+        var buffer = encoder.header
+        buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
+        var items = 0
+        var bytes: Int64 = 0
+        func flush() throws {
+            try buffer.withUnsafeBytes { chunk in
+                digest.update(chunk)
+                try sink(chunk)
+            }
+            bytes += Int64(buffer.count)
+            buffer.removeAll(keepingCapacity: true)
+        }
+        try store.scan(entity) { item in
+            encoder.append(item, to: &buffer)
+            items += 1
+            if buffer.count >= Self.chunkSize { try flush() }
+        }
+        try flush()
+        return (items, bytes, digest.hexDigest())
+    }
+
+    private static let chunkSize = 1 << 20
+}
+
+/// The store changed between the two passes of an export (a store without snapshots).
+public struct ExportError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
