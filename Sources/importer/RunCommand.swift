@@ -49,18 +49,29 @@ struct OutputOptions: ParsableArguments {
 
 /// Runs a pipeline and exits with the report's exit code.
 private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = false, output: OutputOptions) throws {
-    let (config, model, store) = try exitOnConfigurationError { () -> (PipelineConfig, Model, Store?) in
+    let (config, model) = try exitOnConfigurationError { () -> (PipelineConfig, Model) in
         let (config, model) = try options.load()
         try PipelineRunner.checkConfiguration(config, model: model)
-        let store = try DestinationOpener.open(config, model: model, dryRun: dryRun,
-                                               reportDirectory: output.reportDir ?? config.reportDirectory)
-        return (config, model, store)
+        return (config, model)
+    }
+    try runPipeline(config, model: model, options: RunOptions(dryRun: dryRun, resume: resume), output: output,
+                    makeReader: ReaderFactory.makeReader)
+}
+
+/// Opens the destination, runs the pipeline, prints the summary and exits with the report's
+/// exit code (`run`, `validate` and `restore`).
+func runPipeline(_ config: PipelineConfig, model: Model, options: RunOptions, output: OutputOptions,
+                 makeReader: @escaping PipelineRunner.ReaderFactory) throws {
+    var options = options
+    options.quiet = output.quiet
+    options.reportDirectory = output.reportDir
+    let store = try exitOnConfigurationError {
+        try DestinationOpener.open(config, model: model, dryRun: options.dryRun,
+                                   reportDirectory: output.reportDir ?? config.reportDirectory)
     }
     defer { store?.close() }
-    let runner = PipelineRunner(
-        config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
-        options: RunOptions(dryRun: dryRun, quiet: output.quiet, reportDirectory: output.reportDir, resume: resume),
-        makeReader: ReaderFactory.makeReader)
+    let runner = PipelineRunner(config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
+                                options: options, makeReader: makeReader)
     let report: RunReport
     do {
         report = try exitOnConfigurationError { try runner.run() }
@@ -70,7 +81,7 @@ private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = fa
         FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
         throw ExitCode(3)
     }
-    if !dryRun { try? (store as? SQLiteStore)?.recordRun(report) }
+    if !options.dryRun { try? (store as? SQLiteStore)?.recordRun(report) }
     var summary = SummaryTable.render(report)
     summary += "reports: \(runner.reportDirectory)\n"
     FileHandle.standardError.write(Data(summary.utf8))

@@ -28,6 +28,18 @@ public struct SourceConfig: Sendable {
     public var map: MapConfig
     /// The line of this source in the pipeline file.
     public var line: Int?
+
+    public init(entity: String, pattern: String, paths: [String], format: InputFormat?, csv: CSVOptions = CSVOptions(),
+                modelVersion: Int? = nil, map: MapConfig = MapConfig(), line: Int? = nil) {
+        self.entity = entity
+        self.pattern = pattern
+        self.paths = paths
+        self.format = format
+        self.csv = csv
+        self.modelVersion = modelVersion
+        self.map = map
+        self.line = line
+    }
 }
 
 /// CSV/TSV reading options.

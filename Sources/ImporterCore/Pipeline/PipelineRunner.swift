@@ -9,12 +9,17 @@ public struct RunOptions: Sendable {
     public var reportDirectory: String?
     /// Continue after the checkpoint of an interrupted run (SPEC §12).
     public var resume = false
+    /// Save a checkpoint with every commit. Off for inputs that are not files of their own
+    /// (a restore's archive entries): such a run is started again instead, and its replays are
+    /// unchanged items.
+    public var checkpoints = true
 
-    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false) {
+    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true) {
         self.dryRun = dryRun
         self.quiet = quiet
         self.reportDirectory = reportDirectory
         self.resume = resume
+        self.checkpoints = checkpoints
     }
 }
 
@@ -103,7 +108,7 @@ public final class PipelineRunner: @unchecked Sendable {
         skipBefore = Array(repeating: 0, count: inputs.count)
         doneRejections = Array(repeating: [:], count: inputs.count)
         var interrupted: Checkpoint?
-        if let store, !options.dryRun, !atomic {
+        if let store, !options.dryRun, !atomic, options.checkpoints {
             interrupted = try startCheckpoints(store)
         } else if options.resume {
             note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
