@@ -54,6 +54,5 @@ let package = Package(
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
-        .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive", "ImporterSQLite"]),
     ]
 )

@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
             guard let kind = ArchiveKind(fileName: out) else {
                 throw ConfigurationError(file: out, "cannot tell the archive type from the name; end it with \(ArchiveKind.knownSuffixes)")
             }
-            let (config, model) = try pipeline.load()
+            let (config, model) = try pipeline.load(requireInputs: false)
             return (config, model, try DestinationOpener.openForReading(config, model: model), kind)
         }
         defer { store.close() }

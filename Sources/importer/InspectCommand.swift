@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let (config, model, store, meta) = try exitOnConfigurationError { () -> (PipelineConfig, Model, SQLiteStore, [String: String]) in
-            let (config, model) = try pipeline.load()
+            let (config, model) = try pipeline.load(requireInputs: false)
             let store = try SQLiteStore(existingPath: config.destination.path ?? "")
             return (config, model, store, try store.meta())
         }

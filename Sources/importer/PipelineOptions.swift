@@ -10,8 +10,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .customLong("var"), help: ArgumentHelp("Sets a ${VARIABLE} of the pipeline file (overrides the environment).", valueName: "KEY=VALUE"))
     var variables: [String] = []
 
-    /// The pipeline file and the model version it uses.
-    func load() throws -> (PipelineConfig, Model) {
+    /// The pipeline file and the model version it uses. `requireInputs: false` for commands
+    /// that do not read the pipeline's sources.
+    func load(requireInputs: Bool = true) throws -> (PipelineConfig, Model) {
         var values: [String: String] = [:]
         for assignment in variables {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
@@ -19,7 +20,9 @@ struct PipelineOptions: ParsableArguments {
             }
             values[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
-        let config = try PipelineLoader(variables: values).load(path: pipeline)
+        var loader = PipelineLoader(variables: values)
+        loader.requireInputs = requireInputs
+        let config = try loader.load(path: pipeline)
         let versions = try ModelLoader.load(path: config.modelPath)
         guard let pinned = config.modelVersion else { return (config, versions.newest) }
         guard let model = versions.version(pinned) else {

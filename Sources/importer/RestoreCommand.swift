@@ -22,7 +22,7 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let (config, model) = try exitOnConfigurationError { try pipeline.load() }
+        let (config, model) = try exitOnConfigurationError { try pipeline.load(requireInputs: false) }
         let verified: VerifiedArchive
         do {
             verified = try ArchiveVerifier.verify(archive)

@@ -6,6 +6,9 @@ public struct PipelineLoader {
     /// `--var KEY=VALUE` overrides; they win over the environment.
     public var variables: [String: String]
     public var environment: [String: String]
+    /// Refuse sources whose files do not exist. Off for commands that never read the inputs
+    /// (export, restore, inspect): a backup restores on a machine without the dumps.
+    public var requireInputs = true
 
     public init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.variables = variables
@@ -285,12 +288,13 @@ public struct PipelineLoader {
     private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {
         guard pattern.contains(where: { "*?[".contains($0) }) else {
             guard FileManager.default.fileExists(atPath: pattern) else {
+                if !requireInputs { return [] }
                 throw node.error("input file '\(pattern)' does not exist")
             }
             return [pattern]
         }
         let matches = Glob.expand(pattern)
-        guard !matches.isEmpty else { throw node.error("no file matches '\(pattern)'") }
+        guard !matches.isEmpty || !requireInputs else { throw node.error("no file matches '\(pattern)'") }
         return matches
     }
 }
