@@ -169,17 +169,22 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
         }
     }
 
-    /// Calls `body` with every page of a consistent Scan of the entity's table.
+    /// Calls `body` with every page of a consistent Scan of the entity's table: `concurrency`
+    /// segments fetched in parallel, pages handed over in a fixed order (`SegmentedScan`).
     private func paginate(_ entity: Entity, countOnly: Bool, _ body: ([String: Any]) throws -> Void) throws {
-        var startKey: [String: Any]?
-        repeat {
-            var request: [String: Any] = ["TableName": tables.table(of: entity), "ConsistentRead": true]
+        let table = tables.table(of: entity)
+        let segments = options.concurrency
+        let scan = SegmentedScan(segments: segments) { [self] segment, startKey in
+            var request: [String: Any] = ["TableName": table, "ConsistentRead": true]
+            if segments > 1 {
+                request["Segment"] = segment
+                request["TotalSegments"] = segments
+            }
             if countOnly { request["Select"] = "COUNT" }
             if let startKey { request["ExclusiveStartKey"] = startKey }
-            let page = try send("Scan", String(decoding: json(request), as: UTF8.self), entity)
-            try body(page)
-            startKey = page["LastEvaluatedKey"] as? [String: Any]
-        } while startKey != nil
+            return try send("Scan", String(decoding: json(request), as: UTF8.self), entity)
+        }
+        try scan.forEachPage(body)
     }
 
     private func send(_ operation: String, _ body: String, _ entity: Entity) throws -> [String: Any] {
