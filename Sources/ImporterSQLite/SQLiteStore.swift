@@ -197,6 +197,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         while try scan.step() { try body(row(scan, entity)) }
     }
 
+    public func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
+        let scan = try prepared(entity).scan
+        defer { scan.reset() }
+        let row = StatementRow(statement: scan)
+        while try scan.step() { try body(row) }
+    }
+
     private func row(_ statement: Statement, _ entity: Entity) -> [Value] {
         entity.attributes.enumerated().map { index, attribute in
             ValueColumns.read(statement, column: Int32(index), as: attribute.type)

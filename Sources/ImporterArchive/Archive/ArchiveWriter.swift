@@ -20,7 +20,10 @@ final class ArchiveWriter {
         }
         switch kind {
         case .tarGzip: archive_write_add_filter_gzip(archive)
-        case .tarZstd: archive_write_add_filter_zstd(archive)
+        case .tarZstd:
+            archive_write_add_filter_zstd(archive)
+            // zstd's own worker compresses while the export encodes the next chunk.
+            archive_write_set_filter_option(archive, "zstd", "threads", "1")
         case .tarXz: archive_write_add_filter_xz(archive)
         case .tar, .zip: archive_write_add_filter_none(archive)
         }

@@ -5,44 +5,43 @@ import ImporterCore
 /// importer (`nullValues: [""]`) tells them apart; `sqlite3 .import` reads both as ''.
 struct CSVItemEncoder: ItemEncoder {
     let header: [UInt8]
+    private let kinds: [CellKind]
 
     init(entity: Entity) {
         var header: [UInt8] = []
         for (index, attribute) in entity.attributes.enumerated() {
             if index > 0 { header.append(UInt8(ascii: ",")) }
-            Self.appendCell(attribute.name, to: &header)
+            var name = attribute.name
+            name.withUTF8 { Self.appendCell($0, to: &header) }
         }
         header.append(contentsOf: "\r\n".utf8)
         self.header = header
+        kinds = entity.attributes.map { CellKind($0.type) }
     }
 
-    func append(_ item: [Value], to bytes: inout [UInt8]) {
-        for (index, value) in item.enumerated() {
+    func append(_ row: any StoredRow, to bytes: inout [UInt8]) {
+        for (index, kind) in kinds.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            switch value {
-            case .null: break
-            case .string(let text): Self.appendCell(text, to: &bytes)
-            case .decimal(let text): bytes.appendText(text)
-            case .integer(let number): bytes.appendDecimal(number)
-            case .double(let number): bytes.appendDouble(number)
-            case .boolean(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
-            case .date(let millis): bytes.appendDate(millis)
+            if row.isNull(index) { continue }
+            switch kind {
+            case .text: row.withText(index) { Self.appendCell($0, to: &bytes) }
+            case .decimal, .date: row.withText(index) { bytes.append(contentsOf: $0) }
+            case .integer: bytes.appendDecimal(row.integer(index))
+            case .double: bytes.appendDouble(row.double(index))
+            case .boolean: bytes.append(contentsOf: row.integer(index) != 0 ? "true".utf8 : "false".utf8)
             }
         }
         bytes.append(contentsOf: "\r\n".utf8)
     }
 
-    private static func appendCell(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            let needsQuotes = utf8.isEmpty || utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-            guard needsQuotes else { return bytes.append(contentsOf: utf8) }
-            bytes.append(34)
-            for byte in utf8 {
-                if byte == 34 { bytes.append(34) }
-                bytes.append(byte)
-            }
-            bytes.append(34)
+    private static func appendCell(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        let needsQuotes = text.isEmpty || text.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+        guard needsQuotes else { return bytes.append(contentsOf: text) }
+        bytes.append(34)
+        for byte in text {
+            if byte == 34 { bytes.append(34) }
+            bytes.append(byte)
         }
+        bytes.append(34)
     }
 }

@@ -5,6 +5,7 @@ import ImporterCore
 struct DynamoDBJSONItemEncoder: ItemEncoder {
     /// `"name":` for each attribute.
     private let keys: [[UInt8]]
+    private let kinds: [CellKind]
 
     init(entity: Entity) {
         keys = entity.attributes.map { attribute in
@@ -13,40 +14,36 @@ struct DynamoDBJSONItemEncoder: ItemEncoder {
             key.append(UInt8(ascii: ":"))
             return key
         }
+        kinds = entity.attributes.map { CellKind($0.type) }
     }
 
     var header: [UInt8] { [] }
 
-    func append(_ item: [Value], to bytes: inout [UInt8]) {
+    func append(_ row: any StoredRow, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"Item":{"#.utf8)
         var first = true
-        for (index, value) in item.enumerated() where !value.isNull {
+        for (index, kind) in kinds.enumerated() where !row.isNull(index) {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             bytes.append(contentsOf: keys[index])
-            switch value {
-            case .null: break
-            case .string(let text):
+            switch kind {
+            case .text, .date:
                 bytes.append(contentsOf: #"{"S":"#.utf8)
-                JSONText.appendQuoted(text, to: &bytes)
-            case .date(let millis):
-                bytes.append(contentsOf: #"{"S":""#.utf8)
-                bytes.appendDate(millis)
-                bytes.append(UInt8(ascii: "\""))
-            case .decimal(let text):
+                row.withText(index) { bytes.appendJSONString($0) }
+            case .decimal:
                 bytes.append(contentsOf: #"{"N":""#.utf8)
-                bytes.appendText(text)
+                row.withText(index) { bytes.append(contentsOf: $0) }
                 bytes.append(UInt8(ascii: "\""))
-            case .integer(let number):
+            case .integer:
                 bytes.append(contentsOf: #"{"N":""#.utf8)
-                bytes.appendDecimal(number)
+                bytes.appendDecimal(row.integer(index))
                 bytes.append(UInt8(ascii: "\""))
-            case .double(let number):
+            case .double:
                 bytes.append(contentsOf: #"{"N":""#.utf8)
-                bytes.appendDouble(number)
+                bytes.appendDouble(row.double(index))
                 bytes.append(UInt8(ascii: "\""))
-            case .boolean(let flag):
-                bytes.append(contentsOf: flag ? #"{"BOOL":true"#.utf8 : #"{"BOOL":false"#.utf8)
+            case .boolean:
+                bytes.append(contentsOf: row.integer(index) != 0 ? #"{"BOOL":true"#.utf8 : #"{"BOOL":false"#.utf8)
             }
             bytes.append(UInt8(ascii: "}"))
         }

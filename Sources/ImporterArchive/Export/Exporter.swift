@@ -49,7 +49,15 @@ public struct Exporter {
             try writer.write(Array(modelText))
             for file in manifest.entities {
                 try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
-                let written = try encode(model.entity(named: file.entity)!) { try writer.write($0) }
+                let background = BackgroundWriter(writer)
+                let written: (items: Int, bytes: Int64, sha256: String)
+                do {
+                    written = try encode(model.entity(named: file.entity)!) { try background.write(Array($0)) }
+                } catch {
+                    try? background.finish()
+                    throw error
+                }
+                try background.finish()
                 guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
                     throw ExportError(
                         "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(written.items) items, \(written.bytes) bytes); export again when no run writes to the store")
@@ -76,8 +84,8 @@ public struct Exporter {
             bytes += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
         }
-        try store.scan(entity) { item in
-            encoder.append(item, to: &buffer)
+        try store.scanRows(entity) { row in
+            encoder.append(row, to: &buffer)
             items += 1
             if buffer.count >= Self.chunkSize { try flush() }
         }
@@ -86,6 +94,69 @@ public struct Exporter {
     }
 
     private static let chunkSize = 1 << 20
+}
+
+/// Compresses and writes chunks on its own thread, so encoding the next chunk and compressing
+/// this one use both cores (a pipe between two processes does the same for the CLI peers).
+private final class BackgroundWriter: @unchecked Sendable {
+    private let writer: ArchiveWriter
+    private let condition = NSCondition()
+    private var chunks: [[UInt8]] = []
+    private var ended = false
+    private var error: Error?
+    private let done = DispatchSemaphore(value: 0)
+    private static let capacity = 4
+
+    init(_ writer: ArchiveWriter) {
+        self.writer = writer
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Queues a chunk; waits while `capacity` chunks are queued. Throws the writer's error.
+    func write(_ chunk: [UInt8]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.count >= Self.capacity && error == nil { condition.wait() }
+        if let error { throw error }
+        chunks.append(chunk)
+        condition.broadcast()
+    }
+
+    /// Waits until every queued chunk is written.
+    func finish() throws {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+        done.wait()
+        if let error { throw error }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while chunks.isEmpty && !ended { condition.wait() }
+            if chunks.isEmpty || error != nil {
+                condition.unlock()
+                return
+            }
+            let chunk = chunks.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                try writer.write(chunk)
+            } catch {
+                condition.lock()
+                self.error = error
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
 }
 
 /// The store changed between the two passes of an export (a store without snapshots).

@@ -5,6 +5,7 @@ import ImporterCore
 struct NDJSONItemEncoder: ItemEncoder {
     /// `"name":` for each attribute, with `{` or `,` in front.
     private let keys: [[UInt8]]
+    private let kinds: [CellKind]
 
     init(entity: Entity) {
         keys = entity.attributes.enumerated().map { index, attribute in
@@ -13,24 +14,24 @@ struct NDJSONItemEncoder: ItemEncoder {
             key.append(UInt8(ascii: ":"))
             return key
         }
+        kinds = entity.attributes.map { CellKind($0.type) }
     }
 
     var header: [UInt8] { [] }
 
-    func append(_ item: [Value], to bytes: inout [UInt8]) {
-        for (index, value) in item.enumerated() {
+    func append(_ row: any StoredRow, to bytes: inout [UInt8]) {
+        for (index, kind) in kinds.enumerated() {
             bytes.append(contentsOf: keys[index])
-            switch value {
-            case .null: bytes.append(contentsOf: "null".utf8)
-            case .string(let text): JSONText.appendQuoted(text, to: &bytes)
-            case .decimal(let text): bytes.appendText(text)
-            case .integer(let number): bytes.appendDecimal(number)
-            case .double(let number): bytes.appendDouble(number)
-            case .boolean(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
-            case .date(let millis):
-                bytes.append(UInt8(ascii: "\""))
-                bytes.appendDate(millis)
-                bytes.append(UInt8(ascii: "\""))
+            if row.isNull(index) {
+                bytes.append(contentsOf: "null".utf8)
+                continue
+            }
+            switch kind {
+            case .text, .date: row.withText(index) { bytes.appendJSONString($0) }
+            case .decimal: row.withText(index) { bytes.append(contentsOf: $0) }
+            case .integer: bytes.appendDecimal(row.integer(index))
+            case .double: bytes.appendDouble(row.double(index))
+            case .boolean: bytes.append(contentsOf: row.integer(index) != 0 ? "true".utf8 : "false".utf8)
             }
         }
         bytes.append(contentsOf: "}\n".utf8)

@@ -34,6 +34,10 @@ public protocol Store: AnyObject {
     /// particular order. Sees the writes of the open transaction; `body` must not write.
     func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws
 
+    /// `scan` for exports: every stored item as a `StoredRow` read in place, valid only during
+    /// `body`. Stores without an in-place reader get `ValuesRow`s of `scan`.
+    func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws
+
     /// Deletes the item with `key` if it is still at `expectedVersion`; false when it is gone or
     /// was changed meanwhile. Durable at the next `commit()`.
     func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool
@@ -63,6 +67,9 @@ extension Store {
     public var preferredCommitSize: Int? { nil }
     public func takeRetries(of entity: Entity) -> Int { 0 }
     public func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
+    public func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
+        try scan(entity) { try body(ValuesRow($0)) }
+    }
 
     /// Items stored per entity, in model order.
     public func counts(for model: Model) throws -> [(entity: String, count: Int)] {

@@ -1,0 +1,44 @@
+/// A stored item read in place, cell by cell, without making `Value`s: exports stream millions
+/// of them. Cells are read by attribute position, as the attribute's type says.
+public protocol StoredRow {
+    func isNull(_ index: Int) -> Bool
+    /// Integer types, and booleans as 0/1.
+    func integer(_ index: Int) -> Int64
+    /// double and float.
+    func double(_ index: Int) -> Double
+    /// string and decimal text, and dates as `YYYY-MM-DDTHH:MM:SS.sssZ`, as UTF-8 bytes valid
+    /// only during `body`.
+    func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
+}
+
+/// A row of `Value`s as a `StoredRow`: how stores without an in-place reader hand out rows.
+public struct ValuesRow: StoredRow {
+    public let values: [Value]
+
+    public init(_ values: [Value]) { self.values = values }
+
+    public func isNull(_ index: Int) -> Bool { values[index].isNull }
+
+    public func integer(_ index: Int) -> Int64 {
+        switch values[index] {
+        case .integer(let number): return number
+        case .boolean(let flag): return flag ? 1 : 0
+        default: return 0
+        }
+    }
+
+    public func double(_ index: Int) -> Double {
+        if case .double(let number) = values[index] { return number }
+        return 0
+    }
+
+    public func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        var text: String
+        switch values[index] {
+        case .string(let value), .decimal(let value): text = value
+        case .date(let millis): text = ISO8601.format(millis: millis)
+        default: text = values[index].description
+        }
+        return try text.withUTF8(body)
+    }
+}
