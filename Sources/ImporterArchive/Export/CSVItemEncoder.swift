@@ -35,8 +35,7 @@ struct CSVItemEncoder: ItemEncoder {
     }
 
     private static func appendCell(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        let needsQuotes = text.isEmpty || text.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-        guard needsQuotes else { return bytes.append(contentsOf: text) }
+        guard text.isEmpty || ByteScan.needsCSVQuotes(text) else { return bytes.append(contentsOf: text) }
         bytes.append(34)
         for byte in text {
             if byte == 34 { bytes.append(34) }

@@ -36,7 +36,7 @@ public struct Exporter {
                 source: sourceType, entities: [])
             for name in model.parentsFirstOrder {
                 let entity = model.entity(named: name)!
-                let measured = try encode(entity) { _ in }
+                let measured = try encode(entity, hashing: true) { _ in }
                 manifest.entities.append(.init(
                     entity: name, file: "data/\(name).\(format.fileExtension)", format: format,
                     items: measured.items, bytes: measured.bytes, sha256: measured.sha256))
@@ -52,13 +52,13 @@ public struct Exporter {
                 let background = BackgroundWriter(writer)
                 let written: (items: Int, bytes: Int64, sha256: String)
                 do {
-                    written = try encode(model.entity(named: file.entity)!) { try background.write(Array($0)) }
+                    written = try encode(model.entity(named: file.entity)!, hashing: false) { try background.write(Array($0)) }
                 } catch {
-                    try? background.finish()
+                    _ = try? background.finish()
                     throw error
                 }
-                try background.finish()
-                guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
+                let sha256 = try background.finish()
+                guard written.bytes == file.bytes, sha256 == file.sha256 else {
                     throw ExportError(
                         "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(written.items) items, \(written.bytes) bytes); export again when no run writes to the store")
                 }
@@ -68,8 +68,9 @@ public struct Exporter {
         }
     }
 
-    /// Encodes every item of `entity`, handing the bytes to `sink` in chunks.
-    private func encode(_ entity: Entity, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (items: Int, bytes: Int64, sha256: String) {
+    /// Encodes every item of `entity`, handing the bytes to `sink` in chunks, and hashes them
+    /// if `hashing` (else the SHA-256 is empty).
+    private func encode(_ entity: Entity, hashing: Bool, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (items: Int, bytes: Int64, sha256: String) {
         let encoder = format.encoder(for: entity)
         var digest = SHA256Digest()
         var buffer = encoder.header
@@ -78,7 +79,7 @@ public struct Exporter {
         var bytes: Int64 = 0
         func flush() throws {
             try buffer.withUnsafeBytes { chunk in
-                digest.update(chunk)
+                if hashing { digest.update(chunk) }
                 try sink(chunk)
             }
             bytes += Int64(buffer.count)
@@ -90,20 +91,22 @@ public struct Exporter {
             if buffer.count >= Self.chunkSize { try flush() }
         }
         try flush()
-        return (items, bytes, digest.hexDigest())
+        return (items, bytes, hashing ? digest.hexDigest() : "")
     }
 
     private static let chunkSize = 1 << 20
 }
 
-/// Compresses and writes chunks on its own thread, so encoding the next chunk and compressing
-/// this one use both cores (a pipe between two processes does the same for the CLI peers).
+/// Hashes, compresses and writes chunks on its own thread, so encoding the next chunk and
+/// compressing this one use both cores (a pipe between two processes does the same for the CLI
+/// peers).
 private final class BackgroundWriter: @unchecked Sendable {
     private let writer: ArchiveWriter
     private let condition = NSCondition()
     private var chunks: [[UInt8]] = []
     private var ended = false
     private var error: Error?
+    private var digest = SHA256Digest()
     private let done = DispatchSemaphore(value: 0)
     private static let capacity = 4
 
@@ -126,14 +129,15 @@ private final class BackgroundWriter: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until every queued chunk is written.
-    func finish() throws {
+    /// Waits until every queued chunk is written; the SHA-256 of all of them.
+    func finish() throws -> String {
         condition.lock()
         ended = true
         condition.broadcast()
         condition.unlock()
         done.wait()
         if let error { throw error }
+        return digest.hexDigest()
     }
 
     private func run() {
@@ -148,6 +152,7 @@ private final class BackgroundWriter: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
             do {
+                digest.update(chunk)
                 try writer.write(chunk)
             } catch {
                 condition.lock()

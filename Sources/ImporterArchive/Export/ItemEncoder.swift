@@ -51,6 +51,10 @@ extension Array where Element == UInt8 {
     /// escaped, everything else as is. Runs without escapes are copied whole.
     mutating func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
+        guard ByteScan.needsJSONEscapes(text) else {
+            append(contentsOf: text)
+            return append(UInt8(ascii: "\""))
+        }
         var start = 0
         for (index, byte) in text.enumerated() where byte < 0x20 || byte == 34 || byte == 92 {
             append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
