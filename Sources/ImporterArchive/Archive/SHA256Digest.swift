@@ -1,4 +1,5 @@
 import CNettle
+import ImporterCore
 
 /// Streaming SHA-256 by nettle (SHA-NI where the CPU has it): archives hash every data byte,
 /// twice on export and twice on restore, so the hash must keep up with compression.
@@ -20,7 +21,6 @@ struct SHA256Digest {
     mutating func hexDigest() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         nettle_sha256_digest(&context, 32, &digest)
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        return JSONText.hex(digest)
     }
 }

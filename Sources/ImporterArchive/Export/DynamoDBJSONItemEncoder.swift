@@ -8,12 +8,7 @@ struct DynamoDBJSONItemEncoder: ItemEncoder {
     private let kinds: [CellKind]
 
     init(entity: Entity) {
-        keys = entity.attributes.map { attribute in
-            var key: [UInt8] = []
-            JSONText.appendQuoted(attribute.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            return key
-        }
+        keys = jsonKeys(of: entity)
         kinds = entity.attributes.map { CellKind($0.type) }
     }
 
@@ -29,7 +24,7 @@ struct DynamoDBJSONItemEncoder: ItemEncoder {
             switch kind {
             case .text, .date:
                 bytes.append(contentsOf: #"{"S":"#.utf8)
-                row.withText(index) { bytes.appendJSONString($0) }
+                row.withText(index) { JSONText.appendQuoted($0, to: &bytes) }
             case .decimal:
                 bytes.append(contentsOf: #"{"N":""#.utf8)
                 row.withText(index) { bytes.append(contentsOf: $0) }

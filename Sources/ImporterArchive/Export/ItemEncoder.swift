@@ -46,34 +46,15 @@ extension Array where Element == UInt8 {
         var text = number.description
         text.withUTF8 { append(contentsOf: $0) }
     }
-
-    /// Appends `text` as a quoted JSON string: quotes, backslashes and control characters
-    /// escaped, everything else as is. Runs without escapes are copied whole.
-    mutating func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
-        append(UInt8(ascii: "\""))
-        guard ByteScan.needsJSONEscapes(text) else {
-            append(contentsOf: text)
-            return append(UInt8(ascii: "\""))
-        }
-        var start = 0
-        for (index, byte) in text.enumerated() where byte < 0x20 || byte == 34 || byte == 92 {
-            append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
-            switch byte {
-            case 34: append(contentsOf: #"\""#.utf8)
-            case 92: append(contentsOf: #"\\"#.utf8)
-            case 10: append(contentsOf: #"\n"#.utf8)
-            case 13: append(contentsOf: #"\r"#.utf8)
-            case 9: append(contentsOf: #"\t"#.utf8)
-            default:
-                append(contentsOf: #"\u00"#.utf8)
-                append(hexDigits[Int(byte >> 4)])
-                append(hexDigits[Int(byte & 15)])
-            }
-            start = index + 1
-        }
-        append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
-        append(UInt8(ascii: "\""))
-    }
 }
 
-private let hexDigits = Array("0123456789abcdef".utf8)
+/// `"name":` for each attribute of `entity`, in model order: what the JSON encoders write
+/// before each value.
+func jsonKeys(of entity: Entity) -> [[UInt8]] {
+    entity.attributes.map { attribute in
+        var key: [UInt8] = []
+        JSONText.appendQuoted(attribute.name, to: &key)
+        key.append(UInt8(ascii: ":"))
+        return key
+    }
+}

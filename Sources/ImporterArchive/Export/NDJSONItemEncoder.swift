@@ -8,12 +8,7 @@ struct NDJSONItemEncoder: ItemEncoder {
     private let kinds: [CellKind]
 
     init(entity: Entity) {
-        keys = entity.attributes.enumerated().map { index, attribute in
-            var key: [UInt8] = [index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
-            JSONText.appendQuoted(attribute.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            return key
-        }
+        keys = jsonKeys(of: entity).enumerated().map { [$0 == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")] + $1 }
         kinds = entity.attributes.map { CellKind($0.type) }
     }
 
@@ -27,7 +22,7 @@ struct NDJSONItemEncoder: ItemEncoder {
                 continue
             }
             switch kind {
-            case .text, .date: row.withText(index) { bytes.appendJSONString($0) }
+            case .text, .date: row.withText(index) { JSONText.appendQuoted($0, to: &bytes) }
             case .decimal: row.withText(index) { bytes.append(contentsOf: $0) }
             case .integer: bytes.appendDecimal(row.integer(index))
             case .double: bytes.appendDouble(row.double(index))

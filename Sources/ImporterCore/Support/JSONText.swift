@@ -12,8 +12,20 @@ public enum JSONText {
     /// Appends `text` as a quoted JSON string: quotes, backslashes and control characters
     /// escaped, everything else (non-ASCII included) as its UTF-8 bytes.
     public static func appendQuoted(_ text: String, to json: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendQuoted($0, to: &json) }
+    }
+
+    /// `appendQuoted` for UTF-8 bytes; runs without escapes are copied whole.
+    public static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        guard ByteScan.needsJSONEscapes(text) else {
+            json.append(contentsOf: text)
+            return json.append(UInt8(ascii: "\""))
+        }
+        var start = 0
+        for (index, byte) in text.enumerated() where byte < 0x20 || byte == 34 || byte == 92 {
+            json.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
             switch byte {
             case UInt8(ascii: "\""): json.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): json.append(contentsOf: #"\\"#.utf8)
@@ -22,14 +34,20 @@ public enum JSONText {
             case 0x09: json.append(contentsOf: #"\t"#.utf8)
             case 0x08: json.append(contentsOf: #"\b"#.utf8)
             case 0x0C: json.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20:
+            default:
                 json.append(contentsOf: #"\u00"#.utf8)
                 json.append(hexDigits[Int(byte >> 4)])
                 json.append(hexDigits[Int(byte & 0x0F)])
-            default: json.append(byte)
             }
+            start = index + 1
         }
+        json.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
         json.append(UInt8(ascii: "\""))
+    }
+
+    /// Lowercase hex of `bytes` (digests).
+    public static func hex(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

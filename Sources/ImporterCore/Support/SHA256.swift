@@ -12,10 +12,7 @@ public struct SHA256 {
     public static func hex(of bytes: [UInt8]) -> String {
         var hash = SHA256()
         hash.update(bytes)
-        return hash.finalize().map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        return JSONText.hex(hash.finalize())
     }
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
