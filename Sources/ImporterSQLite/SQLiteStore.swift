@@ -8,7 +8,7 @@ import ImporterCore
 public final class SQLiteStore: Store, @unchecked Sendable {
     public let path: String
     /// The writing connection; used by the writer thread only.
-    private let database: Database
+    let database: Database
     /// A second connection for `contains`, called from the reading thread while batches commit.
     private var lookupDatabase: Database?
     private var statements: [String: EntityStatements] = [:]
@@ -80,9 +80,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             }
             guard meta["checksum"] == model.checksum else {
                 throw ConfigurationError(file: model.file,
-                    "model \(name) version \(version) differs from the version \(version) this store was created with (checksum \(meta["checksum"] ?? "?") vs \(model.checksum)); a released model version must not change — add a new version file instead")
+                    "model \(name) version \(version) differs from the version \(version) this store recorded (checksum \(meta["checksum"] ?? "?") vs \(model.checksum)); a released model version must not change — put the change in a new version file and migrate, or, if the edit does not change stored data, accept it with --accept-model-change (recorded in the store's history)")
             }
         }
+        try prepareMigrationHistory()
         try database.execute("BEGIN IMMEDIATE")
         do {
             for entity in model.entities { try database.execute(createTable(entity)) }
@@ -111,7 +112,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         return result
     }
 
-    private func setMeta(_ values: [String: String]) throws {
+    func setMeta(_ values: [String: String]) throws {
         let statement = try database.prepare("INSERT INTO _importer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             statement.bind(1, text: key)
@@ -121,7 +122,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         }
     }
 
-    private func createTable(_ entity: Entity) -> String {
+    func createTable(_ entity: Entity) -> String {
         let columns = entity.attributes.map { attribute -> String in
             var column = "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))"
             if attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }

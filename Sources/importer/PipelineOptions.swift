@@ -13,6 +13,12 @@ struct PipelineOptions: ParsableArguments {
     /// The pipeline file and the model version it uses. `requireInputs: false` for commands
     /// that do not read the pipeline's sources.
     func load(requireInputs: Bool = true) throws -> (PipelineConfig, Model) {
+        let (config, _, model) = try loadVersions(requireInputs: requireInputs)
+        return (config, model)
+    }
+
+    /// The pipeline file, every version of its model, and the version it uses.
+    func loadVersions(requireInputs: Bool = true) throws -> (PipelineConfig, VersionedModel, Model) {
         var values: [String: String] = [:]
         for assignment in variables {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
@@ -24,12 +30,12 @@ struct PipelineOptions: ParsableArguments {
         loader.requireInputs = requireInputs
         let config = try loader.load(path: pipeline)
         let versions = try ModelLoader.load(path: config.modelPath)
-        guard let pinned = config.modelVersion else { return (config, versions.newest) }
+        guard let pinned = config.modelVersion else { return (config, versions, versions.newest) }
         guard let model = versions.version(pinned) else {
             throw ConfigurationError(file: config.file, key: "modelVersion",
                 "model version \(pinned) is not in \(config.modelPath); it has \(versions.versions.map { String($0.version) }.joined(separator: ", "))")
         }
-        return (config, model)
+        return (config, versions, model)
     }
 }
 

@@ -17,11 +17,16 @@ public final class Attribute: Sendable {
     public let defaultValue: Value?
     /// Core Data's renaming identifier: the attribute's name in the previous model version.
     public let renamedFrom: String?
+    /// How a migration into this model version makes the value (`convert:`).
+    public let conversion: Conversion?
+    /// The line of the attribute in its model file, for messages.
+    public let line: Int?
 
     public init(
         name: String, type: AttributeType, required: Bool = false, minimum: Double? = nil,
         maximum: Double? = nil, maxLength: Int? = nil, pattern: String? = nil,
-        allowedValues: [String]? = nil, defaultValue: Value? = nil, renamedFrom: String? = nil
+        allowedValues: [String]? = nil, defaultValue: Value? = nil, renamedFrom: String? = nil,
+        conversion: Conversion? = nil, line: Int? = nil
     ) {
         self.name = name
         self.type = type
@@ -33,5 +38,7 @@ public final class Attribute: Sendable {
         self.allowedValues = allowedValues
         self.defaultValue = defaultValue
         self.renamedFrom = renamedFrom
+        self.conversion = conversion
+        self.line = line
     }
 }

@@ -9,6 +9,8 @@ public struct Entity: Sendable {
     public let attributes: [Attribute]
     public let relationships: [Relationship]
     public let renamedFrom: String?
+    /// The line of the entity in its model file, for messages.
+    public let line: Int?
     public let attributeIndex: [String: Int]
     /// Positions of the hash key and the version attribute in `attributes` (hot paths use them
     /// for every record).
@@ -17,7 +19,8 @@ public struct Entity: Sendable {
 
     public init(
         name: String, table: String, hashKey: String, versionAttribute: String,
-        attributes: [Attribute], relationships: [Relationship], renamedFrom: String? = nil
+        attributes: [Attribute], relationships: [Relationship], renamedFrom: String? = nil,
+        line: Int? = nil
     ) {
         self.name = name
         self.table = table
@@ -26,6 +29,7 @@ public struct Entity: Sendable {
         self.attributes = attributes
         self.relationships = relationships
         self.renamedFrom = renamedFrom
+        self.line = line
         self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         self.hashKeyIndex = attributeIndex[hashKey]!
         self.versionIndex = attributeIndex[versionAttribute]!

@@ -77,7 +77,10 @@ public enum ModelLoader {
         "table", "hashKey", "versionAttribute", "attributes", "relationships", "renamedFrom",
     ]
     private static let attributeKeys: Set<String> = [
-        "type", "required", "min", "max", "maxLength", "pattern", "values", "default", "renamedFrom",
+        "type", "required", "min", "max", "maxLength", "pattern", "values", "default", "renamedFrom", "convert",
+    ]
+    private static let conversionKeys: Set<String> = [
+        "copy", "from", "map", "otherwise", "datePattern", "join", "separator", "split", "index", "constant",
     ]
     private static let relationshipKeys: Set<String> = [
         "destination", "toMany", "inverse", "key", "deleteRule",
@@ -128,7 +131,7 @@ public enum ModelLoader {
         }
         return Entity(name: name, table: table, hashKey: hashKey, versionAttribute: versionAttribute,
                       attributes: attributes, relationships: relationships,
-                      renamedFrom: try fields["renamedFrom"]?.string())
+                      renamedFrom: try fields["renamedFrom"]?.string(), line: node.line)
     }
 
     private static func parseAttribute(_ name: String, _ node: YAMLNode) throws -> Attribute {
@@ -164,7 +167,59 @@ public enum ModelLoader {
             minimum: try fields["min"]?.double(), maximum: try fields["max"]?.double(),
             maxLength: maxLength, pattern: pattern,
             allowedValues: try fields["values"]?.strings(), defaultValue: defaultValue,
-            renamedFrom: try fields["renamedFrom"]?.string())
+            renamedFrom: try fields["renamedFrom"]?.string(),
+            conversion: try fields["convert"].map { try parseConversion($0, type: type) }, line: node.line)
+    }
+
+    /// `convert:` — exactly one of `copy`, `map` (with `from`), `datePattern` (with `from`),
+    /// `join` (with `separator`), `split` (with `from`, optional `index`) or `constant`.
+    private static func parseConversion(_ node: YAMLNode, type: AttributeType) throws -> Conversion {
+        let fields = try node.fields(allowed: conversionKeys)
+        let kinds = ["copy", "map", "datePattern", "join", "split", "constant"].filter { fields[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first else {
+            throw node.error("convert needs exactly one of: copy, map (with from), datePattern (with from), join (with separator), split (with from), constant")
+        }
+        let allowed: [String: Set<String>] = [
+            "copy": ["copy"], "map": ["map", "from", "otherwise"], "datePattern": ["datePattern", "from"],
+            "join": ["join", "separator"], "split": ["split", "from", "index"], "constant": ["constant"],
+        ]
+        if let extra = fields.keys.sorted().first(where: { !allowed[kind]!.contains($0) }) {
+            throw fields[extra]!.error("'\(extra)' does not go with convert.\(kind)")
+        }
+        func from() throws -> String {
+            guard let node = fields["from"] else { throw node.error("convert.\(kind) needs 'from: ATTRIBUTE' (an attribute of the previous version)") }
+            return try node.string()
+        }
+        switch kind {
+        case "copy":
+            return .copy(from: try fields["copy"]!.string())
+        case "map":
+            var values: [String: String] = [:]
+            for (key, value) in try fields["map"]!.mapping() { values[key] = try value.string() }
+            let otherwise = try fields["otherwise"].flatMap { $0.isNull ? nil : try $0.string() }
+            return .map(from: try from(), values: values, otherwise: otherwise)
+        case "datePattern":
+            let pattern = try fields["datePattern"]!.string()
+            guard DatePattern.isValid(pattern) else {
+                throw fields["datePattern"]!.error("'\(pattern)' is not a date pattern; use yyyy, MM, dd (and HH, mm, ss, SSS) with literal characters")
+            }
+            guard type == .date else { throw fields["datePattern"]!.error("convert.datePattern makes a date, but the attribute is a \(type.rawValue)") }
+            return .parseDate(from: try from(), pattern: pattern)
+        case "join":
+            let names = try fields["join"]!.strings()
+            guard !names.isEmpty else { throw fields["join"]!.error("convert.join needs a list of attributes") }
+            guard let separator = fields["separator"] else { throw node.error("convert.join needs 'separator:' (a literal text)") }
+            return .join(names, separator: try separator.string())
+        case "split":
+            let separator = try fields["split"]!.string()
+            guard !separator.isEmpty else { throw fields["split"]!.error("convert.split needs a non-empty separator") }
+            let index = try fields["index"]?.int() ?? 0
+            guard index >= 0 else { throw fields["index"]!.error("convert.index counts parts from 0") }
+            return .split(from: try from(), separator: separator, index: index)
+        default:
+            let constant = fields["constant"]!
+            return .constant(constant.isNull ? nil : try constant.string())
+        }
     }
 
     private static func parseRelationship(_ name: String, _ node: YAMLNode) throws -> Relationship {
@@ -261,7 +316,7 @@ public enum ModelLoader {
         for entity in entities {
             text += "entity \(entity.name) table=\(entity.table) key=\(entity.hashKey) version=\(entity.versionAttribute) renamedFrom=\(entity.renamedFrom ?? "")\n"
             for a in entity.attributes {
-                text += "  attribute \(a.name) \(a.type.rawValue) required=\(a.required) min=\(a.minimum.map { "\($0)" } ?? "") max=\(a.maximum.map { "\($0)" } ?? "") maxLength=\(a.maxLength.map { "\($0)" } ?? "") pattern=\(a.pattern ?? "") values=\(a.allowedValues?.joined(separator: "|") ?? "") default=\(a.defaultValue.map { "\($0)" } ?? "") renamedFrom=\(a.renamedFrom ?? "")\n"
+                text += "  attribute \(a.name) \(a.type.rawValue) required=\(a.required) min=\(a.minimum.map { "\($0)" } ?? "") max=\(a.maximum.map { "\($0)" } ?? "") maxLength=\(a.maxLength.map { "\($0)" } ?? "") pattern=\(a.pattern ?? "") values=\(a.allowedValues?.joined(separator: "|") ?? "") default=\(a.defaultValue.map { "\($0)" } ?? "") renamedFrom=\(a.renamedFrom ?? "")\(a.conversion.map { " convert=\($0)" } ?? "")\n"
             }
             for r in entity.relationships {
                 text += "  relationship \(r.name) -> \(r.destination) toMany=\(r.toMany) inverse=\(r.inverse ?? "") key=\(r.key ?? "") deleteRule=\(r.deleteRule.rawValue)\n"

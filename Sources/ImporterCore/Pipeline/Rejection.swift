@@ -1,6 +1,8 @@
 /// The pipeline stage at which a record was rejected.
 public enum Stage: String, Sendable, Codable {
     case read, map, validate, write
+    /// Migrating an item or a record of an older model version to a newer one.
+    case migrate
 }
 
 /// Why a record was rejected; reports group rejections by reason.
@@ -27,6 +29,8 @@ public enum RejectReason: String, Sendable, Codable, CaseIterable {
     case reference
     /// The incoming version differs from the stored one (SPEC §6).
     case conflict
+    /// A migration's conversion failed (an unmapped value, text that is not a date, ...).
+    case conversion
     /// The store refused the write.
     case constraint
     /// The item is larger than the store allows (DynamoDB: 400 KB).

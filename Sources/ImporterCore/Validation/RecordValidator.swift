@@ -55,6 +55,15 @@ public struct RecordValidator {
         return .success(values)
     }
 
+    /// One attribute's value with its default applied and the attribute's checks passed (a
+    /// migrated value).
+    public func checked(_ value: Value, at index: Int) -> Result<Value, Rejection> {
+        let attribute = entity.attributes[index]
+        let value = value.isNull ? attribute.defaultValue ?? .null : value
+        if let problem = check(value, attribute, patterns[index]) { return .failure(problem) }
+        return .success(value)
+    }
+
     private func check(_ value: Value, _ attribute: Attribute, _ pattern: NSRegularExpression?) -> Rejection? {
         func reject(_ reason: RejectReason, _ message: String) -> Rejection {
             Rejection(stage: .validate, reason: reason, field: attribute.name, "\(attribute.name): \(message)")

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `migration.json`: what `importer migrate` did, written into the report directory.
+public struct MigrationReport: Codable, Sendable {
+    public struct Step: Codable, Sendable {
+        public var from: Int
+        public var to: Int
+        public var items: Int
+        public var failed: Int
+
+        public init(from: Int, to: Int, items: Int, failed: Int) {
+            self.from = from
+            self.to = to
+            self.items = items
+            self.failed = failed
+        }
+    }
+
+    public enum Status: String, Codable, Sendable {
+        /// Migrated; no item failed.
+        case migrated
+        /// Migrated without the items that failed (`--allow-rejects`); they are in rejects.ndjson.
+        case migratedWithRejects
+        /// Items failed, so nothing was changed.
+        case rolledBack
+        /// `--dry-run`: nothing was changed.
+        case dryRun
+    }
+
+    public var pipeline: String
+    public var store: String
+    public var model: String
+    public var from: Int
+    public var to: Int
+    public var status: Status
+    public var steps: [Step]
+    public var startedAt: Date
+    public var finishedAt: Date
+
+    public init(pipeline: String, store: String, model: String, from: Int, to: Int, status: Status, steps: [Step],
+                startedAt: Date, finishedAt: Date) {
+        self.pipeline = pipeline
+        self.store = store
+        self.model = model
+        self.from = from
+        self.to = to
+        self.status = status
+        self.steps = steps
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    public func write(to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(self).write(to: URL(fileURLWithPath: directory).appendingPathComponent("migration.json"))
+    }
+
+    /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and
+    /// the item as stored before the migration (typed JSON, as `export --format ndjson` writes it).
+    public static func rejectLine(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [(String, Value)]?) -> String {
+        var text = "{\"entity\":\(JSONText.quote(entity)),\"key\":\(JSONText.quote(key.description)),\"toVersion\":\(toVersion)"
+        text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
+        if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }
+        text += ",\"message\":\(JSONText.quote(rejection.message))"
+        if let item {
+            text += ",\"item\":{" + item.map { "\(JSONText.quote($0.0)):\(json($0.1))" }.joined(separator: ",") + "}"
+        }
+        return text + "}\n"
+    }
+
+    private static func json(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .string(let text): return JSONText.quote(text)
+        case .integer(let number): return String(number)
+        case .double(let number): return number.description
+        case .decimal(let text): return text
+        case .date(let millis): return JSONText.quote(ISO8601.format(millis: millis))
+        case .boolean(let flag): return flag ? "true" : "false"
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import ImporterCore
+
+/// What a store migration did, or (dry run, or items that fail) would do.
+public struct MigrationOutcome: Sendable {
+    public struct Step: Sendable {
+        public let from: Int
+        public let to: Int
+        /// Items of the migrated entities after the step.
+        public let items: Int
+        public let failures: [MigrationFailure]
+    }
+
+    public var steps: [Step] = []
+    /// Items deleted before the first step because an earlier attempt found they fail (`--allow-rejects`).
+    public var skipped = 0
+    public var failures: [MigrationFailure] { steps.flatMap(\.failures) }
+}
+
+/// An item that a step cannot migrate; it is named as in the plan's start version.
+public struct MigrationFailure: Sendable {
+    public let entity: String
+    public let key: Value
+    public let rejection: Rejection
+    public let toVersion: Int
+}
+
+extension SQLiteStore {
+    /// Migrates the store through every step of `plan` in one transaction: all or nothing
+    /// (SPEC §9). The items of `deleting` (start-version entity names) are deleted first.
+    /// Items that fail a step are left out of later steps and returned; the transaction is
+    /// committed only when `commit` is set and nothing failed.
+    public func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
+        try prepareMigrationHistory()
+        let function = MigrationFunction()
+        try function.register(on: database)
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            var outcome = MigrationOutcome()
+            for (name, keys) in deleting {
+                guard let entity = plan.from.entity(named: name) else { continue }
+                let delete = try database.prepare("DELETE FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?")
+                for key in keys {
+                    ValueColumns.bind(key, to: delete, at: 1)
+                    try delete.step()
+                    outcome.skipped += database.changes
+                    delete.reset()
+                }
+            }
+            for (index, step) in plan.steps.enumerated() {
+                let started = Date()
+                let failures = try run(step, function: function).map { failure in
+                    MigrationFailure(entity: Self.originalName(failure.entity, before: index, in: plan), key: failure.key,
+                                     rejection: failure.rejection, toVersion: step.to.version)
+                }
+                var items = 0
+                for mapping in step.entities { items += try count(of: mapping.entity) }
+                outcome.steps.append(.init(from: step.from.version, to: step.to.version, items: items, failures: failures))
+                try recordMigration(from: step.from.version, to: step.to.version, checksum: step.to.checksum, started: started,
+                                    items: items, success: true, note: note)
+            }
+            try setMeta(["model": plan.to.name, "version": String(plan.to.version), "checksum": plan.to.checksum])
+            if commit && outcome.failures.isEmpty {
+                try database.execute("COMMIT")
+            } else {
+                try database.execute("ROLLBACK")
+            }
+            return outcome
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func originalName(_ name: String, before stepIndex: Int, in plan: MigrationPlan) -> String {
+        MigrationPlan(steps: Array(plan.steps[..<stepIndex]), from: plan.from, to: plan.to).originalName(ofEntity: name) ?? name
+    }
+
+    /// One step: drop removed tables, migrate each entity's columns, rename tables, create new
+    /// ones. Returns the items that failed (named as in the step's new version), already deleted.
+    private func run(_ step: MigrationStep, function: MigrationFunction) throws -> [(entity: String, key: Value, rejection: Rejection)] {
+        for entity in step.removedEntities { try database.execute("DROP TABLE \(quoted(entity.table))") }
+        var failures: [(entity: String, key: Value, rejection: Rejection)] = []
+        for mapping in step.entities where mapping.source != nil && !mapping.isUnchanged {
+            function.reset()
+            try migrateColumns(mapping, version: step.to.version, function: function)
+            failures += function.failures.map { (mapping.entity.name, $0.key, $0.rejection) }
+        }
+        let moving = step.entities.filter { mapping in mapping.source.map { $0.table != mapping.entity.table } ?? false }
+        // Through temporary names, so tables that swap names cannot collide.
+        for (index, mapping) in moving.enumerated() {
+            try database.execute("ALTER TABLE \(quoted(mapping.source!.table)) RENAME TO \(quoted("_importer_table_\(index)"))")
+        }
+        for (index, mapping) in moving.enumerated() {
+            try database.execute("ALTER TABLE \(quoted("_importer_table_\(index)")) RENAME TO \(quoted(mapping.entity.table))")
+        }
+        for mapping in step.entities where mapping.source == nil { try database.execute(createTable(mapping.entity)) }
+        return failures
+    }
+
+    /// An entity's columns, on its old table: add the new columns, fill converted and checked
+    /// values with one UPDATE, delete the items that failed, drop removed columns, rename.
+    private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws {
+        let source = mapping.source!, entity = mapping.entity
+        let table = quoted(source.table)
+        var assignments: [String] = []
+        var renames: [(from: String, to: String)] = []
+        var replaced: [String] = []
+        let validator = RecordValidator(entity: entity, dateFormat: .iso8601)
+        for (index, attribute) in mapping.attributes.enumerated() {
+            let new = attribute.attribute
+            let temporary = "_importer_column_\(index)"
+            switch attribute.origin {
+            case .added:
+                let defaultClause = new.defaultValue.map { " DEFAULT \(Self.literal($0))" } ?? ""
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))\(defaultClause)")
+                renames.append((temporary, new.name))
+            case .carried(let position, let widenedFrom):
+                let old = source.attributes[position]
+                let sameColumnType = ValueColumns.sqlType(old.type) == ValueColumns.sqlType(new.type)
+                let rewrite = attribute.needsCheck || (widenedFrom != nil && !sameColumnType)
+                if rewrite && !sameColumnType {
+                    try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
+                    replaced.append(old.name)
+                    renames.append((temporary, new.name))
+                    assignments.append("\(quoted(temporary)) = \(call(attribute, index, [position], source, validator, version, function))")
+                } else {
+                    if rewrite { assignments.append("\(quoted(old.name)) = \(call(attribute, index, [position], source, validator, version, function))") }
+                    if old.name != new.name { renames.append((old.name, new.name)) }
+                }
+            case .converted(_, let inputs):
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
+                renames.append((temporary, new.name))
+                assignments.append("\(quoted(temporary)) = \(call(attribute, index, inputs, source, validator, version, function))")
+            }
+        }
+        if !assignments.isEmpty {
+            try database.execute("UPDATE \(table) SET \(assignments.joined(separator: ", "))")
+            let delete = try database.prepare("DELETE FROM \(table) WHERE \(quoted(source.hashKey)) = ?")
+            for failure in function.failures {
+                ValueColumns.bind(failure.key, to: delete, at: 1)
+                try delete.step()
+                delete.reset()
+            }
+        }
+        for name in mapping.removed.map(\.name) + replaced {
+            try database.execute("ALTER TABLE \(table) DROP COLUMN \(quoted(name))")
+        }
+        // Through temporary names, so renames that swap names cannot collide.
+        for (index, rename) in renames.enumerated() where rename.from != rename.to {
+            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted(rename.from)) TO \(quoted("_importer_rename_\(index)"))")
+        }
+        for (index, rename) in renames.enumerated() where rename.from != rename.to {
+            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
+        }
+    }
+
+    /// `importer_migrate(slot, key, inputs…)` for one attribute.
+    private func call(_ attribute: AttributeMapping, _ index: Int, _ inputs: [Int], _ source: Entity,
+                      _ validator: RecordValidator, _ version: Int, _ function: MigrationFunction) -> String {
+        let slot = function.add(.init(
+            mapping: attribute, index: index, validator: validator, version: version,
+            keyType: source.attributes[source.hashKeyIndex].type,
+            inputs: inputs.map { ($0, source.attributes[$0].type) }, oldCount: source.attributes.count))
+        let arguments = [String(slot), quoted(source.hashKey)] + inputs.map { quoted(source.attributes[$0].name) }
+        return "\(MigrationFunction.name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// A default value as an SQL literal, stored as `ValueColumns.bind` stores it.
+    private static func literal(_ value: Value) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .string(let text), .decimal(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .integer(let number): return String(number)
+        case .double(let number): return number.description
+        case .date(let millis): return "'\(ISO8601.format(millis: millis))'"
+        case .boolean(let flag): return flag ? "1" : "0"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ImporterCore
+
+extension SQLiteStore {
+    /// The model version the store holds, from the versions of its model directory. A model
+    /// file whose checksum differs from what the store recorded is refused unless
+    /// `acceptModelChange`, which records the new checksum and says so in the history.
+    public func storedModel(in versions: VersionedModel, acceptModelChange: Bool) throws -> Model {
+        let meta = try self.meta()
+        guard let name = meta["model"], let version = meta["version"].flatMap(Int.init) else {
+            throw ConfigurationError(file: path, "the store records no model; it was not made by importer run")
+        }
+        guard name == versions.newest.name else {
+            throw ConfigurationError(file: path, "the store holds model '\(name)', not '\(versions.newest.name)'")
+        }
+        guard let model = versions.version(version) else {
+            throw ConfigurationError(file: path,
+                "the store holds \(name) version \(version), which the model directory \(versions.newest.file) does not have (it has \(versions.versions.map { String($0.version) }.joined(separator: ", ")))")
+        }
+        try checkChecksum(of: model, recorded: meta["checksum"] ?? "", accept: acceptModelChange)
+        return model
+    }
+
+    /// Before a run: accepts an edited model file for the store's version (`--accept-model-change`).
+    public func acceptModelChangeIfNeeded(_ model: Model) throws {
+        let meta = try self.meta()
+        guard meta["model"] == model.name, meta["version"] == String(model.version), let recorded = meta["checksum"] else { return }
+        try checkChecksum(of: model, recorded: recorded, accept: true)
+    }
+
+    private func checkChecksum(of model: Model, recorded: String, accept: Bool) throws {
+        guard recorded != model.checksum else { return }
+        guard accept else {
+            throw ConfigurationError(file: model.file,
+                "model \(model.name) version \(model.version) differs from the version \(model.version) this store recorded (checksum \(recorded) vs \(model.checksum)); a released model version must not change — put the change in a new version file and migrate, or, if the edit does not change stored data, accept it with --accept-model-change (recorded in the store's history)")
+        }
+        try acceptModelChange(model, previousChecksum: recorded)
+    }
+}
