@@ -8,9 +8,10 @@ enum DestinationOpener {
     /// The store to run against. A dry run writes nothing and gets a store only when one exists
     /// already (to answer reference checks and preview sync deletes); else nil.
     /// Throws `ConfigurationError` (exit 2, nothing written) for what the user must fix.
-    static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> Store? {
+    static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool = false,
+                     reportDirectory: String) throws -> Store? {
         switch config.destination.kind {
-        case .sqlite: return try openSQLite(config, model: model, dryRun: dryRun)
+        case .sqlite: return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
         case .dynamodb: return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
         }
     }
@@ -41,7 +42,7 @@ enum DestinationOpener {
         }
     }
 
-    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool) throws -> Store? {
+    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> Store? {
         let path = config.destination.path!
         do {
             if dryRun {
@@ -51,6 +52,7 @@ enum DestinationOpener {
                 return store
             }
             let store = try SQLiteStore(path: path)
+            if acceptModelChange { try store.acceptModelChangeIfNeeded(model) }
             try store.prepare(for: model)
             return store
         } catch let error as SQLiteError {

@@ -22,7 +22,7 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let (config, model) = try exitOnConfigurationError { try pipeline.load(requireInputs: false) }
+        let (config, versions, model) = try exitOnConfigurationError { try pipeline.loadVersions(requireInputs: false) }
         let verified: VerifiedArchive
         do {
             verified = try ArchiveVerifier.verify(archive)
@@ -31,15 +31,15 @@ struct RestoreCommand: ParsableCommand {
             throw ExitCode(4)
         }
         let plan = try exitOnConfigurationError {
-            let plan = try RestorePlan(archive: verified, pipeline: config, model: model)
-            try PipelineRunner.checkConfiguration(plan.config, model: model)
+            let plan = try RestorePlan(archive: verified, pipeline: config, model: model, versions: versions)
+            try PipelineRunner.checkConfiguration(plan.config, model: model, versions: versions)
             return plan
         }
         if !output.quiet {
             let items = verified.manifest.entities.map { "\($0.entity) \($0.items)" }.joined(separator: ", ")
             FileHandle.standardError.write(Data("verified \(archive): \(items) items, created \(verified.manifest.createdAt)\n".utf8))
         }
-        try runPipeline(plan.config, model: model, options: RunOptions(checkpoints: false), output: output,
+        try runPipeline(plan.config, model: model, versions: versions, options: RunOptions(checkpoints: false), output: output,
                         makeReader: plan.makeReader)
     }
 }

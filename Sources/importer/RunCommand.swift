@@ -17,10 +17,13 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue an interrupted run after its last committed batch; refused if an input changed since.")
     var resume = false
 
+    @Flag(help: "Accept a model file whose checksum differs from the one the SQLite store recorded for its version; recorded in the store's migration history.")
+    var acceptModelChange = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, dryRun: dryRun, resume: resume, output: output)
+        try execute(pipeline, options: RunOptions(dryRun: dryRun, resume: resume, acceptModelChange: acceptModelChange), output: output)
     }
 }
 
@@ -34,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, dryRun: true, output: output)
+        try execute(pipeline, options: RunOptions(dryRun: true), output: output)
     }
 }
 
@@ -48,29 +51,29 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// Runs a pipeline and exits with the report's exit code.
-private func execute(_ options: PipelineOptions, dryRun: Bool, resume: Bool = false, output: OutputOptions) throws {
-    let (config, model) = try exitOnConfigurationError { () -> (PipelineConfig, Model) in
-        let (config, model) = try options.load()
-        try PipelineRunner.checkConfiguration(config, model: model)
-        return (config, model)
+private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions) throws {
+    let (config, versions, model) = try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model) in
+        let (config, versions, model) = try pipeline.loadVersions()
+        try PipelineRunner.checkConfiguration(config, model: model, versions: versions)
+        return (config, versions, model)
     }
-    try runPipeline(config, model: model, options: RunOptions(dryRun: dryRun, resume: resume), output: output,
+    try runPipeline(config, model: model, versions: versions, options: options, output: output,
                     makeReader: ReaderFactory.makeReader)
 }
 
 /// Opens the destination, runs the pipeline, prints the summary and exits with the report's
 /// exit code (`run`, `validate` and `restore`).
-func runPipeline(_ config: PipelineConfig, model: Model, options: RunOptions, output: OutputOptions,
+func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
                  makeReader: @escaping PipelineRunner.ReaderFactory) throws {
     var options = options
     options.quiet = output.quiet
     options.reportDirectory = output.reportDir
     let store = try exitOnConfigurationError {
-        try DestinationOpener.open(config, model: model, dryRun: options.dryRun,
+        try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
                                    reportDirectory: output.reportDir ?? config.reportDirectory)
     }
     defer { store?.close() }
-    let runner = PipelineRunner(config: config, model: model, store: store, ledger: SQLiteKeyLedger(),
+    let runner = PipelineRunner(config: config, model: model, versions: versions, store: store, ledger: SQLiteKeyLedger(),
                                 options: options, makeReader: makeReader)
     let report: RunReport
     do {

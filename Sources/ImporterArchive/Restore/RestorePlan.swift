@@ -11,27 +11,38 @@ public struct RestorePlan {
     /// The pipeline with its sources replaced by the archive's data files.
     public let config: PipelineConfig
 
-    /// Refuses (`ConfigurationError`, nothing written) an archive of another model, version or
-    /// checksum than the pipeline's model.
-    public init(archive: VerifiedArchive, pipeline: PipelineConfig, model: Model) throws {
+    /// Refuses (`ConfigurationError`, nothing written) an archive of another model, of a newer
+    /// version, or whose model version differs from that version in the model directory. An
+    /// archive of an older version has its items migrated as they are read.
+    public init(archive: VerifiedArchive, pipeline: PipelineConfig, model: Model, versions: VersionedModel) throws {
         let stored = archive.manifest.model
         guard stored.name == model.name else {
             throw ConfigurationError(file: archive.path,
                 "the archive holds model \(stored.name), but the pipeline \(pipeline.file) uses model \(model.name)")
         }
-        guard stored.version == model.version else {
+        guard stored.version <= model.version else {
             throw ConfigurationError(file: archive.path,
-                "the archive holds \(stored.name) version \(stored.version), but the pipeline uses version \(model.version); restore it with a pipeline pinned to modelVersion: \(stored.version) (migrating archives on the fly is not available yet)")
+                "the archive holds \(stored.name) version \(stored.version), newer than the pipeline's version \(model.version); add that version to \(pipeline.modelPath) and migrate the store first")
         }
-        guard stored.checksum == model.checksum else {
+        guard let archived = versions.version(stored.version) else {
             throw ConfigurationError(file: archive.path,
-                "the archive's model \(stored.name) version \(stored.version) has checksum \(stored.checksum), but \(model.file) has \(model.checksum): the model file was edited after the export; restore with the model the archive holds (its model.yaml)")
+                "the archive holds \(stored.name) version \(stored.version), which \(pipeline.modelPath) does not have")
         }
+        guard stored.checksum == archived.checksum else {
+            throw ConfigurationError(file: archive.path,
+                "the archive's model \(stored.name) version \(stored.version) has checksum \(stored.checksum), but \(archived.file) has \(archived.checksum): the model file was edited after the export; restore with the model the archive holds (its model.yaml)")
+        }
+        let migration = stored.version == model.version ? nil : try MigrationPlan(versions, from: stored.version, to: model.version)
         self.archive = archive
         var config = pipeline
-        config.sources = archive.manifest.entities.map { file in
+        config.sources = try archive.manifest.entities.map { file in
             let path = "\(archive.path):\(file.file)"
-            return SourceConfig(entity: file.entity, pattern: path, paths: [path], format: file.format.inputFormat)
+            guard let entity = migration.map({ $0.currentName(ofEntity: file.entity) }) ?? file.entity else {
+                throw ConfigurationError(file: archive.path,
+                    "\(file.entity) of version \(stored.version) is removed by version \(model.version), so its \(file.items) items would be dropped; restore with a pipeline pinned to modelVersion: \(stored.version), then migrate")
+            }
+            return SourceConfig(entity: entity, pattern: path, paths: [path], format: file.format.inputFormat,
+                                modelVersion: stored.version)
         }
         config.write.versions = .preserve
         // Into SQLite a restore is one transaction: all or nothing.

@@ -13,8 +13,12 @@ public struct RunOptions: Sendable {
     /// (a restore's archive entries): such a run is started again instead, and its replays are
     /// unchanged items.
     public var checkpoints = true
+    /// Accept an edited model file for the store's version (`--accept-model-change`).
+    public var acceptModelChange = false
 
-    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true) {
+    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
+                acceptModelChange: Bool = false) {
+        self.acceptModelChange = acceptModelChange
         self.dryRun = dryRun
         self.quiet = quiet
         self.reportDirectory = reportDirectory
@@ -33,6 +37,8 @@ public final class PipelineRunner: @unchecked Sendable {
 
     private let config: PipelineConfig
     private let model: Model
+    /// Every version of the model, for sources written against an older one.
+    private let versions: VersionedModel?
     private let store: Store?
     private let ledger: KeyLedger
     private let makeReader: ReaderFactory
@@ -61,13 +67,19 @@ public final class PipelineRunner: @unchecked Sendable {
         let source: SourceConfig
         let path: String
         let entity: Entity
+        /// The entity as the dump's model version has it (`entity` unless the source has an
+        /// older `modelVersion`), and the migration of its records to the run's version.
+        let sourceEntity: Entity
+        let migration: MigrationPlan?
         /// How checkpoints name the file: absolute, so a resume from another directory finds it.
         let absolutePath: String
 
-        init(source: SourceConfig, path: String, entity: Entity) {
+        init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?) {
             self.source = source
             self.path = path
             self.entity = entity
+            self.sourceEntity = sourceEntity
+            self.migration = migration
             absolutePath = PipelineRunner.absolute(path)
         }
     }
@@ -87,10 +99,12 @@ public final class PipelineRunner: @unchecked Sendable {
     private static let sortWindow = 16_384
 
     /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
-    public init(config: PipelineConfig, model: Model, store: Store?, ledger: KeyLedger, options: RunOptions,
-                makeReader: @escaping ReaderFactory) {
+    /// `versions` (the model directory) lets sources name an older `modelVersion`.
+    public init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: Store?, ledger: KeyLedger,
+                options: RunOptions, makeReader: @escaping ReaderFactory) {
         self.config = config
         self.model = model
+        self.versions = versions
         self.store = store
         self.ledger = ledger
         self.options = options
@@ -102,7 +116,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
     /// written) for problems found before the first record.
     public func run() throws -> RunReport {
-        inputs = try Self.orderedInputs(config, model)
+        inputs = try Self.orderedInputs(config, model, versions)
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         skipBefore = Array(repeating: 0, count: inputs.count)
@@ -182,7 +196,7 @@ public final class PipelineRunner: @unchecked Sendable {
     private func read(_ input: Input, index: Int, into queue: BoundedQueue<Work>, recorder: RunRecorder,
                       progress: (Int64, Int) -> Void) -> Int64 {
         recorder.started(input: index)
-        let entity = input.entity
+        let entity = input.entity, sourceEntity = input.sourceEntity
         var batch: [PreparedRecord] = []
         batch.reserveCapacity(Self.chunkSize)
         var readCount = 0, pendingRead = 0
@@ -190,12 +204,13 @@ public final class PipelineRunner: @unchecked Sendable {
         let mapper: RecordMapper
         do {
             reader = try makeReader(input.source, input.path)
-            mapper = try RecordMapper(entity: entity, map: input.source.map, file: config.file, line: input.source.line)
+            mapper = try RecordMapper(entity: sourceEntity, map: input.source.map, file: config.file, line: input.source.line)
         } catch {
             recorder.abort("cannot read \(input.path): \(error)")
             return 0
         }
-        let validator = RecordValidator(entity: entity, dateFormat: input.source.map.dateFormat)
+        let validator = RecordValidator(entity: sourceEntity, dateFormat: input.source.map.dateFormat)
+        let migrator = input.migration.flatMap { RecordMigrator(plan: $0, entity: sourceEntity.name) }
         let references = entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
             guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
             return (entity.attributeIndex[key]!, parent)
@@ -238,16 +253,24 @@ public final class PipelineRunner: @unchecked Sendable {
             switch mapper.map(record) {
             case .success(let mapped): fields = mapped
             case .failure(let rejection):
-                let key = record.names.firstIndex(of: entity.hashKey).flatMap { keyValue(record.values[$0]) }
+                let key = record.names.firstIndex(of: sourceEntity.hashKey).flatMap { keyValue(record.values[$0]) }
                 reject(record, key, rejection)
                 continue
             }
-            let values: [Value]
+            var values: [Value]
             switch validator.validate(fields) {
             case .success(let validated): values = validated
             case .failure(let rejection):
-                reject(record, keyValue(fields[entity.hashKeyIndex]), rejection)
+                reject(record, keyValue(fields[sourceEntity.hashKeyIndex]), rejection)
                 continue
+            }
+            if let migrator {
+                switch migrator.migrate(values) {
+                case .success(let migrated): values = migrated
+                case .failure(let rejection):
+                    reject(record, values[sourceEntity.hashKeyIndex], rejection)
+                    continue
+                }
             }
             if let rejection = checkKeys(values, entity: entity, references: references,
                                          at: RecordLocation(inputIndex: index, line: record.line)) {
@@ -539,31 +562,50 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Checks what can be checked before anything is opened or written: entities, maps,
     /// source model versions, write mode.
-    public static func checkConfiguration(_ config: PipelineConfig, model: Model) throws {
-        _ = try orderedInputs(config, model)
+    public static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil) throws {
+        _ = try orderedInputs(config, model, versions)
     }
 
     /// Every input file, parents-first by the model's relationships, in pipeline order within an entity.
-    private static func orderedInputs(_ config: PipelineConfig, _ model: Model) throws -> [Input] {
-        var inputs: [Input] = []
+    private static func orderedInputs(_ config: PipelineConfig, _ model: Model, _ versions: VersionedModel?) throws -> [Input] {
+        var sourceEntities: [(Entity, MigrationPlan?)] = []
         for source in config.sources {
             guard let entity = model.entity(named: source.entity) else {
                 throw ConfigurationError(file: config.file, line: source.line, key: "entity",
                     "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
             }
-            _ = try RecordMapper(entity: entity, map: source.map, file: config.file, line: source.line)
-            if let version = source.modelVersion, version != model.version {
-                throw ConfigurationError(file: config.file, line: source.line, key: "modelVersion",
-                    "the dump was written against model version \(version) but the run uses version \(model.version); migrating records on the fly is not available yet, so convert the dump or pin modelVersion: \(version) at the top of the pipeline")
-            }
+            let (sourceEntity, migration) = try migration(of: source, entity, config, model, versions)
+            _ = try RecordMapper(entity: sourceEntity, map: source.map, file: config.file, line: source.line)
+            sourceEntities.append((sourceEntity, migration))
         }
+        var inputs: [Input] = []
         for entityName in model.parentsFirstOrder {
             let entity = model.entity(named: entityName)!
-            for source in config.sources where source.entity == entityName {
-                inputs += source.paths.map { Input(source: source, path: $0, entity: entity) }
+            for (index, source) in config.sources.enumerated() where source.entity == entityName {
+                let (sourceEntity, migration) = sourceEntities[index]
+                inputs += source.paths.map { Input(source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration) }
             }
         }
         return inputs
+    }
+
+    /// A source written against an older model version: its entity in that version, and the
+    /// plan that migrates its records to the run's version (migrate-on-read, SPEC §9).
+    private static func migration(of source: SourceConfig, _ entity: Entity, _ config: PipelineConfig, _ model: Model,
+                                  _ versions: VersionedModel?) throws -> (Entity, MigrationPlan?) {
+        guard let version = source.modelVersion, version != model.version else { return (entity, nil) }
+        let at = { (message: String) in ConfigurationError(file: config.file, line: source.line, key: "modelVersion", message) }
+        guard version < model.version else {
+            throw at("the dump was written against model version \(version), newer than the run's version \(model.version); migrate the store to \(version) and run with that version")
+        }
+        guard let versions, versions.version(version) != nil else {
+            throw at("model version \(version) is not in \(config.modelPath)")
+        }
+        let plan = try MigrationPlan(versions, from: version, to: model.version)
+        guard let name = plan.originalName(ofEntity: entity.name), let old = plan.from.entity(named: name) else {
+            throw at("\(entity.name) is new after version \(version), so a dump of version \(version) cannot hold it")
+        }
+        return (old, plan)
     }
 
     private func format(of input: Input) -> InputFormat {
