@@ -11,7 +11,7 @@ let checkins = try store.items("Checkin")
 
 // Insert: the store gives version 1. Values are checked against the model.
 var cafe = try locations.insert(Item([
-    "locationId": .string("loc-cafe"), "name": .string("Café Zoë"),
+    "locationId": .string("loc-cafe"), "displayName": .string("Café Zoë"),
     "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.50"),
 ]))
 try checkins.insert(Item([
@@ -21,7 +21,7 @@ print("inserted at version", cafe["version"])
 
 // Update what you fetched: version + 1. A change based on an older version is refused.
 var stale = cafe
-cafe["name"] = .string("Café Zoë & Co")
+cafe["displayName"] = .string("Café Zoë & Co")
 let renamed = try locations.update(cafe)
 print("renamed at version", renamed["version"])
 stale["rating"] = .decimal("3.90")

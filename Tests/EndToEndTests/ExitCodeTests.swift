@@ -14,7 +14,7 @@ final class ExitCodeTests: XCTestCase {
         return file
     }
 
-    var model: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path }
+    var model: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path }
     var bad: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/bad").path }
 
     func testConfigurationErrorsExitWith2AndNameFileAndLine() throws {

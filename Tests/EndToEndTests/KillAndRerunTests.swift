@@ -24,7 +24,7 @@ final class KillAndRerunTests: XCTestCase {
             checkins += "c-\(key),loc-\(index % 100),2024-05-01T08:00:00.\(String(format: "%03d", index % 1000))Z,\"comment \(index), with a comma\",\(index % 5 + 1)\n"
         }
         try checkins.write(toFile: directory + "/checkins.csv", atomically: true, encoding: .utf8)
-        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path
+        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
         let pipeline = directory + "/pipeline.yaml"
         try """
             model: \(model)

@@ -54,7 +54,7 @@ final class ResumeTests: XCTestCase {
     }
 
     func makePipeline(_ name: String, store: String, checkins: String, batchSize: Int) throws -> String {
-        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path
+        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
         try write("""
             model: \(model)
             sources:

@@ -93,7 +93,7 @@ final class SamplePipelineTests: XCTestCase {
         let pipeline = out + "/checkins-only.yaml"
         let sample = ImporterProcess.root.appendingPathComponent("SampleData/Locations").path
         try """
-            model: \(sample)/Model
+            model: \(sample)/Model/v1.yaml
             sources:
               - { entity: Checkin, path: \(sample)/checkins.ndjson }
             destination: { path: \(out)/locations.sqlite }

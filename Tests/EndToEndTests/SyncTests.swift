@@ -10,7 +10,7 @@ final class SyncTests: XCTestCase {
     override func setUp() { directory = ImporterProcess.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    var model: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path }
+    var model: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path }
 
     func locations(_ name: String, _ rows: [String]) -> String {
         let path = directory + "/" + name

@@ -7,9 +7,10 @@ final class ModelLoaderTests: XCTestCase {
         .appendingPathComponent("SampleData/Locations/Model").path
 
     func testSampleModelLoads() throws {
-        let model = try ModelLoader.load(path: Self.sampleModel).newest
+        let versions = try ModelLoader.load(path: Self.sampleModel)
+        XCTAssertEqual(versions.versions.map(\.version), [1, 2, 3])
+        let model = try XCTUnwrap(versions.version(1))
         XCTAssertEqual(model.name, "Locations")
-        XCTAssertEqual(model.version, 1)
         XCTAssertEqual(model.entities.map(\.name), ["Location", "Checkin"])
         XCTAssertEqual(model.parentsFirstOrder, ["Location", "Checkin"])
         let location = try XCTUnwrap(model.entity(named: "Location"))

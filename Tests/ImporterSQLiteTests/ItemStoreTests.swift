@@ -12,7 +12,7 @@ final class ItemStoreTests: XCTestCase {
 
     override func setUpWithError() throws {
         let modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("SampleData/Locations/Model").path
+            .deletingLastPathComponent().appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
         let model = try ModelLoader.load(path: modelPath).newest
         store = try ItemStore(store: SQLiteStore(path: directory + "/items.sqlite"), model: model)
         locations = try store.items("Location")

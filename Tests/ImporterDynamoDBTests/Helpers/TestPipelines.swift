@@ -27,7 +27,7 @@ enum TestPipelines {
                       errors: String = "{ maxErrors: 100000, maxErrorRatio: 1.0 }") throws -> String {
         let yaml = """
             name: \(name)
-            model: \(sample.path)/Model
+            model: \(sample.path)/Model/v1.yaml
             sources:
               - { entity: Location, path: \(sample.path)/locations.csv, format: csv }
               - { entity: Checkin, path: \(checkins), format: ndjson }
@@ -46,7 +46,7 @@ enum TestPipelines {
 /// The sample Locations model, loaded from SampleData.
 enum SampleModel {
     static func model() throws -> Model {
-        try ModelLoader.load(path: TestPipelines.sample.appendingPathComponent("Model").path).newest
+        try ModelLoader.loadFile(TestPipelines.sample.appendingPathComponent("Model/v1.yaml").path)
     }
 
     static func checkin() throws -> Entity { try model().entity(named: "Checkin")! }
