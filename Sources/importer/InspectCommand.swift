@@ -6,7 +6,7 @@ import ImporterSQLite
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show a pipeline's store: model version, items per entity, last runs.")
+        abstract: "Show a pipeline's store: model version, items per entity, migrations, last runs.")
 
     @OptionGroup var pipeline: PipelineOptions
 
@@ -26,6 +26,13 @@ struct InspectCommand: ParsableCommand {
         }
         text += "items:\n"
         for (entity, count) in try store.counts(for: model) { text += "  \(entity): \(count)\n" }
+        let migrations = try store.migrationHistory()
+        if !migrations.isEmpty {
+            text += "migrations:\n"
+            for step in migrations {
+                text += "  \(step["started"]!) \(step["from"]!) → \(step["to"]!): \(step["success"] == "1" ? "done" : "rolled back"), \(step["items"]!) items\(step["note"]!.isEmpty ? "" : " (\(step["note"]!))")\n"
+            }
+        }
         text += "last runs:\n"
         let history = try store.recentRuns(limit: runs)
         if history.isEmpty { text += "  none\n" }
