@@ -1,40 +1,56 @@
 import CSQLite
 import ImporterCore
 
-/// `importer_migrate(slot, key, inputs…)`: the SQL function a store migration's UPDATE calls
+/// `importer_migrate(slot, rowid, inputs…)`: the SQL function a store migration's UPDATE calls
 /// for each migrated column of each row. It runs the same code as migrate-on-read
 /// (`RecordMigrator.migrate`), so a migrated store and a migrated dump agree value for value.
-/// A value that cannot be migrated becomes NULL and its item is recorded in `failures`.
+/// A value that cannot be migrated becomes NULL and its row is recorded in `failures`.
 final class MigrationFunction {
     /// One migrated column: the attribute's mapping and what it needs to decode its inputs.
-    struct Slot {
+    /// A class: each row's call then takes one reference, not a copy of every field.
+    final class Slot {
         let mapping: AttributeMapping
         let index: Int
         let validator: RecordValidator
         let version: Int
-        let keyType: AttributeType
         /// Old attribute positions and types of the function's inputs, in argument order.
         let inputs: [(position: Int, type: AttributeType)]
         let oldCount: Int
+
+        init(mapping: AttributeMapping, index: Int, validator: RecordValidator, version: Int,
+             inputs: [(position: Int, type: AttributeType)], oldCount: Int) {
+            self.mapping = mapping
+            self.index = index
+            self.validator = validator
+            self.version = version
+            self.inputs = inputs
+            self.oldCount = oldCount
+        }
     }
 
     struct Failure {
-        let key: Value
+        let rowid: Int64
         let rejection: Rejection
     }
 
     private(set) var slots: [Slot] = []
     var failures: [Failure] = []
+    /// Per slot with one input, outcomes by input value: a conversion is a pure function of
+    /// its inputs, and enumerations, flags and codes repeat, so most rows are a lookup.
+    private var memos: [[Value: Result<Value, Rejection>]] = []
+    private static let memoLimit = 4096
 
     static let name = "importer_migrate"
 
     func add(_ slot: Slot) -> Int {
         slots.append(slot)
+        memos.append([:])
         return slots.count - 1
     }
 
     func reset() {
         slots = []
+        memos = []
         failures = []
     }
 
@@ -49,18 +65,41 @@ final class MigrationFunction {
     }
 
     private func call(_ context: OpaquePointer, _ count: Int, _ arguments: UnsafeMutablePointer<OpaquePointer?>) {
-        let slot = slots[Int(sqlite3_value_int64(arguments[0]))]
-        var old = [Value](repeating: .null, count: slot.oldCount)
-        for (offset, input) in slot.inputs.enumerated() {
-            old[input.position] = Self.value(arguments[2 + offset]!, as: input.type)
+        let index = Int(sqlite3_value_int64(arguments[0]))
+        let slot = slots[index]
+        let outcome: Result<Value, Rejection>
+        if slot.inputs.count == 1 {
+            let input = Self.value(arguments[2]!, as: slot.inputs[0].type)
+            if let known = memos[index][input] {
+                outcome = known
+            } else {
+                outcome = migrate(slot, [input])
+                if memos[index].count < Self.memoLimit { memos[index][input] = outcome }
+            }
+        } else {
+            outcome = migrate(slot, slot.inputs.indices.map { Self.value(arguments[2 + $0]!, as: slot.inputs[$0].type) })
         }
-        switch RecordMigrator.migrate(slot.mapping, at: slot.index, from: old, validator: slot.validator, version: slot.version) {
+        switch outcome {
         case .success(let value):
             Self.result(value, context)
         case .failure(let rejection):
-            failures.append(Failure(key: Self.value(arguments[1]!, as: slot.keyType), rejection: rejection))
+            failures.append(Failure(rowid: sqlite3_value_int64(arguments[1]), rejection: rejection))
             sqlite3_result_null(context)
         }
+    }
+
+    /// The value a one-input slot gives for `input` (memoized like a row's).
+    func outcome(slot index: Int, input: Value) -> Result<Value, Rejection> {
+        if let known = memos[index][input] { return known }
+        let outcome = migrate(slots[index], [input])
+        memos[index][input] = outcome
+        return outcome
+    }
+
+    private func migrate(_ slot: Slot, _ inputs: [Value]) -> Result<Value, Rejection> {
+        var old = [Value](repeating: .null, count: slot.oldCount)
+        for (input, value) in zip(slot.inputs, inputs) { old[input.position] = value }
+        return RecordMigrator.migrate(slot.mapping, at: slot.index, from: old, validator: slot.validator, version: slot.version)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -83,8 +83,8 @@ extension SQLiteStore {
         var failures: [(entity: String, key: Value, rejection: Rejection)] = []
         for mapping in step.entities where mapping.source != nil && !mapping.isUnchanged {
             function.reset()
-            try migrateColumns(mapping, version: step.to.version, function: function)
-            failures += function.failures.map { (mapping.entity.name, $0.key, $0.rejection) }
+            failures += try migrateColumns(mapping, version: step.to.version, function: function)
+                .map { (mapping.entity.name, $0.key, $0.rejection) }
         }
         let moving = step.entities.filter { mapping in mapping.source.map { $0.table != mapping.entity.table } ?? false }
         // Through temporary names, so tables that swap names cannot collide.
@@ -100,7 +100,8 @@ extension SQLiteStore {
 
     /// An entity's columns, on its old table: add the new columns, fill converted and checked
     /// values with one UPDATE, delete the items that failed, drop removed columns, rename.
-    private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws {
+    /// Returns the keys of the items that failed.
+    private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
         let source = mapping.source!, entity = mapping.entity
         let table = quoted(source.table)
         var assignments: [String] = []
@@ -134,11 +135,19 @@ extension SQLiteStore {
                 assignments.append("\(quoted(temporary)) = \(call(attribute, index, inputs, source, validator, version, function))")
             }
         }
+        var failures: [(key: Value, rejection: Rejection)] = []
         if !assignments.isEmpty {
             try database.execute("UPDATE \(table) SET \(assignments.joined(separator: ", "))")
-            let delete = try database.prepare("DELETE FROM \(table) WHERE \(quoted(source.hashKey)) = ?")
+            let select = try database.prepare("SELECT \(quoted(source.hashKey)) FROM \(table) WHERE rowid = ?")
+            let delete = try database.prepare("DELETE FROM \(table) WHERE rowid = ?")
+            let keyType = source.attributes[source.hashKeyIndex].type
             for failure in function.failures {
-                ValueColumns.bind(failure.key, to: delete, at: 1)
+                select.bind(1, int64: failure.rowid)
+                let key = try select.step() ? ValueColumns.read(select, column: 0, as: keyType) : nil
+                select.reset()
+                guard let key else { continue }  // failed in another column too: already deleted
+                failures.append((key, failure.rejection))
+                delete.bind(1, int64: failure.rowid)
                 try delete.step()
                 delete.reset()
             }
@@ -153,20 +162,40 @@ extension SQLiteStore {
         for (index, rename) in renames.enumerated() where rename.from != rename.to {
             try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
         }
+        return failures
     }
 
-    /// `importer_migrate(slot, key, inputs…)` for one attribute.
+    /// `importer_migrate(slot, rowid, inputs…)` for one attribute.
+    /// An enumerated `map` of integer or text values becomes a CASE over the values it lists,
+    /// each result computed once by the same function, so SQLite does the per-row work; values
+    /// it does not list (and those whose result fails) still go through the function.
     private func call(_ attribute: AttributeMapping, _ index: Int, _ inputs: [Int], _ source: Entity,
                       _ validator: RecordValidator, _ version: Int, _ function: MigrationFunction) -> String {
         let slot = function.add(.init(
             mapping: attribute, index: index, validator: validator, version: version,
-            keyType: source.attributes[source.hashKeyIndex].type,
             inputs: inputs.map { ($0, source.attributes[$0].type) }, oldCount: source.attributes.count))
-        let arguments = [String(slot), quoted(source.hashKey)] + inputs.map { quoted(source.attributes[$0].name) }
-        return "\(MigrationFunction.name)(\(arguments.joined(separator: ", ")))"
+        let arguments = [String(slot), "rowid"] + inputs.map { quoted(source.attributes[$0].name) }
+        let call = "\(MigrationFunction.name)(\(arguments.joined(separator: ", ")))"
+        guard case .converted(.map(_, let table, _), _) = attribute.origin, inputs.count == 1 else { return call }
+        let type = source.attributes[inputs[0]].type
+        var cases: [String] = []
+        for text in table.keys.sorted() {
+            let input: Value
+            if type.isInteger, let number = Int64(text), String(number) == text {
+                input = .integer(number)
+            } else if type == .string {
+                input = .string(text)
+            } else {
+                continue
+            }
+            guard case .success(let value) = function.outcome(slot: slot, input: input) else { continue }
+            cases.append("WHEN \(Self.literal(input)) THEN \(Self.literal(value))")
+        }
+        guard !cases.isEmpty else { return call }
+        return "CASE \(quoted(source.attributes[inputs[0]].name)) \(cases.joined(separator: " ")) ELSE \(call) END"
     }
 
-    /// A default value as an SQL literal, stored as `ValueColumns.bind` stores it.
+    /// A value as an SQL literal, stored as `ValueColumns.bind` stores it.
     private static func literal(_ value: Value) -> String {
         switch value {
         case .null: return "NULL"
