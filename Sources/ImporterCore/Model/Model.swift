@@ -33,6 +33,11 @@ public struct Model: Sendable {
 public struct VersionedModel: Sendable {
     public let versions: [Model]
 
+    /// The versions, oldest first.
+    public init(versions: [Model]) {
+        self.versions = versions.sorted { $0.version < $1.version }
+    }
+
     public var newest: Model { versions.last! }
 
     public func version(_ number: Int) -> Model? {
