@@ -12,7 +12,12 @@ enum DestinationOpener {
                      reportDirectory: String) throws -> Store? {
         switch config.destination.kind {
         case .sqlite: return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
-        case .dynamodb: return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
+        case .dynamodb:
+            if acceptModelChange {
+                throw ConfigurationError(file: config.file, key: "destination",
+                    "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
+            }
+            return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
         }
     }
 

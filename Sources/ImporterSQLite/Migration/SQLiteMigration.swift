@@ -12,8 +12,6 @@ public struct MigrationOutcome: Sendable {
     }
 
     public var steps: [Step] = []
-    /// Items deleted before the first step because an earlier attempt found they fail (`--allow-rejects`).
-    public var skipped = 0
     public var failures: [MigrationFailure] { steps.flatMap(\.failures) }
 }
 
@@ -43,7 +41,6 @@ extension SQLiteStore {
                 for key in keys {
                     ValueColumns.bind(key, to: delete, at: 1)
                     try delete.step()
-                    outcome.skipped += database.changes
                     delete.reset()
                 }
             }
