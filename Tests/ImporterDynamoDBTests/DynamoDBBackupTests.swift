@@ -57,6 +57,50 @@ final class DynamoDBBackupTests: MotoTestCase {
         XCTAssertEqual(try sqlite(out + "/back/locations.sqlite", "SELECT group_concat(DISTINCT version) FROM (SELECT version FROM Checkin ORDER BY 1)"), "1,2,3,4")
     }
 
+    /// Migrate-on-read into DynamoDB: a version 1 archive restored into version 3 tables holds
+    /// what a SQLite store migrated from 1 to 3 holds; tables of version 1 are not read as 3.
+    func testAVersionOneArchiveRestoresIntoVersionThreeTables() throws {
+        let server = try server()
+        let out = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let environment = ImporterBinary.environment(server).merging(["OUT_DIR": out]) { $1 }
+        XCTAssertEqual(try ImporterBinary.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: environment).status, 0)
+        let v1 = out + "/v1.tar.gz"
+        XCTAssertEqual(try ImporterBinary.run(["export", "Pipelines/locations.yaml", "--out", v1], environment: environment).status, 0)
+
+        // Pipelines/locations-dynamodb.yaml on the newest version (no pin).
+        let latest = out + "/locations-dynamodb-latest.yaml"
+        try String(contentsOf: ImporterBinary.root.appendingPathComponent("Pipelines/locations-dynamodb.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "modelVersion: 1", with: "")
+            .replacingOccurrences(of: "../SampleData", with: ImporterBinary.root.path + "/SampleData")
+            .write(toFile: latest, atomically: true, encoding: .utf8)
+        let v3Tables = environment.merging(["TABLE_PREFIX": "v3-"]) { $1 }
+        let restore = try ImporterBinary.run(["restore", v1, latest, "--quiet"], environment: v3Tables)
+        XCTAssertEqual(restore.status, 0, restore.output)
+        let fromDynamoDB = out + "/v3-dynamodb.tar.gz"
+        XCTAssertEqual(try ImporterBinary.run(["export", latest, "--out", fromDynamoDB], environment: v3Tables).status, 0)
+
+        XCTAssertEqual(try ImporterBinary.run(["migrate", "Pipelines/migrate-locations.yaml", "--quiet"], environment: environment).status, 0)
+        let fromSQLite = out + "/v3-sqlite.tar.gz"
+        XCTAssertEqual(try ImporterBinary.run(["export", "Pipelines/migrate-locations.yaml", "--out", fromSQLite], environment: environment).status, 0)
+        let a = try unpack(fromSQLite, into: out + "/a"), b = try unpack(fromDynamoDB, into: out + "/b")
+        XCTAssertEqual(try manifest(b).object("model")["version"] as? Int, 3)
+        for file in ["data/Location.ndjson", "data/Checkin.ndjson"] {
+            let linesA = try String(contentsOfFile: a + "/" + file, encoding: .utf8).split(separator: "\n").sorted()
+            let linesB = try String(contentsOfFile: b + "/" + file, encoding: .utf8).split(separator: "\n").sorted()
+            XCTAssertEqual(linesA.count, file.contains("Location") ? 500 : 4000)
+            XCTAssertTrue(linesA == linesB, "\(file): the items differ")
+        }
+        XCTAssertTrue(try String(contentsOfFile: b + "/data/Location.ndjson", encoding: .utf8).contains(#""displayName":"Café Zoë ☕""#))
+
+        // Tables of version 1 are not read with version 3.
+        let v1Tables = environment.merging(["TABLE_PREFIX": "v1-"]) { $1 }
+        XCTAssertEqual(try ImporterBinary.run(["restore", v1, "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: v1Tables).status, 0)
+        let refused = try ImporterBinary.run(["export", latest, "--out", out + "/refused.tar.gz"], environment: v1Tables)
+        XCTAssertEqual(refused.status, 2, refused.output)
+        XCTAssertTrue(refused.output.contains("hold Locations version 1 but the pipeline uses version 3"), refused.output)
+    }
+
     private func unpack(_ archive: String, into directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try run("/usr/bin/tar", ["-xf", archive, "-C", directory])

@@ -58,10 +58,13 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     }
 
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
-    /// dry run). False when a table does not exist yet.
+    /// dry run, an export). False when a table does not exist yet; `ConfigurationError` when the
+    /// meta table records another version or checksum of the model.
     public func prepareToRead(_ model: Model) throws -> Bool {
         makeCodings(model)
-        return try tables.allExist(model)
+        guard try tables.allExist(model) else { return false }
+        _ = try tables.checkRecordedModel(model)
+        return true
     }
 
     private func makeCodings(_ model: Model) {

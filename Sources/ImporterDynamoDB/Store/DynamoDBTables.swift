@@ -102,20 +102,7 @@ struct DynamoDBTables {
     /// Records the model in the meta table, or checks it against what is recorded there.
     private func checkModel(_ model: Model) throws {
         let key: [String: Any] = ["model": ["S": model.name]]
-        let found = try client.send("GetItem", json(["TableName": metaTable, "Key": key, "ConsistentRead": true]))
-        if let item = found["Item"] as? [String: Any] {
-            let version = Int((item["version"] as? [String: Any])?["N"] as? String ?? "") ?? 0
-            let checksum = (item["checksum"] as? [String: Any])?["S"] as? String ?? "?"
-            guard version == model.version else {
-                throw ConfigurationError(file: file, key: "destination",
-                    "the tables with prefix '\(prefix)' hold \(model.name) version \(version) but the pipeline uses version \(model.version); migrate them first: importer migrate PIPELINE --to \(model.version)")
-            }
-            guard checksum == model.checksum else {
-                throw ConfigurationError(file: model.file,
-                    "model \(model.name) version \(version) differs from the version \(version) these tables were created with (checksum \(checksum) vs \(model.checksum)); a released model version must not change — add a new version file instead")
-            }
-            return
-        }
+        if try checkRecordedModel(model) { return }
         do {
             _ = try client.send("PutItem", json([
                 "TableName": metaTable,
@@ -128,6 +115,29 @@ struct DynamoDBTables {
         } catch let error as DynamoDBError where error.type == "ConditionalCheckFailedException" {
             try checkModel(model)  // recorded meanwhile by another run
         }
+    }
+
+    /// Checks `model` against the meta table without writing: false when nothing is recorded
+    /// (or there is no meta table); throws `ConfigurationError` for another version or checksum.
+    func checkRecordedModel(_ model: Model) throws -> Bool {
+        let found: [String: Any]
+        do {
+            found = try client.send("GetItem", json(["TableName": metaTable, "Key": ["model": ["S": model.name]], "ConsistentRead": true]))
+        } catch let error as DynamoDBError where error.type == "ResourceNotFoundException" {
+            return false
+        }
+        guard let item = found["Item"] as? [String: Any] else { return false }
+        let version = Int((item["version"] as? [String: Any])?["N"] as? String ?? "") ?? 0
+        let checksum = (item["checksum"] as? [String: Any])?["S"] as? String ?? "?"
+        guard version == model.version else {
+            throw ConfigurationError(file: file, key: "destination",
+                "the tables with prefix '\(prefix)' hold \(model.name) version \(version) but the pipeline uses version \(model.version); DynamoDB tables are not migrated in place yet: export them with a pipeline pinned to modelVersion: \(version), then restore the archive with this pipeline under another tablePrefix (restore migrates older archives)")
+        }
+        guard checksum == model.checksum else {
+            throw ConfigurationError(file: model.file,
+                "model \(model.name) version \(version) differs from the version \(version) these tables were created with (checksum \(checksum) vs \(model.checksum)); a released model version must not change — add a new version file instead")
+        }
+        return true
     }
 }
 
