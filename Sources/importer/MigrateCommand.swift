@@ -32,6 +32,17 @@ struct MigrateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        do {
+            try migrate()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("importer: the migration stopped and was rolled back: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+
+    private func migrate() throws {
         let started = Date()
         let (config, store, current, plan) = try exitOnConfigurationError { () -> (PipelineConfig, SQLiteStore, Model, MigrationPlan?) in
             let (config, versions, _) = try pipeline.loadVersions(requireInputs: false)
