@@ -173,7 +173,9 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try fixture.rows(store, "Part"), try fixture.rows(fixture.store, "Part"))
     }
 
-    func testAnArchiveOfAnotherModelVersionIsRefused() throws {
+    /// An archive of version 1 restores into version 2 only through version 1 as the archive
+    /// has it: a model directory without it, or with an edited version 1, is refused.
+    func testAnArchiveWhoseVersionTheModelDirectoryLacksOrChangedIsRefused() throws {
         let archive = try export(format: "ndjson", type: "tar.gz")
         let otherModel = directory + "/model-v2"
         try FileManager.default.createDirectory(atPath: otherModel, withIntermediateDirectories: true)
@@ -183,9 +185,15 @@ final class BackupTests: XCTestCase {
         let pipeline = directory + "/other.yaml"
         try "model: \(otherModel)\nsources: [{ entity: Thing, path: absent.ndjson }]\ndestination: { path: \"\(store)\" }\n"
             .write(toFile: pipeline, atomically: true, encoding: .utf8)
-        let result = try ImporterProcess.run(["restore", archive, pipeline])
-        XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("the archive holds Everything version 1, but the pipeline uses version 2"), result.stderr)
+        let missing = try ImporterProcess.run(["restore", archive, pipeline])
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("the archive holds Everything version 1, which \(otherModel) does not have"), missing.stderr)
+
+        try BackupFixture.model.replacingOccurrences(of: "note:    { type: string }", with: "note:    { type: string, maxLength: 9 }")
+            .write(toFile: otherModel + "/v1.yaml", atomically: true, encoding: .utf8)
+        let edited = try ImporterProcess.run(["restore", archive, pipeline])
+        XCTAssertEqual(edited.status, 2, edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("the model file was edited after the export"), edited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: store))
     }
 
