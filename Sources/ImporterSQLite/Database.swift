@@ -52,6 +52,18 @@ final class Database {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
+    /// Runs `query` and returns each row as text by `names`, one name per column.
+    func rows(_ query: String, names: [String]) throws -> [[String: String]] {
+        let statement = try prepare(query)
+        var rows: [[String: String]] = []
+        while try statement.step() {
+            var row: [String: String] = [:]
+            for (index, name) in names.enumerated() { row[name] = statement.text(Int32(index)) ?? "" }
+            rows.append(row)
+        }
+        return rows
+    }
+
     /// Runs `query` and returns the first column of each row as text.
     func strings(_ query: String) throws -> [String] {
         let statement = try prepare(query)

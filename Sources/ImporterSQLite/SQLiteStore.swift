@@ -78,10 +78,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 throw ConfigurationError(file: path,
                     "the store holds \(name) version \(version) but the pipeline uses version \(model.version); migrate it first: importer migrate PIPELINE --to \(model.version)")
             }
-            guard meta["checksum"] == model.checksum else {
-                throw ConfigurationError(file: model.file,
-                    "model \(name) version \(version) differs from the version \(version) this store recorded (checksum \(meta["checksum"] ?? "?") vs \(model.checksum)); a released model version must not change — put the change in a new version file and migrate, or, if the edit does not change stored data, accept it with --accept-model-change (recorded in the store's history)")
-            }
+            try checkChecksum(of: model, recorded: meta["checksum"] ?? "?", accept: false)
         }
         try prepareMigrationHistory()
         try database.execute("BEGIN IMMEDIATE")
@@ -404,17 +401,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     /// The newest runs first.
     public func recentRuns(limit: Int) throws -> [[String: String]] {
-        let statement = try database.prepare("""
+        try database.rows("""
             SELECT run_id, pipeline, started, finished, status, model_version, read, inserted, updated, unchanged, rejected, rolled_back
             FROM _importer_runs ORDER BY started DESC LIMIT \(limit)
-            """)
-        let names = ["runId", "pipeline", "started", "finished", "status", "modelVersion", "read", "inserted", "updated", "unchanged", "rejected", "rolledBack"]
-        var runs: [[String: String]] = []
-        while try statement.step() {
-            var run: [String: String] = [:]
-            for (index, name) in names.enumerated() { run[name] = statement.text(Int32(index)) ?? "" }
-            runs.append(run)
-        }
-        return runs
+            """, names: ["runId", "pipeline", "started", "finished", "status", "modelVersion", "read", "inserted", "updated",
+                         "unchanged", "rejected", "rolledBack"])
     }
 }

@@ -169,6 +169,7 @@ final class MigrationStepTests: XCTestCase {
         let converted = #"mood: { type: string, convert: { from: rating, map: { "1": bad }, otherwise: ok } }"#
         let v2 = try Self.model(version: 2, ["rating: { type: int16 }", converted])
         let v3 = try Self.model(version: 3, ["rating: { type: int16 }", converted])
+        guard case .converted = MigrationStep(from: v1, to: v2).entities[0].attributes[2].origin else { return XCTFail("not converted") }
         guard case .carried = MigrationStep(from: v2, to: v3).entities[0].attributes[2].origin else { return XCTFail("converted again") }
         XCTAssertTrue(MigrationStep(from: v2, to: v3).entities[0].isUnchanged)
     }

@@ -44,10 +44,11 @@ public struct MigrationPlan: Sendable {
         return name
     }
 
-    /// The start version's name of an entity of the end version, or nil if a step added it.
-    public func originalName(ofEntity name: String) -> String? {
+    /// The start version's name of an entity of the version the step at `stepIndex` (default:
+    /// the end) starts from, or nil if a step added it.
+    public func originalName(ofEntity name: String, beforeStep stepIndex: Int? = nil) -> String? {
         var name = name
-        for step in steps.reversed() {
+        for step in steps[..<(stepIndex ?? steps.count)].reversed() {
             guard let source = step.mapping(forNew: name)?.source else { return nil }
             name = source.name
         }

@@ -52,10 +52,7 @@ public struct MigrationReport: Codable, Sendable {
 
     public func write(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(self).write(to: URL(fileURLWithPath: directory).appendingPathComponent("migration.json"))
+        try ReportFiles.encoder().encode(self).write(to: URL(fileURLWithPath: directory).appendingPathComponent("migration.json"))
     }
 
     /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and

@@ -18,12 +18,12 @@ public struct RunOptions: Sendable {
 
     public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {
-        self.acceptModelChange = acceptModelChange
         self.dryRun = dryRun
         self.quiet = quiet
         self.reportDirectory = reportDirectory
         self.resume = resume
         self.checkpoints = checkpoints
+        self.acceptModelChange = acceptModelChange
     }
 }
 

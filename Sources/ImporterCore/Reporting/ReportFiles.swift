@@ -3,11 +3,16 @@ import Foundation
 /// Writes `report.json` and `junit.xml` into the report directory.
 public enum ReportFiles {
     public static func write(_ report: RunReport, to directory: String) throws {
+        try encoder().encode(report).write(to: URL(fileURLWithPath: directory).appendingPathComponent("report.json"))
+        try Data(junit(report).utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent("junit.xml"))
+    }
+
+    /// Report JSON: indented, keys sorted, dates ISO-8601.
+    public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(report).write(to: URL(fileURLWithPath: directory).appendingPathComponent("report.json"))
-        try Data(junit(report).utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent("junit.xml"))
+        return encoder
     }
 
     /// One testsuite per entity; one failing testcase per rejection reason, for Jenkins' `junit`.

@@ -69,13 +69,7 @@ final class MigrationFunction {
         let slot = slots[index]
         let outcome: Result<Value, Rejection>
         if slot.inputs.count == 1 {
-            let input = Self.value(arguments[2]!, as: slot.inputs[0].type)
-            if let known = memos[index][input] {
-                outcome = known
-            } else {
-                outcome = migrate(slot, [input])
-                if memos[index].count < Self.memoLimit { memos[index][input] = outcome }
-            }
+            outcome = self.outcome(slot: index, input: Self.value(arguments[2]!, as: slot.inputs[0].type))
         } else {
             outcome = migrate(slot, slot.inputs.indices.map { Self.value(arguments[2 + $0]!, as: slot.inputs[$0].type) })
         }
@@ -92,7 +86,7 @@ final class MigrationFunction {
     func outcome(slot index: Int, input: Value) -> Result<Value, Rejection> {
         if let known = memos[index][input] { return known }
         let outcome = migrate(slots[index], [input])
-        memos[index][input] = outcome
+        if memos[index].count < Self.memoLimit { memos[index][input] = outcome }
         return outcome
     }
 

@@ -56,18 +56,10 @@ extension SQLiteStore {
     public func migrationHistory() throws -> [[String: String]] {
         let exists = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_importer_migrations'")
         guard !exists.isEmpty else { return [] }
-        let statement = try database.prepare("""
+        return try database.rows("""
             SELECT from_version, to_version, checksum, started, finished, items, success, coalesce(note, '')
             FROM _importer_migrations ORDER BY id
-            """)
-        let names = ["from", "to", "checksum", "started", "finished", "items", "success", "note"]
-        var rows: [[String: String]] = []
-        while try statement.step() {
-            var row: [String: String] = [:]
-            for (index, name) in names.enumerated() { row[name] = statement.text(Int32(index)) ?? "" }
-            rows.append(row)
-        }
-        return rows
+            """, names: ["from", "to", "checksum", "started", "finished", "items", "success", "note"])
     }
 
     private static func timestamp(_ date: Date) -> String {

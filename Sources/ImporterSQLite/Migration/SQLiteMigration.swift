@@ -47,7 +47,7 @@ extension SQLiteStore {
             for (index, step) in plan.steps.enumerated() {
                 let started = Date()
                 let failures = try run(step, function: function).map { failure in
-                    MigrationFailure(entity: Self.originalName(failure.entity, before: index, in: plan), key: failure.key,
+                    MigrationFailure(entity: plan.originalName(ofEntity: failure.entity, beforeStep: index) ?? failure.entity, key: failure.key,
                                      rejection: failure.rejection, toVersion: step.to.version)
                 }
                 var items = 0
@@ -67,10 +67,6 @@ extension SQLiteStore {
             try? database.execute("ROLLBACK")
             throw error
         }
-    }
-
-    private static func originalName(_ name: String, before stepIndex: Int, in plan: MigrationPlan) -> String {
-        MigrationPlan(steps: Array(plan.steps[..<stepIndex]), from: plan.from, to: plan.to).originalName(ofEntity: name) ?? name
     }
 
     /// One step: drop removed tables, migrate each entity's columns, rename tables, create new

@@ -27,7 +27,8 @@ extension SQLiteStore {
         try checkChecksum(of: model, recorded: recorded, accept: true)
     }
 
-    private func checkChecksum(of model: Model, recorded: String, accept: Bool) throws {
+    /// Refuses a model whose checksum is not the one recorded, unless `accept` (then recorded).
+    func checkChecksum(of model: Model, recorded: String, accept: Bool) throws {
         guard recorded != model.checksum else { return }
         guard accept else {
             throw ConfigurationError(file: model.file,
