@@ -66,6 +66,23 @@ enum DestinationOpener {
     }
 
     private static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> Store? {
+        let store = try dynamoDBStore(config, dryRun: dryRun, reportDirectory: reportDirectory)
+        do {
+            if dryRun { return try store.prepareToRead(model) ? store : nil }
+            try store.prepare(for: model)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError(file: config.file, key: "destination",
+                "cannot prepare the DynamoDB tables at \(store.client.endpoint.absoluteString): \(error)")
+        }
+        return store
+    }
+
+    /// The pipeline's DynamoDB store, not prepared: nothing is checked or created yet (a
+    /// migration reads the meta table itself). Tables are created only when the pipeline says so
+    /// and this is no dry run.
+    static func dynamoDBStore(_ config: PipelineConfig, dryRun: Bool, reportDirectory: String) throws -> DynamoDBStore {
         guard !config.write.atomic else {
             throw ConfigurationError(file: config.file, key: "write",
                 "atomic: true is for the SQLite store; DynamoDB has no run-long transaction (use --resume after an interruption instead)")
@@ -91,16 +108,6 @@ enum DestinationOpener {
         options.checkpointFile = (reportDirectory as NSString).appendingPathComponent("checkpoint.json")
         options.pipelineFile = config.file
         let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2)
-        let store = DynamoDBStore(client: client, options: options)
-        do {
-            if dryRun { return try store.prepareToRead(model) ? store : nil }
-            try store.prepare(for: model)
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError(file: config.file, key: "destination",
-                "cannot prepare the DynamoDB tables at \(aws.endpoint.absoluteString): \(error)")
-        }
-        return store
+        return DynamoDBStore(client: client, options: options)
     }
 }

@@ -14,7 +14,7 @@ final class DynamoDBBackupTests: MotoTestCase {
         let load = try ImporterBinary.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: environment)
         XCTAssertEqual(load.status, 0, load.output)
         let sqliteStore = out + "/locations.sqlite"
-        _ = try sqlite(sqliteStore, "UPDATE Checkin SET version = 1 + rowid % 4; UPDATE \"AWS-Locations\" SET version = 1 + rowid % 3")
+        _ = try CommandLineTools.sqlite(sqliteStore, "UPDATE Checkin SET version = 1 + rowid % 4; UPDATE \"AWS-Locations\" SET version = 1 + rowid % 3")
 
         let fromSQLite = out + "/from-sqlite.tar.gz"
         let first = try ImporterBinary.run(["export", "Pipelines/locations.yaml", "--out", fromSQLite], environment: environment)
@@ -28,8 +28,8 @@ final class DynamoDBBackupTests: MotoTestCase {
         let second = try ImporterBinary.run(["export", "Pipelines/locations-dynamodb.yaml", "--out", fromDynamoDB], environment: environment)
         XCTAssertEqual(second.status, 0, second.output)
 
-        let a = try unpack(fromSQLite, into: out + "/a"), b = try unpack(fromDynamoDB, into: out + "/b")
-        let manifestA = try manifest(a), manifestB = try manifest(b)
+        let a = try CommandLineTools.unpack(fromSQLite, into: out + "/a"), b = try CommandLineTools.unpack(fromDynamoDB, into: out + "/b")
+        let manifestA = try CommandLineTools.manifest(a), manifestB = try CommandLineTools.manifest(b)
         XCTAssertEqual(manifestA.object("model") as NSDictionary, manifestB.object("model") as NSDictionary)
         XCTAssertEqual(manifestA.string("source"), "sqlite")
         XCTAssertEqual(manifestB.string("source"), "dynamodb")
@@ -52,9 +52,9 @@ final class DynamoDBBackupTests: MotoTestCase {
         XCTAssertEqual(back.status, 0, back.output)
         for table in ["\"AWS-Locations\"", "Checkin"] {
             let query = "SELECT * FROM \(table) ORDER BY 1"
-            XCTAssertEqual(try sqlite(out + "/back/locations.sqlite", query), try sqlite(sqliteStore, query), table)
+            XCTAssertEqual(try CommandLineTools.sqlite(out + "/back/locations.sqlite", query), try CommandLineTools.sqlite(sqliteStore, query), table)
         }
-        XCTAssertEqual(try sqlite(out + "/back/locations.sqlite", "SELECT group_concat(DISTINCT version) FROM (SELECT version FROM Checkin ORDER BY 1)"), "1,2,3,4")
+        XCTAssertEqual(try CommandLineTools.sqlite(out + "/back/locations.sqlite", "SELECT group_concat(DISTINCT version) FROM (SELECT version FROM Checkin ORDER BY 1)"), "1,2,3,4")
     }
 
     /// Migrate-on-read into DynamoDB: a version 1 archive restored into version 3 tables holds
@@ -68,12 +68,7 @@ final class DynamoDBBackupTests: MotoTestCase {
         let v1 = out + "/v1.tar.gz"
         XCTAssertEqual(try ImporterBinary.run(["export", "Pipelines/locations.yaml", "--out", v1], environment: environment).status, 0)
 
-        // Pipelines/locations-dynamodb.yaml on the newest version (no pin).
-        let latest = out + "/locations-dynamodb-latest.yaml"
-        try String(contentsOf: ImporterBinary.root.appendingPathComponent("Pipelines/locations-dynamodb.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "modelVersion: 1", with: "")
-            .replacingOccurrences(of: "../SampleData", with: ImporterBinary.root.path + "/SampleData")
-            .write(toFile: latest, atomically: true, encoding: .utf8)
+        let latest = "Pipelines/migrate-locations-dynamodb.yaml"  // the newest version
         let v3Tables = environment.merging(["TABLE_PREFIX": "v3-"]) { $1 }
         let restore = try ImporterBinary.run(["restore", v1, latest, "--quiet"], environment: v3Tables)
         XCTAssertEqual(restore.status, 0, restore.output)
@@ -83,8 +78,8 @@ final class DynamoDBBackupTests: MotoTestCase {
         XCTAssertEqual(try ImporterBinary.run(["migrate", "Pipelines/migrate-locations.yaml", "--quiet"], environment: environment).status, 0)
         let fromSQLite = out + "/v3-sqlite.tar.gz"
         XCTAssertEqual(try ImporterBinary.run(["export", "Pipelines/migrate-locations.yaml", "--out", fromSQLite], environment: environment).status, 0)
-        let a = try unpack(fromSQLite, into: out + "/a"), b = try unpack(fromDynamoDB, into: out + "/b")
-        XCTAssertEqual(try manifest(b).object("model")["version"] as? Int, 3)
+        let a = try CommandLineTools.unpack(fromSQLite, into: out + "/a"), b = try CommandLineTools.unpack(fromDynamoDB, into: out + "/b")
+        XCTAssertEqual(try CommandLineTools.manifest(b).object("model")["version"] as? Int, 3)
         for file in ["data/Location.ndjson", "data/Checkin.ndjson"] {
             let linesA = try String(contentsOfFile: a + "/" + file, encoding: .utf8).split(separator: "\n").sorted()
             let linesB = try String(contentsOfFile: b + "/" + file, encoding: .utf8).split(separator: "\n").sorted()
@@ -99,36 +94,6 @@ final class DynamoDBBackupTests: MotoTestCase {
         let refused = try ImporterBinary.run(["export", latest, "--out", out + "/refused.tar.gz"], environment: v1Tables)
         XCTAssertEqual(refused.status, 2, refused.output)
         XCTAssertTrue(refused.output.contains("hold Locations version 1 but the pipeline uses version 3"), refused.output)
-    }
-
-    private func unpack(_ archive: String, into directory: String) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try run("/usr/bin/tar", ["-xf", archive, "-C", directory])
-        return directory
-    }
-
-    private func manifest(_ directory: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))) as! [String: Any]
-    }
-
-    private func sqlite(_ database: String, _ sql: String) throws -> String {
-        var text = try run("/usr/bin/sqlite3", [database, sql])
-        if text.hasSuffix("\n") { text.removeLast() }
-        return text
-    }
-
-    @discardableResult
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments)")
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

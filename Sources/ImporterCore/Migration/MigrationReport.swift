@@ -23,6 +23,9 @@ public struct MigrationReport: Codable, Sendable {
         case migratedWithRejects
         /// Items failed, so nothing was changed.
         case rolledBack
+        /// Stopped part-way (DynamoDB): every item is whole, in the old version or the new, and
+        /// the migration resumes from its checkpoint when run again.
+        case stopped
         /// `--dry-run`: nothing was changed.
         case dryRun
     }

@@ -14,8 +14,9 @@ extension AttributeMapping {
 }
 
 /// Migrates the records of one entity, read against an older model version, through every
-/// step of a plan (migrate-on-read), with the same rules as a store migration.
-public final class RecordMigrator {
+/// step of a plan (migrate-on-read), with the same rules as a store migration. Immutable, so
+/// threads may share one (its validators' NSRegularExpressions are safe to share).
+public final class RecordMigrator: @unchecked Sendable {
     private let steps: [(mapping: EntityMapping, validator: RecordValidator, version: Int)]
 
     /// The migrator of `entity` (named as in the plan's start version); nil if a step removes it.
@@ -30,16 +31,27 @@ public final class RecordMigrator {
         self.steps = steps
     }
 
+    /// Why a record cannot be migrated, and the step (its index in the plan) that refused it.
+    public struct Failure: Error, Sendable {
+        public let step: Int
+        public let rejection: Rejection
+    }
+
     /// The record's values in the plan's end version, or why it cannot be migrated.
     public func migrate(_ values: [Value]) -> Result<[Value], Rejection> {
+        migrateNamingStep(values).mapError(\.rejection)
+    }
+
+    /// The record's values in the plan's end version, or the step that refused it and why.
+    public func migrateNamingStep(_ values: [Value]) -> Result<[Value], Failure> {
         var values = values
-        for (mapping, validator, version) in steps {
+        for (stepIndex, (mapping, validator, version)) in steps.enumerated() {
             var next: [Value] = []
             next.reserveCapacity(mapping.attributes.count)
             for (index, attribute) in mapping.attributes.enumerated() {
                 switch Self.migrate(attribute, at: index, from: values, validator: validator, version: version) {
                 case .success(let value): next.append(value)
-                case .failure(let rejection): return .failure(rejection)
+                case .failure(let rejection): return .failure(Failure(step: stepIndex, rejection: rejection))
                 }
             }
             values = next

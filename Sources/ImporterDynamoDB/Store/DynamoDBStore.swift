@@ -29,8 +29,8 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public let client: DynamoDBClient
     public let options: Options
-    private let tables: DynamoDBTables
-    private let retries = RetryCounter()
+    let tables: DynamoDBTables
+    let retries = RetryCounter()
     private var codings: [String: DynamoItemCoding] = [:]
     /// Entities whose table was empty when the run began (`transactional: false` only).
     private var emptyAtStart: Set<String> = []

@@ -20,6 +20,13 @@ struct DynamoDBTables {
     /// Throws `ConfigurationError` before anything is written when a table is missing or keyed
     /// differently, or when the tables hold another version of the model.
     func prepare(_ model: Model) throws {
+        try ensureTables(model)
+        try checkModel(model)
+    }
+
+    /// Makes every table of `model` and the meta table exist with the right key schema
+    /// (creating missing ones when allowed), and waits until they are ACTIVE.
+    func ensureTables(_ model: Model) throws {
         var wanted = model.entities.map { entity in
             (name: table(of: entity), key: entity.hashKey,
              type: DynamoItemCoding.keyType(of: entity.attributes[entity.hashKeyIndex].type))
@@ -30,7 +37,6 @@ struct DynamoDBTables {
             created.append(table.name)
         }
         for name in created { try waitUntilActive(name) }
-        try checkModel(model)
     }
 
     /// Whether every entity's table exists (nothing is created).
@@ -118,24 +124,21 @@ struct DynamoDBTables {
     }
 
     /// Checks `model` against the meta table without writing: false when nothing is recorded
-    /// (or there is no meta table); throws `ConfigurationError` for another version or checksum.
+    /// (or there is no meta table); throws `ConfigurationError` for another version or checksum,
+    /// or while a migration of the tables is unfinished.
     func checkRecordedModel(_ model: Model) throws -> Bool {
-        let found: [String: Any]
-        do {
-            found = try client.send("GetItem", json(["TableName": metaTable, "Key": ["model": ["S": model.name]], "ConsistentRead": true]))
-        } catch let error as DynamoDBError where error.type == "ResourceNotFoundException" {
-            return false
-        }
-        guard let item = found["Item"] as? [String: Any] else { return false }
-        let version = Int((item["version"] as? [String: Any])?["N"] as? String ?? "") ?? 0
-        let checksum = (item["checksum"] as? [String: Any])?["S"] as? String ?? "?"
-        guard version == model.version else {
+        guard let recorded = try recorded(model.name) else { return false }
+        if let target = recorded.migratingTo {
             throw ConfigurationError(file: file, key: "destination",
-                "the tables with prefix '\(prefix)' hold \(model.name) version \(version) but the pipeline uses version \(model.version); DynamoDB tables are not migrated in place yet: export them with a pipeline pinned to modelVersion: \(version), then restore the archive with this pipeline under another tablePrefix (restore migrates older archives)")
+                "the tables with prefix '\(prefix)' are being migrated from \(model.name) version \(recorded.version) to \(target) (started \(recorded.migrationStarted ?? "?")) and the migration has not finished; run importer migrate with this pipeline to finish it")
         }
-        guard checksum == model.checksum else {
+        guard recorded.version == model.version else {
+            throw ConfigurationError(file: file, key: "destination",
+                "the tables with prefix '\(prefix)' hold \(model.name) version \(recorded.version) but the pipeline uses version \(model.version); \(recorded.version < model.version ? "migrate them first: importer migrate \(file) --to \(model.version)" : "pin modelVersion: \(recorded.version) in the pipeline to use them (migrations go forward only)")")
+        }
+        guard recorded.checksum == model.checksum else {
             throw ConfigurationError(file: model.file,
-                "model \(model.name) version \(version) differs from the version \(version) these tables were created with (checksum \(checksum) vs \(model.checksum)); a released model version must not change — add a new version file instead")
+                "model \(model.name) version \(recorded.version) differs from the version \(recorded.version) these tables were created with (checksum \(recorded.checksum) vs \(model.checksum)); a released model version must not change — add a new version file instead")
         }
         return true
     }

@@ -1,28 +1,6 @@
 import Foundation
 import ImporterCore
 
-/// What a store migration did, or (dry run, or items that fail) would do.
-public struct MigrationOutcome: Sendable {
-    public struct Step: Sendable {
-        public let from: Int
-        public let to: Int
-        /// Items of the migrated entities after the step.
-        public let items: Int
-        public let failures: [MigrationFailure]
-    }
-
-    public var steps: [Step] = []
-    public var failures: [MigrationFailure] { steps.flatMap(\.failures) }
-}
-
-/// An item that a step cannot migrate; it is named as in the plan's start version.
-public struct MigrationFailure: Sendable {
-    public let entity: String
-    public let key: Value
-    public let rejection: Rejection
-    public let toVersion: Int
-}
-
 extension SQLiteStore {
     /// Migrates the store through every step of `plan` in one transaction: all or nothing
     /// (SPEC §9). The items of `deleting` (start-version entity names) are deleted first.

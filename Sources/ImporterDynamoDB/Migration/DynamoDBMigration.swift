@@ -1,0 +1,145 @@
+import Foundation
+import ImporterCore
+
+extension DynamoDBStore {
+    /// How `migrate` runs.
+    public struct MigrationSettings: Sendable {
+        /// Check every item and change nothing.
+        public var dryRun = false
+        /// Delete the items that cannot be migrated (they are returned) instead of changing nothing.
+        public var allowRejects = false
+        /// Where an unfinished migration keeps its progress.
+        public var checkpointFile: String
+        /// Items per Scan page (the unit of progress).
+        public var pageSize = 100
+
+        public init(checkpointFile: String) { self.checkpointFile = checkpointFile }
+    }
+
+    public enum MigrationStatus: Sendable {
+        /// Every item migrated.
+        case migrated
+        /// Migrated; the items that could not be were deleted (`allowRejects`).
+        case migratedWithRejects
+        /// Items cannot be migrated, so nothing was written.
+        case refused
+        /// Checked only.
+        case dryRun
+        /// Items that changed since the check cannot be migrated: the migration stopped part-way
+        /// (every item whole, in one version or the other) and resumes from its checkpoint.
+        case stopped
+    }
+
+    public struct MigrationResult: Sendable {
+        public let outcome: MigrationOutcome
+        public let status: MigrationStatus
+        /// Whether an unfinished migration was resumed (its counts come from the check that began it).
+        public let resumed: Bool
+        /// Tables of entities the end version no longer has: left in place, for the user to delete.
+        public let tablesLeft: [String]
+    }
+
+    /// The model version the tables hold (nil when nothing is recorded) and the version an
+    /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
+    /// directory lacks that version or its file differs from the one the tables were made with.
+    public func recordedModel(in versions: VersionedModel) throws -> (model: Model, migratingTo: Int?)? {
+        guard let recorded = try tables.recorded(versions.newest.name) else { return nil }
+        guard let model = versions.version(recorded.version) else {
+            throw ConfigurationError(file: versions.newest.file, key: "version",
+                "the tables hold \(versions.newest.name) version \(recorded.version), which the model directory lacks")
+        }
+        guard model.checksum == recorded.checksum else {
+            throw ConfigurationError(file: model.file,
+                "model \(model.name) version \(model.version) differs from the version these tables were created with (checksum \(recorded.checksum) vs \(model.checksum)); a released model version must not change — restore the file, and add a new version for the change")
+        }
+        return (model, recorded.migratingTo)
+    }
+
+    /// Migrates the tables through every step of `plan`, item by item (SPEC §9). First every
+    /// item is read and migrated in memory: if any cannot be, nothing is written (unless
+    /// `allowRejects`). Then the meta table marks the migration as begun, and each table is
+    /// rewritten with version-conditioned transactions, progress saved per page; an interrupted
+    /// migration resumes where it stopped when called again. Last, the meta table records the
+    /// end version and the history entry.
+    public func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
+        let started = Date()
+        let recorded = try tables.recorded(plan.from.name)
+        let resuming = recorded?.migratingTo != nil
+        let migrations = plan.from.entities.compactMap { ItemMigration(plan: plan, entity: $0, tables: tables, dates: options.dates) }
+        let tablesLeft = plan.from.entities.filter { plan.currentName(ofEntity: $0.name) == nil }.map(tables.table(of:))
+        var tableSettings = TableMigrator.Settings()
+        tableSettings.segments = max(1, options.concurrency)
+        tableSettings.pageSize = settings.pageSize
+        tableSettings.allowRejects = settings.allowRejects
+
+        let progress: MigrationProgress
+        var checked = MigrationOutcome()
+        if resuming {
+            guard !settings.dryRun else {
+                throw StoreError("a migration of these tables to version \(recorded!.migratingTo!) is unfinished; run importer migrate without --dry-run to finish it")
+            }
+            guard recorded?.migratingTo == plan.to.version else {
+                throw StoreError("a migration of these tables to version \(recorded!.migratingTo!) is unfinished; finish it first (importer migrate --to \(recorded!.migratingTo!))")
+            }
+            guard let checkpoint = try MigrationCheckpoint.load(from: settings.checkpointFile),
+                  checkpoint.from == plan.from.version, checkpoint.to == plan.to.version else {
+                throw StoreError("the unfinished migration's checkpoint \(settings.checkpointFile) is missing or is another migration's; resume it with the report directory that began it")
+            }
+            progress = MigrationProgress(checkpoint, path: settings.checkpointFile)
+        } else {
+            var counted: [(migration: ItemMigration, items: Int, failures: [MigrationFailure])] = []
+            for migration in migrations {
+                let check = try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).check()
+                counted.append((migration, check.items, check.failures))
+            }
+            checked = Self.outcome(plan, counted.map { ($0.items, $0.failures) })
+            if settings.dryRun { return MigrationResult(outcome: checked, status: .dryRun, resumed: false, tablesLeft: tablesLeft) }
+            if !checked.failures.isEmpty && !settings.allowRejects {
+                try tables.recordRefusedMigration(plan, MigrationHistoryEntry(
+                    from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
+                    items: 0, success: false, note: "nothing written: \(checked.failures.count) items cannot be migrated"))
+                return MigrationResult(outcome: checked, status: .refused, resumed: false, tablesLeft: tablesLeft)
+            }
+            try tables.ensureTables(plan.to)
+            try tables.beginMigration(plan, started: started)
+            let steps = checked.steps.map { MigrationReport.Step(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count) }
+            progress = MigrationProgress(MigrationCheckpoint(from: plan.from.version, to: plan.to.version, steps: steps),
+                                         path: settings.checkpointFile)
+            try progress.start()
+        }
+
+        var failures: [MigrationFailure] = []
+        for migration in migrations where migration.changesItems {
+            let run = try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).run(progress)
+            failures += run.failures
+            if run.stopped {
+                return MigrationResult(outcome: Self.outcome(plan, [(0, failures)]), status: .stopped, resumed: resuming, tablesLeft: tablesLeft)
+            }
+        }
+        let steps = progress.steps
+        var notes: [String] = []
+        if !failures.isEmpty { notes.append("\(failures.count) items left out (--allow-rejects), see rejects.ndjson") }
+        if !tablesLeft.isEmpty { notes.append("tables no longer in the model, left in place: \(tablesLeft.joined(separator: ", "))") }
+        try tables.finishMigration(plan, MigrationHistoryEntry(
+            from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
+            items: steps.last?.items ?? 0, success: true, note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
+        try progress.remove()
+        let outcome = MigrationOutcome(steps: steps.map { step in
+            .init(from: step.from, to: step.to, items: step.items, failures: failures.filter { $0.toVersion == step.to })
+        })
+        return MigrationResult(outcome: outcome, status: failures.isEmpty ? .migrated : .migratedWithRejects,
+                               resumed: resuming, tablesLeft: tablesLeft)
+    }
+
+    /// Per step: the items that come out of it and those it refuses, from each entity's item
+    /// count and failures (named by the version they fail to reach).
+    private static func outcome(_ plan: MigrationPlan, _ entities: [(items: Int, failures: [MigrationFailure])]) -> MigrationOutcome {
+        MigrationOutcome(steps: plan.steps.map { step in
+            let items = entities.reduce(0) { total, entity in
+                total + entity.items - entity.failures.filter { $0.toVersion <= step.to.version }.count
+            }
+            let failures = entities.flatMap(\.failures).filter { $0.toVersion == step.to.version }
+            return .init(from: step.from.version, to: step.to.version, items: items, failures: failures)
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ImporterCore
+
+/// Where an unfinished DynamoDB migration stands, kept in a JSON file (replaced atomically)
+/// beside the pipeline's report: per entity and scan segment, where the scan goes on and the
+/// items of the page being written. A page's items are saved before any of them is written,
+/// so a resumed migration migrates exactly those stored items again (the writes are
+/// idempotent: same item, same version condition) instead of reading them back half migrated.
+struct MigrationCheckpoint: Codable {
+    struct Segment: Codable {
+        /// The scan's `LastEvaluatedKey` after the last page taken (JSON); nil: from the start.
+        var next: String?
+        var finished = false
+        /// The items (JSON) of the page being written, as they were stored before.
+        var inFlight: [String] = []
+    }
+
+    var from: Int
+    var to: Int
+    /// The counts of the check that preceded the writes, for the report.
+    var steps: [MigrationReport.Step]
+    /// Per start-version entity name.
+    var entities: [String: [Segment]] = [:]
+
+    static func load(from path: String) throws -> MigrationCheckpoint? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        do {
+            return try JSONDecoder().decode(MigrationCheckpoint.self, from: data)
+        } catch {
+            throw StoreError("\(path): the migration checkpoint is unreadable (\(error))")
+        }
+    }
+
+    func save(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw StoreError("\(path): cannot save the migration checkpoint: \(error)")
+        }
+    }
+}
+
+/// The checkpoint shared by the segments' threads; every change is saved before it returns.
+final class MigrationProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var checkpoint: MigrationCheckpoint
+    private let path: String
+
+    init(_ checkpoint: MigrationCheckpoint, path: String) {
+        self.checkpoint = checkpoint
+        self.path = path
+    }
+
+    var steps: [MigrationReport.Step] { lock.withLock { checkpoint.steps } }
+
+    func segments(of entity: String, count: Int) -> [MigrationCheckpoint.Segment] {
+        lock.withLock { checkpoint.entities[entity] ?? Array(repeating: .init(), count: count) }
+    }
+
+    func save(_ segment: MigrationCheckpoint.Segment, at index: Int, of entity: String, count: Int) throws {
+        try lock.withLock {
+            var segments = checkpoint.entities[entity] ?? Array(repeating: .init(), count: count)
+            segments[index] = segment
+            checkpoint.entities[entity] = segments
+            try checkpoint.save(to: path)
+        }
+    }
+
+    func start() throws { try lock.withLock { try checkpoint.save(to: path) } }
+
+    func remove() throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        try FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// JSON text of a Foundation object (an item, a scan key) and back.
+enum JSONObjectText {
+    static func text(_ object: [String: Any]) -> String {
+        String(decoding: json(object), as: UTF8.self)
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw StoreError("the migration checkpoint holds an unreadable item: \(text.prefix(200))")
+        }
+        return object
+    }
+}
