@@ -1,4 +1,5 @@
 import Foundation
+import ImporterCore
 import ImporterDynamoDB
 import XCTest
 
@@ -163,6 +164,61 @@ final class DynamoDBMigrationTests: MotoTestCase {
         XCTAssertEqual(checkinsB.count, 4000)
         XCTAssertEqual(others(checkinsA).count, 3999)
         XCTAssertTrue(others(checkinsA) == others(checkinsB), "Checkin: the items differ")
+    }
+
+    /// An entity whose table changes moves: each item is put into the new table (on its
+    /// version) and deleted from the old one, page by page.
+    func testItemsOfAnEntityWhoseTableIsRenamedMoveToTheNewTable() throws {
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            model: Places
+            version: 1
+            entities:
+              Place:
+                table: Places
+                hashKey: id
+                versionAttribute: version
+                attributes: { id: { type: int64 }, label: { type: string }, version: { type: int64 } }
+            """.write(toFile: directory + "/v1.yaml", atomically: true, encoding: .utf8)
+        try """
+            model: Places
+            version: 2
+            entities:
+              Venue:
+                renamedFrom: Place
+                table: Venues
+                hashKey: id
+                versionAttribute: version
+                attributes: { id: { type: int64 }, name: { type: string, renamedFrom: label }, version: { type: int64 } }
+            """.write(toFile: directory + "/v2.yaml", atomically: true, encoding: .utf8)
+        let versions = try ModelLoader.load(path: directory)
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = "move-"
+        options.createTables = true
+        options.concurrency = 2
+        let store = DynamoDBStore(client: try client(), options: options)
+        let v1 = versions.version(1)!
+        try store.prepare(for: v1)
+        let place = v1.entity(named: "Place")!
+        let records = (1...60).map { PreparedRecord(inputIndex: 0, line: $0, byteOffset: 0, raw: [],
+                                                      values: [.integer(Int64($0)), .string("place \($0)"), .integer(Int64($0 % 3 + 1))]) }
+        var write = WriteConfig()
+        write.versions = .preserve
+        _ = try store.write(records, of: place, rules: VersionRules(entity: place, write: write))
+
+        var settings = DynamoDBStore.MigrationSettings(checkpointFile: directory + "/migration-checkpoint.json")
+        settings.pageSize = 7
+        let result = try store.migrate(try MigrationPlan(versions, from: 1, to: 2), settings: settings)
+        XCTAssertEqual(result.outcome.steps.map(\.items), [60])
+        XCTAssertTrue(result.outcome.failures.isEmpty)
+        let client = try client()
+        XCTAssertEqual(try count(client, "move-Places"), 0)
+        XCTAssertEqual(try count(client, "move-Venues"), 60)
+        let moved = try send(client, "GetItem", ["TableName": "move-Venues", "Key": ["id": ["N": "7"]], "ConsistentRead": true])["Item"]
+        XCTAssertEqual(moved as? NSDictionary, ["id": ["N": "7"], "name": ["S": "place 7"], "version": ["N": "2"]] as NSDictionary)
+        XCTAssertEqual(try store.recordedModel(in: versions)?.model.version, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: settings.checkpointFile))
     }
 
     // MARK: Helpers
