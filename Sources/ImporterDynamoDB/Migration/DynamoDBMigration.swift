@@ -58,7 +58,7 @@ extension DynamoDBStore {
     /// Migrates the tables through every step of `plan`, item by item (SPEC §9). First every
     /// item is read and migrated in memory: if any cannot be, nothing is written (unless
     /// `allowRejects`). Then the meta table marks the migration as begun, and each table is
-    /// rewritten with version-conditioned transactions, progress saved per page; an interrupted
+    /// rewritten item by item with version-conditioned writes, progress saved per page; an interrupted
     /// migration resumes where it stopped when called again. Last, the meta table records the
     /// end version and the history entry.
     public func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
@@ -87,12 +87,10 @@ extension DynamoDBStore {
             }
             progress = MigrationProgress(checkpoint, path: settings.checkpointFile)
         } else {
-            var counted: [(migration: ItemMigration, items: Int, failures: [MigrationFailure])] = []
-            for migration in migrations {
-                let check = try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).check()
-                counted.append((migration, check.items, check.failures))
+            let counted = try migrations.map { migration in
+                try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).check()
             }
-            checked = Self.outcome(plan, counted.map { ($0.items, $0.failures) })
+            checked = Self.outcome(plan, counted)
             if settings.dryRun { return MigrationResult(outcome: checked, status: .dryRun, resumed: false, tablesLeft: tablesLeft) }
             if !checked.failures.isEmpty && !settings.allowRejects {
                 try tables.recordRefusedMigration(plan, MigrationHistoryEntry(
@@ -109,14 +107,18 @@ extension DynamoDBStore {
         }
 
         var failures: [MigrationFailure] = []
+        // The check's counts, with the failures met while writing.
+        let steps = progress.steps
+        func outcome() -> MigrationOutcome {
+            MigrationOutcome(steps: steps.map { step in
+                .init(from: step.from, to: step.to, items: step.items, failures: failures.filter { $0.toVersion == step.to })
+            })
+        }
         for migration in migrations where migration.changesItems {
             let run = try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).run(progress)
             failures += run.failures
-            if run.stopped {
-                return MigrationResult(outcome: Self.outcome(plan, [(0, failures)]), status: .stopped, resumed: resuming, tablesLeft: tablesLeft)
-            }
+            if run.stopped { return MigrationResult(outcome: outcome(), status: .stopped, resumed: resuming, tablesLeft: tablesLeft) }
         }
-        let steps = progress.steps
         var notes: [String] = []
         if !failures.isEmpty { notes.append("\(failures.count) items left out (--allow-rejects), see rejects.ndjson") }
         if !tablesLeft.isEmpty { notes.append("tables no longer in the model, left in place: \(tablesLeft.joined(separator: ", "))") }
@@ -124,10 +126,7 @@ extension DynamoDBStore {
             from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
             items: steps.last?.items ?? 0, success: true, note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         try progress.remove()
-        let outcome = MigrationOutcome(steps: steps.map { step in
-            .init(from: step.from, to: step.to, items: step.items, failures: failures.filter { $0.toVersion == step.to })
-        })
-        return MigrationResult(outcome: outcome, status: failures.isEmpty ? .migrated : .migratedWithRejects,
+        return MigrationResult(outcome: outcome(), status: failures.isEmpty ? .migrated : .migratedWithRejects,
                                resumed: resuming, tablesLeft: tablesLeft)
     }
 
