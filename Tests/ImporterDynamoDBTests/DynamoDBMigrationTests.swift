@@ -41,6 +41,11 @@ final class DynamoDBMigrationTests: MotoTestCase {
         XCTAssertEqual(kept?["legacyNote"] as? [String: String], ["S": "keep me"])
         XCTAssertEqual(kept?["displayName"] as? [String: String], ["S": "Café Zoë ☕"])
         XCTAssertNil(kept?["name"])
+        let inspect = try ImporterBinary.run(["inspect", Self.migrated], environment: environment)
+        XCTAssertEqual(inspect.status, 0, inspect.output)
+        for line in ["model: Locations version 3", "Checkin (mig-Checkin): 4000", "1 → 3: done, 4500 items"] {
+            XCTAssertTrue(inspect.output.contains(line), inspect.output)
+        }
 
         // The same items as a SQLite store migrated from the same dumps, versions included.
         let sqliteExport = try migratedSQLiteExport(out, environment)
@@ -134,6 +139,8 @@ final class DynamoDBMigrationTests: MotoTestCase {
         let export = try ImporterBinary.run(["export", Self.migrated, "--out", out + "/refused.tar.gz"], environment: environment)
         XCTAssertEqual(export.status, 2, export.output)
         XCTAssertTrue(export.output.contains("are being migrated from Locations version 1 to 3"), export.output)
+        let inspect = try ImporterBinary.run(["inspect", Self.migrated], environment: environment)
+        XCTAssertTrue(inspect.output.contains("unfinished migration to version 3"), inspect.output)
 
         // A version 1 writer changes an item of the interrupted page (version 1 → 2).
         var changed = stale

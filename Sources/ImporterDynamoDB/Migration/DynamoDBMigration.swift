@@ -39,6 +39,10 @@ extension DynamoDBStore {
         public let tablesLeft: [String]
     }
 
+    /// What the meta table records of the model `name`: version, checksum, an unfinished
+    /// migration and the migration history; nil when nothing is recorded.
+    public func recorded(model name: String) throws -> RecordedModel? { try tables.recorded(name) }
+
     /// The model version the tables hold (nil when nothing is recorded) and the version an
     /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
     /// directory lacks that version or its file differs from the one the tables were made with.

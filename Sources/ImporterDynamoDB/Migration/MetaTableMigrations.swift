@@ -9,6 +9,9 @@ public struct RecordedModel: Sendable {
     /// The version an unfinished migration is taking the tables to.
     public let migratingTo: Int?
     public let migrationStarted: String?
+    /// The migrations so far, oldest first, with the columns of SQLite's `_importer_migrations`
+    /// (from, to, checksum, started, finished, items, success "1"/"0", note).
+    public let migrations: [[String: String]]
 }
 
 /// One entry of the meta table's migration history (the DynamoDB counterpart of SQLite's
@@ -58,9 +61,19 @@ extension DynamoDBTables {
         }
         guard let item = found["Item"] as? [String: Any] else { return nil }
         func text(_ name: String, _ tag: String) -> String? { (item[name] as? [String: Any])?[tag] as? String }
+        let entries = ((item["migrations"] as? [String: Any])?["L"] as? [[String: Any]] ?? []).compactMap { $0["M"] as? [String: Any] }
+        let migrations = entries.map { entry in
+            var row: [String: String] = [:]
+            for (name, value) in entry {
+                let typed = value as? [String: Any]
+                row[name] = typed?["S"] as? String ?? typed?["N"] as? String ?? (DynamoJSONValue.boolean(typed?["BOOL"] as Any) == true ? "1" : "0")
+            }
+            row["note"] = row["note"] ?? ""
+            return row
+        }
         return RecordedModel(version: Int(text("version", "N") ?? "") ?? 0, checksum: text("checksum", "S") ?? "?",
                              migratingTo: text("migratingTo", "N").flatMap { Int($0) },
-                             migrationStarted: text("migrationStarted", "S"))
+                             migrationStarted: text("migrationStarted", "S"), migrations: migrations)
     }
 
     /// Marks the tables as migrating to the plan's end version, if they still hold its start
