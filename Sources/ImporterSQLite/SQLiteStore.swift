@@ -390,8 +390,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             INSERT INTO _importer_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let t = report.totals
-        let texts = [report.runId, report.pipeline, ISO8601.format(millis: Int64(report.startedAt.timeIntervalSince1970 * 1000)),
-                     ISO8601.format(millis: Int64(report.finishedAt.timeIntervalSince1970 * 1000)), report.status.rawValue]
+        let texts = [report.runId, report.pipeline, ISO8601.format(report.startedAt),
+                     ISO8601.format(report.finishedAt), report.status.rawValue]
         for (index, text) in texts.enumerated() { statement.bind(Int32(index + 1), text: text) }
         for (index, number) in [report.model.version, t.read, t.inserted, t.updated, t.unchanged, t.rejected, t.rolledBack].enumerated() {
             statement.bind(Int32(index + 6), int64: Int64(number))

@@ -55,14 +55,9 @@ extension MigrateCommand {
         for table in result.tablesLeft {
             conclusion += "\ntable \(table) is no longer in the model; it was left in place (delete it once you no longer need it)"
         }
-        let items = failures.map { failure in
-            failure.item.flatMap { values in
-                plan.from.entity(named: failure.entity).map { zip($0.attributes.map(\.name), values).map { ($0, $1) } }
-            }
-        }
         try report(Finished(store: tables, plan: plan, status: status,
                             steps: result.outcome.steps.map { .init(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count) },
-                            failures: failures, items: items, conclusion: conclusion),
+                            failures: failures, items: failures.map(\.item), conclusion: conclusion),
                    config: config, started: started, reportDirectory: reportDirectory)
     }
 }

@@ -30,9 +30,7 @@ extension MigrateCommand {
         // rejects.ndjson: each failing item as stored before the migration.
         if !failures.isEmpty { try store.prepareToRead(plan.from) }
         let storedItems = try failures.map { failure in
-            try plan.from.entity(named: failure.entity).flatMap { entity in
-                try store.fetch(failure.key, of: entity).map { values in zip(entity.attributes.map(\.name), values).map { ($0, $1) } }
-            }
+            try plan.from.entity(named: failure.entity).flatMap { try store.fetch(failure.key, of: $0) }
         }
         if !dryRun && !failures.isEmpty {
             if allowRejects {

@@ -66,8 +66,8 @@ struct MigrateCommand: ParsableCommand {
         var status: MigrationReport.Status
         var steps: [MigrationReport.Step]
         var failures: [MigrationFailure]
-        /// Each failing item as stored before the migration, by attribute name (parallel to `failures`).
-        var items: [[(String, Value)]?]
+        /// Each failing item's values as stored before the migration (parallel to `failures`).
+        var items: [[Value]?]
         /// The summary's last lines: what happened and what to do.
         var conclusion: String
     }
@@ -77,7 +77,10 @@ struct MigrateCommand: ParsableCommand {
     func report(_ finished: Finished, config: PipelineConfig, started: Date, reportDirectory: String) throws {
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         var rejects = ""
-        for (failure, item) in zip(finished.failures, finished.items) {
+        for (failure, values) in zip(finished.failures, finished.items) {
+            let item = values.flatMap { values in
+                finished.plan.from.entity(named: failure.entity).map { zip($0.attributes.map(\.name), values).map { ($0, $1) } }
+            }
             rejects += MigrationReport.rejectLine(entity: failure.entity, key: failure.key, rejection: failure.rejection,
                                                   toVersion: failure.toVersion, item: item)
         }

@@ -31,7 +31,7 @@ public struct Exporter {
             var manifest = Manifest(
                 formatVersion: Manifest.currentFormatVersion,
                 tool: .init(name: "importer", version: ToolVersion.current),
-                createdAt: ISO8601.format(millis: Int64(created.timeIntervalSince1970 * 1000)),
+                createdAt: ISO8601.format(created),
                 model: .init(name: model.name, version: model.version, checksum: model.checksum),
                 source: sourceType, entities: [])
             for name in model.parentsFirstOrder {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// ISO-8601 dates to and from milliseconds since the Unix epoch, without Foundation's formatters.
 public enum ISO8601 {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM`, `±HHMM` or no
@@ -63,6 +65,11 @@ public enum ISO8601 {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[..<format(millis: millis, into: buffer)]), as: UTF8.self)
         }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ` of a moment (milliseconds truncated), for timestamps.
+    public static func format(_ date: Date) -> String {
+        format(millis: Int64(date.timeIntervalSince1970 * 1000))
     }
 
     /// Room for any formatted date (a sign and a five-digit year included).

@@ -65,6 +65,17 @@ public struct DynamoItemCoding: Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// The item as a JSON object (`["attr": ["S": "…"], …]`), nulls omitted: what parsing
+    /// `encode`'s text gives.
+    public func encodeObject(_ values: [Value]) -> [String: Any] {
+        var item: [String: Any] = [:]
+        for (attribute, value) in zip(entity.attributes, values) {
+            guard let (tag, text) = typedText(value) else { continue }
+            item[attribute.name] = tag == "BOOL" ? [tag: text == "true"] : [tag: text]
+        }
+        return item
+    }
+
     /// One value as a DynamoDB JSON attribute value (`{"N":"3"}`); nil for null.
     public func encodeValue(_ value: Value) -> String? {
         guard let (tag, payload) = typedText(value) else { return nil }

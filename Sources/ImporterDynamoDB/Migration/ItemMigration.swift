@@ -88,7 +88,7 @@ struct ItemMigration: Sendable {
                                      "the migrated item is \(size) bytes, more than DynamoDB's \(EntityWriter.maxItemBytes) per item"),
                 toVersion: plan.to.version, item: old))
         }
-        var item = (try? JSONSerialization.jsonObject(with: Data(newCoding.encode(new).utf8))) as? [String: Any] ?? [:]
+        var item = newCoding.encodeObject(new)
         for (name, value) in raw where !modelNames.contains(name) { item[name] = value }
         if sourceTable == targetTable && NSDictionary(dictionary: item).isEqual(to: raw) { return .unchanged }
         let version: Int64? = if case .integer(let number) = old[source.versionIndex] { number } else { nil }

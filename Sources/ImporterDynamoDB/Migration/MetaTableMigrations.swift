@@ -40,14 +40,12 @@ public struct MigrationHistoryEntry: Sendable {
     var attributeValue: [String: Any] {
         var entry: [String: Any] = [
             "from": ["N": String(from)], "to": ["N": String(to)], "checksum": ["S": checksum],
-            "started": ["S": Self.text(started)], "finished": ["S": Self.text(finished)],
+            "started": ["S": ISO8601.format(started)], "finished": ["S": ISO8601.format(finished)],
             "items": ["N": String(items)], "success": ["BOOL": success],
         ]
         if let note { entry["note"] = ["S": note] }
         return ["M": entry]
     }
-
-    static func text(_ date: Date) -> String { ISO8601.format(millis: Int64(date.timeIntervalSince1970 * 1000)) }
 }
 
 extension DynamoDBTables {
@@ -83,7 +81,7 @@ extension DynamoDBTables {
                    "SET #migratingTo = :to, #migrationStarted = :started",
                    condition: "#version = :from AND #checksum = :checksum AND attribute_not_exists(#migratingTo)",
                    values: [":to": ["N": String(plan.to.version)], ":from": ["N": String(plan.from.version)],
-                            ":checksum": ["S": plan.from.checksum], ":started": ["S": MigrationHistoryEntry.text(started)]],
+                            ":checksum": ["S": plan.from.checksum], ":started": ["S": ISO8601.format(started)]],
                    refusal: "another run or migration changed the meta table of \(plan.from.name) meanwhile; run importer migrate again")
     }
 

@@ -114,7 +114,7 @@ struct DynamoDBTables {
                 "TableName": metaTable,
                 "Item": key.merging([
                     "version": ["N": String(model.version)], "checksum": ["S": model.checksum],
-                    "recordedAt": ["S": ISO8601.format(millis: Int64(Date().timeIntervalSince1970 * 1000))],
+                    "recordedAt": ["S": ISO8601.format(Date())],
                 ]) { first, _ in first },
                 "ConditionExpression": "attribute_not_exists(model)",
             ]))

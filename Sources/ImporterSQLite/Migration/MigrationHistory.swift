@@ -21,8 +21,8 @@ extension SQLiteStore {
         statement.bind(1, int64: Int64(from))
         statement.bind(2, int64: Int64(to))
         statement.bind(3, text: checksum)
-        statement.bind(4, text: Self.timestamp(started))
-        statement.bind(5, text: Self.timestamp(Date()))
+        statement.bind(4, text: ISO8601.format(started))
+        statement.bind(5, text: ISO8601.format(Date()))
         statement.bind(6, int64: Int64(items))
         statement.bind(7, int64: success ? 1 : 0)
         if let note { statement.bind(8, text: note) } else { statement.bindNull(8) }
@@ -60,9 +60,5 @@ extension SQLiteStore {
             SELECT from_version, to_version, checksum, started, finished, items, success, coalesce(note, '')
             FROM _importer_migrations ORDER BY id
             """, names: ["from", "to", "checksum", "started", "finished", "items", "success", "note"])
-    }
-
-    private static func timestamp(_ date: Date) -> String {
-        ISO8601.format(millis: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 }
