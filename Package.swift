@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         // Model, values, pipeline, mapping, validation, reporting. No C library, no store.
         .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -39,7 +41,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256 (nettle).
-        .target(name: "ImporterArchive", dependencies: ["ImporterCore", "ImporterFormats", "CArchive", "CNettle"]),
+        .target(name: "ImporterArchive", dependencies: ["ImporterCore", "ImporterFormats", "CArchive", "CNettle", "CZlib", "CZstd"]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
             "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB", "ImporterArchive",
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
+        .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
     ]

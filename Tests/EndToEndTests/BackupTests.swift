@@ -17,7 +17,7 @@ final class BackupTests: XCTestCase {
     override class func tearDown() { fixture.remove() }
 
     static let formats = ["ndjson": "ndjson", "csv": "csv", "dynamodb-json": "json"]
-    static let archiveTypes = ["tar.gz", "tgz", "tar.zst", "tar.xz", "zip"]
+    static let archiveTypes = ["tar.gz", "tgz", "tar.zst", "tar.xz", "zip", "tar"]
 
     /// Exports the fixture's store; returns the archive's path.
     func export(format: String, type: String) throws -> String {

@@ -3,10 +3,11 @@ import ImporterCore
 
 /// Writes a consistent snapshot of every entity of a store into one archive (SPEC §10).
 ///
-/// A tar header carries its entry's size before the data, and the manifest (first entry)
-/// carries every file's size and SHA-256, so the data is encoded twice from one snapshot: a
-/// first pass measures it, a second streams it into the archive and must measure the same.
-/// Nothing is staged on disk or in memory beyond one chunk.
+/// The manifest (first entry) carries every file's size and SHA-256, and a tar header carries
+/// its entry's size before the data. A `.tar`, `.tar.gz` or `.tar.zst` is written in one pass
+/// (`StreamingTarWriter` rewrites the headers and the manifest in place afterwards); a `.tar.xz`
+/// or `.zip` is encoded twice from the snapshot, a first pass measuring what the second writes.
+/// Nothing is staged on disk or in memory beyond a few chunks.
 public struct Exporter {
     public let store: Store
     public let model: Model
@@ -34,67 +35,109 @@ public struct Exporter {
                 createdAt: ISO8601.format(created),
                 model: .init(name: model.name, version: model.version, checksum: model.checksum),
                 source: sourceType, entities: [])
-            for name in model.parentsFirstOrder {
-                let entity = model.entity(named: name)!
-                let measured = try encode(entity, hashing: true) { _ in }
-                manifest.entities.append(.init(
-                    entity: name, file: "data/\(name).\(format.fileExtension)", format: format,
-                    items: measured.items, bytes: measured.bytes, sha256: measured.sha256))
+            let files = model.parentsFirstOrder.map { (entity: $0, file: "data/\($0).\(format.fileExtension)") }
+            if StreamingTarWriter.canName(files.map(\.file) + [Manifest.entryName, Manifest.modelEntryName]),
+               let writer = try StreamingTarWriter(path: path, kind: kind) {
+                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
+            } else {
+                try exportInTwoPasses(files, to: path, kind: kind, manifest: &manifest, modelText: Array(modelText), created: created)
             }
-            let writer = try ArchiveWriter(path: path, kind: kind)
-            let manifestBytes = try manifest.encoded()
-            try writer.beginEntry(name: Manifest.entryName, size: Int64(manifestBytes.count), modified: created)
-            try writer.write(manifestBytes)
-            try writer.beginEntry(name: Manifest.modelEntryName, size: Int64(modelText.count), modified: created)
-            try writer.write(Array(modelText))
-            for file in manifest.entities {
-                try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
-                let background = BackgroundWriter(writer)
-                let written: (items: Int, bytes: Int64, sha256: String)
-                do {
-                    written = try encode(model.entity(named: file.entity)!, hashing: false) { try background.write(Array($0)) }
-                } catch {
-                    _ = try? background.finish()
-                    throw error
-                }
-                let sha256 = try background.finish()
-                guard written.bytes == file.bytes, sha256 == file.sha256 else {
-                    throw ExportError(
-                        "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(written.items) items, \(written.bytes) bytes); export again when no run writes to the store")
-                }
-            }
-            try writer.finish()
             return manifest
         }
     }
 
-    /// Encodes every item of `entity`, handing the bytes to `sink` in chunks, and hashes them
-    /// if `hashing` (else the SHA-256 is empty).
-    private func encode(_ entity: Entity, hashing: Bool, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (items: Int, bytes: Int64, sha256: String) {
+    private func exportInOnePass(_ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
+                                 manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+        do {
+            try writeInOnePass(files, into: writer, manifest: &manifest, modelText: modelText, created: created)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    private func writeInOnePass(_ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
+                                manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+        // The manifest's room: its length with the widest numbers; the real one is padded to it.
+        var widest = manifest
+        widest.entities = files.map {
+            .init(entity: $0.entity, file: $0.file, format: format, items: .max, bytes: .max, sha256: String(repeating: "0", count: 64))
+        }
+        let manifestLength = try widest.encoded().count
+        let manifestSlot = try writer.reserveFile(length: manifestLength)
+        try writer.addFile(name: Manifest.modelEntryName, bytes: modelText, modified: created)
+        for file in files {
+            try writer.beginEntry(name: file.file)
+            let items = try encode(model.entity(named: file.entity)!) { try writer.write($0) }
+            let written = try writer.endEntry(modified: created)
+            manifest.entities.append(.init(
+                entity: file.entity, file: file.file, format: format, items: items, bytes: written.bytes, sha256: written.sha256))
+        }
+        var manifestBytes = try manifest.encoded()
+        // JSON allows trailing white space: spaces before the final newline.
+        manifestBytes.insert(contentsOf: [UInt8](repeating: 32, count: manifestLength - manifestBytes.count), at: manifestBytes.count - 1)
+        try writer.fill(manifestSlot, name: Manifest.entryName, bytes: manifestBytes, modified: created)
+        try writer.finish()
+    }
+
+    private func exportInTwoPasses(_ files: [(entity: String, file: String)], to path: String, kind: ArchiveKind,
+                                   manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+        for file in files {
+            var digest = SHA256Digest()
+            var bytes: Int64 = 0
+            let items = try encode(model.entity(named: file.entity)!) { chunk in
+                digest.update(chunk)
+                bytes += Int64(chunk.count)
+            }
+            manifest.entities.append(.init(
+                entity: file.entity, file: file.file, format: format, items: items, bytes: bytes, sha256: digest.hexDigest()))
+        }
+        let writer = try ArchiveWriter(path: path, kind: kind)
+        let manifestBytes = try manifest.encoded()
+        try writer.beginEntry(name: Manifest.entryName, size: Int64(manifestBytes.count), modified: created)
+        try writer.write(manifestBytes)
+        try writer.beginEntry(name: Manifest.modelEntryName, size: Int64(modelText.count), modified: created)
+        try writer.write(modelText)
+        for file in manifest.entities {
+            try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
+            let background = BackgroundWriter(writer)
+            do {
+                _ = try encode(model.entity(named: file.entity)!) { try background.write($0) }
+            } catch {
+                _ = try? background.finish()
+                throw error
+            }
+            let written = try background.finish()
+            guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
+                throw ExportError(
+                    "\(file.entity) changed while it was exported (\(file.bytes) bytes, then \(written.bytes) bytes); export again when no run writes to the store")
+            }
+        }
+        try writer.finish()
+    }
+
+    /// Encodes every item of `entity`, handing the bytes to `sink` in chunks; the item count.
+    private func encode(_ entity: Entity, into sink: ([UInt8]) throws -> Void) throws -> Int {
         let encoder = format.encoder(for: entity)
-        var digest = SHA256Digest()
         var buffer = encoder.header
         buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
         var items = 0
-        var bytes: Int64 = 0
-        func flush() throws {
-            try buffer.withUnsafeBytes { chunk in
-                if hashing { digest.update(chunk) }
-                try sink(chunk)
-            }
-            bytes += Int64(buffer.count)
-            buffer.removeAll(keepingCapacity: true)
-        }
         try store.scanRows(entity) { row in
             encoder.append(row, to: &buffer)
             items += 1
-            if buffer.count >= Self.chunkSize { try flush() }
+            if buffer.count >= Self.chunkSize {
+                try sink(buffer)
+                buffer = []
+                buffer.reserveCapacity(Self.chunkSize + 64 * 1024)
+            }
         }
-        try flush()
-        return (items, bytes, hashing ? digest.hexDigest() : "")
+        if !buffer.isEmpty { try sink(buffer) }
+        return items
     }
 
-    private static let chunkSize = 1 << 20
+    /// Chunks of this size compress well as independent frames (zstd's window at level 3 is
+    /// smaller) and keep a few in flight cheap.
+    private static let chunkSize = 4 << 20
 }
 
 /// Hashes, compresses and writes chunks on its own thread, so encoding the next chunk and
@@ -107,6 +150,7 @@ private final class BackgroundWriter: @unchecked Sendable {
     private var ended = false
     private var error: Error?
     private var digest = SHA256Digest()
+    private var bytes: Int64 = 0
     private let done = DispatchSemaphore(value: 0)
     private static let capacity = 4
 
@@ -129,15 +173,15 @@ private final class BackgroundWriter: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits until every queued chunk is written; the SHA-256 of all of them.
-    func finish() throws -> String {
+    /// Waits until every queued chunk is written; the size and SHA-256 of all of them.
+    func finish() throws -> (bytes: Int64, sha256: String) {
         condition.lock()
         ended = true
         condition.broadcast()
         condition.unlock()
         done.wait()
         if let error { throw error }
-        return digest.hexDigest()
+        return (bytes, digest.hexDigest())
     }
 
     private func run() {
@@ -153,6 +197,7 @@ private final class BackgroundWriter: @unchecked Sendable {
             condition.unlock()
             do {
                 digest.update(chunk)
+                bytes += Int64(chunk.count)
                 try writer.write(chunk)
             } catch {
                 condition.lock()
@@ -164,7 +209,7 @@ private final class BackgroundWriter: @unchecked Sendable {
     }
 }
 
-/// The store changed between the two passes of an export (a store without snapshots).
+/// The store changed between the two passes of a two-pass export (a store without snapshots).
 public struct ExportError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public init(_ message: String) { self.message = message }
