@@ -1,8 +1,8 @@
 import CNettle
 import ImporterCore
 
-/// Streaming SHA-256 by nettle (SHA-NI where the CPU has it): archives hash every data byte,
-/// twice on export and twice on restore, so the hash must keep up with compression.
+/// Streaming SHA-256 by nettle (SHA-NI where the CPU has it): archives hash every data byte
+/// on export and twice on restore, so the hash must keep up with compression.
 struct SHA256Digest {
     private var context = sha256_ctx()
 

@@ -3,7 +3,7 @@ import Foundation
 /// A parallel Scan (`Segment`/`TotalSegments`, each segment paginated) whose pages are handed
 /// over in a fixed order: all of segment 0, then segment 1, and so on. Each segment's thread
 /// fetches at most `pagesAhead` pages ahead, so memory stays bounded, and an unchanged table
-/// gives the same sequence every time (an export's two passes must agree byte for byte).
+/// gives the same sequence every time (a two-pass export's passes must agree byte for byte).
 final class SegmentedScan: @unchecked Sendable {
     /// Fetches one page of a segment, after `startKey` (nil: the first page).
     typealias Fetch = @Sendable (_ segment: Int, _ startKey: [String: Any]?) throws -> [String: Any]
