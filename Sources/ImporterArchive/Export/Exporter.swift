@@ -101,8 +101,9 @@ public struct Exporter {
         for file in manifest.entities {
             try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
             let background = BackgroundWriter(writer)
+            let items: Int
             do {
-                _ = try encode(model.entity(named: file.entity)!) { try background.write($0) }
+                items = try encode(model.entity(named: file.entity)!) { try background.write($0) }
             } catch {
                 _ = try? background.finish()
                 throw error
@@ -110,7 +111,7 @@ public struct Exporter {
             let written = try background.finish()
             guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
                 throw ExportError(
-                    "\(file.entity) changed while it was exported (\(file.bytes) bytes, then \(written.bytes) bytes); export again when no run writes to the store")
+                    "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(items) items, \(written.bytes) bytes); export again when no run writes to the store")
             }
         }
         try writer.finish()
