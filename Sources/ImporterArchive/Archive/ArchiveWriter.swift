@@ -82,6 +82,11 @@ final class ArchiveWriter {
             unlink(partialPath)
             throw ArchiveError(path: path, "cannot finish the archive: \(message)")
         }
+        try Self.moveIntoPlace(partialPath, path)
+    }
+
+    /// Renames a finished `<path>.partial` to `path` (or removes it).
+    static func moveIntoPlace(_ partialPath: String, _ path: String) throws {
         guard rename(partialPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(partialPath)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Compresses the chunks of one archive entry into frames on several threads (as pigz does)
 /// and hands the frames to `output` in the order the chunks came, hashing the chunks on the
-/// way. At most `capacity` chunks are in flight, so memory does not grow with the data.
+/// way. At most `capacity` chunks are in flight, so memory does not grow with the data. With
+/// `.identity` and one worker it hashes and writes on a thread of its own (two-pass exports).
 final class ParallelFrameWriter: @unchecked Sendable {
     private let output: ([UInt8]) throws -> Void
     private let condition = NSCondition()

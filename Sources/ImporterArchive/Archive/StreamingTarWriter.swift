@@ -105,11 +105,7 @@ final class StreamingTarWriter {
             unlink(partialPath)
             throw ArchiveError(path: path, "cannot finish the archive: \(reason)")
         }
-        guard rename(partialPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partialPath)
-            throw ArchiveError(path: path, "cannot move the finished archive into place: \(reason)")
-        }
+        try ArchiveWriter.moveIntoPlace(partialPath, path)
     }
 
     /// Gives up after a failure: waits for the compressing threads, removes the partial file.

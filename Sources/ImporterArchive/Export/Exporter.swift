@@ -100,7 +100,8 @@ public struct Exporter {
         try writer.write(modelText)
         for file in manifest.entities {
             try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
-            let background = BackgroundWriter(writer)
+            // Hashed and written on another thread while the next chunk is encoded.
+            let background = try ParallelFrameWriter(codec: .identity, workers: 1) { try writer.write($0) }
             let items: Int
             do {
                 items = try encode(model.entity(named: file.entity)!) { try background.write($0) }
@@ -139,75 +140,6 @@ public struct Exporter {
     /// Chunks of this size compress well as independent frames (zstd's window at level 3 is
     /// smaller) and keep a few in flight cheap.
     private static let chunkSize = 4 << 20
-}
-
-/// Hashes, compresses and writes chunks on its own thread, so encoding the next chunk and
-/// compressing this one use both cores (a pipe between two processes does the same for the CLI
-/// peers).
-private final class BackgroundWriter: @unchecked Sendable {
-    private let writer: ArchiveWriter
-    private let condition = NSCondition()
-    private var chunks: [[UInt8]] = []
-    private var ended = false
-    private var error: Error?
-    private var digest = SHA256Digest()
-    private var bytes: Int64 = 0
-    private let done = DispatchSemaphore(value: 0)
-    private static let capacity = 4
-
-    init(_ writer: ArchiveWriter) {
-        self.writer = writer
-        let thread = Thread { [self] in
-            run()
-            done.signal()
-        }
-        thread.start()
-    }
-
-    /// Queues a chunk; waits while `capacity` chunks are queued. Throws the writer's error.
-    func write(_ chunk: [UInt8]) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while chunks.count >= Self.capacity && error == nil { condition.wait() }
-        if let error { throw error }
-        chunks.append(chunk)
-        condition.broadcast()
-    }
-
-    /// Waits until every queued chunk is written; the size and SHA-256 of all of them.
-    func finish() throws -> (bytes: Int64, sha256: String) {
-        condition.lock()
-        ended = true
-        condition.broadcast()
-        condition.unlock()
-        done.wait()
-        if let error { throw error }
-        return (bytes, digest.hexDigest())
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while chunks.isEmpty && !ended { condition.wait() }
-            if chunks.isEmpty || error != nil {
-                condition.unlock()
-                return
-            }
-            let chunk = chunks.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            do {
-                digest.update(chunk)
-                bytes += Int64(chunk.count)
-                try writer.write(chunk)
-            } catch {
-                condition.lock()
-                self.error = error
-                condition.broadcast()
-                condition.unlock()
-            }
-        }
-    }
 }
 
 /// The store changed between the two passes of a two-pass export (a store without snapshots).
