@@ -88,18 +88,10 @@ final class DynamoDBPipelineTests: MotoTestCase {
                 result[table] = items
             print(json.dumps(result))
             """
-        let process = Process()
-        process.executableURL = try MotoServer.findExecutable("python3")
-        process.arguments = ["-c", script, server.endpoint.absoluteString] + tables
-        process.environment = ProcessInfo.processInfo.environment.merging([
+        let output = try CommandLineTools.run(try MotoServer.findExecutable("python3").path, ["-c", script, server.endpoint.absoluteString] + tables, environment: [
             "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId, "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
-        ]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "boto3 failed")
+        ])
+        let data = Data(output.utf8)
         return try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] ?? [:]
     }
 }

@@ -21,7 +21,7 @@ final class StreamingTarWriter {
     private let workers: Int
     private var descriptor: Int32
     private var offset: Int64 = 0
-    private var entry: (name: String, slot: Slot, frames: ParallelFrameWriter)?
+    private var entry: (name: String, headerOffset: Int64, frames: ParallelFrameWriter)?
 
     /// Nil for an archive kind that cannot be written this way (`.tar.xz`, `.zip`).
     init?(path: String, kind: ArchiveKind) throws {
@@ -70,12 +70,12 @@ final class StreamingTarWriter {
     /// Starts a file whose size is known once `endEntry` is called.
     func beginEntry(name: String) throws {
         precondition(entry == nil, "an entry is already open")
-        let slot = Slot(offset: offset, fileLength: 0)
+        let headerOffset = offset
         try append(codec.stored([UInt8](repeating: 0, count: TarHeader.blockSize)))
         let frames = try ParallelFrameWriter(codec: codec, workers: workers) { [unowned self] frame in
             try append(frame)
         }
-        entry = (name, slot, frames)
+        entry = (name, headerOffset, frames)
     }
 
     /// Appends data to the open entry (compressed on the worker threads).
@@ -85,13 +85,13 @@ final class StreamingTarWriter {
 
     /// Ends the open entry: pads it, writes its header in place; its size and SHA-256.
     func endEntry(modified: Date) throws -> (bytes: Int64, sha256: String) {
-        let (name, slot, frames) = entry!
+        let (name, headerOffset, frames) = entry!
         entry = nil
         let written = try mapFailure { try frames.finish() }
         let remainder = Int(written.bytes % Int64(TarHeader.blockSize))
         if remainder > 0 { try append(codec.stored([UInt8](repeating: 0, count: TarHeader.blockSize - remainder))) }
         let header = TarHeader.regularFile(name: name, size: written.bytes, modified: modified)
-        try rewrite(codec.stored(header), at: slot.offset)
+        try rewrite(codec.stored(header), at: headerOffset)
         return written
     }
 
