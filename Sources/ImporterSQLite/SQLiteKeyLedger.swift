@@ -10,12 +10,12 @@ import ImporterCore
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
 public final class SQLiteKeyLedger: KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
-    private var recent: [UInt64: UInt64] = [:]
+    private var recent: FingerprintTable
     private let memoryLimit: Int
     private var spilled: SpillDatabase?
     /// Spilled fingerprints found again, kept at hand: reference checks ask for the same
     /// parents over and over. Bounded; cleared when full.
-    private var spilledHits: [UInt64: UInt64] = [:]
+    private var spilledHits = FingerprintTable(capacity: spilledHitsLimit)
     private static let spilledHitsLimit = 1 << 16
     private var entityIDs: [String: Int] = [:]
 
@@ -23,13 +23,13 @@ public final class SQLiteKeyLedger: KeyLedger {
     /// before they move to disk.
     public init(memoryLimit: Int = 1 << 19) {
         self.memoryLimit = memoryLimit
-        recent.reserveCapacity(memoryLimit)
+        recent = FingerprintTable(capacity: memoryLimit)
     }
 
     public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
         let fingerprint = self.fingerprint(key, entity)
         if let first = try find(fingerprint) { return first }
-        recent[fingerprint] = UInt64(location.inputIndex) << 40 | UInt64(location.line)
+        recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
         if recent.count >= memoryLimit { try spill() }
         return nil
     }
@@ -39,26 +39,27 @@ public final class SQLiteKeyLedger: KeyLedger {
     }
 
     private func find(_ fingerprint: UInt64) throws -> RecordLocation? {
-        guard let packed = try recent[fingerprint] ?? spilledHits[fingerprint] ?? findSpilled(fingerprint) else { return nil }
+        guard let packed = try recent.value(of: fingerprint) ?? spilledHits.value(of: fingerprint) ?? findSpilled(fingerprint) else { return nil }
         return RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
     }
 
     private func findSpilled(_ fingerprint: UInt64) throws -> UInt64? {
         guard let packed = try spilled?.find(fingerprint) else { return nil }
-        if spilledHits.count >= Self.spilledHitsLimit { spilledHits.removeAll(keepingCapacity: true) }
-        spilledHits[fingerprint] = packed
+        if spilledHits.count >= Self.spilledHitsLimit { spilledHits.removeAll() }
+        spilledHits.insert(fingerprint, value: packed)
         return packed
     }
 
     /// Moves the in-memory fingerprints to disk, in order (sequential B-tree inserts).
     private func spill() throws {
         if spilled == nil { spilled = try SpillDatabase() }
-        var fingerprints = Array(recent.keys)
-        fingerprints.sort()
-        try spilled!.insert(fingerprints) { recent[$0]! }
-        recent.removeAll(keepingCapacity: true)
+        var entries = recent.entries()
+        entries.sort { $0.fingerprint < $1.fingerprint }
+        try spilled!.insert(entries)
+        recent.removeAll()
     }
 
+    /// Never 0 (the tables' empty mark): a hash of 0 counts as 1.
     private func fingerprint(_ key: Value, _ entity: String) -> UInt64 {
         let id: Int
         if let known = entityIDs[entity] {
@@ -70,7 +71,8 @@ public final class SQLiteKeyLedger: KeyLedger {
         var hasher = Hasher()
         hasher.combine(id)
         hasher.combine(key)
-        return UInt64(bitPattern: Int64(hasher.finalize()))
+        let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+        return hash == 0 ? 1 : hash
     }
 }
 
@@ -92,14 +94,14 @@ private final class SpillDatabase {
         lookup = try database.prepare("SELECT location FROM keys WHERE fingerprint = ?")
     }
 
-    /// Stores sorted fingerprints with their locations.
-    func insert(_ fingerprints: [UInt64], location: (UInt64) -> UInt64) throws {
-        var filter = BloomFilter(capacity: fingerprints.count)
+    /// Stores fingerprints, sorted, with their locations.
+    func insert(_ entries: [FingerprintTable.Entry]) throws {
+        var filter = BloomFilter(capacity: entries.count)
         try database.execute("BEGIN")
-        for fingerprint in fingerprints {
-            filter.insert(fingerprint)
-            insert.bind(1, int64: Int64(bitPattern: fingerprint))
-            insert.bind(2, int64: Int64(bitPattern: location(fingerprint)))
+        for entry in entries {
+            filter.insert(entry.fingerprint)
+            insert.bind(1, int64: Int64(bitPattern: entry.fingerprint))
+            insert.bind(2, int64: Int64(bitPattern: entry.value))
             defer { insert.reset() }
             try insert.step()
         }
@@ -118,6 +120,57 @@ private final class SpillDatabase {
         defer { lookup.reset() }
         guard try lookup.step() else { return nil }
         return UInt64(bitPattern: lookup.int64(0))
+    }
+}
+
+/// A map from fingerprints (uniform 64-bit hashes) to 64-bit values: open addressing with
+/// 16-byte slots, so a lookup is one cache miss; at most half full.
+struct FingerprintTable {
+    struct Entry {
+        /// Never 0: 0 marks an empty slot.
+        var fingerprint: UInt64
+        var value: UInt64
+    }
+
+    private var slots: [Entry]
+    private let mask: Int
+    private(set) var count = 0
+
+    /// Room for `capacity` entries.
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Entry](repeating: Entry(fingerprint: 0, value: 0), count: size)
+        mask = size - 1
+    }
+
+    func value(of fingerprint: UInt64) -> UInt64? {
+        var index = Int(truncatingIfNeeded: fingerprint) & mask
+        while true {
+            let slot = slots[index]
+            if slot.fingerprint == fingerprint { return slot.value }
+            if slot.fingerprint == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Adds an entry for a fingerprint that is not in the table; the caller keeps `count`
+    /// within the capacity.
+    mutating func insert(_ fingerprint: UInt64, value: UInt64) {
+        var index = Int(truncatingIfNeeded: fingerprint) & mask
+        while slots[index].fingerprint != 0 { index = (index + 1) & mask }
+        slots[index] = Entry(fingerprint: fingerprint, value: value)
+        count += 1
+    }
+
+    /// Every entry, in no particular order.
+    func entries() -> [Entry] {
+        slots.filter { $0.fingerprint != 0 }
+    }
+
+    mutating func removeAll() {
+        for index in slots.indices { slots[index].fingerprint = 0 }
+        count = 0
     }
 }
 

@@ -14,6 +14,13 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private var statements: [String: EntityStatements] = [:]
     private var lookups: [String: Statement] = [:]
     private var atomicRun = false
+    /// Entities whose stored content is fingerprinted, so re-written items are found unchanged
+    /// without a statement; valid while `PRAGMA data_version` stays `indexedDataVersion`.
+    private var contentIndexes: [String: StoredContentIndex] = [:]
+    private var indexedDataVersion: Int64 = 0
+    /// Entities whose table was too large to index in this store's lifetime.
+    private var unindexed: Set<String> = []
+    private var dataVersionStatement: Statement?
 
     /// The prepared statements of one entity's table.
     private struct EntityStatements {
@@ -51,12 +58,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func close() {
         statements = [:]
         lookups = [:]
+        contentIndexes = [:]
+        dataVersionStatement = nil
         lookupDatabase = nil
     }
 
     // MARK: Schema
 
     public func prepare(for model: Model) throws {
+        contentIndexes = [:]
         try database.execute("""
             CREATE TABLE IF NOT EXISTS _importer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS _importer_runs (
@@ -218,14 +228,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
         let delete = try prepared(entity).delete
         do {
-            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            try beginWriting()
+            contentIndexes[entity.name]?.update(key: ColumnImage.key(key), content: 0)
             ValueColumns.bind(key, to: delete, at: 1)
             delete.bind(2, int64: expectedVersion)
             defer { delete.reset() }
             try delete.step()
             return database.changes == 1
         } catch {
-            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            rollBack()
             throw error as? StoreError ?? StoreError("\(path): cannot delete \(entity.name) '\(key)': \(error)")
         }
     }
@@ -243,6 +254,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     public func finishRun(commit: Bool) throws {
         guard !database.isAutocommit else { return }
+        if !commit { contentIndexes = [:] }
         try database.execute(commit ? "COMMIT" : "ROLLBACK")
     }
 
@@ -251,7 +263,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         do {
             try database.execute("COMMIT")
         } catch {
-            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            rollBack()
             throw StoreError("\(path): cannot commit: \(error)")
         }
     }
@@ -259,12 +271,30 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         let statements = try prepared(entity)
         do {
-            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            try beginWriting()
+            let index = contentIndexes[entity.name]
             var outcomes: [WriteOutcome] = []
             outcomes.reserveCapacity(records.count)
-            for index in records.indices {
+            var storedBlindUpserts = 0
+            for position in records.indices {
                 do {
-                    outcomes.append(try apply(records[index].values, statements, entity, rules))
+                    let values = records[position].values
+                    guard rules.isBlindUpsert(values) else {
+                        let outcome = try apply(values, statements, entity, rules)
+                        if outcome.wrote { index?.update(key: ColumnImage.key(values[entity.hashKeyIndex]), content: 0) }
+                        outcomes.append(outcome)
+                        continue
+                    }
+                    let image = index.map { _ in ColumnImage(values, entity: entity) }
+                    if let index, let image, index.content(of: image.key) == image.content {
+                        outcomes.append(WriteOutcome(.unchanged))
+                        storedBlindUpserts += 1
+                        continue
+                    }
+                    let outcome = try apply(values, statements, entity, rules)
+                    if let image, outcome.wrote { index?.update(key: image.key, content: image.content) }
+                    if case .inserted = outcome.result {} else { storedBlindUpserts += 1 }
+                    outcomes.append(outcome)
                 } catch let error as SQLiteError where !error.isFatal {
                     // SQLite backs out the refused statement only; the transaction goes on. If it
                     // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
@@ -276,12 +306,60 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                         "the store refused the record: \(error.message)"))))
                 }
             }
+            if index == nil, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
+                try indexContent(of: entity, statements)
+            }
             return outcomes
         } catch {
             // Whatever failed, no write of this batch may be committed later by another COMMIT.
-            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            rollBack()
             throw error as? StoreError ?? StoreError("\(path): \(error)")
         }
+    }
+
+    /// Begins the write transaction if none is open, and drops the content indexes if another
+    /// connection has committed since they were read (it holds no lock between our transactions).
+    private func beginWriting() throws {
+        if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+        if !contentIndexes.isEmpty, try dataVersion() != indexedDataVersion { contentIndexes = [:] }
+    }
+
+    /// Rolls back what is open; the content indexes may hold its writes, so they go too.
+    private func rollBack() {
+        contentIndexes = [:]
+        if !database.isAutocommit { try? database.execute("ROLLBACK") }
+    }
+
+    /// Fingerprints the stored content of `entity`: called once most of a write's blind upserts
+    /// found their key stored (a re-run or a refresh), so the rest are decided without statements.
+    private func indexContent(of entity: Entity, _ statements: EntityStatements) throws {
+        guard !unindexed.contains(entity.name) else { return }
+        let version = try dataVersion()
+        guard let index = try StoredContentIndex(entity: entity, rows: count(of: entity), scan: statements.scan) else {
+            unindexed.insert(entity.name)
+            return
+        }
+        indexedDataVersion = version  // the other indexes have it too: `beginWriting` checked them
+        contentIndexes[entity.name] = index
+    }
+
+    /// For writes that bypass `write` and `delete` (migrations).
+    func forgetContentIndexes() {
+        contentIndexes = [:]
+    }
+
+    /// Whether re-written items of `entity` are currently decided by a content index.
+    func isContentIndexed(_ entity: Entity) -> Bool {
+        contentIndexes[entity.name] != nil
+    }
+
+    /// Changes when another connection commits (SQLite's `PRAGMA data_version`).
+    private func dataVersion() throws -> Int64 {
+        if dataVersionStatement == nil { dataVersionStatement = try database.prepare("PRAGMA data_version") }
+        let statement = dataVersionStatement!
+        defer { statement.reset() }
+        _ = try statement.step()
+        return statement.int64(0)
     }
 
     /// A rowid no insert gets in practice: set before a blind upsert, it tells an insert from an update.
@@ -406,5 +484,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             FROM _importer_runs ORDER BY started DESC LIMIT \(limit)
             """, names: ["runId", "pipeline", "started", "finished", "status", "modelVersion", "read", "inserted", "updated",
                          "unchanged", "rejected", "rolledBack"])
+    }
+}
+
+extension WriteOutcome {
+    /// Whether the store changed the item.
+    var wrote: Bool {
+        switch result {
+        case .inserted, .updated: return true
+        case .unchanged, .rolledBack, .rejected: return false
+        }
     }
 }

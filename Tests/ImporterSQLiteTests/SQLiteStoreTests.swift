@@ -76,6 +76,51 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sqlite("PRAGMA journal_mode"), "wal")
     }
 
+    /// A re-run is decided by fingerprints of the stored content; every change the fingerprints
+    /// do not see (our own writes, a rollback, a delete, another connection) must still be written.
+    func testTheContentIndexDecidesReRunsAndFollowsEveryChange() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        let all = (0..<2000).map { record(String(format: "sku-%04d", $0), "n") }
+        XCTAssertEqual(Set(try write(store, all)), ["inserted"])
+        XCTAssertFalse(store.isContentIndexed(entity), "a first import has nothing to index")
+        XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
+        XCTAssertTrue(store.isContentIndexed(entity), "a re-run indexes the stored content")
+        XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
+
+        // Our own writes keep the index right.
+        XCTAssertEqual(try write(store, [record("sku-0001", "changed")]), ["updated"])
+        XCTAssertEqual(try write(store, [record("sku-0001", "n")]), ["updated"])
+        XCTAssertEqual(try write(store, [record("sku-0001", "n")]), ["unchanged"])
+
+        // A rolled-back write is forgotten with its transaction.
+        _ = try store.write([record("sku-0003", "rolled back")], of: entity, rules: rules)
+        try store.finishRun(commit: false)
+        XCTAssertEqual(try write(store, [record("sku-0003", "rolled back")]), ["updated"])
+
+        // A deleted item is written again.
+        XCTAssertEqual(Set(try write(store, all)), ["unchanged", "updated"])
+        XCTAssertTrue(store.isContentIndexed(entity))
+        XCTAssertTrue(try store.delete(.string("sku-0004"), expectedVersion: 1, of: entity))
+        try store.commit()
+        XCTAssertEqual(try write(store, [record("sku-0004", "n")]), ["inserted"])
+
+        // Another connection's commit drops the index: its change is overwritten, not missed.
+        XCTAssertEqual(try sqlite("UPDATE Product SET name = 'outside' WHERE sku = 'sku-0002'; SELECT changes()"), "1")
+        XCTAssertEqual(try write(store, [record("sku-0002", "n")]), ["updated"])
+        XCTAssertFalse(store.isContentIndexed(entity))
+        XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
+        store.close()
+        XCTAssertEqual(try sqlite("SELECT sku, name, version FROM Product WHERE sku IN ('sku-0000', 'sku-0001', 'sku-0002', 'sku-0003', 'sku-0004') ORDER BY sku"), """
+            sku-0000|n|1
+            sku-0001|n|3
+            sku-0002|n|2
+            sku-0003|n|3
+            sku-0004|n|1
+            """)
+        XCTAssertEqual(try sqlite("SELECT count(*), sum(version) FROM Product"), "2000|2005")
+    }
+
     func testAStoreOfAnotherVersionOrChecksumIsRefused() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)

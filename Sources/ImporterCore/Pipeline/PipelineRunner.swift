@@ -366,8 +366,9 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             let entity = inputs[input].entity
             let keyIndex = entity.hashKeyIndex
-            let order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }.sorted { $0.0 < $1.0 }
-            window = order.map { window[$0.1] }
+            var order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }
+            order.sort { $0.0 < $1.0 }
+            Self.permute(&window, to: order.map(\.1))
             for index in window.indices where window[index].ordinal > lastOrdinal { lastOrdinal = window[index].ordinal }
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
@@ -435,6 +436,22 @@ public final class PipelineRunner: @unchecked Sendable {
                         applyWindow()
                     }
                 }
+            }
+        }
+    }
+
+    /// Reorders `records` so that position i holds the record at `sources[i]`, by swapping
+    /// (copies would retain and release every record's storage).
+    private static func permute(_ records: inout [PreparedRecord], to sources: [Int]) {
+        var sources = sources
+        for start in sources.indices where sources[start] != start {
+            var position = start
+            while true {
+                let source = sources[position]
+                sources[position] = position
+                if source == start { break }
+                records.swapAt(position, source)
+                position = source
             }
         }
     }

@@ -8,6 +8,7 @@ extension SQLiteStore {
     /// committed only when `commit` is set and nothing failed.
     public func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
         try prepareMigrationHistory()
+        forgetContentIndexes()
         let function = MigrationFunction()
         try function.register(on: database)
         try database.execute("BEGIN IMMEDIATE")
