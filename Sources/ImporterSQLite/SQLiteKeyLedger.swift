@@ -18,6 +18,8 @@ public final class SQLiteKeyLedger: KeyLedger {
     private var spilledHits = FingerprintTable(capacity: spilledHitsLimit)
     private static let spilledHitsLimit = 1 << 16
     private var entityIDs: [String: Int] = [:]
+    private var lastEntity = (name: "", id: 0)
+    private let image = Fingerprint()
 
     /// `memoryLimit`: fingerprints held in memory (16 bytes each, plus the table's slack)
     /// before they move to disk.
@@ -28,19 +30,21 @@ public final class SQLiteKeyLedger: KeyLedger {
 
     public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
         let fingerprint = self.fingerprint(key, entity)
-        if let first = try find(fingerprint) { return first }
+        // Not `spilledHits`: it only holds what `spilled` holds, and new keys are the common case.
+        if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
         recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
         if recent.count >= memoryLimit { try spill() }
         return nil
     }
 
+    /// References ask for the same parents over and over: the small cache of spilled keys first.
     public func contains(_ key: Value, entity: String) throws -> Bool {
-        try find(fingerprint(key, entity)) != nil
+        let fingerprint = self.fingerprint(key, entity)
+        return try spilledHits.value(of: fingerprint) != nil || recent.value(of: fingerprint) != nil || findSpilled(fingerprint) != nil
     }
 
-    private func find(_ fingerprint: UInt64) throws -> RecordLocation? {
-        guard let packed = try recent.value(of: fingerprint) ?? spilledHits.value(of: fingerprint) ?? findSpilled(fingerprint) else { return nil }
-        return RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
+    private static func location(_ packed: UInt64) -> RecordLocation {
+        RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
     }
 
     private func findSpilled(_ fingerprint: UInt64) throws -> UInt64? {
@@ -59,20 +63,34 @@ public final class SQLiteKeyLedger: KeyLedger {
         recent.removeAll()
     }
 
-    /// Never 0 (the tables' empty mark): a hash of 0 counts as 1.
+    /// Never 0 (the tables' empty mark).
     private func fingerprint(_ key: Value, _ entity: String) -> UInt64 {
         let id: Int
-        if let known = entityIDs[entity] {
+        if entity == lastEntity.name {
+            id = lastEntity.id
+        } else if let known = entityIDs[entity] {
             id = known
+            lastEntity = (entity, id)
         } else {
             id = entityIDs.count
             entityIDs[entity] = id
         }
-        var hasher = Hasher()
-        hasher.combine(id)
-        hasher.combine(key)
-        let hash = UInt64(bitPattern: Int64(hasher.finalize()))
-        return hash == 0 ? 1 : hash
+        image.reset()
+        image.append(UInt64(id))
+        switch key {
+        case .string(var text):
+            image.append(UInt8(1))
+            text.withUTF8 { image.append(counted: UnsafeRawBufferPointer($0)) }
+        case .integer(let number):
+            image.append(UInt8(2))
+            image.append(UInt64(bitPattern: number))
+        default:
+            var hasher = Hasher()  // keys of other types are rare: hashed by value
+            hasher.combine(key)
+            image.append(UInt8(3))
+            image.append(UInt64(bitPattern: Int64(hasher.finalize())))
+        }
+        return image.value
     }
 }
 

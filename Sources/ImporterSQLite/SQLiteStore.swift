@@ -21,6 +21,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// Entities whose table was too large to index in this store's lifetime.
     private var unindexed: Set<String> = []
     private var dataVersionStatement: Statement?
+    private var images = ColumnImages()
 
     /// The prepared statements of one entity's table.
     private struct EntityStatements {
@@ -229,7 +230,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         let delete = try prepared(entity).delete
         do {
             try beginWriting()
-            contentIndexes[entity.name]?.update(key: ColumnImage.key(key), content: 0)
+            if let index = contentIndexes[entity.name] { index.update(key: images.key(key), content: 0) }
             ValueColumns.bind(key, to: delete, at: 1)
             delete.bind(2, int64: expectedVersion)
             defer { delete.reset() }
@@ -273,28 +274,36 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         do {
             try beginWriting()
             let index = contentIndexes[entity.name]
-            var outcomes: [WriteOutcome] = []
-            outcomes.reserveCapacity(records.count)
+            var outcomes = [WriteOutcome](repeating: WriteOutcome(.unchanged), count: records.count)
             var storedBlindUpserts = 0
+            // Re-written items the content index finds unchanged need no statement; the rest are
+            // written in key order, so that neighbouring keys share B-tree pages.
+            var pending: [(order: UInt64, position: Int, content: UInt64?)] = []
+            pending.reserveCapacity(records.count)
             for position in records.indices {
-                do {
-                    let values = records[position].values
-                    guard rules.isBlindUpsert(values) else {
-                        let outcome = try apply(values, statements, entity, rules)
-                        if outcome.wrote { index?.update(key: ColumnImage.key(values[entity.hashKeyIndex]), content: 0) }
-                        outcomes.append(outcome)
-                        continue
-                    }
-                    let image = index.map { _ in ColumnImage(values, entity: entity) }
-                    if let index, let image, index.content(of: image.key) == image.content {
-                        outcomes.append(WriteOutcome(.unchanged))
+                let values = records[position].values
+                var content: UInt64?
+                if let index, rules.isBlindUpsert(values) {
+                    let image = images.of(values, entity: entity)
+                    if index.content(of: image.key) == image.content {
                         storedBlindUpserts += 1
                         continue
                     }
+                    content = image.content
+                }
+                pending.append((values[entity.hashKeyIndex].localityKey, position, content))
+            }
+            pending.sort { ($0.order, $0.position) < ($1.order, $1.position) }  // records of one key stay in order
+            for (_, position, content) in pending {
+                let values = records[position].values
+                do {
                     let outcome = try apply(values, statements, entity, rules)
-                    if let image, outcome.wrote { index?.update(key: image.key, content: image.content) }
-                    if case .inserted = outcome.result {} else { storedBlindUpserts += 1 }
-                    outcomes.append(outcome)
+                    outcomes[position] = outcome
+                    if rules.isBlindUpsert(values), !outcome.isInsert { storedBlindUpserts += 1 }
+                    if let index, outcome.wrote {
+                        // A blind upsert leaves exactly its own content; other writes, what the rules made of it.
+                        index.update(key: images.key(values[entity.hashKeyIndex]), content: content ?? 0)
+                    }
                 } catch let error as SQLiteError where !error.isFatal {
                     // SQLite backs out the refused statement only; the transaction goes on. If it
                     // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
@@ -302,8 +311,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                     guard !database.isAutocommit else {
                         throw StoreError("\(path): SQLite rolled back the whole transaction after refusing a record: \(error)")
                     }
-                    outcomes.append(WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
-                        "the store refused the record: \(error.message)"))))
+                    outcomes[position] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
+                        "the store refused the record: \(error.message)")))
                 }
             }
             if index == nil, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
@@ -335,7 +344,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     private func indexContent(of entity: Entity, _ statements: EntityStatements) throws {
         guard !unindexed.contains(entity.name) else { return }
         let version = try dataVersion()
-        guard let index = try StoredContentIndex(entity: entity, rows: count(of: entity), scan: statements.scan) else {
+        guard let index = try StoredContentIndex(entity: entity, rows: count(of: entity), scan: statements.scan, images: &images) else {
             unindexed.insert(entity.name)
             return
         }
@@ -488,6 +497,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 }
 
 extension WriteOutcome {
+    var isInsert: Bool { if case .inserted = result { return true } else { return false } }
+
     /// Whether the store changed the item.
     var wrote: Bool {
         switch result {

@@ -32,7 +32,7 @@ final class StoredContentIndex {
 
     /// Reads every item of `entity` from `statement` (`SELECT` of all columns in attribute
     /// order). Returns nil when the table holds more than `maximumItems`.
-    init?(entity: Entity, rows: Int, scan statement: Statement) throws {
+    init?(entity: Entity, rows: Int, scan statement: Statement, images: inout ColumnImages) throws {
         guard rows <= Self.maximumItems else { return nil }
         var capacity = 1024
         while capacity * 3 < rows * 4 { capacity <<= 1 }
@@ -43,7 +43,7 @@ final class StoredContentIndex {
         while try statement.step() {
             count += 1
             guard count <= Self.maximumItems, count * 4 <= capacity * 3 else { return nil }  // grew meanwhile
-            let image = ColumnImage.stored(statement, entity: entity)
+            let image = images.stored(statement, entity: entity)
             insert(key: image.key, content: image.content)
         }
     }
@@ -76,99 +76,84 @@ final class StoredContentIndex {
     }
 }
 
-/// The fingerprints of one item's column images: its key, and its content (the key and every
-/// other attribute but the version). Neither is ever 0.
-struct ColumnImage {
-    let key: UInt64
-    let content: UInt64
+/// Fingerprints of items' column images: an item's key, and its content (the key and every
+/// other attribute but the version). Neither is ever 0. Holds a buffer: one per thread.
+struct ColumnImages {
+    private let fingerprint = Fingerprint()
 
-    /// The image of a record's values as `ValueColumns.bind` stores them.
-    init(_ values: [Value], entity: Entity) {
-        var contentHasher = Hasher()
-        for index in values.indices where index != entity.versionIndex {
-            Self.add(values[index], to: &contentHasher)
-        }
-        key = Self.key(values[entity.hashKeyIndex])
-        content = Self.nonZero(contentHasher)
+    /// The images of a record's values as `ValueColumns.bind` stores them.
+    mutating func of(_ values: [Value], entity: Entity) -> (key: UInt64, content: UInt64) {
+        fingerprint.reset()
+        for index in values.indices where index != entity.versionIndex { add(values[index]) }
+        let content = fingerprint.value
+        return (key(values[entity.hashKeyIndex]), content)
     }
 
     /// The fingerprint of a key value's image.
-    static func key(_ value: Value) -> UInt64 {
-        var hasher = Hasher()
-        add(value, to: &hasher)
-        return nonZero(hasher)
+    mutating func key(_ value: Value) -> UInt64 {
+        fingerprint.reset()
+        add(value)
+        return fingerprint.value
     }
 
-    private init(key: UInt64, content: UInt64) {
-        self.key = key
-        self.content = content
-    }
-
-    /// The image of the current row of a scan (all columns in attribute order).
-    static func stored(_ statement: Statement, entity: Entity) -> ColumnImage {
-        var keyHasher = Hasher(), contentHasher = Hasher()
-        addColumn(Int32(entity.hashKeyIndex), of: statement, to: &keyHasher)
-        for index in entity.attributes.indices where index != entity.versionIndex {
-            addColumn(Int32(index), of: statement, to: &contentHasher)
-        }
-        return ColumnImage(key: nonZero(keyHasher), content: nonZero(contentHasher))
+    /// The images of the current row of a scan (all columns in attribute order).
+    mutating func stored(_ statement: Statement, entity: Entity) -> (key: UInt64, content: UInt64) {
+        fingerprint.reset()
+        addColumn(Int32(entity.hashKeyIndex), of: statement)
+        let key = fingerprint.value
+        fingerprint.reset()
+        for index in entity.attributes.indices where index != entity.versionIndex { addColumn(Int32(index), of: statement) }
+        return (key, fingerprint.value)
     }
 
     private enum StorageClass: UInt8 { case null, integer, real, text, blob }
 
-    private static func add(_ value: Value, to hasher: inout Hasher) {
+    private mutating func add(_ value: Value) {
         switch value {
-        case .null: hasher.combine(StorageClass.null.rawValue)
-        case .integer(let number): addInteger(number, to: &hasher)
-        case .boolean(let flag): addInteger(flag ? 1 : 0, to: &hasher)
+        case .null: fingerprint.append(StorageClass.null.rawValue)
+        case .integer(let number): addInteger(number)
+        case .boolean(let flag): addInteger(flag ? 1 : 0)
         case .double(let number):
-            hasher.combine(StorageClass.real.rawValue)
-            hasher.combine(number.bitPattern)
+            fingerprint.append(StorageClass.real.rawValue)
+            fingerprint.append(number.bitPattern)
         case .string(let text), .decimal(let text):
             var text = text
-            text.withUTF8 { addText(UnsafeRawBufferPointer($0), to: &hasher) }
+            text.withUTF8 { addText(UnsafeRawBufferPointer($0)) }
         case .date(let millis):
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
                 let count = ISO8601.format(millis: millis, into: buffer)
-                addText(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<count])), to: &hasher)
+                addText(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<count])))
             }
         }
     }
 
-    private static func addColumn(_ column: Int32, of statement: Statement, to hasher: inout Hasher) {
+    private mutating func addColumn(_ column: Int32, of statement: Statement) {
         let handle = statement.handle
         switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: addInteger(sqlite3_column_int64(handle, column), to: &hasher)
+        case SQLITE_INTEGER: addInteger(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT:
-            hasher.combine(StorageClass.real.rawValue)
-            hasher.combine(sqlite3_column_double(handle, column).bitPattern)
+            fingerprint.append(StorageClass.real.rawValue)
+            fingerprint.append(sqlite3_column_double(handle, column).bitPattern)
         case SQLITE_TEXT:
             let pointer = sqlite3_column_text(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
-            addText(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count), to: &hasher)
+            addText(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
         case SQLITE_BLOB:
             let pointer = sqlite3_column_blob(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
-            hasher.combine(StorageClass.blob.rawValue)
-            hasher.combine(count)
-            hasher.combine(bytes: UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
-        default: hasher.combine(StorageClass.null.rawValue)
+            fingerprint.append(StorageClass.blob.rawValue)
+            fingerprint.append(counted: UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+        default: fingerprint.append(StorageClass.null.rawValue)
         }
     }
 
-    private static func addInteger(_ number: Int64, to hasher: inout Hasher) {
-        hasher.combine(StorageClass.integer.rawValue)
-        hasher.combine(number)
+    private mutating func addInteger(_ number: Int64) {
+        fingerprint.append(StorageClass.integer.rawValue)
+        fingerprint.append(UInt64(bitPattern: number))
     }
 
-    private static func addText(_ bytes: UnsafeRawBufferPointer, to hasher: inout Hasher) {
-        hasher.combine(StorageClass.text.rawValue)
-        hasher.combine(bytes.count)
-        hasher.combine(bytes: bytes)
-    }
-
-    private static func nonZero(_ hasher: Hasher) -> UInt64 {
-        let hash = UInt64(bitPattern: Int64(hasher.finalize()))
-        return hash == 0 ? 1 : hash
+    private mutating func addText(_ bytes: UnsafeRawBufferPointer) {
+        fingerprint.append(StorageClass.text.rawValue)
+        fingerprint.append(counted: bytes)
     }
 }

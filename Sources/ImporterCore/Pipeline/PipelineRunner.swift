@@ -29,8 +29,9 @@ public struct RunOptions: Sendable {
 
 /// Runs a pipeline: read → map → validate → version → write → report.
 ///
-/// Reading, mapping and validation run on the calling thread; writing runs on a second thread
-/// fed through a short queue of batches, so both cores work.
+/// Three stages, each on its thread, linked by short queues: reading, mapping and validation on
+/// the calling thread; key checks (duplicates, references) and the accounting of what was read
+/// on a second; writing on a third. Records are counted and rejections recorded in input order.
 public final class PipelineRunner: @unchecked Sendable {
     /// Opens a reader for one input file of a source.
     public typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
@@ -90,13 +91,11 @@ public final class PipelineRunner: @unchecked Sendable {
         case end
     }
 
-    /// Records per hand-over between the threads: small, so memory stays flat; transactions
-    /// span many of them (`write.batchSize`).
-    private static let chunkSize = 4096
+    /// Records per hand-over between the threads, and per call of `Store.write` (which may sort
+    /// them by key): small, so memory stays flat; transactions span many (`write.batchSize`).
+    private static let chunkSize = 8192
     /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
     private static let defaultBatchSize = 200_000
-    /// Records the writer holds to sort by key before writing them.
-    private static let sortWindow = 16_384
 
     /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
     /// `versions` (the model directory) lets sources name an older `modelVersion`.
@@ -142,26 +141,28 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 
-        // Room for a whole window, so reading goes on while the writer writes the previous one.
-        let queue = BoundedQueue<Work>(capacity: Self.sortWindow / Self.chunkSize + 2)
+        // Three threads: parsing (this one), key checks, writing; each stage can run one
+        // hand-over ahead of the next.
+        let parsed = BoundedQueue<Parsed>(capacity: 2)
+        let queue = BoundedQueue<Work>(capacity: 2)
         let writerFinished = DispatchSemaphore(value: 0)
-        let writer = Thread { [self] in
+        Thread { [self] in checkKeys(from: parsed, into: queue, recorder: recorder) }.start()
+        Thread { [self] in
             drain(queue, recorder: recorder)
             writerFinished.signal()
-        }
-        writer.start()
+        }.start()
 
         let progress = Progress(quiet: options.quiet)
         let totalBytes = inputs.reduce(Int64(0)) { $0 + fileSize($1.path) }
         var bytesBefore: Int64 = 0
         for (index, input) in inputs.enumerated() where !recorder.isAborted {
-            let bytes = read(input, index: index, into: queue, recorder: recorder) { bytesRead, records in
+            let bytes = parse(input, index: index, into: parsed, recorder: recorder) { bytesRead, records in
                 progress.update(input: (input.path as NSString).lastPathComponent, records: records,
                                 bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
             }
             bytesBefore += bytes
         }
-        queue.put(.end)
+        parsed.put(.end)
         writerFinished.wait()
         progress.finish()
 
@@ -190,16 +191,38 @@ public final class PipelineRunner: @unchecked Sendable {
         return report
     }
 
-    // MARK: Reading side
+    // MARK: Parsing stage
 
-    /// Reads one input file, sending validated batches to the writer. Returns the bytes read.
-    private func read(_ input: Input, index: Int, into queue: BoundedQueue<Work>, recorder: RunRecorder,
-                      progress: (Int64, Int) -> Void) -> Int64 {
+    /// A record the parsing stage rejected, in its place among the chunk's records.
+    private struct ParseReject {
+        let ordinal: Int
+        let line: Int
+        let byteOffset: Int64
+        let raw: ArraySlice<UInt8>
+        /// The hash key as far as it could be read.
+        let key: Value?
+        let rejection: Rejection
+    }
+
+    /// Consecutive records of one input, parsed, mapped and validated: those that passed and
+    /// those that did not, each in input order (`ordinal`).
+    private struct ParsedChunk {
+        var records: [PreparedRecord] = []
+        var rejects: [ParseReject] = []
+    }
+
+    private enum Parsed {
+        case chunk(input: Int, ParsedChunk)
+        case inputDone(input: Int, bytes: Int64)
+        case end
+    }
+
+    /// Reads, maps, validates and migrates one input file, handing chunks to the key stage.
+    /// Returns the bytes read.
+    private func parse(_ input: Input, index: Int, into queue: BoundedQueue<Parsed>, recorder: RunRecorder,
+                       progress: (Int64, Int) -> Void) -> Int64 {
         recorder.started(input: index)
-        let entity = input.entity, sourceEntity = input.sourceEntity
-        var batch: [PreparedRecord] = []
-        batch.reserveCapacity(Self.chunkSize)
-        var readCount = 0, pendingRead = 0
+        let sourceEntity = input.sourceEntity
         let reader: RecordReader
         let mapper: RecordMapper
         do {
@@ -211,23 +234,15 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         let validator = RecordValidator(entity: sourceEntity, dateFormat: input.source.map.dateFormat)
         let migrator = input.migration.flatMap { RecordMigrator(plan: $0, entity: sourceEntity.name) }
-        let references = entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
-            guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
-            return (entity.attributeIndex[key]!, parent)
-        }
-        var stop = false
-        let syncing = config.write.mode == .sync
-        func reject(_ record: SourceRecord, _ key: Value?, _ rejection: Rejection) {
-            if syncing {
-                if let key, !key.isNull { rejectedKeys.insert("\(entity.name)/\(key)") } else { unkeyedRejects[entity.name, default: 0] += 1 }
-            }
-            recorder.read(input: index, count: pendingRead)
-            pendingRead = 0
-            recorder.reject(input: index, line: record.line, offset: record.byteOffset, key: key, raw: record.raw, rejection)
-            stop = recorder.isAborted
+        var chunk = ParsedChunk()
+        chunk.records.reserveCapacity(Self.chunkSize)
+        var readCount = 0
+        func reject(_ record: SourceRecord, _ ordinal: Int, _ key: Value?, _ rejection: Rejection) {
+            chunk.rejects.append(ParseReject(ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                                             key: key, rejection: rejection))
         }
 
-        while !stop {
+        while true {
             let record: SourceRecord
             do {
                 guard let next = try reader.next() else { break }
@@ -238,15 +253,18 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             let ordinal = readCount
             readCount += 1
-            pendingRead += 1
             if readCount & 1023 == 0 {
-                recorder.read(input: index, count: pendingRead)
-                pendingRead = 0
                 progress(reader.bytesRead, readCount)
                 if recorder.isAborted { break }
             }
+            if chunk.records.count + chunk.rejects.count >= Self.chunkSize {
+                queue.put(.chunk(input: index, chunk))
+                writtenWindows.releaseAll()
+                chunk = ParsedChunk()
+                chunk.records.reserveCapacity(Self.chunkSize)
+            }
             if let failure = record.failure {
-                reject(record, nil, failure)
+                reject(record, ordinal, nil, failure)
                 continue
             }
             let fields: [FieldValue]
@@ -254,47 +272,117 @@ public final class PipelineRunner: @unchecked Sendable {
             case .success(let mapped): fields = mapped
             case .failure(let rejection):
                 let key = record.names.firstIndex(of: sourceEntity.hashKey).flatMap { keyValue(record.values[$0]) }
-                reject(record, key, rejection)
+                reject(record, ordinal, key, rejection)
                 continue
             }
             var values: [Value]
             switch validator.validate(fields) {
             case .success(let validated): values = validated
             case .failure(let rejection):
-                reject(record, keyValue(fields[sourceEntity.hashKeyIndex]), rejection)
+                reject(record, ordinal, keyValue(fields[sourceEntity.hashKeyIndex]), rejection)
                 continue
             }
             if let migrator {
                 switch migrator.migrate(values) {
                 case .success(let migrated): values = migrated
                 case .failure(let rejection):
-                    reject(record, values[sourceEntity.hashKeyIndex], rejection)
+                    reject(record, ordinal, values[sourceEntity.hashKeyIndex], rejection)
                     continue
                 }
             }
+            chunk.records.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                                                values: values, ordinal: ordinal))
+        }
+        if !chunk.records.isEmpty || !chunk.rejects.isEmpty { queue.put(.chunk(input: index, chunk)) }
+        queue.put(.inputDone(input: index, bytes: reader.bytesRead))
+        return reader.bytesRead
+    }
+
+    // MARK: Key stage
+
+    /// The key stage's thread: counts what was read, records rejections in input order, checks
+    /// keys (duplicates, references) and passes the records that remain to the writer.
+    private func checkKeys(from parsed: BoundedQueue<Parsed>, into queue: BoundedQueue<Work>, recorder: RunRecorder) {
+        var stop = false
+        while true {
+            switch parsed.take() {
+            case .end:
+                queue.put(.end)
+                return
+            case .inputDone(let input, let bytes):
+                queue.put(.inputDone(input: input, bytes: bytes))
+            case .chunk(let input, var chunk):
+                guard !stop else { continue }  // aborted: what was read ahead is not counted
+                stop = checkKeys(of: &chunk, input: input, recorder: recorder)
+                if !chunk.records.isEmpty { queue.put(.records(input: input, chunk.records)) }
+            }
+        }
+    }
+
+    /// Rejects the chunk's records that fail the key checks or were written before an
+    /// interruption, keeping the rest in `chunk.records`. Returns true when the run aborted.
+    private func checkKeys(of chunk: inout ParsedChunk, input index: Int, recorder: RunRecorder) -> Bool {
+        let entity = inputs[index].entity
+        let references = entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
+            guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
+            return (entity.attributeIndex[key]!, parent)
+        }
+        let syncing = config.write.mode == .sync
+        var pendingRead = 0
+        var stop = false
+        func reject(line: Int, offset: Int64, raw: ArraySlice<UInt8>, key: Value?, _ rejection: Rejection) {
+            if syncing {
+                if let key, !key.isNull { rejectedKeys.insert("\(entity.name)/\(key)") } else { unkeyedRejects[entity.name, default: 0] += 1 }
+            }
+            recorder.read(input: index, count: pendingRead)
+            pendingRead = 0
+            recorder.reject(input: index, line: line, offset: offset, key: key, raw: raw, rejection)
+            stop = recorder.isAborted
+        }
+        var nextReject = chunk.rejects.startIndex
+        func rejectParsed(before ordinal: Int) {
+            while !stop, nextReject < chunk.rejects.endIndex, chunk.rejects[nextReject].ordinal < ordinal {
+                let parsed = chunk.rejects[nextReject]
+                nextReject += 1
+                pendingRead += 1
+                reject(line: parsed.line, offset: parsed.byteOffset, raw: parsed.raw, key: parsed.key, parsed.rejection)
+            }
+        }
+
+        var kept = 0
+        for position in chunk.records.indices {
+            let ordinal = chunk.records[position].ordinal
+            rejectParsed(before: ordinal)
+            if stop { break }
+            if pendingRead >= 1024 {
+                recorder.read(input: index, count: pendingRead)
+                pendingRead = 0
+                if recorder.isAborted { stop = true; break }
+            }
+            pendingRead += 1
+            let values = chunk.records[position].values
+            let line = chunk.records[position].line
             if let rejection = checkKeys(values, entity: entity, references: references,
-                                         at: RecordLocation(inputIndex: index, line: record.line)) {
-                reject(record, values[entity.hashKeyIndex], rejection)
+                                         at: RecordLocation(inputIndex: index, line: line)) {
+                reject(line: line, offset: chunk.records[position].byteOffset, raw: chunk.records[position].raw,
+                       key: values[entity.hashKeyIndex], rejection)
                 continue
             }
             // Written before the interruption: its outcome is in the checkpoint.
             if ordinal < skipBefore[index] {
-                if let rejection = doneRejections[index][ordinal] { reject(record, values[entity.hashKeyIndex], rejection) }
+                if let rejection = doneRejections[index][ordinal] {
+                    reject(line: line, offset: chunk.records[position].byteOffset, raw: chunk.records[position].raw,
+                           key: values[entity.hashKeyIndex], rejection)
+                }
                 continue
             }
-            batch.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                                        values: values, ordinal: ordinal))
-            if batch.count >= Self.chunkSize {
-                queue.put(.records(input: index, batch))
-                writtenWindows.releaseAll()
-                batch = []
-                batch.reserveCapacity(Self.chunkSize)
-            }
+            chunk.records.swapAt(kept, position)
+            kept += 1
         }
+        rejectParsed(before: Int.max)
         recorder.read(input: index, count: pendingRead)
-        if !batch.isEmpty { queue.put(.records(input: index, batch)) }
-        queue.put(.inputDone(input: index, bytes: reader.bytesRead))
-        return reader.bytesRead
+        chunk.records.removeLast(chunk.records.count - kept)
+        return stop
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
@@ -331,15 +419,14 @@ public final class PipelineRunner: @unchecked Sendable {
 
     // MARK: Writing side
 
-    /// The writer thread: applies records in windows sorted by key (neighbouring keys share
-    /// B-tree pages), commits every `write.batchSize` records and at the end of each input, and
-    /// counts outcomes once they are committed.
+    /// The writer thread: applies records a hand-over at a time, commits every
+    /// `write.batchSize` records and at the end of each input, and counts outcomes once they
+    /// are committed.
     private func drain(_ queue: BoundedQueue<Work>, recorder: RunRecorder) {
         let rules = Dictionary(uniqueKeysWithValues: model.entities.map {
             ($0.name, VersionRules(entity: $0, write: config.write))
         })
         let batchSize = store?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
-        let windowSize = min(batchSize, Self.sortWindow)
         var window: [PreparedRecord] = []
         var input = 0
         var uncommitted = Counts()
@@ -352,7 +439,6 @@ public final class PipelineRunner: @unchecked Sendable {
             defer {
                 writtenWindows.put(window)
                 window = []
-                window.reserveCapacity(windowSize)
             }
             guard !window.isEmpty else { return }
             guard let store, !options.dryRun else {
@@ -365,10 +451,6 @@ public final class PipelineRunner: @unchecked Sendable {
                 return
             }
             let entity = inputs[input].entity
-            let keyIndex = entity.hashKeyIndex
-            var order = window.indices.map { (window[$0].values[keyIndex].localityKey, $0) }
-            order.sort { $0.0 < $1.0 }
-            Self.permute(&window, to: order.map(\.1))
             for index in window.indices where window[index].ordinal > lastOrdinal { lastOrdinal = window[index].ordinal }
             do {
                 let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
@@ -422,36 +504,20 @@ public final class PipelineRunner: @unchecked Sendable {
                 commit()
                 lastOrdinal = -1
                 recorder.finished(input: done, bytes: bytes)
-            case .records(let from, let records):
+            case .records(let from, var records):
                 input = from
-                var rest = records[...]
-                while !rest.isEmpty {
-                    // A window never crosses a batch boundary, so commits fall exactly on it.
-                    let room = min(windowSize - window.count, batchSize - uncommittedRecords - window.count)
-                    window += rest.prefix(room)
-                    rest = rest.dropFirst(room)
-                    if uncommittedRecords + window.count >= batchSize {
-                        commit()
-                    } else if window.count >= windowSize {
-                        applyWindow()
+                while !records.isEmpty {
+                    // A hand-over is written as one window, unless it crosses a batch boundary:
+                    // commits fall exactly on it.
+                    let room = batchSize - uncommittedRecords
+                    if records.count <= room {
+                        swap(&window, &records)
+                    } else {
+                        window = Array(records[..<room])
+                        records.removeFirst(room)
                     }
+                    if uncommittedRecords + window.count >= batchSize { commit() } else { applyWindow() }
                 }
-            }
-        }
-    }
-
-    /// Reorders `records` so that position i holds the record at `sources[i]`, by swapping
-    /// (copies would retain and release every record's storage).
-    private static func permute(_ records: inout [PreparedRecord], to sources: [Int]) {
-        var sources = sources
-        for start in sources.indices where sources[start] != start {
-            var position = start
-            while true {
-                let source = sources[position]
-                sources[position] = position
-                if source == start { break }
-                records.swapAt(position, source)
-                position = source
             }
         }
     }
