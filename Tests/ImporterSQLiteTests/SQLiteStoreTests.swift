@@ -180,3 +180,19 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertFalse(try ledger.contains(.integer(1), entity: "B"))
     }
 }
+
+final class FingerprintTests: XCTestCase {
+    /// Reference values from the `xxhash` Python package (`xxhash.xxh64(text, seed).intdigest()`).
+    func testXXH64MatchesTheReferenceImplementation() {
+        func hash(_ text: String, _ seed: UInt64) -> UInt64 {
+            Array(text.utf8).withUnsafeBytes { XXH64.hash($0, seed: seed) }
+        }
+        let long = "The quick brown fox jumps over the lazy dog, twice over: 0123456789!"
+        XCTAssertEqual(hash("", 0), 0xEF46_DB37_51D8_E999)
+        XCTAssertEqual(hash("abc", 0), 0x44BC_2CF5_AD77_0999)
+        XCTAssertEqual(hash(long, 0), 0xE39B_AC34_DF87_4134)
+        XCTAssertEqual(hash("", UInt64.max - 12344), 0xE76A_F845_1142_B0B3)
+        XCTAssertEqual(hash("abc", UInt64.max - 12344), 0xC056_F8E1_2A32_6ADE)
+        XCTAssertEqual(hash(long, UInt64.max - 12344), 0x6026_1376_3090_6871)
+    }
+}
