@@ -1,8 +1,8 @@
 import CSQLite
 import ImporterCore
 
-/// The run's key ledger. Keys are kept as 64-bit SipHash fingerprints (seeded per process):
-/// the first million or so in memory, the rest spilled to a private temporary SQLite database
+/// The run's key ledger. Keys are kept as 64-bit XXH64 fingerprints (seeded per process):
+/// the first half million in memory, the rest spilled to a private temporary SQLite database
 /// behind a Bloom filter, so memory stays nearly flat however many keys a run holds and most
 /// new keys are confirmed new without touching the disk.
 ///
