@@ -1,10 +1,9 @@
-import CSQLite
 import ImporterCore
 
 /// The run's key ledger. Keys are kept as 64-bit XXH64 fingerprints (seeded per process):
-/// the first half million in memory, the rest spilled to a private temporary SQLite database
-/// behind a Bloom filter, so memory stays nearly flat however many keys a run holds and most
-/// new keys are confirmed new without touching the disk.
+/// the first half million in memory, the rest spilled to a temporary file in sorted runs behind
+/// Bloom filters (`SpilledFingerprints`), so memory stays nearly flat however many keys a run
+/// holds and most new keys are confirmed new without touching the disk.
 ///
 /// Two different keys share a fingerprint with probability about n²/2⁶⁵ (10⁻⁶ for five million
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
@@ -12,7 +11,7 @@ public final class SQLiteKeyLedger: KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
     private var recent: FingerprintTable
     private let memoryLimit: Int
-    private var spilled: SpillDatabase?
+    private var spilled: SpilledFingerprints?
     /// Spilled fingerprints found again, kept at hand: reference checks ask for the same
     /// parents over and over. Bounded; cleared when full.
     private var spilledHits = FingerprintTable(capacity: spilledHitsLimit)
@@ -54,12 +53,12 @@ public final class SQLiteKeyLedger: KeyLedger {
         return packed
     }
 
-    /// Moves the in-memory fingerprints to disk, in order (sequential B-tree inserts).
+    /// Moves the in-memory fingerprints to disk as one sorted run.
     private func spill() throws {
-        if spilled == nil { spilled = try SpillDatabase() }
+        if spilled == nil { spilled = try SpilledFingerprints() }
         var entries = recent.entries()
         entries.sort { $0.fingerprint < $1.fingerprint }
-        try spilled!.insert(entries)
+        try spilled!.append(sorted: entries)
         recent.removeAll()
     }
 
@@ -91,53 +90,6 @@ public final class SQLiteKeyLedger: KeyLedger {
             image.append(UInt64(bitPattern: Int64(hasher.finalize())))
         }
         return image.value
-    }
-}
-
-/// Fingerprints that no longer fit in memory, in a temporary database deleted on close, with a
-/// Bloom filter per spill (10 bits a key, about 1 % false positives) in front of it.
-private final class SpillDatabase {
-    private let database: Database
-    private let insert: Statement
-    private let lookup: Statement
-    private var filters: [BloomFilter] = []
-
-    init() throws {
-        database = try Database(path: "")
-        try database.execute("""
-            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096;
-            CREATE TABLE keys (fingerprint INTEGER PRIMARY KEY, location INTEGER NOT NULL);
-            """)
-        insert = try database.prepare("INSERT INTO keys VALUES (?, ?)")
-        lookup = try database.prepare("SELECT location FROM keys WHERE fingerprint = ?")
-    }
-
-    /// Stores fingerprints, sorted, with their locations.
-    func insert(_ entries: [FingerprintTable.Entry]) throws {
-        var filter = BloomFilter(capacity: entries.count)
-        try database.execute("BEGIN")
-        for entry in entries {
-            filter.insert(entry.fingerprint)
-            insert.bind(1, int64: Int64(bitPattern: entry.fingerprint))
-            insert.bind(2, int64: Int64(bitPattern: entry.value))
-            defer { insert.reset() }
-            try insert.step()
-        }
-        try database.execute("COMMIT")
-        filters.append(filter)
-    }
-
-    func find(_ fingerprint: UInt64) throws -> UInt64? {
-        var candidate = false
-        for filter in filters where filter.mayContain(fingerprint) {
-            candidate = true
-            break
-        }
-        guard candidate else { return nil }
-        lookup.bind(1, int64: Int64(bitPattern: fingerprint))
-        defer { lookup.reset() }
-        guard try lookup.step() else { return nil }
-        return UInt64(bitPattern: lookup.int64(0))
     }
 }
 

@@ -177,7 +177,9 @@ final class SQLiteStoreTests: XCTestCase {
                            RecordLocation(inputIndex: 3, line: line))
         }
         XCTAssertTrue(try ledger.contains(.integer(1), entity: "A"))
+        XCTAssertTrue(try ledger.contains(.integer(4999), entity: "A"))
         XCTAssertFalse(try ledger.contains(.integer(1), entity: "B"))
+        XCTAssertFalse(try ledger.contains(.integer(5001), entity: "A"))
     }
 }
 
