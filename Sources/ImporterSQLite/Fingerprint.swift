@@ -39,9 +39,12 @@ final class Fingerprint {
         return hash == 0 ? 1 : hash
     }
 
-    private func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
-        while count + more > capacity { capacity *= 2 }
+    @inline(__always) private func reserve(_ more: Int) {
+        if count + more > capacity { grow(to: count + more) }
+    }
+
+    private func grow(to needed: Int) {
+        while needed > capacity { capacity *= 2 }
         let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         grown.copyMemory(from: buffer, byteCount: count)
         buffer.deallocate()

@@ -9,12 +9,12 @@ import ImporterCore
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
 public final class SQLiteKeyLedger: KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
-    private var recent: FingerprintTable
+    private let recent: FingerprintTable
     private let memoryLimit: Int
     private var spilled: SpilledFingerprints?
     /// Spilled fingerprints found again, kept at hand: reference checks ask for the same
     /// parents over and over. Bounded; cleared when full.
-    private var spilledHits = FingerprintTable(capacity: spilledHitsLimit)
+    private let spilledHits = FingerprintTable(capacity: spilledHitsLimit)
     private static let spilledHitsLimit = 1 << 16
     private var entityIDs: [String: Int] = [:]
     private var lastEntity = (name: "", id: 0)
@@ -95,14 +95,14 @@ public final class SQLiteKeyLedger: KeyLedger {
 
 /// A map from fingerprints (uniform 64-bit hashes) to 64-bit values: open addressing with
 /// 16-byte slots, so a lookup is one cache miss; at most half full.
-struct FingerprintTable {
+final class FingerprintTable {
     struct Entry {
         /// Never 0: 0 marks an empty slot.
         var fingerprint: UInt64
         var value: UInt64
     }
 
-    private var slots: [Entry]
+    private let slots: SlotArray<Entry>
     private let mask: Int
     private(set) var count = 0
 
@@ -110,7 +110,7 @@ struct FingerprintTable {
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [Entry](repeating: Entry(fingerprint: 0, value: 0), count: size)
+        slots = SlotArray(count: size)
         mask = size - 1
     }
 
@@ -126,7 +126,7 @@ struct FingerprintTable {
 
     /// Adds an entry for a fingerprint that is not in the table; the caller keeps `count`
     /// within the capacity.
-    mutating func insert(_ fingerprint: UInt64, value: UInt64) {
+    func insert(_ fingerprint: UInt64, value: UInt64) {
         var index = Int(truncatingIfNeeded: fingerprint) & mask
         while slots[index].fingerprint != 0 { index = (index + 1) & mask }
         slots[index] = Entry(fingerprint: fingerprint, value: value)
@@ -135,11 +135,11 @@ struct FingerprintTable {
 
     /// Every entry, in no particular order.
     func entries() -> [Entry] {
-        slots.filter { $0.fingerprint != 0 }
+        UnsafeBufferPointer(start: slots.pointer, count: slots.count).filter { $0.fingerprint != 0 }
     }
 
-    mutating func removeAll() {
-        for index in slots.indices { slots[index].fingerprint = 0 }
+    func removeAll() {
+        slots.pointer.update(repeating: Entry(fingerprint: 0, value: 0), count: slots.count)
         count = 0
     }
 }

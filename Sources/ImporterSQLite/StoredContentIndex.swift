@@ -20,7 +20,7 @@ final class StoredContentIndex {
     /// takes at most 64 MB. Larger tables keep the statement path.
     static let maximumItems = 3 << 20
 
-    private var slots: [Slot]
+    private let slots: SlotArray<Slot>
     private let mask: Int
 
     private struct Slot {
@@ -36,7 +36,7 @@ final class StoredContentIndex {
         guard rows <= Self.maximumItems else { return nil }
         var capacity = 1024
         while capacity * 3 < rows * 4 { capacity <<= 1 }
-        slots = [Slot](repeating: Slot(key: 0, content: 0), count: capacity)
+        slots = SlotArray(count: capacity)
         mask = capacity - 1
         defer { statement.reset() }
         var count = 0
