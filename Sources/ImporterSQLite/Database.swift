@@ -42,6 +42,9 @@ final class Database {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows changed by this connection since it was opened.
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// The rowid of the last successful INSERT; an upsert that updates leaves it alone.
     var lastInsertRowid: Int64 {
         get { sqlite3_last_insert_rowid(handle) }

@@ -21,6 +21,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// Entities whose table was too large to index in this store's lifetime.
     private var unindexed: Set<String> = []
     private var dataVersionStatement: Statement?
+    /// `database.totalChanges` when this store last began a transaction.
+    private var changesAtBegin: Int64 = -1
     private var images = ColumnImages()
 
     /// The prepared statements of one entity's table.
@@ -316,7 +318,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
                 }
             }
             if index == nil, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
-                try indexContent(of: entity, statements)
+                try indexContent(of: entity)
             }
             return outcomes
         } catch {
@@ -329,8 +331,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// Begins the write transaction if none is open, and drops the content indexes if another
     /// connection has committed since they were read (it holds no lock between our transactions).
     private func beginWriting() throws {
-        if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+        try beginTransactionIfNeeded()
         if !contentIndexes.isEmpty, try dataVersion() != indexedDataVersion { contentIndexes = [:] }
+    }
+
+    /// Takes the write lock for a batch, noting the connection's change count: while it stays
+    /// the same, the transaction has written nothing.
+    private func beginTransactionIfNeeded() throws {
+        guard database.isAutocommit else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        changesAtBegin = database.totalChanges
     }
 
     /// Rolls back what is open; the content indexes may hold its writes, so they go too.
@@ -341,10 +351,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
     /// Fingerprints the stored content of `entity`: called once most of a write's blind upserts
     /// found their key stored (a re-run or a refresh), so the rest are decided without statements.
-    private func indexContent(of entity: Entity, _ statements: EntityStatements) throws {
+    private func indexContent(of entity: Entity) throws {
         guard !unindexed.contains(entity.name) else { return }
         let version = try dataVersion()
-        guard let index = try StoredContentIndex(entity: entity, rows: count(of: entity), scan: statements.scan, images: &images) else {
+        guard let index = try StoredContentIndex.read(entity, from: database, path: path,
+                                                      committedIsCurrent: database.totalChanges == changesAtBegin,
+                                                      images: &images) else {
             unindexed.insert(entity.name)
             return
         }
@@ -357,9 +369,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         contentIndexes = [:]
     }
 
-    /// Whether re-written items of `entity` are currently decided by a content index.
-    func isContentIndexed(_ entity: Entity) -> Bool {
-        contentIndexes[entity.name] != nil
+    /// The content index that currently decides re-written items of `entity`, if any: how many
+    /// items it read, with how many threads.
+    func contentIndexSize(_ entity: Entity) -> (items: Int, readers: Int)? {
+        contentIndexes[entity.name].map { ($0.count, $0.readers) }
     }
 
     /// Changes when another connection commits (SQLite's `PRAGMA data_version`).
@@ -439,7 +452,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         let encoder = JSONEncoder()
         do {
-            if database.isAutocommit { try database.execute("BEGIN IMMEDIATE") }
+            try beginTransactionIfNeeded()
             let statement = try database.prepare("INSERT OR REPLACE INTO _importer_checkpoint (id, pipeline, state) VALUES (1, ?, ?)")
             statement.bind(1, text: checkpoint.pipeline)
             statement.bind(2, text: String(decoding: try encoder.encode(checkpoint), as: UTF8.self))

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import ImporterCore
 
 /// What one entity's table holds, as 64-bit fingerprints: key → content (every column but the
@@ -22,6 +23,10 @@ final class StoredContentIndex {
 
     private let slots: SlotArray<Slot>
     private let mask: Int
+    /// Items read into the index.
+    private(set) var count = 0
+    /// Threads that read them: 1, or 2 for a large table read in two halves.
+    private(set) var readers = 1
 
     private struct Slot {
         /// 0: empty.
@@ -30,22 +35,60 @@ final class StoredContentIndex {
         var content: UInt64
     }
 
-    /// Reads every item of `entity` from `statement` (`SELECT` of all columns in attribute
-    /// order). Returns nil when the table holds more than `maximumItems`.
-    init?(entity: Entity, rows: Int, scan statement: Statement, images: inout ColumnImages) throws {
-        guard rows <= Self.maximumItems else { return nil }
+    /// Reads every item of `entity` as `database`, inside its write transaction, sees it. Returns
+    /// nil when the table holds more than `maximumItems`.
+    ///
+    /// With `committedIsCurrent` (the transaction has written nothing yet, and its lock keeps
+    /// other writers out, so the committed rows are exactly what it sees) the upper rowids of a
+    /// large table are read at the same time by a second thread on its own connection at `path`.
+    static func read(_ entity: Entity, from database: Database, path: String, committedIsCurrent: Bool,
+                     images: inout ColumnImages) throws -> StoredContentIndex? {
+        let table = quoted(entity.table)
+        // Separate subqueries: min and max together would scan the whole table.
+        let bounds = try database.prepare("""
+            SELECT (SELECT count(*) FROM \(table)), (SELECT min(rowid) FROM \(table)), (SELECT max(rowid) FROM \(table))
+            """)
+        _ = try bounds.step()
+        let rows = Int(bounds.int64(0)), first = bounds.int64(1), last = bounds.int64(2)
+        guard rows <= maximumItems else { return nil }
+        let index = StoredContentIndex(rows: rows)
+        let select = "SELECT \(entity.attributes.map { quoted($0.name) }.joined(separator: ", ")) FROM \(table) WHERE rowid BETWEEN ? AND ?"
+        var split = last
+        var helper: ContentReader?
+        if committedIsCurrent, rows >= parallelRows {
+            split = first + (last / 5 - first / 5) * 2  // two fifths: the writer also inserts the helper's share
+            helper = ContentReader(path: path, entity: entity, select: select, rowids: split + 1 ... last)
+            index.readers = 2
+        }
+        do {
+            let scan = try database.prepare(select)
+            scan.bind(1, int64: first)
+            scan.bind(2, int64: split)
+            var complete = true
+            while complete, try scan.step() {
+                let image = images.stored(scan, entity: entity)
+                complete = index.insert(key: image.key, content: image.content)
+            }
+            if let helper {
+                for (key, content) in try helper.wait() where complete {
+                    complete = index.insert(key: key, content: content)
+                }
+            }
+            return complete ? index : nil
+        } catch {
+            _ = try? helper?.wait()  // its connection is closed before the store goes on
+            throw error
+        }
+    }
+
+    /// Tables smaller than this are read by one thread.
+    private static let parallelRows = 1 << 14
+
+    private init(rows: Int) {
         var capacity = 1024
         while capacity * 3 < rows * 4 { capacity <<= 1 }
         slots = SlotArray(count: capacity)
         mask = capacity - 1
-        defer { statement.reset() }
-        var count = 0
-        while try statement.step() {
-            count += 1
-            guard count <= Self.maximumItems, count * 4 <= capacity * 3 else { return nil }  // grew meanwhile
-            let image = images.stored(statement, entity: entity)
-            insert(key: image.key, content: image.content)
-        }
     }
 
     /// The content fingerprint stored for `key`, nil when the key is not stored (or unknown).
@@ -69,10 +112,43 @@ final class StoredContentIndex {
         }
     }
 
-    private func insert(key: UInt64, content: UInt64) {
+    /// False when the table holds more items than it was sized for.
+    private func insert(key: UInt64, content: UInt64) -> Bool {
+        count += 1
+        guard count <= Self.maximumItems, count * 4 <= (mask + 1) * 3 else { return false }
         var index = Int(truncatingIfNeeded: key) & mask
         while slots[index].key != 0 { index = (index + 1) & mask }
         slots[index] = Slot(key: key, content: content)
+        return true
+    }
+}
+
+/// Reads the content fingerprints of a range of rowids on its own thread and read-only
+/// connection (a statement reads one consistent snapshot).
+private final class ContentReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<[(UInt64, UInt64)], Error> = .success([])
+
+    init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>) {
+        Thread { [self] in
+            result = Result {
+                let database = try Database(path: path, readOnly: true)
+                let scan = try database.prepare(select)
+                scan.bind(1, int64: rowids.lowerBound)
+                scan.bind(2, int64: rowids.upperBound)
+                var images = ColumnImages()
+                var pairs: [(UInt64, UInt64)] = []
+                while try scan.step() { pairs.append(images.stored(scan, entity: entity)) }
+                return pairs
+            }
+            done.signal()
+        }.start()
+    }
+
+    /// The (key, content) fingerprints, once the thread is done.
+    func wait() throws -> [(UInt64, UInt64)] {
+        done.wait()
+        return try result.get()
     }
 }
 

@@ -83,9 +83,9 @@ final class SQLiteStoreTests: XCTestCase {
         try store.prepare(for: model)
         let all = (0..<2000).map { record(String(format: "sku-%04d", $0), "n") }
         XCTAssertEqual(Set(try write(store, all)), ["inserted"])
-        XCTAssertFalse(store.isContentIndexed(entity), "a first import has nothing to index")
+        XCTAssertNil(store.contentIndexSize(entity), "a first import has nothing to index")
         XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
-        XCTAssertTrue(store.isContentIndexed(entity), "a re-run indexes the stored content")
+        XCTAssertEqual(store.contentIndexSize(entity)?.items, 2000, "a re-run indexes the stored content")
         XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
 
         // Our own writes keep the index right.
@@ -100,7 +100,7 @@ final class SQLiteStoreTests: XCTestCase {
 
         // A deleted item is written again.
         XCTAssertEqual(Set(try write(store, all)), ["unchanged", "updated"])
-        XCTAssertTrue(store.isContentIndexed(entity))
+        XCTAssertNotNil(store.contentIndexSize(entity))
         XCTAssertTrue(try store.delete(.string("sku-0004"), expectedVersion: 1, of: entity))
         try store.commit()
         XCTAssertEqual(try write(store, [record("sku-0004", "n")]), ["inserted"])
@@ -108,7 +108,7 @@ final class SQLiteStoreTests: XCTestCase {
         // Another connection's commit drops the index: its change is overwritten, not missed.
         XCTAssertEqual(try sqlite("UPDATE Product SET name = 'outside' WHERE sku = 'sku-0002'; SELECT changes()"), "1")
         XCTAssertEqual(try write(store, [record("sku-0002", "n")]), ["updated"])
-        XCTAssertFalse(store.isContentIndexed(entity))
+        XCTAssertNil(store.contentIndexSize(entity))
         XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
         store.close()
         XCTAssertEqual(try sqlite("SELECT sku, name, version FROM Product WHERE sku IN ('sku-0000', 'sku-0001', 'sku-0002', 'sku-0003', 'sku-0004') ORDER BY sku"), """
@@ -119,6 +119,33 @@ final class SQLiteStoreTests: XCTestCase {
             sku-0004|n|1
             """)
         XCTAssertEqual(try sqlite("SELECT count(*), sum(version) FROM Product"), "2000|2005")
+    }
+
+    /// A large table is read by two threads (one on its own connection) when the transaction
+    /// has written nothing yet; after a write of its own, by the writing connection alone, so
+    /// that its uncommitted change is not missed.
+    func testALargeTableIsIndexedInTwoHalvesOnlyWhenNothingIsUncommitted() throws {
+        var store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        let all = (0..<20_000).map { record(String(format: "sku-%05d", $0), "n") }
+        XCTAssertEqual(Set(try write(store, all)), ["inserted"])
+        XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
+        XCTAssertEqual(store.contentIndexSize(entity)?.items, 20_000)
+        XCTAssertEqual(store.contentIndexSize(entity)?.readers, 2)
+        XCTAssertEqual(try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["updated", "updated"])
+        XCTAssertEqual(try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["unchanged", "unchanged"])
+        store.close()
+
+        store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        var changed = all
+        changed[19_998] = record("sku-19998", "changed")
+        XCTAssertEqual(try write(store, changed).filter { $0 != "unchanged" }, ["updated", "updated", "updated"])
+        XCTAssertEqual(store.contentIndexSize(entity)?.items, 20_000)
+        XCTAssertEqual(store.contentIndexSize(entity)?.readers, 1)
+        XCTAssertEqual(try write(store, [record("sku-19998", "n")]), ["updated"])
+        store.close()
+        XCTAssertEqual(try sqlite("SELECT count(*), sum(version), sum(name = 'n') FROM Product"), "20000|20006|20000")
     }
 
     func testAStoreOfAnotherVersionOrChecksumIsRefused() throws {
