@@ -39,8 +39,9 @@ final class StoredContentIndex {
     /// nil when the table holds more than `maximumItems`.
     ///
     /// With `committedIsCurrent` (the transaction has written nothing yet, and its lock keeps
-    /// other writers out, so the committed rows are exactly what it sees) the upper rowids of a
-    /// large table are read at the same time by a second thread on its own connection at `path`.
+    /// other writers out, so the committed rows are exactly what it sees) the rows are read on
+    /// read-only connections to `path`, the upper rowids of a large table at the same time by a
+    /// second thread.
     static func read(_ entity: Entity, from database: Database, path: String, committedIsCurrent: Bool,
                      images: inout ColumnImages) throws -> StoredContentIndex? {
         let table = quoted(entity.table)
@@ -57,11 +58,15 @@ final class StoredContentIndex {
         var helper: ContentReader?
         if committedIsCurrent, rows >= parallelRows {
             split = first + (last / 5 - first / 5) * 2  // two fifths: the writer also inserts the helper's share
-            helper = ContentReader(path: path, entity: entity, select: select, rowids: split + 1 ... last)
+            helper = ContentReader(path: path, entity: entity, select: select, rowids: split + 1 ... last,
+                                   expectedRows: rows - rows / 5 * 2)
             index.readers = 2
         }
         do {
-            let scan = try database.prepare(select)
+            // Committed rows are read on connections of their own, so the writer's page cache
+            // (kept for its inserts) does not fill up with the whole table.
+            let source = committedIsCurrent ? try Database(path: path, readOnly: true) : database
+            let scan = try source.prepare(select)
             scan.bind(1, int64: first)
             scan.bind(2, int64: split)
             var complete = true
@@ -129,7 +134,8 @@ private final class ContentReader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<[(UInt64, UInt64)], Error> = .success([])
 
-    init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>) {
+    /// `expectedRows`: about how many rows the range holds (room is made for them up front).
+    init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) {
         Thread { [self] in
             result = Result {
                 let database = try Database(path: path, readOnly: true)
@@ -138,6 +144,7 @@ private final class ContentReader: @unchecked Sendable {
                 scan.bind(2, int64: rowids.upperBound)
                 var images = ColumnImages()
                 var pairs: [(UInt64, UInt64)] = []
+                pairs.reserveCapacity(expectedRows)
                 while try scan.step() { pairs.append(images.stored(scan, entity: entity)) }
                 return pairs
             }
