@@ -46,7 +46,12 @@ enum DatePattern {
     }
 
     static func parse(_ text: String, pattern: String) -> Result<Int64, DateProblem> {
-        var scanner = ByteScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(ByteScanner($0), pattern: pattern) }
+    }
+
+    private static func parse(_ scanner: ByteScanner, pattern: String) -> Result<Int64, DateProblem> {
+        var scanner = scanner
         var values = ["yyyy": 0, "MM": 1, "dd": 1, "HH": 0, "mm": 0, "ss": 0, "SSS": 0]
         var rest = Substring(pattern)
         while !rest.isEmpty {

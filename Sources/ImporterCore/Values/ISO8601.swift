@@ -5,7 +5,12 @@ public enum ISO8601 {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM`, `±HHMM` or no
     /// offset (UTC). A space may replace the `T`. Digits past milliseconds must be zero.
     public static func parse(_ text: String) -> Result<Int64, DateProblem> {
-        var scanner = ByteScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(ByteScanner($0)) }
+    }
+
+    private static func parse(_ scanner: ByteScanner) -> Result<Int64, DateProblem> {
+        var scanner = scanner
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
               let day = scanner.number(digits: 2)
@@ -151,12 +156,13 @@ extension Int64 {
     }
 }
 
-/// A cursor over ASCII bytes for small hand-written parsers.
+/// A cursor over ASCII bytes for small hand-written parsers; valid only inside the
+/// `withUTF8` that lends the bytes.
 struct ByteScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 
