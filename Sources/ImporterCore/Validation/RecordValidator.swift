@@ -27,12 +27,18 @@ public struct RecordValidator {
     public let entity: Entity
     private let dateFormat: DateFormat
     private let patterns: [NSRegularExpression?]
+    /// Per attribute: whether a value that is not null has anything to be checked against.
+    private let constrained: [Bool]
 
     public init(entity: Entity, dateFormat: DateFormat) {
         self.entity = entity
         self.dateFormat = dateFormat
         self.patterns = entity.attributes.map { attribute in
             attribute.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
+        }
+        self.constrained = entity.attributes.map { attribute in
+            attribute.minimum != nil || attribute.maximum != nil || attribute.maxLength != nil || attribute.pattern != nil
+                || attribute.allowedValues != nil
         }
     }
 
@@ -49,7 +55,9 @@ public struct RecordValidator {
                                           "\(attribute.name): \(problem.message)"))
             }
             if value.isNull, let fallback = attribute.defaultValue { value = fallback }
-            if let problem = check(value, attribute, patterns[index]) { return .failure(problem) }
+            if value.isNull || constrained[index], let problem = check(value, attribute, patterns[index]) {
+                return .failure(problem)
+            }
             values.append(value)
         }
         return .success(values)
