@@ -25,7 +25,7 @@ final class StoredContentIndex {
     private let mask: Int
     /// Items read into the index.
     private(set) var count = 0
-    /// Threads that read them: 1, or 2 for a large table read in two halves.
+    /// Threads that read them: 1, or 2 for a large table read in two parts.
     private(set) var readers = 1
 
     private struct Slot {

@@ -124,7 +124,7 @@ final class SQLiteStoreTests: XCTestCase {
     /// A large table is read by two threads (one on its own connection) when the transaction
     /// has written nothing yet; after a write of its own, by the writing connection alone, so
     /// that its uncommitted change is not missed.
-    func testALargeTableIsIndexedInTwoHalvesOnlyWhenNothingIsUncommitted() throws {
+    func testALargeTableIsReadOnTwoThreadsOnlyWhenNothingIsUncommitted() throws {
         var store = try SQLiteStore(path: path)
         try store.prepare(for: model)
         let all = (0..<20_000).map { record(String(format: "sku-%05d", $0), "n") }
