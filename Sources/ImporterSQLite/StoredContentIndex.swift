@@ -36,7 +36,8 @@ final class StoredContentIndex {
     }
 
     /// Reads every item of `entity` as `database`, inside its write transaction, sees it. Returns
-    /// nil when the table holds more than `maximumItems`.
+    /// nil when the table holds more than `maximumItems`, or when reading on connections of
+    /// their own failed: the write transaction is untouched then, and goes on without an index.
     ///
     /// With `committedIsCurrent` (the transaction has written nothing yet, and its lock keeps
     /// other writers out, so the committed rows are exactly what it sees) the rows are read on
@@ -82,6 +83,7 @@ final class StoredContentIndex {
             return complete ? index : nil
         } catch {
             _ = try? helper?.wait()  // its connection is closed before the store goes on
+            if committedIsCurrent { return nil }
             throw error
         }
     }
