@@ -93,57 +93,6 @@ public final class SQLiteKeyLedger: KeyLedger {
     }
 }
 
-/// A map from fingerprints (uniform 64-bit hashes) to 64-bit values: open addressing with
-/// 16-byte slots, so a lookup is one cache miss; at most half full.
-final class FingerprintTable {
-    struct Entry {
-        /// Never 0: 0 marks an empty slot.
-        var fingerprint: UInt64
-        var value: UInt64
-    }
-
-    private let slots: SlotArray<Entry>
-    private let mask: Int
-    private(set) var count = 0
-
-    /// Room for `capacity` entries.
-    init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = SlotArray(count: size)
-        mask = size - 1
-    }
-
-    func value(of fingerprint: UInt64) -> UInt64? {
-        var index = Int(truncatingIfNeeded: fingerprint) & mask
-        while true {
-            let slot = slots[index]
-            if slot.fingerprint == fingerprint { return slot.value }
-            if slot.fingerprint == 0 { return nil }
-            index = (index + 1) & mask
-        }
-    }
-
-    /// Adds an entry for a fingerprint that is not in the table; the caller keeps `count`
-    /// within the capacity.
-    func insert(_ fingerprint: UInt64, value: UInt64) {
-        var index = Int(truncatingIfNeeded: fingerprint) & mask
-        while slots[index].fingerprint != 0 { index = (index + 1) & mask }
-        slots[index] = Entry(fingerprint: fingerprint, value: value)
-        count += 1
-    }
-
-    /// Every entry, in no particular order.
-    func entries() -> [Entry] {
-        UnsafeBufferPointer(start: slots.pointer, count: slots.count).filter { $0.fingerprint != 0 }
-    }
-
-    func removeAll() {
-        slots.pointer.update(repeating: Entry(fingerprint: 0, value: 0), count: slots.count)
-        count = 0
-    }
-}
-
 /// A Bloom filter over values that are already uniform hashes: its probes come from the value's
 /// two halves (double hashing), with no hashing of its own.
 struct BloomFilter {

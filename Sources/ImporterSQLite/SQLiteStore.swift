@@ -18,7 +18,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     /// without a statement; valid while `PRAGMA data_version` stays `indexedDataVersion`.
     private var contentIndexes: [String: StoredContentIndex] = [:]
     private var indexedDataVersion: Int64 = 0
-    /// Entities whose table was too large to index in this store's lifetime.
+    /// Entities left without a content index for this store's lifetime (too large, or their
+    /// read failed).
     private var unindexed: Set<String> = []
     private var dataVersionStatement: Statement?
     /// `database.totalChanges` when this store last began a transaction.
@@ -280,31 +281,32 @@ public final class SQLiteStore: Store, @unchecked Sendable {
             var storedBlindUpserts = 0
             // Re-written items the content index finds unchanged need no statement; the rest are
             // written in key order, so that neighbouring keys share B-tree pages.
-            var pending: [(order: UInt64, position: Int, content: UInt64?)] = []
+            var pending: [(order: UInt64, position: Int, blind: Bool, image: (key: UInt64, content: UInt64)?)] = []
             pending.reserveCapacity(records.count)
             for position in records.indices {
                 let values = records[position].values
-                var content: UInt64?
-                if let index, rules.isBlindUpsert(values) {
-                    let image = images.of(values, entity: entity)
-                    if index.content(of: image.key) == image.content {
+                let blind = rules.isBlindUpsert(values)
+                var image: (key: UInt64, content: UInt64)?
+                if let index, blind {
+                    let record = images.of(values, entity: entity)
+                    if index.content(of: record.key) == record.content {
                         storedBlindUpserts += 1
                         continue
                     }
-                    content = image.content
+                    image = record
                 }
-                pending.append((values[entity.hashKeyIndex].localityKey, position, content))
+                pending.append((values[entity.hashKeyIndex].localityKey, position, blind, image))
             }
             pending.sort { ($0.order, $0.position) < ($1.order, $1.position) }  // records of one key stay in order
-            for (_, position, content) in pending {
+            for (_, position, blind, image) in pending {
                 let values = records[position].values
                 do {
-                    let outcome = try apply(values, statements, entity, rules)
+                    let outcome = try apply(values, blind: blind, statements, entity, rules)
                     outcomes[position] = outcome
-                    if rules.isBlindUpsert(values), !outcome.isInsert { storedBlindUpserts += 1 }
+                    if blind, !outcome.isInsert { storedBlindUpserts += 1 }
                     if let index, outcome.wrote {
                         // A blind upsert leaves exactly its own content; other writes, what the rules made of it.
-                        index.update(key: images.key(values[entity.hashKeyIndex]), content: content ?? 0)
+                        index.update(key: image?.key ?? images.key(values[entity.hashKeyIndex]), content: image?.content ?? 0)
                     }
                 } catch let error as SQLiteError where !error.isFatal {
                     // SQLite backs out the refused statement only; the transaction goes on. If it
@@ -391,9 +393,11 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     ///
     /// A blind upsert is one conditional statement. Otherwise a record the rules would insert is
     /// first tried with `INSERT … ON CONFLICT DO NOTHING` (one B-tree search for a new key), and
-    /// only when the key exists is the stored item read and decided on.
-    private func apply(_ values: [Value], _ statements: EntityStatements, _ entity: Entity, _ rules: VersionRules) throws -> WriteOutcome {
-        if rules.isBlindUpsert(values) {
+    /// only when the key exists is the stored item read and decided on. `blind`: what
+    /// `rules.isBlindUpsert(values)` says.
+    private func apply(_ values: [Value], blind: Bool, _ statements: EntityStatements, _ entity: Entity,
+                       _ rules: VersionRules) throws -> WriteOutcome {
+        if blind {
             // One statement, one B-tree search: re-runs and refreshes never read the item.
             let upsert = statements.upsertIfChanged
             for index in values.indices where index != entity.versionIndex {

@@ -21,19 +21,13 @@ final class StoredContentIndex {
     /// takes at most 64 MB. Larger tables keep the statement path.
     static let maximumItems = 3 << 20
 
-    private let slots: SlotArray<Slot>
-    private let mask: Int
-    /// Items read into the index.
-    private(set) var count = 0
-    /// Threads that read them: 1, or 2 for a large table read in two parts.
+    /// Key fingerprint → content fingerprint; content 0: unknown (written by a path that does
+    /// not keep the fingerprint).
+    private let table: FingerprintTable
+    /// Threads that read the items: 1, or 2 for a large table read in two parts.
     private(set) var readers = 1
-
-    private struct Slot {
-        /// 0: empty.
-        var key: UInt64
-        /// 0: unknown (written by a path that does not keep the fingerprint).
-        var content: UInt64
-    }
+    /// Items read into the index.
+    var count: Int { table.count }
 
     /// Reads every item of `entity` as `database`, inside its write transaction, sees it. Returns
     /// nil when the table holds more than `maximumItems`, or when reading on connections of
@@ -92,40 +86,25 @@ final class StoredContentIndex {
     private static let parallelRows = 1 << 14
 
     private init(rows: Int) {
-        var capacity = 1024
-        while capacity * 3 < rows * 4 { capacity <<= 1 }
-        slots = SlotArray(count: capacity)
-        mask = capacity - 1
+        table = FingerprintTable(capacity: rows, maximumLoad: 0.75)
     }
 
     /// The content fingerprint stored for `key`, nil when the key is not stored (or unknown).
     func content(of key: UInt64) -> UInt64? {
-        var index = Int(truncatingIfNeeded: key) & mask
-        while true {
-            let slot = slots[index]
-            if slot.key == key { return slot.content == 0 ? nil : slot.content }
-            if slot.key == 0 { return nil }
-            index = (index + 1) & mask
-        }
+        table.value(of: key).flatMap { $0 == 0 ? nil : $0 }
     }
 
-    /// Records the content a write left for `key` (0: unknown). New keys are not added: each
-    /// key is written once per run, and the statement path handles keys the index lacks.
+    /// Records the content a write left for `key` (0: unknown), in every entry of a shared
+    /// fingerprint. New keys are not added: each key is written once per run, and the statement
+    /// path handles keys the index lacks.
     func update(key: UInt64, content: UInt64) {
-        var index = Int(truncatingIfNeeded: key) & mask
-        while slots[index].key != 0 {
-            if slots[index].key == key { slots[index].content = content }  // every slot of a shared fingerprint
-            index = (index + 1) & mask
-        }
+        table.update(key, value: content)
     }
 
-    /// False when the table holds more items than it was sized for.
+    /// False when the table holds more items than it was sized for (counted before the read).
     private func insert(key: UInt64, content: UInt64) -> Bool {
-        count += 1
-        guard count <= Self.maximumItems, count * 4 <= (mask + 1) * 3 else { return false }
-        var index = Int(truncatingIfNeeded: key) & mask
-        while slots[index].key != 0 { index = (index + 1) & mask }
-        slots[index] = Slot(key: key, content: content)
+        guard table.count < table.capacity else { return false }
+        table.insert(key, value: content)
         return true
     }
 }
