@@ -119,6 +119,44 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[7].fields["comment"]!, "multi\nline, \"7\"")
     }
 
+    /// Parts cut by `nextPart` and read on their own give exactly the records `next()` gives:
+    /// lines, offsets, raw text, values and rejections, whatever the part size, across refills.
+    func testPartsReadOnTheirOwnGiveTheSameRecordsAsOneReader() throws {
+        var long = "id,comment\n"
+        for index in 0..<25_000 {  // more than one refill of the reader's window
+            long += index % 7 == 0 ? "\(index),\"multi\nline, \"\"\(index)\"\"\"\r\n" : "\(index),comment number \(index)\n"
+        }
+        let inputs: [(String, [UInt8])] = [
+            ("quotes", Array("\u{FEFF}id,name\r\n1,\"a, b\"\r\n2,\"two\nlines\"\n\n3,c\r4,d\n5,\"x\"\"y\"".utf8)),
+            ("malformed", Array("id,name\n1,\"abc\"x\n2,b,extra\n3\n4,ok\n5,\"never closed\n6,after\n7,\"a\nb\",\"c\n8,last".utf8)),
+            ("encoding", Array("id,name\n1,".utf8) + [0xFF, 0xFE] + Array("\n2,ok\n".utf8)),
+            ("bad header", Array("id,\"name\"x\n1,a\n".utf8)),
+            ("long", Array(long.utf8)),
+        ]
+        for (name, bytes) in inputs {
+            let path = files.write("\(name).csv", bytes)
+            let whole = try readAll(CSVReader(path: path, options: CSVOptions())).map(signature)
+            XCTAssertGreaterThan(whole.count, 1, name)
+            for maximum in name == "long" ? [3, 8192] : [1, 2, 3, 8192] {
+                let splitter = try CSVReader(path: path, options: CSVOptions())
+                var parts: [String] = []
+                var partCount = 0
+                while let part = try splitter.nextPart(maximumRecords: maximum) {
+                    parts += try readAll(part).map(signature)
+                    partCount += 1
+                }
+                XCTAssertEqual(parts, whole, "\(name), parts of \(maximum)")
+                XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name)
+                if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count - 1, name) }  // a bad header shares one
+            }
+        }
+    }
+
+    private func signature(_ record: SourceRecord) -> String {
+        "\(record.line) \(record.byteOffset) \(Array(record.raw)) \(record.names) \(record.values) "
+            + "\(record.failure.map { "\($0.reason) \($0.message)" } ?? "ok")"
+    }
+
     func testGzipInputIsDecompressed() throws {
         let plain = files.write("data.csv", "id,name\n1,a\n2,\"b, c\"\n")
         let gzip = Process()

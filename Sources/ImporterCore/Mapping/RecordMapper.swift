@@ -28,6 +28,16 @@ public final class RecordMapper {
         self.defaults = defaults
     }
 
+    private init(entity: Entity, map: MapConfig, defaults: [FieldValue?]) {
+        self.entity = entity
+        self.map = map
+        self.defaults = defaults
+    }
+
+    /// A mapper with the same map for another thread, on `entity` (an equal one) and with arrays of
+    /// its own (see `Entity.withOwnAttributes`).
+    public func copy(for entity: Entity) -> RecordMapper { RecordMapper(entity: entity, map: map, defaults: defaults.map { $0 }) }
+
     /// The record's fields by attribute position, or the rejection of an unknown field.
     public func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
         if record.names != cachedNames {

@@ -41,4 +41,10 @@ public final class Attribute: Sendable {
         self.conversion = conversion
         self.line = line
     }
+
+    /// An equal attribute in an object of its own.
+    public func copy() -> Attribute {
+        Attribute(name: name, type: type, required: required, minimum: minimum, maximum: maximum, maxLength: maxLength, pattern: pattern,
+                  allowedValues: allowedValues, defaultValue: defaultValue, renamedFrom: renamedFrom, conversion: conversion, line: line)
+    }
 }

@@ -35,6 +35,13 @@ public struct Entity: Sendable {
         self.versionIndex = attributeIndex[versionAttribute]!
     }
 
+    /// The same entity with attribute objects of its own, for a thread that reads them for every
+    /// record: reference counting on objects that two threads share slows both down.
+    public func withOwnAttributes() -> Entity {
+        Entity(name: name, table: table, hashKey: hashKey, versionAttribute: versionAttribute, attributes: attributes.map { $0.copy() },
+               relationships: relationships, renamedFrom: renamedFrom, line: line)
+    }
+
     public func attribute(named name: String) -> Attribute? {
         attributeIndex[name].map { attributes[$0] }
     }

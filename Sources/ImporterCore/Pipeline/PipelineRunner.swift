@@ -50,6 +50,11 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Records the writer is done with, freed by the reading thread that allocated them (memory
     /// freed on another thread than the allocating one contends on malloc's locks).
     private let writtenWindows = Handback<[PreparedRecord]>()
+    /// Parts of inputs for the part parsers (nil tells one to stop), and their threads' end.
+    private let parts = BoundedQueue<Part?>(capacity: 1)
+    private var partParsersDone: DispatchGroup?
+    /// Numbers items for the key stage, which takes them in this order. Reading thread only.
+    private var nextSequence = 0
     /// Sync: keys of rejected records (`Entity/key`), whose items must not be deleted, and the
     /// rejected records of each entity whose key could not be read. Reading thread only.
     private var rejectedKeys = Set<String>()
@@ -86,7 +91,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     private enum Work {
-        case records(input: Int, [PreparedRecord])
+        case records(input: Int, [PreparedRecord], handback: Handback<[PreparedRecord]>)
         case inputDone(input: Int, bytes: Int64)
         case end
     }
@@ -143,7 +148,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         // Three threads: parsing (this one), key checks, writing; each stage can run one
         // hand-over ahead of the next.
-        let parsed = BoundedQueue<Parsed>(capacity: 2)
+        let parsed = Sequencer<Parsed>(window: 2)
         let queue = BoundedQueue<Work>(capacity: 2)
         let writerFinished = DispatchSemaphore(value: 0)
         Thread { [self] in checkKeys(from: parsed, into: queue, recorder: recorder) }.start()
@@ -162,7 +167,11 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             bytesBefore += bytes
         }
-        parsed.put(.end)
+        if let partParsersDone {
+            for _ in 0..<Self.partParserCount { parts.put(nil) }
+            partParsersDone.wait()
+        }
+        parsed.put(.end, sequence: takeSequence())
         writerFinished.wait()
         progress.finish()
 
@@ -193,135 +202,155 @@ public final class PipelineRunner: @unchecked Sendable {
 
     // MARK: Parsing stage
 
-    /// A record the parsing stage rejected, in its place among the chunk's records.
-    private struct ParseReject {
-        let ordinal: Int
-        let line: Int
-        let byteOffset: Int64
-        let raw: ArraySlice<UInt8>
-        /// The hash key as far as it could be read.
-        let key: Value?
-        let rejection: Rejection
-    }
-
-    /// Consecutive records of one input, parsed, mapped and validated: those that passed and
-    /// those that did not, each in input order (`ordinal`).
-    private struct ParsedChunk {
-        var records: [PreparedRecord] = []
-        var rejects: [ParseReject] = []
-    }
-
     private enum Parsed {
         case chunk(input: Int, ParsedChunk)
         case inputDone(input: Int, bytes: Int64)
         case end
     }
 
+    /// Records of an input that a reader cut off, for one of the part parsers.
+    private struct Part {
+        let sequence: Int
+        let preparer: RecordPreparer
+        let reader: RecordReader
+    }
+
+    /// Threads that parse parts of inputs, started at the first part: with the reading thread
+    /// cutting parts, parsing (the busiest stage of a re-run) spreads over the cores.
+    private static let partParserCount = 2
+    /// Records per part: half a chunk, as more parts are in flight than chunks (peak memory).
+    private static let partSize = chunkSize / 2
+
     /// Reads, maps, validates and migrates one input file, handing chunks to the key stage.
     /// Returns the bytes read.
-    private func parse(_ input: Input, index: Int, into queue: BoundedQueue<Parsed>, recorder: RunRecorder,
+    private func parse(_ input: Input, index: Int, into parsed: Sequencer<Parsed>, recorder: RunRecorder,
                        progress: (Int64, Int) -> Void) -> Int64 {
         recorder.started(input: index)
-        let sourceEntity = input.sourceEntity
         let reader: RecordReader
-        let mapper: RecordMapper
+        let preparer: RecordPreparer
         do {
             reader = try makeReader(input.source, input.path)
-            mapper = try RecordMapper(entity: sourceEntity, map: input.source.map, file: config.file, line: input.source.line)
+            let mapper = try RecordMapper(entity: input.sourceEntity, map: input.source.map, file: config.file, line: input.source.line)
+            preparer = RecordPreparer(inputIndex: index, entity: input.sourceEntity, mapper: mapper,
+                                      dateFormat: input.source.map.dateFormat, migration: input.migration)
         } catch {
             recorder.abort("cannot read \(input.path): \(error)")
             return 0
         }
-        let validator = RecordValidator(entity: sourceEntity, dateFormat: input.source.map.dateFormat)
-        let migrator = input.migration.flatMap { RecordMigrator(plan: $0, entity: sourceEntity.name) }
-        var chunk = ParsedChunk()
-        chunk.records.reserveCapacity(Self.chunkSize)
-        var readCount = 0
-        func reject(_ record: SourceRecord, _ ordinal: Int, _ key: Value?, _ rejection: Rejection) {
-            chunk.rejects.append(ParseReject(ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                                             key: key, rejection: rejection))
+        if let partitioned = reader as? PartitionedRecordReader {
+            parseInParts(partitioned, preparer, input: input, into: parsed, recorder: recorder, progress: progress)
+        } else {
+            parseHere(reader, preparer, input: input, into: parsed, recorder: recorder, progress: progress)
         }
+        parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
+        return reader.bytesRead
+    }
 
+    /// Parses an input on this thread, a chunk at a time.
+    private func parseHere(_ reader: RecordReader, _ preparer: RecordPreparer, input: Input, into parsed: Sequencer<Parsed>,
+                           recorder: RunRecorder, progress: (Int64, Int) -> Void) {
+        var chunk = ParsedChunk(capacity: Self.chunkSize, handback: writtenWindows)
+        var readCount = 0
         while true {
-            let record: SourceRecord
             do {
-                guard let next = try reader.next() else { break }
-                record = next
+                guard let record = try reader.next() else { break }
+                preparer.prepare(record, into: &chunk)
             } catch {
                 recorder.abort("reading \(input.path) failed: \(error)")
                 break
             }
-            let ordinal = readCount
             readCount += 1
             if readCount & 1023 == 0 {
                 progress(reader.bytesRead, readCount)
                 if recorder.isAborted { break }
             }
-            if chunk.records.count + chunk.rejects.count >= Self.chunkSize {
-                queue.put(.chunk(input: index, chunk))
+            if chunk.count >= Self.chunkSize {
+                parsed.put(.chunk(input: preparer.inputIndex, chunk), sequence: takeSequence())
                 writtenWindows.releaseAll()
-                chunk = ParsedChunk()
-                chunk.records.reserveCapacity(Self.chunkSize)
+                chunk = ParsedChunk(capacity: Self.chunkSize, handback: writtenWindows)
             }
-            if let failure = record.failure {
-                reject(record, ordinal, nil, failure)
-                continue
-            }
-            let fields: [FieldValue]
-            switch mapper.map(record) {
-            case .success(let mapped): fields = mapped
-            case .failure(let rejection):
-                let key = record.names.firstIndex(of: sourceEntity.hashKey).flatMap { keyValue(record.values[$0]) }
-                reject(record, ordinal, key, rejection)
-                continue
-            }
-            var values: [Value]
-            switch validator.validate(fields) {
-            case .success(let validated): values = validated
-            case .failure(let rejection):
-                reject(record, ordinal, keyValue(fields[sourceEntity.hashKeyIndex]), rejection)
-                continue
-            }
-            if let migrator {
-                switch migrator.migrate(values) {
-                case .success(let migrated): values = migrated
-                case .failure(let rejection):
-                    reject(record, ordinal, values[sourceEntity.hashKeyIndex], rejection)
-                    continue
-                }
-            }
-            chunk.records.append(PreparedRecord(inputIndex: index, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                                                values: values, ordinal: ordinal))
         }
-        if !chunk.records.isEmpty || !chunk.rejects.isEmpty { queue.put(.chunk(input: index, chunk)) }
-        queue.put(.inputDone(input: index, bytes: reader.bytesRead))
-        return reader.bytesRead
+        if chunk.count > 0 { parsed.put(.chunk(input: preparer.inputIndex, chunk), sequence: takeSequence()) }
+    }
+
+    /// Cuts an input into parts, a chunk's worth of records each, for the part parsers.
+    private func parseInParts(_ reader: PartitionedRecordReader, _ preparer: RecordPreparer, input: Input,
+                              into parsed: Sequencer<Parsed>, recorder: RunRecorder, progress: (Int64, Int) -> Void) {
+        if partParsersDone == nil {
+            partParsersDone = DispatchGroup()
+            for _ in 0..<Self.partParserCount {
+                partParsersDone!.enter()
+                Thread { [self] in
+                    parseParts(into: parsed, recorder: recorder)
+                    partParsersDone!.leave()
+                }.start()
+            }
+        }
+        while !recorder.isAborted {
+            do {
+                guard let part = try reader.nextPart(maximumRecords: Self.partSize) else { break }
+                parts.put(Part(sequence: takeSequence(), preparer: preparer, reader: part))
+            } catch {
+                recorder.abort("reading \(input.path) failed: \(error)")
+                break
+            }
+            progress(reader.bytesRead, recorder.recordsRead(input: preparer.inputIndex))
+        }
+    }
+
+    /// A part parser's thread: parses parts until told to stop (nil), each into one chunk.
+    private func parseParts(into parsed: Sequencer<Parsed>, recorder: RunRecorder) {
+        let handback = Handback<[PreparedRecord]>()
+        var preparer: RecordPreparer?
+        while let part = parts.take() {
+            handback.releaseAll()
+            if preparer?.inputIndex != part.preparer.inputIndex { preparer = part.preparer.copy() }
+            var chunk = ParsedChunk(capacity: Self.chunkSize, handback: handback)
+            do {
+                while let record = try part.reader.next() { preparer!.prepare(record, into: &chunk) }
+            } catch {
+                recorder.abort("reading \(inputs[part.preparer.inputIndex].path) failed: \(error)")
+            }
+            parsed.put(.chunk(input: part.preparer.inputIndex, chunk), sequence: part.sequence)
+        }
+    }
+
+    /// The number of the next item for the key stage. Reading thread only.
+    private func takeSequence() -> Int {
+        defer { nextSequence += 1 }
+        return nextSequence
     }
 
     // MARK: Key stage
 
     /// The key stage's thread: counts what was read, records rejections in input order, checks
     /// keys (duplicates, references) and passes the records that remain to the writer.
-    private func checkKeys(from parsed: BoundedQueue<Parsed>, into queue: BoundedQueue<Work>, recorder: RunRecorder) {
+    private func checkKeys(from parsed: Sequencer<Parsed>, into queue: BoundedQueue<Work>, recorder: RunRecorder) {
         var stop = false
+        // The number in its input of the next chunk's first record.
+        var ordinalBase = 0
         while true {
             switch parsed.take() {
             case .end:
                 queue.put(.end)
                 return
             case .inputDone(let input, let bytes):
+                ordinalBase = 0
                 queue.put(.inputDone(input: input, bytes: bytes))
             case .chunk(let input, var chunk):
                 guard !stop else { continue }  // aborted: what was read ahead is not counted
-                stop = checkKeys(of: &chunk, input: input, recorder: recorder)
-                if !chunk.records.isEmpty { queue.put(.records(input: input, chunk.records)) }
+                let read = chunk.count
+                stop = checkKeys(of: &chunk, input: input, ordinalBase: ordinalBase, recorder: recorder)
+                ordinalBase += read
+                if !chunk.records.isEmpty { queue.put(.records(input: input, chunk.records, handback: chunk.handback)) }
             }
         }
     }
 
     /// Rejects the chunk's records that fail the key checks or were written before an
-    /// interruption, keeping the rest in `chunk.records`. Returns true when the run aborted.
-    private func checkKeys(of chunk: inout ParsedChunk, input index: Int, recorder: RunRecorder) -> Bool {
+    /// interruption, keeping the rest in `chunk.records` with their numbers in the input (the
+    /// chunk's first is `ordinalBase`). Returns true when the run aborted.
+    private func checkKeys(of chunk: inout ParsedChunk, input index: Int, ordinalBase: Int, recorder: RunRecorder) -> Bool {
         let entity = inputs[index].entity
         let references = entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
             guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
@@ -339,6 +368,7 @@ public final class PipelineRunner: @unchecked Sendable {
             recorder.reject(input: index, line: line, offset: offset, key: key, raw: raw, rejection)
             stop = recorder.isAborted
         }
+        for position in chunk.rejects.indices { chunk.rejects[position].ordinal += ordinalBase }
         var nextReject = chunk.rejects.startIndex
         func rejectParsed(before ordinal: Int) {
             while !stop, nextReject < chunk.rejects.endIndex, chunk.rejects[nextReject].ordinal < ordinal {
@@ -351,6 +381,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         var kept = 0
         for position in chunk.records.indices {
+            chunk.records[position].ordinal += ordinalBase
             let ordinal = chunk.records[position].ordinal
             rejectParsed(before: ordinal)
             if stop { break }
@@ -383,14 +414,6 @@ public final class PipelineRunner: @unchecked Sendable {
         recorder.read(input: index, count: pendingRead)
         chunk.records.removeLast(chunk.records.count - kept)
         return stop
-    }
-
-    /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
-    private func keyValue(_ field: FieldValue) -> Value? {
-        switch field {
-        case .text(let text), .number(let text): return .string(text)
-        default: return nil
-        }
     }
 
     /// Duplicate keys within the run, and to-one references.
@@ -429,6 +452,8 @@ public final class PipelineRunner: @unchecked Sendable {
         let batchSize = store?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
         var window: [PreparedRecord] = []
         var input = 0
+        // Where the window goes once written, to be freed by the thread that made it.
+        var handback = writtenWindows
         var uncommitted = Counts()
         var uncommittedRecords = 0
         // For the checkpoint: the records the store rejected, and the last record of the batch.
@@ -437,7 +462,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
         func applyWindow() {
             defer {
-                writtenWindows.put(window)
+                handback.put(window)
                 window = []
             }
             guard !window.isEmpty else { return }
@@ -504,8 +529,9 @@ public final class PipelineRunner: @unchecked Sendable {
                 commit()
                 lastOrdinal = -1
                 recorder.finished(input: done, bytes: bytes)
-            case .records(let from, var records):
+            case .records(let from, var records, let madeBy):
                 input = from
+                handback = madeBy
                 while !records.isEmpty {
                     // A hand-over is written as one window, unless it crosses a batch boundary:
                     // commits fall exactly on it.

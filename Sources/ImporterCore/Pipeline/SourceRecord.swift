@@ -32,6 +32,14 @@ public protocol RecordReader: AnyObject {
     var bytesRead: Int64 { get }
 }
 
+/// A reader that can cut its input, at record boundaries, into parts that other threads read.
+public protocol PartitionedRecordReader: RecordReader {
+    /// A reader of the next whole records (at most `maximumRecords`), to be read on any one
+    /// thread; nil at the end of the input. Its records carry their lines and offsets in the
+    /// whole input, and come out exactly as `next()` would have returned them.
+    func nextPart(maximumRecords: Int) throws -> RecordReader?
+}
+
 /// An input format, as a pipeline source names it.
 public enum InputFormat: String, Sendable {
     case csv, tsv, ndjson, json

@@ -76,7 +76,14 @@ final class RunRecorder: @unchecked Sendable {
         checkRatio()
     }
 
+    /// The records of `input` counted as read so far.
+    func recordsRead(input: Int) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return inputs[input].counts.read
+    }
+
     /// Applies a change to an input's counts.
+
     func update(input: Int, _ change: (inout Counts) -> Void) {
         lock.lock(); defer { lock.unlock() }
         change(&inputs[input].counts)

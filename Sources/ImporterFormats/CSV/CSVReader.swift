@@ -7,7 +7,9 @@ import ImporterCore
 /// A malformed row (wrong field count, text after a closing quote, an unterminated quote) comes
 /// back as a record with `failure` set, and reading goes on: after an unterminated quote it
 /// resumes on the line after the one where that record began.
-public final class CSVReader: RecordReader {
+///
+/// A large input can also be cut into parts (`nextPart`) that other threads parse.
+public final class CSVReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let options: CSVOptions
     private let path: String
@@ -18,6 +20,8 @@ public final class CSVReader: RecordReader {
     private var fields: [FieldSpan] = []
     private let nullValues: [[UInt8]]
     private var started = false
+    /// A part's first record: the failed header row of the input it was cut from.
+    private var leading: SourceRecord?
 
     private struct FieldSpan {
         var start: Int
@@ -47,9 +51,27 @@ public final class CSVReader: RecordReader {
         self.nullValues = options.nullValues.map { Array($0.utf8) }
     }
 
+    /// A reader of whole records cut from an input: `bytes` start at `offset` and on `line` of
+    /// it, after its header (`names`).
+    private init(part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, of reader: CSVReader) {
+        // Arrays of its own: the thread reading the part retains them for every record or field.
+        path = reader.path
+        options = reader.options
+        nullValues = reader.nullValues.map { $0.map { $0 } }
+        input = ChunkedInput(bytes: bytes, offset: offset)
+        self.line = line
+        self.names = names.map { $0 }
+        self.leading = leading
+        started = true
+    }
+
     public var bytesRead: Int64 { input.bytesConsumed }
 
     public func next() throws -> SourceRecord? {
+        if let record = leading {
+            leading = nil
+            return record
+        }
         if !started {
             started = true
             if let failure = try readHeader() { return failure }
@@ -67,6 +89,52 @@ public final class CSVReader: RecordReader {
             }
             return record
         }
+    }
+
+    /// Finds where the next `maximumRecords` records end, the way `nextRecord` does but without
+    /// making them, and hands their bytes to a reader of their own.
+    public func nextPart(maximumRecords: Int) throws -> RecordReader? {
+        var headerFailure: SourceRecord?
+        if !started {
+            started = true
+            headerFailure = try readHeader()
+        }
+        let firstLine = line
+        // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.
+        var cursor = input.position
+        var records = 0
+        func refill() throws -> Bool {
+            let scanned = cursor - input.position
+            defer { cursor = input.position + scanned }
+            return try input.refill()
+        }
+        while records < maximumRecords {
+            if cursor >= input.bytes.count {
+                if try input.atEOF || !refill() { break }
+            }
+            switch scan(from: cursor, keepingFields: false) {
+            case .needMore:
+                if input.atEOF {
+                    // An unterminated quote: its record's first line is rejected on its own.
+                    let bytes = input.bytes
+                    while cursor < bytes.count, bytes[cursor] != 10 { cursor += 1 }
+                    cursor = min(cursor + 1, bytes.count)
+                    line += 1
+                    records += 1
+                } else {
+                    _ = try refill()
+                }
+            case .record(_, let next, let newlines), .textAfterQuote(_, let next, let newlines):
+                cursor = next
+                line += newlines
+                records += 1
+            }
+        }
+        guard cursor > input.position || headerFailure != nil else { return nil }
+        let part = CSVReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
+                             line: firstLine, names: names, leading: headerFailure, of: self)
+        input.position = cursor
+        return part
     }
 
     /// Reads the header row (or takes `columns`). Returns a failure record if it is unusable.
@@ -185,9 +253,14 @@ public final class CSVReader: RecordReader {
         return out
     }
 
-    /// Finds the fields of the record starting at `start`, filling `fields`.
-    private func scan(from start: Int) -> Scan {
-        fields.removeAll(keepingCapacity: true)
+    /// Finds the end of the record starting at `start` and, when `keepingFields`, its fields
+    /// (into `fields`).
+    private func scan(from start: Int, keepingFields: Bool = true) -> Scan {
+        // Filled as a local: appending to the property would check exclusive access each time.
+        var spans: [FieldSpan] = []
+        swap(&spans, &fields)
+        defer { swap(&spans, &fields) }
+        spans.removeAll(keepingCapacity: true)
         let delimiter = options.delimiter, quote = options.quote
         let eof = input.atEOF
         return input.bytes.withUnsafeBufferPointer { buffer -> Scan in
@@ -222,7 +295,7 @@ public final class CSVReader: RecordReader {
                         }
                         break
                     }
-                    fields.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled))
+                    if keepingFields { spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled)) }
                     i = j + 1
                     if i == count { return eof ? recordEnd(i) : .needMore }
                     let byte = buffer[i]
@@ -244,7 +317,7 @@ public final class CSVReader: RecordReader {
                         j += 1
                     }
                     if j == count && !eof { return .needMore }
-                    fields.append(FieldSpan(start: i, end: j, quoted: false, doubledQuotes: false))
+                    if keepingFields { spans.append(FieldSpan(start: i, end: j, quoted: false, doubledQuotes: false)) }
                     if j < count && buffer[j] == delimiter {
                         i = j + 1
                         continue

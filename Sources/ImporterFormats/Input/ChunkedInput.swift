@@ -3,7 +3,7 @@
 /// Each refill makes a new array holding the unconsumed tail plus fresh bytes, so record
 /// slices handed out earlier (raw text) stay valid without copying.
 struct ChunkedInput {
-    private let source: ByteSource
+    private let source: ByteSource?
     private let chunkSize: Int
     /// The current window. Bytes before `position` are consumed.
     private(set) var bytes: [UInt8] = []
@@ -17,14 +17,23 @@ struct ChunkedInput {
         self.chunkSize = chunkSize
     }
 
-    var bytesConsumed: Int64 { source.bytesConsumed }
+    /// Bytes that are all there is: a part of an input, starting at `offset` in it.
+    init(bytes: [UInt8], offset: Int64) {
+        source = nil
+        chunkSize = 0
+        self.bytes = bytes
+        baseOffset = offset
+        atEOF = true
+    }
+
+    var bytesConsumed: Int64 { source?.bytesConsumed ?? Int64(bytes.count) }
 
     /// The input offset of `index` in the window.
     func offset(of index: Int) -> Int64 { baseOffset + Int64(index) }
 
     /// Keeps bytes from `position` on and appends at least one chunk. Returns false at EOF.
     mutating func refill() throws -> Bool {
-        guard !atEOF else { return false }
+        guard !atEOF, let source else { return false }
         let keep = bytes.count - position
         let capacity = max(chunkSize, keep)
         var total = 0
