@@ -47,7 +47,6 @@ final class StoredContentIndex {
         _ = try bounds.step()
         let rows = Int(bounds.int64(0)), first = bounds.int64(1), last = bounds.int64(2)
         guard rows <= maximumItems else { return nil }
-        let index = StoredContentIndex(rows: rows)
         let select = "SELECT \(entity.attributes.map { quoted($0.name) }.joined(separator: ", ")) FROM \(table) WHERE rowid BETWEEN ? AND ?"
         var split = last
         var helper: ContentReader?
@@ -55,8 +54,10 @@ final class StoredContentIndex {
             split = first + (last / 5 - first / 5) * 2  // two fifths: the writer also inserts the helper's share
             helper = ContentReader(path: path, entity: entity, select: select, rowids: split + 1 ... last,
                                    expectedRows: rows - rows / 5 * 2)
-            index.readers = 2
         }
+        // Made while the helper reads: zeroing a large table's new pages takes the kernel a while.
+        let index = StoredContentIndex(rows: rows)
+        if helper != nil { index.readers = 2 }
         do {
             // Committed rows are read on connections of their own, so the writer's page cache
             // (kept for its inserts) does not fill up with the whole table.
