@@ -119,6 +119,23 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[7].fields["comment"]!, "multi\nline, \"7\"")
     }
 
+    /// Fields of every length, so that delimiters and line ends fall at every place of the
+    /// 8-byte words the scanner skips through, with LF, CR and CRLF line ends.
+    func testDelimitersAndLineEndsAnywhereInLongFields() throws {
+        let ends = ["\n", "\r", "\r\n"]
+        var text = "a,b,c\n"
+        var expected: [[String]] = []
+        for row in 0..<60 {
+            let fields = (0..<3).map { column in String(repeating: "x", count: (row * 3 + column) % 23) + "\(row)" }
+            let quoted = "\"" + String(repeating: "q", count: row % 19) + "\nline\"\"\(row)\""
+            text += fields[0] + "," + quoted + "," + fields[2] + ends[row % 3]
+            expected.append([fields[0], String(repeating: "q", count: row % 19) + "\nline\"\(row)", fields[2]])
+        }
+        let records = try read(text)
+        XCTAssertEqual(records.map { [$0.fields["a"]!!, $0.fields["b"]!!, $0.fields["c"]!!] }, expected)
+        XCTAssertEqual(records.last?.line, 2 + 59 * 2)
+    }
+
     /// Parts cut by `nextPart` and read on their own give exactly the records `next()` gives:
     /// lines, offsets, raw text, values and rejections, whatever the part size, across refills.
     func testPartsReadOnTheirOwnGiveTheSameRecordsAsOneReader() throws {

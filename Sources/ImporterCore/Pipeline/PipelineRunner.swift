@@ -29,9 +29,10 @@ public struct RunOptions: Sendable {
 
 /// Runs a pipeline: read → map → validate → version → write → report.
 ///
-/// Three stages, each on its thread, linked by short queues: reading, mapping and validation on
-/// the calling thread; key checks (duplicates, references) and the accounting of what was read
-/// on a second; writing on a third. Records are counted and rejections recorded in input order.
+/// Three stages linked by short queues: reading, mapping and validation on the calling thread
+/// (or, for inputs a reader can cut into parts, on part parsers the calling thread feeds); key
+/// checks (duplicates, references) and the accounting of what was read on a thread of its own;
+/// writing on another. Records are counted and rejections recorded in input order.
 public final class PipelineRunner: @unchecked Sendable {
     /// Opens a reader for one input file of a source.
     public typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
@@ -146,8 +147,8 @@ public final class PipelineRunner: @unchecked Sendable {
         }
         if let store, !options.dryRun { try store.beginRun(atomic: atomic) }
 
-        // Three threads: parsing (this one), key checks, writing; each stage can run one
-        // hand-over ahead of the next.
+        // Parsing (this thread, and part parsers once an input is cut into parts), key checks,
+        // writing; each stage can run a hand-over or two ahead of the next.
         let parsed = Sequencer<Parsed>(window: 2)
         let queue = BoundedQueue<Work>(capacity: 2)
         let writerFinished = DispatchSemaphore(value: 0)

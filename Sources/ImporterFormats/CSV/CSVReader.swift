@@ -282,8 +282,11 @@ public final class CSVReader: PartitionedRecordReader {
                     var j = contentStart
                     var doubled = false
                     while true {
-                        while j < count && buffer[j] != quote {
-                            if buffer[j] == 10 { newlines += 1 }
+                        while true {  // to the next quote, counting line breaks
+                            j = Self.skipWords(buffer, from: j, withoutAny: quote, 10, quote)
+                            while j < count && buffer[j] != quote && buffer[j] != 10 { j += 1 }
+                            guard j < count, buffer[j] == 10 else { break }
+                            newlines += 1
                             j += 1
                         }
                         if j == count { return .needMore }
@@ -310,7 +313,7 @@ public final class CSVReader: PartitionedRecordReader {
                     let rawEnd = end > start && buffer[end - 1] == 13 ? end - 1 : end
                     return .textAfterQuote(end: rawEnd, next: min(end + 1, count), newlines: newlines + 1)
                 } else {
-                    var j = i
+                    var j = Self.skipWords(buffer, from: i, withoutAny: delimiter, 10, 13)
                     while j < count {
                         let byte = buffer[j]
                         if byte == delimiter || byte == 10 || byte == 13 { break }
@@ -326,5 +329,24 @@ public final class CSVReader: PartitionedRecordReader {
                 }
             }
         }
+    }
+
+    /// The offset, from `start` on, of the first 8-byte word of `buffer` that may hold `a`, `b`
+    /// or `c` (or of its last few bytes): the scan then goes on byte by byte. Eight bytes at a
+    /// time, by the bit trick that tells whether a word has a zero byte.
+    @inline(__always)
+    private static func skipWords(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutAny a: UInt8, _ b: UInt8,
+                                  _ c: UInt8) -> Int {
+        guard let base = buffer.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let fillA = ones &* UInt64(a), fillB = ones &* UInt64(b), fillC = ones &* UInt64(c)
+        var offset = start
+        while offset + 8 <= buffer.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            let xa = word ^ fillA, xb = word ^ fillB, xc = word ^ fillC
+            if ((xa &- ones) & ~xa | (xb &- ones) & ~xb | (xc &- ones) & ~xc) & highs != 0 { break }
+            offset += 8
+        }
+        return offset
     }
 }
