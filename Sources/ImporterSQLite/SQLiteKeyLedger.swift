@@ -12,10 +12,10 @@ public final class SQLiteKeyLedger: KeyLedger {
     private let recent: FingerprintTable
     private let memoryLimit: Int
     private var spilled: SpilledFingerprints?
-    /// Spilled fingerprints found again, kept at hand: reference checks ask for the same
-    /// parents over and over. Bounded; cleared when full.
-    private let spilledHits = FingerprintTable(capacity: spilledHitsLimit)
-    private static let spilledHitsLimit = 1 << 16
+    /// Fingerprints reference checks found, kept at hand in a table small enough for the CPU's
+    /// caches: they ask for the same parents over and over. Bounded; cleared when full.
+    private let found = FingerprintTable(capacity: foundLimit)
+    private static let foundLimit = 1 << 16
     private var entityIDs: [String: Int] = [:]
     private var lastEntity = (name: "", id: 0)
     private let image = Fingerprint()
@@ -29,28 +29,25 @@ public final class SQLiteKeyLedger: KeyLedger {
 
     public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
         let fingerprint = self.fingerprint(key, entity)
-        // Not `spilledHits`: it only holds what `spilled` holds, and new keys are the common case.
+        // Not `found`: it only holds what the others hold, and new keys are the common case.
         if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
         recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
         if recent.count >= memoryLimit { try spill() }
         return nil
     }
 
-    /// References ask for the same parents over and over: the small cache of spilled keys first.
+    /// References ask for the same parents over and over: the small table of found keys first.
     public func contains(_ key: Value, entity: String) throws -> Bool {
         let fingerprint = self.fingerprint(key, entity)
-        return try spilledHits.value(of: fingerprint) != nil || recent.value(of: fingerprint) != nil || findSpilled(fingerprint) != nil
+        if found.value(of: fingerprint) != nil { return true }
+        guard let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) else { return false }
+        if found.count >= Self.foundLimit { found.removeAll() }
+        found.insert(fingerprint, value: packed)
+        return true
     }
 
     private static func location(_ packed: UInt64) -> RecordLocation {
         RecordLocation(inputIndex: Int(packed >> 40), line: Int(packed & (1 << 40 - 1)))
-    }
-
-    private func findSpilled(_ fingerprint: UInt64) throws -> UInt64? {
-        guard let packed = try spilled?.find(fingerprint) else { return nil }
-        if spilledHits.count >= Self.spilledHitsLimit { spilledHits.removeAll() }
-        spilledHits.insert(fingerprint, value: packed)
-        return packed
     }
 
     /// Moves the in-memory fingerprints to disk as one sorted run.
