@@ -572,9 +572,10 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// The records the store rejected, for the checkpoint (the recorder has counted them).
     private func writeRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int) -> [Checkpoint.WriteRejection] {
-        zip(records, outcomes).compactMap { record, outcome in
-            guard case .rejected(let rejection) = outcome.result else { return nil }
-            return .init(path: inputs[input].absolutePath, record: record.ordinal, reason: rejection.reason,
+        // By index: a record is only read when it was rejected (copying each one costs retains).
+        outcomes.indices.compactMap { index in
+            guard case .rejected(let rejection) = outcomes[index].result else { return nil }
+            return .init(path: inputs[input].absolutePath, record: records[index].ordinal, reason: rejection.reason,
                          field: rejection.field, message: rejection.message)
         }
     }
