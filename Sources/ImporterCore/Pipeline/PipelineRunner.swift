@@ -57,7 +57,7 @@ public final class PipelineRunner: @unchecked Sendable {
     /// Numbers items for the key stage, which takes them in this order. Reading thread only.
     private var nextSequence = 0
     /// Sync: keys of rejected records (`Entity/key`), whose items must not be deleted, and the
-    /// rejected records of each entity whose key could not be read. Reading thread only.
+    /// rejected records of each entity whose key could not be read. Key stage only.
     private var rejectedKeys = Set<String>()
     private var unkeyedRejects: [String: Int] = [:]
     /// Resume: per input, the records already done by the interrupted run. Set before the writer starts.
@@ -274,7 +274,7 @@ public final class PipelineRunner: @unchecked Sendable {
         if chunk.count > 0 { parsed.put(.chunk(input: preparer.inputIndex, chunk), sequence: takeSequence()) }
     }
 
-    /// Cuts an input into parts, a chunk's worth of records each, for the part parsers.
+    /// Cuts an input into parts, `partSize` records each, for the part parsers.
     private func parseInParts(_ reader: PartitionedRecordReader, _ preparer: RecordPreparer, input: Input,
                               into parsed: Sequencer<Parsed>, recorder: RunRecorder, progress: (Int64, Int) -> Void) {
         if partParsersDone == nil {
