@@ -83,7 +83,6 @@ final class RunRecorder: @unchecked Sendable {
     }
 
     /// Applies a change to an input's counts.
-
     func update(input: Int, _ change: (inout Counts) -> Void) {
         lock.lock(); defer { lock.unlock() }
         change(&inputs[input].counts)

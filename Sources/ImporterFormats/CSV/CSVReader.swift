@@ -116,9 +116,7 @@ public final class CSVReader: PartitionedRecordReader {
             case .needMore:
                 if input.atEOF {
                     // An unterminated quote: its record's first line is rejected on its own.
-                    let bytes = input.bytes
-                    while cursor < bytes.count, bytes[cursor] != 10 { cursor += 1 }
-                    cursor = min(cursor + 1, bytes.count)
+                    cursor = min(lineEnd(from: cursor) + 1, input.bytes.count)
                     line += 1
                     records += 1
                 } else {
@@ -186,15 +184,21 @@ public final class CSVReader: PartitionedRecordReader {
     /// The window ends inside a quoted field at EOF: reject the record's first line and go on
     /// with the next one.
     private func unterminatedQuote(from start: Int) -> SourceRecord {
+        let end = lineEnd(from: start)
+        let rawEnd = end > start && input.bytes[end - 1] == 13 ? end - 1 : end
+        let record = failure(start: start, end: rawEnd,
+            "a quoted field is never closed; the record is skipped and reading resumes on the next line")
+        input.position = min(end + 1, input.bytes.count)
+        line += 1
+        return record
+    }
+
+    /// The index of the line feed that ends the line holding `start`, or the window's end.
+    private func lineEnd(from start: Int) -> Int {
         let bytes = input.bytes
         var end = start
         while end < bytes.count, bytes[end] != 10 { end += 1 }
-        let rawEnd = end > start && bytes[end - 1] == 13 ? end - 1 : end
-        let record = failure(start: start, end: rawEnd,
-            "a quoted field is never closed; the record is skipped and reading resumes on the next line")
-        input.position = min(end + 1, bytes.count)
-        line += 1
-        return record
+        return end
     }
 
     private func failure(start: Int, end: Int, _ message: String) -> SourceRecord {
