@@ -32,7 +32,7 @@ struct RestoreCommand: ParsableCommand {
         }
         let plan = try exitOnConfigurationError {
             let plan = try RestorePlan(archive: verified, pipeline: config, model: model, versions: versions)
-            try PipelineRunner.checkConfiguration(plan.config, model: model, versions: versions)
+            try PipelineRun.checkConfiguration(plan.config, model: model, versions: versions)
             return plan
         }
         if !output.quiet {

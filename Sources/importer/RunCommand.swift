@@ -54,7 +54,7 @@ struct OutputOptions: ParsableArguments {
 private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions) throws {
     let (config, versions, model) = try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model) in
         let (config, versions, model) = try pipeline.loadVersions()
-        try PipelineRunner.checkConfiguration(config, model: model, versions: versions)
+        try PipelineRun.checkConfiguration(config, model: model, versions: versions)
         return (config, versions, model)
     }
     try runPipeline(config, model: model, versions: versions, options: options, output: output,
@@ -64,7 +64,7 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
 /// Opens the destination, runs the pipeline, prints the summary and exits with the report's
 /// exit code (`run`, `validate` and `restore`).
 func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
-                 makeReader: @escaping PipelineRunner.ReaderFactory) throws {
+                 makeReader: @escaping PipelineRun.ReaderFactory) throws {
     var options = options
     options.quiet = output.quiet
     options.reportDirectory = output.reportDir
@@ -73,20 +73,21 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
                                    reportDirectory: output.reportDir ?? config.reportDirectory)
     }
     defer { store?.close() }
-    let runner = PipelineRunner(config: config, model: model, versions: versions, store: store, ledger: SQLiteKeyLedger(),
-                                options: options, makeReader: makeReader)
+    let run = PipelineRun(config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
+    let reportDirectory = run.reportDirectory
     let report: RunReport
     do {
-        report = try exitOnConfigurationError { try runner.run() }
-    } catch let error as ExitCode {
-        throw error
+        report = try run.start()
+    } catch let error as ConfigurationError {
+        FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
+        throw ExitCode(2)
     } catch {
         FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
         throw ExitCode(3)
     }
     if !options.dryRun { try? (store as? SQLiteStore)?.recordRun(report) }
     var summary = SummaryTable.render(report)
-    summary += "reports: \(runner.reportDirectory)\n"
+    summary += "reports: \(reportDirectory)\n"
     FileHandle.standardError.write(Data(summary.utf8))
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
 }

@@ -36,8 +36,9 @@ public protocol RecordReader: AnyObject {
 public protocol PartitionedRecordReader: RecordReader {
     /// A reader of the next whole records (at most `maximumRecords`), to be read on any one
     /// thread; nil at the end of the input. Its records carry their lines and offsets in the
-    /// whole input, and come out exactly as `next()` would have returned them.
-    func nextPart(maximumRecords: Int) throws -> RecordReader?
+    /// whole input, and come out exactly as `next()` would have returned them. The part shares
+    /// nothing with this reader (`sending`): another thread reads it.
+    func nextPart(maximumRecords: Int) throws -> sending RecordReader?
 }
 
 /// An input format, as a pipeline source names it.

@@ -1,10 +1,9 @@
 import Foundation
 
 /// `rejects.ndjson`: one line per rejected record, with its original text so it can be fixed
-/// and fed back. Written as the run goes; safe to call from several threads.
-final class RejectsFile: @unchecked Sendable {
+/// and fed back. Written as the run goes, by the one stage that owns it.
+final class RejectsFile {
     private let handle: FileHandle?
-    private let lock = NSLock()
 
     /// Opens (truncates) the file; nil `path` writes nothing (dry runs still count rejects).
     init(path: String?) throws {
@@ -18,24 +17,29 @@ final class RejectsFile: @unchecked Sendable {
         self.handle = handle
     }
 
-    func append(source: String, line: Int, offset: Int64, entity: String, key: String?, rejection: Rejection, raw: ArraySlice<UInt8>) {
+    /// Appends the line of `record`, read from `source` for `entity`.
+    func append(_ record: RejectedRecord, source: String, entity: String) {
         guard let handle else { return }
-        var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(line),\"offset\":\(offset),\"entity\":\(JSONText.quote(entity))"
-        text += ",\"key\":\(key.map(JSONText.quote) ?? "null")"
+        let rejection = record.rejection
+        var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(record.line),\"offset\":\(record.offset),\"entity\":\(JSONText.quote(entity))"
+        text += ",\"key\":\(record.key.flatMap(Self.keyText).map(JSONText.quote) ?? "null")"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }
         text += ",\"message\":\(JSONText.quote(rejection.message))"
-        if let rawText = String(validating: raw, as: UTF8.self) {
+        if let rawText = String(validating: record.raw, as: UTF8.self) {
             text += ",\"raw\":\(JSONText.quote(rawText))"
         } else {
             // Not UTF-8: keep the exact bytes too, so nothing is lost.
-            text += ",\"raw\":\(JSONText.quote(String(decoding: raw, as: UTF8.self)))"
-            text += ",\"rawBase64\":\"\(Data(raw).base64EncodedString())\""
+            text += ",\"raw\":\(JSONText.quote(String(decoding: record.raw, as: UTF8.self)))"
+            text += ",\"rawBase64\":\"\(Data(record.raw).base64EncodedString())\""
         }
         text += "}\n"
-        lock.lock()
         handle.write(Data(text.utf8))
-        lock.unlock()
+    }
+
+    /// How reports show a key: its text; nil for a null key.
+    static func keyText(_ key: Value) -> String? {
+        key.isNull ? nil : key.description
     }
 
     func close() {

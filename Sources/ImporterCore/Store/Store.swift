@@ -1,6 +1,6 @@
 /// What the runner needs of a destination. Stores implement writing; the version rules they
 /// apply live once, in `VersionRules`, so every store behaves the same.
-public protocol Store: AnyObject {
+public protocol Store: AnyObject, Sendable {
     /// Creates missing tables and checks the store's recorded model against `model`.
     /// Throws `ConfigurationError` when the store holds another model or version.
     func prepare(for model: Model) throws

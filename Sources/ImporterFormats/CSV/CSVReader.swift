@@ -53,11 +53,12 @@ public final class CSVReader: PartitionedRecordReader {
 
     /// A reader of whole records cut from an input: `bytes` start at `offset` and on `line` of
     /// it, after its header (`names`).
-    private init(part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, of reader: CSVReader) {
+    private init(part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, path: String,
+                 options: CSVOptions, nullValues: [[UInt8]]) {
         // Arrays of its own: the thread reading the part retains them for every record or field.
-        path = reader.path
-        options = reader.options
-        nullValues = reader.nullValues.map { $0.map { $0 } }
+        self.path = path
+        self.options = options
+        self.nullValues = nullValues.map { $0.map { $0 } }
         input = ChunkedInput(bytes: bytes, offset: offset)
         self.line = line
         self.names = names.map { $0 }
@@ -93,7 +94,7 @@ public final class CSVReader: PartitionedRecordReader {
 
     /// Finds where the next `maximumRecords` records end, the way `nextRecord` does but without
     /// making them, and hands their bytes to a reader of their own.
-    public func nextPart(maximumRecords: Int) throws -> RecordReader? {
+    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
         var headerFailure: SourceRecord?
         if !started {
             started = true
@@ -130,7 +131,7 @@ public final class CSVReader: PartitionedRecordReader {
         }
         guard cursor > input.position || headerFailure != nil else { return nil }
         let part = CSVReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
-                             line: firstLine, names: names, leading: headerFailure, of: self)
+                             line: firstLine, names: names, leading: headerFailure, path: path, options: options, nullValues: nullValues)
         input.position = cursor
         return part
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Zeroed, fixed-size storage for a large hash table. Tables of 2 MiB and more ask for
 /// transparent huge pages, so their random probes miss the TLB far less often.
-final class SlotArray<Slot> {
+package final class SlotArray<Slot> {
     let pointer: UnsafeMutablePointer<Slot>
     let count: Int
 

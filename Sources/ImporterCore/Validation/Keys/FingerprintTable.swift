@@ -1,20 +1,20 @@
 /// A map from fingerprints (uniform 64-bit hashes) to 64-bit values: open addressing with
 /// 16-byte slots, so a lookup is one cache miss.
-final class FingerprintTable {
-    struct Entry {
+package final class FingerprintTable {
+    package struct Entry {
         /// Never 0: 0 marks an empty slot.
-        var fingerprint: UInt64
-        var value: UInt64
+        package var fingerprint: UInt64
+        package var value: UInt64
     }
 
     private let slots: SlotArray<Entry>
     private let mask: Int
     /// The entries the table was sized for.
-    let capacity: Int
-    private(set) var count = 0
+    package let capacity: Int
+    package private(set) var count = 0
 
     /// Room for `capacity` entries, the slots at most `maximumLoad` full.
-    init(capacity: Int, maximumLoad: Double = 0.5) {
+    package init(capacity: Int, maximumLoad: Double = 0.5) {
         var size = 16
         while Double(size) * maximumLoad < Double(capacity) { size <<= 1 }
         slots = SlotArray(count: size)
@@ -22,7 +22,7 @@ final class FingerprintTable {
         self.capacity = capacity
     }
 
-    func value(of fingerprint: UInt64) -> UInt64? {
+    package func value(of fingerprint: UInt64) -> UInt64? {
         var index = Int(truncatingIfNeeded: fingerprint) & mask
         while true {
             let slot = slots[index]
@@ -33,7 +33,7 @@ final class FingerprintTable {
     }
 
     /// Adds an entry for a fingerprint; the caller keeps `count` within `capacity`.
-    func insert(_ fingerprint: UInt64, value: UInt64) {
+    package func insert(_ fingerprint: UInt64, value: UInt64) {
         var index = Int(truncatingIfNeeded: fingerprint) & mask
         while slots[index].fingerprint != 0 { index = (index + 1) & mask }
         slots[index] = Entry(fingerprint: fingerprint, value: value)
@@ -41,7 +41,7 @@ final class FingerprintTable {
     }
 
     /// Sets the value of every entry of `fingerprint`; adds none.
-    func update(_ fingerprint: UInt64, value: UInt64) {
+    package func update(_ fingerprint: UInt64, value: UInt64) {
         var index = Int(truncatingIfNeeded: fingerprint) & mask
         while slots[index].fingerprint != 0 {
             if slots[index].fingerprint == fingerprint { slots[index].value = value }
@@ -50,11 +50,11 @@ final class FingerprintTable {
     }
 
     /// Every entry, in no particular order.
-    func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         UnsafeBufferPointer(start: slots.pointer, count: slots.count).filter { $0.fingerprint != 0 }
     }
 
-    func removeAll() {
+    package func removeAll() {
         slots.pointer.update(repeating: Entry(fingerprint: 0, value: 0), count: slots.count)
         count = 0
     }

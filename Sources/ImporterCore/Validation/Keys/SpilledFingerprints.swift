@@ -1,5 +1,4 @@
 import Foundation
-import ImporterCore
 
 /// Fingerprints that no longer fit in memory: sorted runs appended to a temporary file that is
 /// unlinked at once (the system frees it when the ledger closes it, even after a crash).
@@ -7,7 +6,7 @@ import ImporterCore
 /// Each run keeps a Bloom filter in memory (10 bits a key, about 1 % false positives) and the
 /// first fingerprint of each 4 KiB block, so a lookup reads at most one block of each run its
 /// filter cannot rule out, and most new keys are confirmed new without touching the disk.
-final class SpilledFingerprints {
+package final class SpilledFingerprints {
     typealias Entry = FingerprintTable.Entry
 
     private let descriptor: Int32

@@ -1,32 +1,32 @@
 /// Collects the bytes of a few values and fingerprints them with XXH64 (a fast 64-bit hash
 /// of good quality: different inputs share a fingerprint with probability about 2⁻⁶⁴), seeded
 /// per process. The buffer is kept between fingerprints, so building one does not allocate.
-final class Fingerprint {
+package final class Fingerprint {
     private var buffer: UnsafeMutableRawPointer
     private var capacity = 256
     private var count = 0
     private static let seed = UInt64.random(in: .min ... .max)
 
-    init() { buffer = .allocate(byteCount: capacity, alignment: 8) }
+    package init() { buffer = .allocate(byteCount: capacity, alignment: 8) }
 
     deinit { buffer.deallocate() }
 
-    func reset() { count = 0 }
+    package func reset() { count = 0 }
 
-    func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         reserve(1)
         buffer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
-    func append(_ number: UInt64) {
+    package func append(_ number: UInt64) {
         reserve(8)
         buffer.storeBytes(of: number.littleEndian, toByteOffset: count, as: UInt64.self)
         count += 8
     }
 
     /// The bytes, preceded by their count so that consecutive texts cannot run together.
-    func append(counted bytes: UnsafeRawBufferPointer) {
+    package func append(counted bytes: UnsafeRawBufferPointer) {
         append(UInt64(bytes.count))
         reserve(bytes.count)
         if let source = bytes.baseAddress { (buffer + count).copyMemory(from: source, byteCount: bytes.count) }
@@ -34,7 +34,7 @@ final class Fingerprint {
     }
 
     /// The fingerprint of the bytes appended since `reset`; never 0 (callers use 0 as "none").
-    var value: UInt64 {
+    package var value: UInt64 {
         let hash = XXH64.hash(UnsafeRawBufferPointer(start: buffer, count: count), seed: Self.seed)
         return hash == 0 ? 1 : hash
     }
@@ -53,14 +53,14 @@ final class Fingerprint {
 }
 
 /// XXH64 (Yann Collet's xxHash, 64-bit variant).
-enum XXH64 {
+package enum XXH64 {
     private static let prime1: UInt64 = 11_400_714_785_074_694_791
     private static let prime2: UInt64 = 14_029_467_366_897_019_727
     private static let prime3: UInt64 = 1_609_587_929_392_839_161
     private static let prime4: UInt64 = 9_650_029_242_287_828_579
     private static let prime5: UInt64 = 2_870_177_450_012_600_261
 
-    static func hash(_ input: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    package static func hash(_ input: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         let count = input.count
         var offset = 0
         var hash: UInt64

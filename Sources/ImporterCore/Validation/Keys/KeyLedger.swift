@@ -1,13 +1,14 @@
-import ImporterCore
-
-/// The run's key ledger. Keys are kept as 64-bit XXH64 fingerprints (seeded per process):
+/// The hash keys accepted so far in a run, per entity: finds duplicates within the run and
+/// answers reference checks against this run's parent inputs. Owned by the key stage.
+///
+/// Keys are kept as 64-bit XXH64 fingerprints (seeded per process):
 /// the first half million in memory, the rest spilled to a temporary file in sorted runs behind
 /// Bloom filters (`SpilledFingerprints`), so memory stays nearly flat however many keys a run
 /// holds and most new keys are confirmed new without touching the disk.
 ///
 /// Two different keys share a fingerprint with probability about n²/2⁶⁵ (10⁻⁶ for five million
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
-public final class SQLiteKeyLedger: KeyLedger {
+public final class KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
     private let recent: FingerprintTable
     private let memoryLimit: Int
@@ -92,7 +93,7 @@ public final class SQLiteKeyLedger: KeyLedger {
 
 /// A Bloom filter over values that are already uniform hashes: its probes come from the value's
 /// two halves (double hashing), with no hashing of its own.
-struct BloomFilter {
+package struct BloomFilter {
     private var bits: [UInt64]
     /// The bit count is a power of two, so a probe is a mask, not a division.
     private let mask: UInt64

@@ -1,0 +1,187 @@
+/// The key stage: counts what was read, checks keys (duplicates within the run, to-one
+/// references) and passes on the records that remain, with the rejections of the same stretch
+/// of input, so that everything after it sees the input's order. Runs on a thread of its own,
+/// which owns it.
+final class KeyStage {
+    fileprivate let inputs: [RunInput]
+    private let model: Model
+    private let ledger: KeyLedger
+    /// Asked whether a referenced item is stored (nil: a dry run without a store).
+    private let store: (any Store)?
+    fileprivate let recorder: RunRecorder
+    fileprivate let resume: ResumePoint
+    private let syncing: Bool
+    /// Sync: keys of rejected records (`Entity/key`), whose items must not be deleted, and the
+    /// rejected records of each entity whose key could not be read.
+    private(set) var rejectedKeys = Set<String>()
+    private(set) var unkeyedRejects: [String: Int] = [:]
+
+    init(inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any Store)?, recorder: RunRecorder,
+         resume: ResumePoint, syncing: Bool) {
+        self.inputs = inputs
+        self.model = model
+        self.ledger = ledger
+        self.store = store
+        self.recorder = recorder
+        self.resume = resume
+        self.syncing = syncing
+    }
+
+    /// Takes parsed chunks in input order until the end, and hands on what passed.
+    func run(from parsed: Sequencer<ParsedItem>, to checked: BoundedChannel<CheckedItem>) {
+        var stop = false
+        // The number in its input of the next chunk's first record.
+        var ordinalBase = 0
+        while true {
+            switch parsed.take() {
+            case .end:
+                checked.put(.end)
+                return
+            case .inputDone(let input, let bytes):
+                ordinalBase = 0
+                checked.put(.inputDone(input: input, bytes: bytes))
+            case .chunk(let input, var chunk):
+                guard !stop else { continue }  // aborted: what was read ahead is not counted
+                let read = chunk.count
+                var check = ChunkCheck(stage: self, input: input, ordinalBase: ordinalBase)
+                check.run(&chunk)
+                stop = check.stop
+                ordinalBase += read
+                if !chunk.records.isEmpty || !check.rejected.isEmpty {
+                    checked.put(.records(input: input, chunk.records, rejected: check.rejected, handback: chunk.handback))
+                }
+            }
+        }
+    }
+
+    /// Whether a stored item of `entity` with `key` was named by a record of this run (sync
+    /// deletes must keep it, even when the record was rejected).
+    func wasNamed(_ key: Value, entity: Entity) throws -> Bool {
+        try ledger.contains(key, entity: entity.name) || rejectedKeys.contains("\(entity.name)/\(key)")
+    }
+
+    /// Counts a rejection and keeps it for rejects.ndjson.
+    fileprivate func reject(_ record: RejectedRecord, input: Int, into rejected: inout [RejectedRecord]) {
+        if syncing {
+            let entity = inputs[input].entity.name
+            if let key = record.key, !key.isNull { rejectedKeys.insert("\(entity)/\(key)") } else { unkeyedRejects[entity, default: 0] += 1 }
+        }
+        recorder.reject(input: input, line: record.line, key: record.key, record.rejection)
+        rejected.append(record)
+    }
+
+    /// To-one references of `entity`: the attribute holding the key, and the parent.
+    fileprivate func references(of entity: Entity) -> [(Int, Entity)] {
+        entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
+            guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
+            return (entity.attributeIndex[key]!, parent)
+        }
+    }
+
+    /// Duplicate keys within the run, and to-one references.
+    fileprivate func check(_ values: [Value], entity: Entity, references: [(Int, Entity)], at location: RecordLocation) -> Rejection? {
+        do {
+            for (attributeIndex, parent) in references {
+                let key = values[attributeIndex]
+                if key.isNull { continue }
+                guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
+                    let attribute = entity.attributes[attributeIndex].name
+                    return Rejection(stage: .validate, reason: .reference, field: attribute,
+                        "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
+                }
+            }
+            let key = values[entity.hashKeyIndex]
+            if let first = try ledger.record(key, entity: entity.name, at: location) {
+                let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
+                return Rejection(stage: .validate, reason: .duplicate, field: entity.hashKey,
+                    "\(entity.hashKey) '\(key)' already appeared on line \(first.line)\(file); the first occurrence is kept")
+            }
+        } catch {
+            return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
+        }
+        return nil
+    }
+}
+
+/// The key checks of one chunk: rejects its records that fail them or were written before an
+/// interruption, keeping the rest in `chunk.records` with their numbers in the input.
+private struct ChunkCheck {
+    let stage: KeyStage
+    let input: Int
+    /// The number in the input of the chunk's first record.
+    let ordinalBase: Int
+    /// The chunk's rejections, parse-stage and key-stage, in input order.
+    var rejected: [RejectedRecord] = []
+    /// Set when the run aborted.
+    var stop = false
+    /// Records read but not yet counted (counted in runs, and before each rejection).
+    private var pendingRead = 0
+
+    init(stage: KeyStage, input: Int, ordinalBase: Int) {
+        self.stage = stage
+        self.input = input
+        self.ordinalBase = ordinalBase
+    }
+
+    mutating func run(_ chunk: inout ParsedChunk) {
+        let entity = stage.inputs[input].entity
+        let references = stage.references(of: entity)
+        let skipBefore = stage.resume.skipBefore[input]
+        var nextReject = chunk.rejects.startIndex
+        var kept = 0
+        for position in chunk.records.indices {
+            chunk.records[position].ordinal += ordinalBase
+            let record = chunk.records[position]
+            rejectParsed(chunk.rejects, from: &nextReject, before: record.ordinal)
+            if stop { break }
+            if pendingRead >= 1024 {
+                countRead()
+                if stage.recorder.isAborted { stop = true; break }
+            }
+            pendingRead += 1
+            if let rejection = stage.check(record.values, entity: entity, references: references,
+                                           at: RecordLocation(inputIndex: input, line: record.line)) {
+                reject(record, rejection)
+                continue
+            }
+            // Written before the interruption: its outcome is in the checkpoint.
+            if record.ordinal < skipBefore {
+                if let rejection = stage.resume.doneRejections[input][record.ordinal] { reject(record, rejection) }
+                continue
+            }
+            chunk.records.swapAt(kept, position)
+            kept += 1
+        }
+        rejectParsed(chunk.rejects, from: &nextReject, before: Int.max)
+        countRead()
+        chunk.records.removeLast(chunk.records.count - kept)
+    }
+
+    /// Rejects the parse stage's rejections numbered before `ordinal`.
+    private mutating func rejectParsed(_ rejects: [ParseReject], from next: inout Int, before ordinal: Int) {
+        while !stop, next < rejects.endIndex, rejects[next].ordinal + ordinalBase < ordinal {
+            let parsed = rejects[next]
+            next += 1
+            pendingRead += 1
+            reject(RejectedRecord(ordinal: parsed.ordinal + ordinalBase, line: parsed.line, offset: parsed.byteOffset,
+                                  key: parsed.key, raw: parsed.raw, rejection: parsed.rejection))
+        }
+    }
+
+    private mutating func reject(_ record: PreparedRecord, _ rejection: Rejection) {
+        let entity = stage.inputs[input].entity
+        reject(RejectedRecord(ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
+                              key: record.values[entity.hashKeyIndex], raw: record.raw, rejection: rejection))
+    }
+
+    private mutating func reject(_ record: RejectedRecord) {
+        countRead()
+        stage.reject(record, input: input, into: &rejected)
+        stop = stage.recorder.isAborted
+    }
+
+    private mutating func countRead() {
+        stage.recorder.read(input: input, count: pendingRead)
+        pendingRead = 0
+    }
+}

@@ -1,0 +1,72 @@
+/// The map-and-validate stage's work on each record of one input: map, validate and migrate it
+/// into a `PreparedRecord`, or reject it. Each parsing thread has its own (made from a
+/// `MapStage.Recipe`): two threads that retain and release the same objects for every record
+/// slow each other down.
+final class MapStage {
+    /// What a thread needs to make its own stage for an input.
+    struct Recipe: Sendable {
+        let inputIndex: Int
+        /// The entity as the input's model version has it.
+        let entity: Entity
+        let map: MapConfig
+        let migration: MigrationPlan?
+        /// Where the source is declared, for errors of its map.
+        let file: String
+        let line: Int?
+    }
+
+    let inputIndex: Int
+    private let entity: Entity
+    private let mapper: RecordMapper
+    private let validator: RecordValidator
+    private let migrator: RecordMigrator?
+
+    /// The stage of `recipe`'s input, with objects of its own. Throws `ConfigurationError` for
+    /// a map that does not fit the entity (checked before a run starts).
+    init(_ recipe: Recipe) throws {
+        inputIndex = recipe.inputIndex
+        let entity = recipe.entity.withOwnAttributes()
+        self.entity = entity
+        mapper = try RecordMapper(entity: entity, map: recipe.map, file: recipe.file, line: recipe.line)
+        validator = RecordValidator(entity: entity, dateFormat: recipe.map.dateFormat)
+        migrator = recipe.migration.flatMap { RecordMigrator(plan: $0, entity: entity.name) }
+    }
+
+    /// Prepares `record`, the chunk's next one, and adds it to the chunk's records or rejects.
+    func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
+        let ordinal = chunk.count
+        func reject(_ key: Value?, _ rejection: Rejection) {
+            chunk.rejects.append(ParseReject(ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                                             key: key, rejection: rejection))
+        }
+        if let failure = record.failure { return reject(nil, failure) }
+        let fields: [FieldValue]
+        switch mapper.map(record) {
+        case .success(let mapped): fields = mapped
+        case .failure(let rejection):
+            return reject(record.names.firstIndex(of: entity.hashKey).flatMap { Self.keyValue(record.values[$0]) }, rejection)
+        }
+        var values: [Value]
+        switch validator.validate(fields) {
+        case .success(let validated): values = validated
+        case .failure(let rejection): return reject(Self.keyValue(fields[entity.hashKeyIndex]), rejection)
+        }
+        if let migrator {
+            switch migrator.migrate(values) {
+            case .success(let migrated): values = migrated
+            case .failure(let rejection): return reject(values[entity.hashKeyIndex], rejection)
+            }
+        }
+        chunk.records.append(PreparedRecord(inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                                            values: values, ordinal: ordinal))
+    }
+
+    /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
+    private static func keyValue(_ field: FieldValue) -> Value? {
+        switch field {
+        case .text(let text), .number(let text): return .string(text)
+        default: return nil
+        }
+    }
+}
+

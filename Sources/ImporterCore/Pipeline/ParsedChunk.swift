@@ -1,0 +1,29 @@
+/// A record the parsing stage rejected, in its place among the chunk's records.
+struct ParseReject {
+    /// Its number in the chunk; the key stage makes it the number in the input.
+    var ordinal: Int
+    let line: Int
+    let byteOffset: Int64
+    let raw: ArraySlice<UInt8>
+    /// The hash key as far as it could be read.
+    let key: Value?
+    let rejection: Rejection
+}
+
+/// Consecutive records of one input, parsed, mapped and validated: those that passed and those
+/// that did not, each in input order. Their `ordinal`s count from the chunk's first record.
+struct ParsedChunk {
+    var records: [PreparedRecord] = []
+    var rejects: [ParseReject] = []
+    /// Where the records go once written: back to the thread that made them, to be freed there
+    /// (memory freed on another thread than the allocating one contends on malloc's locks).
+    let handback: Handback<[PreparedRecord]>
+
+    init(capacity: Int, handback: Handback<[PreparedRecord]>) {
+        records.reserveCapacity(capacity)
+        self.handback = handback
+    }
+
+    /// The records read into the chunk.
+    var count: Int { records.count + rejects.count }
+}

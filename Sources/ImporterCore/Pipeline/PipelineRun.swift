@@ -1,0 +1,144 @@
+import Foundation
+
+/// One run of a pipeline (SPEC §1): read → map and validate → key checks → version and write →
+/// report, each stage a type that owns its state.
+///
+/// The read stage runs on the calling thread (or, for inputs a reader can cut into parts,
+/// hands the parts to `PartParsers`); the key stage and the write stage run on threads of their
+/// own. Records move between them by value over bounded channels; what they share (counts,
+/// rejections, the abort state) is in a `RunRecorder`. A run is built for one run: `start()`
+/// consumes it.
+///
+/// ## Topics
+/// - ``start()``
+/// - ``checkConfiguration(_:model:versions:)``
+public struct PipelineRun: ~Copyable {
+    /// Opens a reader for one input file of a source.
+    public typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
+
+    private let config: PipelineConfig
+    private let model: Model
+    /// Every version of the model, for sources written against an older one.
+    private let versions: VersionedModel?
+    private let store: (any Store)?
+    private let makeReader: ReaderFactory
+    private let options: RunOptions
+    private let runId = UUID().uuidString.lowercased()
+
+    /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
+    private static let defaultBatchSize = 200_000
+
+    /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
+    /// `versions` (the model directory) lets sources name an older `modelVersion`.
+    public init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping ReaderFactory) {
+        self.config = config
+        self.model = model
+        self.versions = versions
+        self.store = store
+        self.options = options
+        self.makeReader = makeReader
+    }
+
+    /// Where the report files go.
+    public var reportDirectory: String { options.reportDirectory ?? config.reportDirectory }
+
+    /// Checks what can be checked before anything is opened or written: entities, maps,
+    /// source model versions.
+    public static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil) throws {
+        _ = try RunInput.ordered(config, model, versions)
+    }
+
+    /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
+    /// written) for problems found before the first record.
+    public consuming func start() throws -> RunReport {
+        let inputs = try RunInput.ordered(config, model, versions)
+        let started = Date()
+        let atomic = config.write.atomic && !options.dryRun
+        let writing = options.dryRun ? nil : store
+        let resume = try resumePoint(inputs, atomic: atomic)
+        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
+        let rejectsFile = try RejectsFile(path: (reportDirectory as NSString).appendingPathComponent("rejects.ndjson"))
+        let recorder = RunRecorder(
+            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
+        if let interrupted = resume.interrupted {
+            // The interrupted run's write outcomes; reading and checking recount the rest.
+            for state in interrupted.inputs {
+                recorder.update(input: inputs.firstIndex { $0.absolutePath == state.path }!) { $0 = $0 + state.written }
+            }
+        }
+        try writing?.beginRun(atomic: atomic)
+
+        let stages = Stages()
+        let keyThread = StageThread("key stage", owning: KeyStage(
+            inputs: inputs, model: model, ledger: KeyLedger(), store: store, recorder: recorder, resume: resume,
+            syncing: config.write.mode == .sync)) { [stages] keys in
+            keys.run(from: stages.parsed, to: stages.checked)
+            return keys
+        }
+        let batchSize = writing?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
+        let writeThread = StageThread("write stage", owning: WriteStage(
+            inputs: inputs, store: writing, recorder: recorder, rejectsFile: rejectsFile,
+            rules: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, VersionRules(entity: $0, write: config.write)) }),
+            batchSize: batchSize, resume: resume, handback: stages.written)) { [stages] writer in
+            writer.run(from: stages.checked)
+            return writer.checkpoint != nil
+        }
+        ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder, parsed: stages.parsed,
+                  written: stages.written, quiet: options.quiet).run()
+        let keys = keyThread.join()
+        let savedCheckpoints = writeThread.join()
+
+        recorder.checkFinalRatio()
+        var deletes: RunReport.DeletePhase?
+        if let store, config.write.mode == .sync {
+            deletes = SyncDeletePhase(model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
+                                      dryRun: options.dryRun, reportDirectory: reportDirectory).run(keys: keys, recorder: recorder)
+        }
+        if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputCount: inputs.count, recorder: recorder) }
+        var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun)
+            .report(recorder, started: started, deletes: deletes)
+        report.resumed = resume.interrupted.map {
+            RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
+        }
+        try ReportFiles.write(report, to: reportDirectory)
+        return report
+    }
+
+    /// Where this run starts, and whether it saves checkpoints.
+    private func resumePoint(_ inputs: [RunInput], atomic: Bool) throws -> ResumePoint {
+        if let store, !options.dryRun, !atomic, options.checkpoints {
+            return try ResumePoint(store: store, inputs: inputs, pipelineFile: config.file, runId: runId, resume: options.resume)
+        }
+        if options.resume {
+            ResumePoint.note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
+        }
+        return ResumePoint(inputCount: inputs.count)
+    }
+
+    /// Commits what is still open (or rolls back an aborted atomic run) and forgets the
+    /// checkpoint of a run that finished.
+    private func finish(_ store: any Store, atomic: Bool, clearCheckpoint: Bool, inputCount: Int, recorder: RunRecorder) {
+        do {
+            try store.finishRun(commit: !(atomic && recorder.isAborted))
+        } catch {
+            recorder.abort("the store failed to commit: \(error)")
+        }
+        if atomic && recorder.isAborted {
+            for index in 0..<inputCount { recorder.update(input: index) { $0 = $0.lost() } }
+        }
+        if clearCheckpoint, !recorder.isAborted {
+            do { try store.clearCheckpoint() } catch { recorder.abort("cannot clear the checkpoint: \(error)") }
+        }
+    }
+}
+
+/// The channels between the stages of one run.
+private struct Stages: Sendable {
+    /// Read stage and part parsers → key stage, in input order; a stage runs a hand-over or
+    /// two ahead of the next.
+    let parsed = Sequencer<ParsedItem>(window: 2)
+    /// Key stage → write stage.
+    let checked = BoundedChannel<CheckedItem>(capacity: 2)
+    /// Write stage → read stage: records written, to be freed where they were made.
+    let written = Handback<[PreparedRecord]>()
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The read stage, on the thread that runs the pipeline: opens each input in turn, reads its
+/// records and hands them, mapped and validated, to the key stage in chunks. An input that its
+/// reader can cut into parts is parsed by the part parsers instead (the read stage only cuts).
+final class ReadStage {
+    /// Opens a reader for one input file of a source.
+    typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
+
+    /// Records per chunk: small, so memory stays flat; transactions span many.
+    static let chunkSize = 8192
+    /// Records per part: half a chunk, as more parts are in flight than chunks (peak memory).
+    static let partSize = chunkSize / 2
+
+    private let inputs: [RunInput]
+    private let pipelineFile: String
+    private let makeReader: ReaderFactory
+    private let recorder: RunRecorder
+    private let parsed: Sequencer<ParsedItem>
+    private let progress: Progress
+    /// The records the writer is done with, freed here, on the thread that allocated them.
+    private let written: Handback<[PreparedRecord]>
+    /// Started at the first input that can be cut into parts.
+    private var partParsers: PartParsers?
+    /// The number of the next item for the key stage, which takes them in this order.
+    private var nextSequence = 0
+
+    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping ReaderFactory, recorder: RunRecorder,
+         parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, quiet: Bool) {
+        self.inputs = inputs
+        self.pipelineFile = pipelineFile
+        self.makeReader = makeReader
+        self.recorder = recorder
+        self.parsed = parsed
+        self.written = written
+        progress = Progress(quiet: quiet)
+    }
+
+    /// Reads every input, then tells the key stage that the input ended.
+    func run() {
+        let totalBytes = inputs.reduce(Int64(0)) { $0 + $1.fileSize }
+        var bytesBefore: Int64 = 0
+        for index in inputs.indices where !recorder.isAborted {
+            let name = (inputs[index].path as NSString).lastPathComponent
+            bytesBefore += read(input: index) { [progress] bytesRead, records in
+                progress.update(input: name, records: records, bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
+            }
+        }
+        partParsers?.finish()
+        parsed.put(.end, sequence: takeSequence())
+        progress.finish()
+    }
+
+    /// Reads, maps, validates and migrates one input file. Returns the bytes read.
+    private func read(input index: Int, progress: (Int64, Int) -> Void) -> Int64 {
+        let input = inputs[index]
+        recorder.started(input: index)
+        let recipe = MapStage.Recipe(inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
+                                     file: pipelineFile, line: input.source.line)
+        let reader: RecordReader
+        let mapStage: MapStage
+        do {
+            reader = try makeReader(input.source, input.path)
+            mapStage = try MapStage(recipe)
+        } catch {
+            recorder.abort("cannot read \(input.path): \(error)")
+            return 0
+        }
+        if let partitioned = reader as? PartitionedRecordReader {
+            cut(partitioned, recipe: recipe, progress: progress)
+        } else {
+            parse(reader, mapStage, progress: progress)
+        }
+        parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
+        return reader.bytesRead
+    }
+
+    /// Parses an input on this thread, a chunk at a time.
+    private func parse(_ reader: RecordReader, _ mapStage: MapStage, progress: (Int64, Int) -> Void) {
+        var chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
+        var readCount = 0
+        while true {
+            do {
+                guard let record = try reader.next() else { break }
+                mapStage.prepare(record, into: &chunk)
+            } catch {
+                recorder.abort("reading \(inputs[mapStage.inputIndex].path) failed: \(error)")
+                break
+            }
+            readCount += 1
+            if readCount & 1023 == 0 {
+                progress(reader.bytesRead, readCount)
+                if recorder.isAborted { break }
+            }
+            if chunk.count >= Self.chunkSize {
+                parsed.put(.chunk(input: mapStage.inputIndex, chunk), sequence: takeSequence())
+                written.releaseAll()
+                chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
+            }
+        }
+        if chunk.count > 0 { parsed.put(.chunk(input: mapStage.inputIndex, chunk), sequence: takeSequence()) }
+    }
+
+    /// Cuts an input into parts, `partSize` records each, for the part parsers.
+    private func cut(_ reader: PartitionedRecordReader, recipe: MapStage.Recipe, progress: (Int64, Int) -> Void) {
+        let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
+        self.partParsers = partParsers
+        while !recorder.isAborted {
+            do {
+                guard let part = try reader.nextPart(maximumRecords: Self.partSize) else { break }
+                partParsers.parse(PartParsers.Part(sequence: takeSequence(), recipe: recipe, reader: part))
+            } catch {
+                recorder.abort("reading \(inputs[recipe.inputIndex].path) failed: \(error)")
+                break
+            }
+            progress(reader.bytesRead, recorder.recordsRead(input: recipe.inputIndex))
+        }
+    }
+
+    private func takeSequence() -> Int {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+}

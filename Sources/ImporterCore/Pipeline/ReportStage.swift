@@ -1,0 +1,45 @@
+import Foundation
+
+/// The report stage: the run's figures, per input and per entity, its status and exit code
+/// (SPEC §8), from what the stages recorded.
+struct ReportStage {
+    let runId: String
+    let config: PipelineConfig
+    let model: Model
+    let dryRun: Bool
+
+    func report(_ recorder: RunRecorder, started: Date, deletes: RunReport.DeletePhase?) -> RunReport {
+        let finished = Date()
+        let inputReports = recorder.inputs.map { input in
+            RunReport.InputReport(
+                source: input.source, entity: input.entity, format: input.format, bytes: input.bytes,
+                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts)
+        }
+        let entities = entityReports(inputReports, deletes: deletes)
+        let totals = entities.map(\.counts).reduce(Counts(), +)
+        let abortReason = recorder.abortMessage
+        let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
+        let status: RunReport.Status = abortReason != nil ? .aborted : (totals.rejected > 0 || deletesIncomplete ? .partial : .succeeded)
+        let exitCode: Int32 = status == .aborted ? 3 : (status == .partial ? 1 : 0)
+        return RunReport(
+            runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
+            status: status, abortReason: abortReason, exitCode: exitCode, startedAt: started, finishedAt: finished,
+            seconds: finished.timeIntervalSince(started),
+            model: .init(name: model.name, version: model.version, checksum: model.checksum),
+            destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),
+            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes)
+    }
+
+    /// One row per entity with inputs or deletes, parents first.
+    private func entityReports(_ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?) -> [RunReport.EntityReport] {
+        model.parentsFirstOrder.compactMap { entity in
+            let mine = inputs.filter { $0.entity == entity }
+            let deleted = deletes?.deleted[entity] ?? 0
+            guard !mine.isEmpty || deleted > 0 else { return nil }
+            var counts = mine.map(\.counts).reduce(Counts(), +)
+            counts.deleted = deleted
+            let seconds = mine.map(\.seconds).reduce(0, +)
+            return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts)
+        }
+    }
+}

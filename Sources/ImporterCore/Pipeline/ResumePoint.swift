@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where a run starts (SPEC §12): from the first record, or after the last commit of an
+/// interrupted run (`--resume`), and the checkpoint this run saves with every commit.
+struct ResumePoint: Sendable {
+    /// Per input, the records already done by the interrupted run.
+    var skipBefore: [Int]
+    /// The interrupted run's write-stage rejections, by input and record number.
+    var doneRejections: [[Int: Rejection]]
+    /// The interrupted run's checkpoint, when this run continues it.
+    var interrupted: Checkpoint?
+    /// The checkpoint saved with every commit; nil when the run keeps none (dry or atomic runs).
+    var checkpoint: Checkpoint?
+    /// Per input, what identifies its content (for the checkpoint).
+    var fingerprints: [InputFingerprint] = []
+
+    /// A run from the first record of every input, saving no checkpoints.
+    init(inputCount: Int) {
+        skipBefore = Array(repeating: 0, count: inputCount)
+        doneRejections = Array(repeating: [:], count: inputCount)
+    }
+
+    /// Fingerprints the inputs and starts this run's checkpoint; for `--resume`, takes over
+    /// the interrupted run's checkpoint. Refuses it, before anything is written, if an input
+    /// changed (`ConfigurationError`).
+    init(store: any Store, inputs: [RunInput], pipelineFile: String, runId: String, resume: Bool) throws {
+        self.init(inputCount: inputs.count)
+        fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
+        let pipeline = RunInput.absolute(pipelineFile)
+        checkpoint = Checkpoint(pipeline: pipeline, runId: runId)
+        let previous = try store.loadCheckpoint()
+        guard resume else {
+            if previous != nil {
+                Self.note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)")
+                try store.clearCheckpoint()  // its rejections must not be listed again by a later --resume
+            }
+            return
+        }
+        guard let previous else {
+            Self.note("--resume: no interrupted run to continue; starting from the beginning")
+            return
+        }
+        guard previous.pipeline == pipeline else {
+            throw ConfigurationError(file: pipelineFile,
+                "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it")
+        }
+        try take(previous, inputs: inputs, pipelineFile: pipelineFile)
+    }
+
+    /// Continues `previous`: every input it names must be an input now, with the same content.
+    private mutating func take(_ previous: Checkpoint, inputs: [RunInput], pipelineFile: String) throws {
+        for state in previous.inputs {
+            guard let index = inputs.firstIndex(where: { $0.absolutePath == state.path }) else {
+                throw ConfigurationError(file: pipelineFile,
+                    "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)")
+            }
+            guard fingerprints[index] == state.fingerprint else {
+                throw ConfigurationError(file: state.path,
+                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, or different content in its first MiB), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
+            }
+            skipBefore[index] = state.nextRecord
+        }
+        for rejection in previous.rejections {
+            if let index = inputs.firstIndex(where: { $0.absolutePath == rejection.path }) {
+                doneRejections[index][rejection.record] = rejection.rejection
+            }
+        }
+        checkpoint?.inputs = previous.inputs
+        interrupted = previous
+    }
+
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("importer: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One input file of a source, in the order a run processes them (parents first).
+struct RunInput: Sendable {
+    let source: SourceConfig
+    let path: String
+    let entity: Entity
+    /// The entity as the dump's model version has it (`entity` unless the source has an
+    /// older `modelVersion`), and the migration of its records to the run's version.
+    let sourceEntity: Entity
+    let migration: MigrationPlan?
+    /// How checkpoints name the file: absolute, so a resume from another directory finds it.
+    let absolutePath: String
+
+    init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?) {
+        self.source = source
+        self.path = path
+        self.entity = entity
+        self.sourceEntity = sourceEntity
+        self.migration = migration
+        absolutePath = Self.absolute(path)
+    }
+
+    var format: InputFormat { source.format ?? InputFormat(path: path) ?? .csv }
+
+    /// The file's size on disk, for progress (0 when it cannot be read).
+    var fileSize: Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Checkpoints name files by absolute path, so a resume from another directory finds them.
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// Every input file, parents-first by the model's relationships, in pipeline order within
+    /// an entity. Throws `ConfigurationError` for an unknown entity, a map that does not fit
+    /// the entity, or a source model version that cannot be migrated.
+    static func ordered(_ config: PipelineConfig, _ model: Model, _ versions: VersionedModel?) throws -> [RunInput] {
+        var sourceEntities: [(Entity, MigrationPlan?)] = []
+        for source in config.sources {
+            guard let entity = model.entity(named: source.entity) else {
+                throw ConfigurationError(file: config.file, line: source.line, key: "entity",
+                    "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
+            }
+            let (sourceEntity, migration) = try migration(of: source, entity, config, model, versions)
+            _ = try RecordMapper(entity: sourceEntity, map: source.map, file: config.file, line: source.line)
+            sourceEntities.append((sourceEntity, migration))
+        }
+        var inputs: [RunInput] = []
+        for entityName in model.parentsFirstOrder {
+            let entity = model.entity(named: entityName)!
+            for (index, source) in config.sources.enumerated() where source.entity == entityName {
+                let (sourceEntity, migration) = sourceEntities[index]
+                inputs += source.paths.map {
+                    RunInput(source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration)
+                }
+            }
+        }
+        return inputs
+    }
+
+    /// A source written against an older model version: its entity in that version, and the
+    /// plan that migrates its records to the run's version (migrate-on-read, SPEC §9).
+    private static func migration(of source: SourceConfig, _ entity: Entity, _ config: PipelineConfig, _ model: Model,
+                                  _ versions: VersionedModel?) throws -> (Entity, MigrationPlan?) {
+        guard let version = source.modelVersion, version != model.version else { return (entity, nil) }
+        let at = { (message: String) in ConfigurationError(file: config.file, line: source.line, key: "modelVersion", message) }
+        guard version < model.version else {
+            throw at("the dump was written against model version \(version), newer than the run's version \(model.version); migrate the store to \(version) and run with that version")
+        }
+        guard let versions, versions.version(version) != nil else {
+            throw at("model version \(version) is not in \(config.modelPath)")
+        }
+        let plan = try MigrationPlan(versions, from: version, to: model.version)
+        guard let name = plan.originalName(ofEntity: entity.name), let old = plan.from.entity(named: name) else {
+            throw at("\(entity.name) is new after version \(version), so a dump of version \(version) cannot hold it")
+        }
+        return (old, plan)
+    }
+}

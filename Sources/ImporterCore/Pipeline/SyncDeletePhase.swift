@@ -1,0 +1,43 @@
+import Foundation
+
+/// The delete phase of `mode: sync`, once every input is written: stored items of the
+/// pipeline's entities that no record named are deleted (SPEC §6); a dry run only plans it.
+struct SyncDeletePhase {
+    let model: Model
+    let inputs: [RunInput]
+    let store: any Store
+    let limit: WriteConfig.DeleteLimit
+    let dryRun: Bool
+    let reportDirectory: String
+
+    /// Runs the phase after the key stage (which knows the keys the input named) is done, and
+    /// writes `deletes.ndjson`.
+    func run(keys: KeyStage, recorder: RunRecorder) -> RunReport.DeletePhase {
+        var phase = RunReport.DeletePhase()
+        if let reason = recorder.abortMessage {
+            phase.refused = "the run was aborted (\(reason)); sync deletes nothing after an incomplete read"
+            return phase
+        }
+        if let (entity, count) = keys.unkeyedRejects.first {
+            phase.refused = "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
+            return phase
+        }
+        let entities = model.parentsFirstOrder.compactMap { name in
+            inputs.contains { $0.entity.name == name } ? model.entity(named: name) : nil
+        }
+        do {
+            let sync = SyncDeletes(model: model, store: store, limit: limit)
+            let outcome = try sync.run(entities: entities, preview: dryRun) { entity, key in try keys.wasNamed(key, entity: entity) }
+            phase = RunReport.DeletePhase(outcome)
+            try DeletesFile.write(outcome, to: (reportDirectory as NSString).appendingPathComponent("deletes.ndjson"))
+        } catch {
+            if dryRun {
+                phase.refused = "cannot plan the delete phase: \(error)"
+            } else {
+                recorder.abort("the sync delete phase failed: \(error)")
+                phase.refused = "the store failed during the delete phase; nothing of it was committed"
+            }
+        }
+        return phase
+    }
+}

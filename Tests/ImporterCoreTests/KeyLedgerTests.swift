@@ -1,0 +1,46 @@
+import XCTest
+@testable import ImporterCore
+
+final class KeyLedgerTests: XCTestCase {
+    func testKeyLedgerFindsDuplicatesAndReferences() throws {
+        let ledger = KeyLedger()
+        XCTAssertNil(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 0, line: 2)))
+        XCTAssertNil(try ledger.record(.string("x"), entity: "B", at: RecordLocation(inputIndex: 1, line: 3)))
+        XCTAssertEqual(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 2, line: 9)),
+                       RecordLocation(inputIndex: 0, line: 2))
+        XCTAssertTrue(try ledger.contains(.string("x"), entity: "B"))
+        XCTAssertFalse(try ledger.contains(.string("y"), entity: "B"))
+    }
+
+    /// Past its memory limit the ledger spills to disk and still finds every key.
+    func testKeyLedgerSpillsToDiskAndStillFindsEveryKey() throws {
+        let ledger = KeyLedger(memoryLimit: 1000)
+        for line in 1...5000 {
+            XCTAssertNil(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 3, line: line)))
+        }
+        for line in stride(from: 1, through: 5000, by: 7) {
+            XCTAssertEqual(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 0, line: 9999)),
+                           RecordLocation(inputIndex: 3, line: line))
+        }
+        XCTAssertTrue(try ledger.contains(.integer(1), entity: "A"))
+        XCTAssertTrue(try ledger.contains(.integer(4999), entity: "A"))
+        XCTAssertFalse(try ledger.contains(.integer(1), entity: "B"))
+        XCTAssertFalse(try ledger.contains(.integer(5001), entity: "A"))
+    }
+}
+
+final class FingerprintTests: XCTestCase {
+    /// Reference values from the `xxhash` Python package (`xxhash.xxh64(text, seed).intdigest()`).
+    func testXXH64MatchesTheReferenceImplementation() {
+        func hash(_ text: String, _ seed: UInt64) -> UInt64 {
+            Array(text.utf8).withUnsafeBytes { XXH64.hash($0, seed: seed) }
+        }
+        let long = "The quick brown fox jumps over the lazy dog, twice over: 0123456789!"
+        XCTAssertEqual(hash("", 0), 0xEF46_DB37_51D8_E999)
+        XCTAssertEqual(hash("abc", 0), 0x44BC_2CF5_AD77_0999)
+        XCTAssertEqual(hash(long, 0), 0xE39B_AC34_DF87_4134)
+        XCTAssertEqual(hash("", UInt64.max - 12344), 0xE76A_F845_1142_B0B3)
+        XCTAssertEqual(hash("abc", UInt64.max - 12344), 0xC056_F8E1_2A32_6ADE)
+        XCTAssertEqual(hash(long, UInt64.max - 12344), 0x6026_1376_3090_6871)
+    }
+}
