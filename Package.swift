@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "importer",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "importer", targets: ["importer"]),
         .library(name: "ImporterCore", targets: ["ImporterCore"]),
