@@ -357,7 +357,7 @@ final class DocumentationTests: XCTestCase {
         guard let model = pinned else {
             throw ConfigurationError(file: config.file, key: "modelVersion", "version \(config.modelVersion ?? 0) is not in \(config.modelPath)")
         }
-        try PipelineRunner.checkConfiguration(config, model: model, versions: versions)
+        try PipelineRun.checkConfiguration(config, model: model, versions: versions)
     }
 
     func number(_ value: Double) -> String {
