@@ -5,7 +5,7 @@ import ImporterCore
 /// The local store: one SQLite file, a table per entity (hash key as PRIMARY KEY, a version
 /// column), `_importer_meta` with the model's name, version and checksum, `_importer_runs`
 /// with the history of runs. WAL journal, prepared statements, one transaction per batch.
-public final class SQLiteStore: Store, @unchecked Sendable {
+public final class SQLiteStore: Store, RunHistory, @unchecked Sendable {
     public let path: String
     /// The writing connection; used by the writer thread only.
     let database: Database

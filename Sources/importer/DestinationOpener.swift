@@ -3,21 +3,31 @@ import ImporterCore
 import ImporterDynamoDB
 import ImporterSQLite
 
+/// A destination opened for a run: its store, and the store's run history if it keeps one.
+struct OpenedDestination {
+    let store: any Store
+    let history: (any RunHistory)?
+}
+
 /// Opens a pipeline's destination (SPEC §4 `destination`) as a `Store`.
 enum DestinationOpener {
     /// The store to run against. A dry run writes nothing and gets a store only when one exists
     /// already (to answer reference checks and preview sync deletes); else nil.
     /// Throws `ConfigurationError` (exit 2, nothing written) for what the user must fix.
     static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool = false,
-                     reportDirectory: String) throws -> Store? {
+                     reportDirectory: String) throws -> OpenedDestination? {
         switch config.destination.kind {
-        case .sqlite: return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
+        case .sqlite:
+            let store = try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
+            return store.map { OpenedDestination(store: $0, history: $0) }
         case .dynamodb:
             if acceptModelChange {
                 throw ConfigurationError(file: config.file, key: "destination",
                     "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
             }
+            // DynamoDB keeps no run history: its runs are in their report files.
             return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
+                .map { OpenedDestination(store: $0, history: nil) }
         }
     }
 
@@ -47,7 +57,7 @@ enum DestinationOpener {
         }
     }
 
-    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> Store? {
+    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> SQLiteStore? {
         let path = config.destination.path!
         do {
             if dryRun {
@@ -65,7 +75,7 @@ enum DestinationOpener {
         }
     }
 
-    private static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> Store? {
+    private static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> DynamoDBStore? {
         let store = try dynamoDBStore(config, dryRun: dryRun, reportDirectory: reportDirectory)
         do {
             if dryRun { return try store.prepareToRead(model) ? store : nil }

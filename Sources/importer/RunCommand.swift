@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ImporterCore
 import ImporterFormats
-import ImporterSQLite
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,12 +67,12 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
     var options = options
     options.quiet = output.quiet
     options.reportDirectory = output.reportDir
-    let store = try exitOnConfigurationError {
+    let destination = try exitOnConfigurationError {
         try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
                                    reportDirectory: output.reportDir ?? config.reportDirectory)
     }
-    defer { store?.close() }
-    let run = PipelineRun(config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
+    defer { destination?.store.close() }
+    let run = PipelineRun(config: config, model: model, versions: versions, store: destination?.store, options: options, makeReader: makeReader)
     let reportDirectory = run.reportDirectory
     let report: RunReport
     do {
@@ -85,7 +84,7 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
         FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
         throw ExitCode(3)
     }
-    if !options.dryRun { try? (store as? SQLiteStore)?.recordRun(report) }
+    if !options.dryRun { try? destination?.history?.recordRun(report) }
     var summary = SummaryTable.render(report)
     summary += "reports: \(reportDirectory)\n"
     FileHandle.standardError.write(Data(summary.utf8))

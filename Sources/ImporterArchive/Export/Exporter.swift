@@ -9,13 +9,13 @@ import ImporterCore
 /// or `.zip` is encoded twice from the snapshot, a first pass measuring what the second writes.
 /// Nothing is staged on disk or in memory beyond a few chunks.
 public struct Exporter {
-    public let store: Store
+    public let store: any ItemReading
     public let model: Model
     public let format: ExportFormat
     /// `sqlite` or `dynamodb`, recorded in the manifest.
     public let sourceType: String
 
-    public init(store: Store, model: Model, format: ExportFormat, sourceType: String) {
+    public init(store: any ItemReading, model: Model, format: ExportFormat, sourceType: String) {
         self.store = store
         self.model = model
         self.format = format

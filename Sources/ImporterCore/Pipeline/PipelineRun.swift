@@ -117,7 +117,7 @@ public struct PipelineRun: ~Copyable {
 
     /// Commits what is still open (or rolls back an aborted atomic run) and forgets the
     /// checkpoint of a run that finished.
-    private func finish(_ store: any Store, atomic: Bool, clearCheckpoint: Bool, inputCount: Int, recorder: RunRecorder) {
+    private func finish(_ store: any BatchWriting & RunCheckpoints, atomic: Bool, clearCheckpoint: Bool, inputCount: Int, recorder: RunRecorder) {
         do {
             try store.finishRun(commit: !(atomic && recorder.isAborted))
         } catch {

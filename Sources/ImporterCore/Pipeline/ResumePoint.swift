@@ -23,7 +23,7 @@ struct ResumePoint: Sendable {
     /// Fingerprints the inputs and starts this run's checkpoint; for `--resume`, takes over
     /// the interrupted run's checkpoint. Refuses it, before anything is written, if an input
     /// changed (`ConfigurationError`).
-    init(store: any Store, inputs: [RunInput], pipelineFile: String, runId: String, resume: Bool) throws {
+    init(store: any RunCheckpoints, inputs: [RunInput], pipelineFile: String, runId: String, resume: Bool) throws {
         self.init(inputCount: inputs.count)
         fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
         let pipeline = RunInput.absolute(pipelineFile)

@@ -5,7 +5,7 @@
 final class WriteStage {
     private let inputs: [RunInput]
     /// Nil in a dry run: every valid record counts as inserted.
-    private let store: (any Store)?
+    private let store: (any BatchWriting & RunCheckpoints)?
     private let recorder: RunRecorder
     private let rejectsFile: RejectsFile
     private let rules: [String: VersionRules]
@@ -26,7 +26,7 @@ final class WriteStage {
     /// The store's rejections of the hand-over being written.
     private var writeRejected: [RejectedRecord] = []
 
-    init(inputs: [RunInput], store: (any Store)?, recorder: RunRecorder, rejectsFile: RejectsFile, rules: [String: VersionRules],
+    init(inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder, rejectsFile: RejectsFile, rules: [String: VersionRules],
          batchSize: Int, resume: ResumePoint, handback: Handback<[PreparedRecord]>) {
         self.inputs = inputs
         self.store = store

@@ -1,0 +1,29 @@
+/// Writes in batches: records applied under the version rules, made durable by commits.
+/// The version rules live once, in `VersionRules`, so every store behaves the same.
+public protocol BatchWriting: AnyObject, Sendable {
+    /// Applies records under `rules`: one outcome per record, in order. A record the store
+    /// refuses is rejected alone; the others go on. Writes become durable at the next `commit()`.
+    /// Throws `StoreError` for failures of the store as a whole (disk full, I/O): everything
+    /// since the last commit is then lost.
+    func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+
+    /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
+    /// nothing is committed before `finishRun(commit: true)`.
+    func commit() throws
+
+    /// `atomic: true`: everything written until `finishRun` is one transaction.
+    func beginRun(atomic: Bool) throws
+    /// Commits (or, with `commit: false`, rolls back) what is still open.
+    func finishRun(commit: Bool) throws
+
+    /// Records the runner should hand to one `write` and commit together, when the store knows
+    /// better than `write.batchSize` (a remote store sends a write's batches concurrently).
+    var preferredCommitSize: Int? { get }
+    /// Requests to the store retried since the last call, for the report (SPEC §8 `retries`).
+    func takeRetries(of entity: Entity) -> Int
+}
+
+extension BatchWriting {
+    public var preferredCommitSize: Int? { nil }
+    public func takeRetries(of entity: Entity) -> Int { 0 }
+}

@@ -1,0 +1,36 @@
+/// Reads of stored items: reference checks, exports, sync's scan, the library API.
+public protocol ItemReading: AnyObject, Sendable {
+    /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
+    func contains(_ key: Value, in entity: Entity) throws -> Bool
+
+    /// How many items of `entity` are stored (the open transaction's writes included).
+    func count(of entity: Entity) throws -> Int
+
+    /// The stored item with `key` (values by attribute position), or nil. Sees the writes of
+    /// the open transaction.
+    func fetch(_ key: Value, of entity: Entity) throws -> [Value]?
+
+    /// Calls `body` with every stored item of `entity` (values by attribute position), in no
+    /// particular order. Sees the writes of the open transaction; `body` must not write.
+    func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws
+
+    /// `scan` for exports: every stored item as a `StoredRow` read in place, valid only during
+    /// `body`. Stores without an in-place reader get `ValuesRow`s of `scan`.
+    func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws
+
+    /// Runs `body` on one consistent view of every entity (SQLite: one read transaction), so an
+    /// export sees no write that happens meanwhile. Stores without snapshots just run it.
+    func readingSnapshot<T>(_ body: () throws -> T) throws -> T
+}
+
+extension ItemReading {
+    public func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
+    public func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
+        try scan(entity) { try body(ValuesRow($0)) }
+    }
+
+    /// Items stored per entity, in model order.
+    public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
+        try model.entities.map { ($0.name, try count(of: $0)) }
+    }
+}
