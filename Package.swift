@@ -54,6 +54,8 @@ let package = Package(
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
         .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
+        // The pipeline's stages in process: records fed in, what comes out asserted.
+        .testTarget(name: "PipelineStageTests", dependencies: ["ImporterCore", "ImporterFormats", "ImporterSQLite"]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
