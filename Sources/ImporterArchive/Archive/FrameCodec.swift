@@ -77,17 +77,17 @@ struct CompressionFailure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Compresses one chunk into one complete frame. Each is used by one thread at a time.
-protocol FrameCompressor: AnyObject, Sendable {
+/// Compresses one chunk into one complete frame. Each belongs to the thread that made it.
+protocol FrameCompressor: AnyObject {
     func frame(of chunk: [UInt8]) throws -> [UInt8]
 }
 
-private final class IdentityCompressor: FrameCompressor, @unchecked Sendable {
+private final class IdentityCompressor: FrameCompressor {
     func frame(of chunk: [UInt8]) throws -> [UInt8] { chunk }
 }
 
 /// zlib at level 6, gzip wrapper (the level libarchive and gzip use by default).
-private final class GzipCompressor: FrameCompressor, @unchecked Sendable {
+private final class GzipCompressor: FrameCompressor {
     private var stream = z_stream()
 
     init() throws {
@@ -120,7 +120,7 @@ private final class GzipCompressor: FrameCompressor, @unchecked Sendable {
 }
 
 /// zstd at level 3 (zstd's and libarchive's default).
-private final class ZstdCompressor: FrameCompressor, @unchecked Sendable {
+private final class ZstdCompressor: FrameCompressor {
     private let context: OpaquePointer
 
     init() throws {

@@ -4,6 +4,12 @@ import Foundation
 /// and hands the frames to `output` in the order the chunks came, hashing the chunks on the
 /// way. At most `capacity` chunks are in flight, so memory does not grow with the data. With
 /// `.identity` and one worker it hashes and writes on a thread of its own (two-pass exports).
+///
+/// `@unchecked Sendable` is safe here: every stored `var` is read and written only with
+/// `condition` held, except inside `output` and `digest.update`, which one thread at a time
+/// runs (the `writing` flag, set and cleared under the lock). `output` is not `Sendable`: the
+/// caller hands it over for the writer's lifetime and touches nothing it captures between
+/// `init` and the return of `finish()`, which waits for the last call.
 final class ParallelFrameWriter: @unchecked Sendable {
     private let output: ([UInt8]) throws -> Void
     private let condition = NSCondition()
@@ -19,16 +25,21 @@ final class ParallelFrameWriter: @unchecked Sendable {
     private let capacity: Int
     private let workersDone = DispatchGroup()
 
-    /// Starts `workers` threads compressing with `codec`; `output` is called on them, one
-    /// frame at a time, in order.
-    init(codec: FrameCodec, workers: Int, output: @escaping ([UInt8]) throws -> Void) throws {
+    /// Starts `workers` threads compressing with `codec`, each with a compressor of its own;
+    /// `output` is called on them, one frame at a time, in order.
+    init(codec: FrameCodec, workers: Int, output: @escaping ([UInt8]) throws -> Void) {
         self.output = output
         capacity = workers * 2
         for _ in 0..<workers {
-            let compressor = try codec.makeCompressor()
             workersDone.enter()
             Thread { [self] in
-                work(with: compressor)
+                do {
+                    work(with: try codec.makeCompressor())
+                } catch {
+                    condition.lock()
+                    fail(error)
+                    condition.unlock()
+                }
                 workersDone.leave()
             }.start()
         }

@@ -72,7 +72,7 @@ final class StreamingTarWriter {
         precondition(entry == nil, "an entry is already open")
         let headerOffset = offset
         try append(codec.stored([UInt8](repeating: 0, count: TarHeader.blockSize)))
-        let frames = try ParallelFrameWriter(codec: codec, workers: workers) { [unowned self] frame in
+        let frames = ParallelFrameWriter(codec: codec, workers: workers) { [unowned self] frame in
             try append(frame)
         }
         entry = (name, headerOffset, frames)

@@ -101,7 +101,7 @@ public struct Exporter {
         for file in manifest.entities {
             try writer.beginEntry(name: file.file, size: file.bytes, modified: created)
             // Hashed and written on another thread while the next chunk is encoded.
-            let background = try ParallelFrameWriter(codec: .identity, workers: 1) { try writer.write($0) }
+            let background = ParallelFrameWriter(codec: .identity, workers: 1) { try writer.write($0) }
             let items: Int
             do {
                 items = try encode(model.entity(named: file.entity)!) { try background.write($0) }

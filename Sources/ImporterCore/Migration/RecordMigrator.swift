@@ -16,7 +16,7 @@ extension AttributeMapping {
 /// Migrates the records of one entity, read against an older model version, through every
 /// step of a plan (migrate-on-read), with the same rules as a store migration. Immutable, so
 /// threads may share one (its validators' NSRegularExpressions are safe to share).
-public final class RecordMigrator: @unchecked Sendable {
+public final class RecordMigrator: Sendable {
     private let steps: [(mapping: EntityMapping, validator: RecordValidator, version: Int)]
 
     /// The migrator of `entity` (named as in the plan's start version); nil if a step removes it.

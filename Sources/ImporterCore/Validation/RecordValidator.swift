@@ -23,7 +23,7 @@ public struct PreparedRecord: Sendable {
 }
 
 /// Per-record checks against the model: types, required, min/max, maxLength, pattern, values.
-public struct RecordValidator {
+public struct RecordValidator: Sendable {
     public let entity: Entity
     private let dateFormat: DateFormat
     private let patterns: [NSRegularExpression?]
