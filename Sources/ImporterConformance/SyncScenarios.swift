@@ -26,7 +26,10 @@ public enum SyncScenarios {
         return write
     }
 
-    public static var all: [ConformanceScenario] {
+    public static var all: [ConformanceScenario] { deleteRules + limits }
+
+    /// Vanished items and each delete rule.
+    static var deleteRules: [ConformanceScenario] {
         let items = (1...5).map { VersionScenarios.item("i\($0)", "I\($0)", nil, Int64($0), version: 2) }
         return [
             ConformanceScenario(
@@ -75,6 +78,13 @@ public enum SyncScenarios {
                 synced: ["Owner", "Pet"],
                 expected: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o2")]],
                 expectedDenied: ["Owner/o1"]),
+        ]
+    }
+
+    /// `maxDeletes` refusing before anything is deleted, or allowing up to the limit.
+    static var limits: [ConformanceScenario] {
+        let items = (1...5).map { VersionScenarios.item("i\($0)", "I\($0)", nil, Int64($0), version: 2) }
+        return [
             ConformanceScenario(
                 name: "maxDeletes as a count refuses the delete phase before anything is deleted",
                 write: write(maxDeletes: .count(2)), stored: ["Item": items],

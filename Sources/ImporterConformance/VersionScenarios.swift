@@ -43,17 +43,44 @@ public enum VersionScenarios {
         write.mergePolicy = configuredPolicy
         write.maxDeletes = .count(100)
         // `replace` is upsert with mergePolicy overwrite, whatever the pipeline says.
-        let policy = mode == .replace ? .overwrite : configuredPolicy
-        let existing = mode == .insert
+        var expected = Expectations(versions: versions, policy: mode == .replace ? .overwrite : configuredPolicy,
+                                    existing: mode == .insert, after: Dictionary(uniqueKeysWithValues: stored.map { ($0["id"].description, $0) }))
+        expected.newKeys()
+        expected.storedKeys()
+        // `gone` is not in the input: only sync deletes it.
+        if mode == .sync { expected.after["gone"] = nil }
 
-        var incoming: [ConformanceScenario.Incoming] = []
-        var after: [String: Item] = Dictionary(uniqueKeysWithValues: stored.map { ($0["id"].description, $0) })
-        func expect(_ record: Item, _ outcome: ConformanceScenario.Outcome, conflict: Bool = false, stores: Item? = nil) {
-            incoming.append(.init(entity: "Item", item: record, outcome: outcome, conflict: conflict))
-            if let stores { after[record["id"].description] = stores }
-        }
-        func duplicate(_ record: Item) { expect(record, .rejected(.duplicate)) }
+        return ConformanceScenario(
+            name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
+            write: write, stored: ["Item": stored], incoming: expected.incoming, synced: mode == .sync ? ["Item"] : [],
+            expected: ["Item": Array(expected.after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])
+    }
+}
 
+/// The incoming records of one scenario, with the outcome each must have and what the store
+/// must hold after them.
+private struct Expectations {
+    let versions: WriteConfig.Versions
+    let policy: WriteConfig.MergePolicy
+    /// Insert mode: every stored key is a duplicate.
+    let existing: Bool
+    var after: [String: Item]
+    var incoming: [ConformanceScenario.Incoming] = []
+
+    init(versions: WriteConfig.Versions, policy: WriteConfig.MergePolicy, existing: Bool, after: [String: Item]) {
+        self.versions = versions
+        self.policy = policy
+        self.existing = existing
+        self.after = after
+    }
+
+    mutating func expect(_ record: Item, _ outcome: ConformanceScenario.Outcome, conflict: Bool = false, stores: Item? = nil) {
+        incoming.append(.init(entity: "Item", item: record, outcome: outcome, conflict: conflict))
+        if let stores { after[record["id"].description] = stores }
+    }
+
+    /// Keys the store does not hold.
+    mutating func newKeys() {
         // A new key: inserted at version 1 in every mode.
         expect(item("new", "N", nil, 1, version: nil), .inserted, stores: item("new", "N", nil, 1, version: 1))
 
@@ -66,47 +93,41 @@ public enum VersionScenarios {
         case (.check, .rollback): expect(newv, .rolledBack, conflict: true)
         case (.check, _): expect(newv, .inserted, conflict: true, stores: item("newv", "NV", nil, 1, version: 1))
         }
+    }
 
-        // Identical content, no version: nothing to write.
+    /// Keys the store holds: duplicates in insert mode, else the version rules decide.
+    mutating func storedKeys() {
         let same = item("same", "S", "n", 1, version: nil)
-        if existing { duplicate(same) } else { expect(same, .unchanged) }
-
-        // A replay of an applied write (stored version = incoming + 1, same content).
         let replay = item("replay", "R", "n", 1, version: 2)
-        if existing { duplicate(replay) }
-        else if versions == .preserve { expect(replay, .updated, stores: item("replay", "R", "n", 1, version: 2)) }
-        else { expect(replay, .unchanged) }
-
-        // A blind write (no version): version + 1.
         let blind = item("blind", "B2", "n", 1, version: nil)
-        if existing { duplicate(blind) } else { expect(blind, .updated, stores: item("blind", "B2", "n", 1, version: 4)) }
-
-        // Based on the stored version: version + 1 (preserve keeps the incoming version).
         let match = item("match", "M2", "n", 1, version: 3)
-        if existing { duplicate(match) }
-        else { expect(match, .updated, stores: item("match", "M2", "n", 1, version: versions == .preserve ? 3 : 4)) }
-
-        // Based on version 2 while version 3 is stored: the merge policy decides.
         let conf = item("conf", "C2", "new", nil, version: 2)
-        if existing { duplicate(conf) }
-        else {
-            switch (versions, policy) {
-            case (.preserve, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 2))
-            case (.ignore, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 4))
-            case (.check, .error): expect(conf, .rejected(.conflict), conflict: true)
-            case (.check, .rollback): expect(conf, .rolledBack, conflict: true)
-            case (.check, .overwrite): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", nil, version: 4))
-            case (.check, .objectTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", 5, version: 4))
-            case (.check, .storeTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C", "new", 5, version: 4))
-            }
+        guard !existing else {
+            for record in [same, replay, blind, match, conf] { expect(record, .rejected(.duplicate)) }
+            return
         }
+        // Identical content, no version: nothing to write.
+        expect(same, .unchanged)
+        // A replay of an applied write (stored version = incoming + 1, same content).
+        if versions == .preserve { expect(replay, .updated, stores: item("replay", "R", "n", 1, version: 2)) }
+        else { expect(replay, .unchanged) }
+        // A blind write (no version): version + 1.
+        expect(blind, .updated, stores: item("blind", "B2", "n", 1, version: 4))
+        // Based on the stored version: version + 1 (preserve keeps the incoming version).
+        expect(match, .updated, stores: item("match", "M2", "n", 1, version: versions == .preserve ? 3 : 4))
+        // Based on version 2 while version 3 is stored: the merge policy decides.
+        switch (versions, policy) {
+        case (.preserve, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 2))
+        case (.ignore, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 4))
+        case (.check, .error): expect(conf, .rejected(.conflict), conflict: true)
+        case (.check, .rollback): expect(conf, .rolledBack, conflict: true)
+        case (.check, .overwrite): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", nil, version: 4))
+        case (.check, .objectTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", 5, version: 4))
+        case (.check, .storeTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C", "new", 5, version: 4))
+        }
+    }
 
-        // `gone` is not in the input: only sync deletes it.
-        if mode == .sync { after["gone"] = nil }
-
-        return ConformanceScenario(
-            name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
-            write: write, stored: ["Item": stored], incoming: incoming, synced: mode == .sync ? ["Item"] : [],
-            expected: ["Item": Array(after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])
+    private func item(_ id: String, _ name: String, _ note: String?, _ count: Int64?, version: Int64?) -> Item {
+        VersionScenarios.item(id, name, note, count, version: version)
     }
 }

@@ -29,21 +29,7 @@ public enum ArchiveVerifier {
 
     private static func verify(_ reader: ArchiveReader) throws -> VerifiedArchive {
         let path = reader.path
-        guard let first = try reader.nextEntry() else { throw IntegrityError(path, "the archive is empty") }
-        guard first.name == Manifest.entryName else {
-            throw IntegrityError(path, "the first entry is '\(first.name)', not \(Manifest.entryName); this is not an importer archive")
-        }
-        let manifest: Manifest
-        do {
-            manifest = try Manifest.decode(try readWhole(first, reader, limit: maxMetadataBytes))
-        } catch let error as IntegrityError {
-            throw error
-        } catch {
-            throw IntegrityError(path, "\(Manifest.entryName) is not a valid manifest: \(error)")
-        }
-        guard manifest.formatVersion == Manifest.currentFormatVersion else {
-            throw IntegrityError(path, "archive format version \(manifest.formatVersion) is not one this importer (\(ToolVersion.current)) reads (\(Manifest.currentFormatVersion))")
-        }
+        let manifest = try readManifest(reader)
         var expected: [String: Manifest.EntityFile] = [:]
         for file in manifest.entities {
             guard isSafeEntryName(file.file), file.file.hasPrefix("data/") else {
@@ -70,27 +56,60 @@ public enum ArchiveVerifier {
             guard let file = expected[entry.name] else {
                 throw IntegrityError(path, "entry \(entry.name) is not listed in the manifest")
             }
-            if let size = entry.size, size != file.bytes {
-                throw IntegrityError(path, "\(file.file) is \(size) bytes, but the manifest says \(file.bytes)")
-            }
-            let found = try measure(entry, reader, file: file, in: path)
-            guard found.bytes == file.bytes else {
-                throw IntegrityError(path, "\(file.file) holds \(found.bytes) bytes, but the manifest says \(file.bytes)")
-            }
-            guard found.sha256 == file.sha256 else {
-                throw IntegrityError(path, "\(file.file) has SHA-256 \(found.sha256), but the manifest says \(file.sha256)")
-            }
-            guard found.items == file.items else {
-                throw IntegrityError(path, "\(file.file) holds \(found.items) items, but the manifest says \(file.items)")
-            }
+            try checkData(entry, reader, against: file)
         }
         if let missing = manifest.entities.first(where: { !seen.contains($0.file) }) {
             throw IntegrityError(path, "\(missing.file) is listed in the manifest but missing from the archive")
         }
         guard let modelText else { throw IntegrityError(path, "\(Manifest.modelEntryName) is missing") }
+        return VerifiedArchive(path: path, manifest: manifest, model: try checkModel(modelText, against: manifest, in: path))
+    }
+
+    /// The manifest, which must be the first entry, in a format version this tool reads.
+    private static func readManifest(_ reader: ArchiveReader) throws -> Manifest {
+        let path = reader.path
+        guard let first = try reader.nextEntry() else { throw IntegrityError(path, "the archive is empty") }
+        guard first.name == Manifest.entryName else {
+            throw IntegrityError(path, "the first entry is '\(first.name)', not \(Manifest.entryName); this is not an importer archive")
+        }
+        let manifest: Manifest
+        do {
+            manifest = try Manifest.decode(try readWhole(first, reader, limit: maxMetadataBytes))
+        } catch let error as IntegrityError {
+            throw error
+        } catch {
+            throw IntegrityError(path, "\(Manifest.entryName) is not a valid manifest: \(error)")
+        }
+        guard manifest.formatVersion == Manifest.currentFormatVersion else {
+            throw IntegrityError(path, "archive format version \(manifest.formatVersion) is not one this importer (\(ToolVersion.current)) reads (\(Manifest.currentFormatVersion))")
+        }
+        return manifest
+    }
+
+    /// A data entry's size, SHA-256 and item count against its manifest line.
+    private static func checkData(_ entry: ArchiveReader.Entry, _ reader: ArchiveReader, against file: Manifest.EntityFile) throws {
+        let path = reader.path
+        if let size = entry.size, size != file.bytes {
+            throw IntegrityError(path, "\(file.file) is \(size) bytes, but the manifest says \(file.bytes)")
+        }
+        let found = try measure(entry, reader, file: file, in: path)
+        guard found.bytes == file.bytes else {
+            throw IntegrityError(path, "\(file.file) holds \(found.bytes) bytes, but the manifest says \(file.bytes)")
+        }
+        guard found.sha256 == file.sha256 else {
+            throw IntegrityError(path, "\(file.file) has SHA-256 \(found.sha256), but the manifest says \(file.sha256)")
+        }
+        guard found.items == file.items else {
+            throw IntegrityError(path, "\(file.file) holds \(found.items) items, but the manifest says \(file.items)")
+        }
+    }
+
+    /// The archive's model.yaml: a valid model, the one the manifest names, with every entity
+    /// the manifest lists.
+    private static func checkModel(_ text: String, against manifest: Manifest, in path: String) throws -> Model {
         let model: Model
         do {
-            model = try ModelLoader.parse(text: modelText, file: "\(path):\(Manifest.modelEntryName)")
+            model = try ModelLoader.parse(text: text, file: "\(path):\(Manifest.modelEntryName)")
         } catch {
             throw IntegrityError(path, "\(Manifest.modelEntryName) is not a valid model: \(error)")
         }
@@ -102,7 +121,7 @@ public enum ArchiveVerifier {
         for file in manifest.entities where model.entity(named: file.entity) == nil {
             throw IntegrityError(path, "the manifest lists entity \(file.entity), which the archive's model does not have")
         }
-        return VerifiedArchive(path: path, manifest: manifest, model: model)
+        return model
     }
 
     /// Refuses absolute paths, `..`, links and anything but regular files.
