@@ -3,16 +3,16 @@
 /// reference checks, `BatchWriting & RunCheckpoints` for the write stage, ...).
 ///
 /// ## Topics
-/// - ``StoreConnection``
+/// - ``StoreLifecycle``
 /// - ``ItemReading``
 /// - ``BatchWriting``
 /// - ``ItemDeleting``
 /// - ``RunCheckpoints``
 /// - ``RunHistory``
-public typealias Store = StoreConnection & ItemReading & BatchWriting & ItemDeleting & RunCheckpoints
+public typealias Store = StoreLifecycle & ItemReading & BatchWriting & ItemDeleting & RunCheckpoints
 
 /// Opening a store for a model, and closing it.
-public protocol StoreConnection: AnyObject, Sendable {
+public protocol StoreLifecycle: AnyObject, Sendable {
     /// Creates missing tables and checks the store's recorded model against `model`.
     /// Throws `ConfigurationError` when the store holds another model or version.
     func prepare(for model: Model) throws

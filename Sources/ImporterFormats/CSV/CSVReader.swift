@@ -284,25 +284,8 @@ public final class CSVReader: PartitionedRecordReader {
             while true {
                 if i < count && buffer[i] == quote {
                     let contentStart = i + 1
-                    var j = contentStart
-                    var doubled = false
-                    while true {
-                        while true {  // to the next quote, counting line breaks
-                            j = Self.skipWords(buffer, from: j, withoutAny: quote, 10, quote)
-                            while j < count && buffer[j] != quote && buffer[j] != 10 { j += 1 }
-                            guard j < count, buffer[j] == 10 else { break }
-                            newlines += 1
-                            j += 1
-                        }
-                        if j == count { return .needMore }
-                        if j + 1 == count && !eof { return .needMore }
-                        if j + 1 < count && buffer[j + 1] == quote {
-                            doubled = true
-                            j += 2
-                            continue
-                        }
-                        break
-                    }
+                    guard let (j, doubled) = Self.closingQuote(buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
+                    else { return .needMore }
                     if keepingFields { spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled)) }
                     i = j + 1
                     if i == count { return eof ? recordEnd(i) : .needMore }
@@ -312,11 +295,7 @@ public final class CSVReader: PartitionedRecordReader {
                         continue
                     }
                     if byte == 10 || byte == 13 { return recordEnd(i) }
-                    var end = i
-                    while end < count && buffer[end] != 10 { end += 1 }
-                    if end == count && !eof { return .needMore }
-                    let rawEnd = end > start && buffer[end - 1] == 13 ? end - 1 : end
-                    return .textAfterQuote(end: rawEnd, next: min(end + 1, count), newlines: newlines + 1)
+                    return Self.textAfterQuote(buffer, at: i, recordStart: start, eof: eof, newlines: newlines)
                 } else {
                     var j = Self.skipWords(buffer, from: i, withoutAny: delimiter, 10, 13)
                     while j < count {
@@ -334,6 +313,43 @@ public final class CSVReader: PartitionedRecordReader {
                 }
             }
         }
+    }
+
+    /// The closing quote of a quoted field whose content starts at `start`, and whether the
+    /// content has doubled quotes; nil when the window ends first. Counts the line breaks inside.
+    @inline(__always)
+    private static func closingQuote(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, eof: Bool,
+                                     newlines: inout Int) -> (Int, Bool)? {
+        let count = buffer.count
+        var j = start
+        var doubled = false
+        while true {
+            while true {  // to the next quote, counting line breaks
+                j = skipWords(buffer, from: j, withoutAny: quote, 10, quote)
+                while j < count && buffer[j] != quote && buffer[j] != 10 { j += 1 }
+                guard j < count, buffer[j] == 10 else { break }
+                newlines += 1
+                j += 1
+            }
+            if j == count { return nil }
+            if j + 1 == count && !eof { return nil }
+            guard j + 1 < count && buffer[j + 1] == quote else { return (j, doubled) }
+            doubled = true
+            j += 2
+        }
+    }
+
+    /// Text after a closing quote that is neither a delimiter nor a line end: the bad record
+    /// ends at the end of its line (at `at` or later).
+    @inline(__always)
+    private static func textAfterQuote(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, recordStart: Int, eof: Bool,
+                                       newlines: Int) -> Scan {
+        let count = buffer.count
+        var end = start
+        while end < count && buffer[end] != 10 { end += 1 }
+        if end == count && !eof { return .needMore }
+        let rawEnd = end > recordStart && buffer[end - 1] == 13 ? end - 1 : end
+        return .textAfterQuote(end: rawEnd, next: min(end + 1, count), newlines: newlines + 1)
     }
 
     /// The offset, from `start` on, of the first 8-byte word of `buffer` that may hold `a`, `b`
