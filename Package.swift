@@ -57,7 +57,9 @@ let package = Package(
         // The pipeline's stages in process: records fed in, what comes out asserted.
         .testTarget(name: "PipelineStageTests", dependencies: ["ImporterCore", "ImporterFormats", "ImporterSQLite"]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore"]),
+        // What the test targets share: running the built binary and the tools that check its output.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A store with every attribute type, awkward values and versions above 1, plus the pipelines

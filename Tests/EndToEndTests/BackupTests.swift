@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `importer export` and `importer restore` through the command line (SPEC §10): round trips

@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import TestSupport
 import XCTest
 
 /// The repository's documentation contract (docs/): the JSON Schemas accept every sample file and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Exit codes 0–3 and configuration errors that name file and line.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `kill -9` in the middle of a large import: the store opens cleanly, holds whole committed

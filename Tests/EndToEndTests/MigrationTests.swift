@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Schema versions through the command line (SPEC §9): `model diff`, `migrate` with its dry run,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// rejects.ndjson lists rejections in input order, whichever stage made them.

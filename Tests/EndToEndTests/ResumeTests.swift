@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `importer run --resume` after `kill -9` (SPEC §12): killed at several points and resumed each

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The README's main job and the bad-dump pipeline, run through the built binary.

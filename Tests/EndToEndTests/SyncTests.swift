@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `write.mode: sync` through the command line: vanished items are deleted with their cascade,

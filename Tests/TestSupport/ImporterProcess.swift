@@ -1,12 +1,11 @@
 import Foundation
-import XCTest
 
 /// Runs the built `importer` binary and the `sqlite3` CLI, as a user would.
-enum ImporterProcess {
-    static let root = URL(fileURLWithPath: #filePath)
+public enum ImporterProcess {
+    public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var binary: String {
+    public static var binary: String {
         for configuration in ["debug", "release"] {
             let path = root.appendingPathComponent(".build/\(configuration)/importer").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -14,15 +13,15 @@ enum ImporterProcess {
         return root.appendingPathComponent(".build/debug/importer").path
     }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// Runs `importer ARGUMENTS` with extra environment variables and waits for it.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = start(arguments, environment: environment)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
@@ -36,7 +35,7 @@ enum ImporterProcess {
     }
 
     /// A configured, not yet started `importer` process.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -46,7 +45,7 @@ enum ImporterProcess {
     }
 
     /// `sqlite3 -separator '|' DATABASE QUERY`, trailing newline removed.
-    static func sqlite(_ database: String, _ query: String) throws -> String {
+    public static func sqlite(_ database: String, _ query: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = ["-separator", "|", database, query]
@@ -61,29 +60,30 @@ enum ImporterProcess {
     }
 
     /// The report.json of a run, as JSON objects.
-    static func report(in directory: String) throws -> [String: Any] {
+    public static func report(in directory: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))
         return try JSONSerialization.jsonObject(with: data) as! [String: Any]
     }
 
     /// The lines of rejects.ndjson, as JSON objects.
-    static func rejects(in directory: String) throws -> [[String: Any]] {
+    public static func rejects(in directory: String) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: directory + "/rejects.ndjson", encoding: .utf8)
         return try text.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
     }
 
-    static func temporaryDirectory() -> String {
+    public static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "importer-e2e-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
 }
 
+/// Reads of report.json and rejects.ndjson objects: -1, empty or nil where a key is missing.
 extension Dictionary where Key == String, Value == Any {
-    func int(_ key: String) -> Int { (self[key] as? NSNumber)?.intValue ?? -1 }
-    func object(_ key: String) -> [String: Any] { self[key] as? [String: Any] ?? [:] }
-    func objects(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
-    func string(_ key: String) -> String? { self[key] as? String }
+    public func int(_ key: String) -> Int { (self[key] as? NSNumber)?.intValue ?? -1 }
+    public func object(_ key: String) -> [String: Any] { self[key] as? [String: Any] ?? [:] }
+    public func objects(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
+    public func string(_ key: String) -> String? { self[key] as? String }
 }
