@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 import XCTest
 @testable import ImporterFormats
@@ -34,6 +35,83 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(records[4].failure?.reason, .encoding)
         XCTAssertEqual(records[5].failure?.reason, .malformed)
         XCTAssertEqual(records[6].fields["id"]!, "4")
+    }
+
+    /// Parts cut by `nextPart` and read on their own give exactly the records `next()` gives:
+    /// lines, offsets, raw text, values and rejections, whatever the part size, across refills
+    /// of the reader's window and a line longer than it, plain or gzip-compressed.
+    func testNDJSONPartsReadOnTheirOwnGiveTheSameRecordsAsOneReader() throws {
+        var long = ""
+        for index in 0..<25_000 {  // more than one refill of the reader's window
+            switch index % 11 {
+            case 0: long += "{\"id\":\(index),\"note\":\"crlf \\\"quoted\\\"\"}\r\n"
+            case 3: long += "\n"
+            case 5: long += "{\"id\":\(index),\"broken\":\n"
+            default: long += "{\"id\":\(index),\"comment\":\"comment number \(index)\",\"n\":\(index).5}\n"
+            }
+        }
+        let huge = "{\"id\":\"huge\",\"text\":\"" + String(repeating: "x", count: 3 << 20) + "\"}"
+        let inputs: [(String, [UInt8])] = [
+            ("edges", Array("\u{FEFF}{\"id\":1}\r\n\n  \t\r\n\r\n{\"id\":2,\"na\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF]
+                + Array("\"}\n{\"id\":3} trailing\n\r\n{\"id\":4, \"s\":\"caf\\u00e9\"}".utf8)),
+            ("bom only", Array("\u{FEFF}\n{\"id\":1}\n\n".utf8)),
+            ("no final newline", Array("{\"id\":1}\n{\"id\":2}".utf8)),
+            ("broken last line", Array("{\"id\":1}\n{\"id\":".utf8)),
+            ("long", Array(long.utf8)),
+            ("huge line", Array(("{\"id\":0}\n" + huge + "\n{\"id\":1}\n" + huge).utf8)),
+        ]
+        for (name, bytes) in inputs {
+            let plain = files.write("\(name).ndjson", bytes)
+            let gzip = Process()
+            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            gzip.arguments = ["-k", plain]
+            try gzip.run()
+            gzip.waitUntilExit()
+            let whole = try readAll(NDJSONReader(path: plain)).map(signature)
+            XCTAssertGreaterThan(whole.count, 0, name)
+            if name == "edges" {
+                let records = try readAll(NDJSONReader(path: plain))
+                XCTAssertEqual(records.map(\.line), [1, 5, 6, 7, 8, 9, 11])
+                XCTAssertEqual(Array(records.map(\.byteOffset).prefix(2)), [3, 21])
+                XCTAssertEqual(records.map { $0.failure?.reason }, [nil, .malformed, .malformed, .malformed, .encoding, .malformed, nil])
+                XCTAssertEqual(records[3].rawText, "42")
+                XCTAssertEqual(records[6].fields["s"]!, "café")
+            }
+            for path in [plain, plain + ".gz"] {
+                XCTAssertEqual(try readAll(NDJSONReader(path: path)).map(signature), whole, "\(name), whole")
+                for maximum in name == "long" ? [3, 4096] : [1, 2, 3, 4096] {
+                    let splitter = try NDJSONReader(path: path)
+                    var parts: [String] = []
+                    var partCount = 0
+                    while let part = try splitter.nextPart(maximumRecords: maximum) {
+                        parts += try readAll(part).map(signature)
+                        partCount += 1
+                    }
+                    XCTAssertEqual(parts, whole, "\(path), parts of \(maximum)")
+                    if path == plain { XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name) }
+                    if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count, name) }
+                }
+            }
+        }
+    }
+
+    /// DynamoDB export lines cut into parts read as they do whole.
+    func testDynamoDBItemPartsGiveTheSameRecords() throws {
+        let text = "{\"Item\":{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"1.50\"}}}\n\n{\"id\":1}\r\n{\"Item\":{\"id\":{\"S\":\"b\"},\"ok\":{\"BOOL\":true}}}"
+        let path = files.write("items.json", text)
+        let whole = try readAll(NDJSONReader(path: path, layout: .dynamoDBItem)).map(signature)
+        XCTAssertEqual(whole.count, 3)
+        for maximum in [1, 2, 100] {
+            let splitter = try NDJSONReader(path: path, layout: .dynamoDBItem)
+            var parts: [String] = []
+            while let part = try splitter.nextPart(maximumRecords: maximum) { parts += try readAll(part).map(signature) }
+            XCTAssertEqual(parts, whole, "parts of \(maximum)")
+        }
+    }
+
+    private func signature(_ record: SourceRecord) -> String {
+        "\(record.line) \(record.byteOffset) \(record.raw.count) \(record.raw.hashValue) \(record.names) \(record.values) "
+            + "\(record.failure.map { "\($0.reason) \($0.message)" } ?? "ok")"
     }
 
     func testJSONArrayIsReadElementByElementWithLines() throws {

@@ -113,10 +113,12 @@ public enum JSONRecordLayout: Sendable {
     case dynamoDBItem
 }
 
-/// A reusable json-c tokener parsing one complete JSON text at a time.
+/// A reusable json-c tokener parsing one complete JSON text at a time (with a scanner for the
+/// common flat object). One thread uses it at a time.
 final class JSONTextParser {
     private let tokener: UnsafeMutablePointer<json_tokener>
     private let layout: JSONRecordLayout
+    private var scanner = FlatObjectScanner()
 
     init(layout: JSONRecordLayout = .object) {
         tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH)!
@@ -138,8 +140,15 @@ final class JSONTextParser {
         return record
     }
 
-    /// Parses `bytes` as one JSON object, or returns the rejection of the text.
+    /// Parses `bytes` as one JSON object, or returns the rejection of the text. A flat object
+    /// is scanned without json-c (same names and values); anything else goes to json-c.
     func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+        if layout == .object, let fields = scanner.fields(bytes) { return .success(fields) }
+        return parseWithJSONC(bytes)
+    }
+
+    /// Parses `bytes` with json-c as one JSON object, or returns the rejection of the text.
+    func parseWithJSONC(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
         json_tokener_reset(tokener)
         let parsed = bytes.withMemoryRebound(to: CChar.self) { text in
             json_tokener_parse_ex(tokener, text.baseAddress, Int32(text.count))

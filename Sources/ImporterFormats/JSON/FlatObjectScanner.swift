@@ -1,0 +1,232 @@
+import Foundation
+import ImporterCore
+
+/// The common record of a JSON dump, scanned without json-c: one flat object whose values are
+/// strings, numbers, booleans or null, in the plainest spelling.
+///
+/// It takes only text that json-c parses, and returns exactly the names and values that json-c's
+/// parse and `JSONObjectConverter.fields` give for it; anything else (nested values, `\u`
+/// escapes, control characters, exponents, long or non-canonical numbers, duplicate keys,
+/// invalid UTF-8, any syntax error) it declines (nil), and json-c parses the text as before,
+/// with its messages. It keeps no json-c state, so one scanner serves one thread.
+///
+/// A record whose keys are byte for byte those of the one before shares that record's `names`
+/// array, which also lets the mapper see at once that the names did not change.
+struct FlatObjectScanner {
+    /// Start and end (exclusive) of each key's bytes in the text being scanned.
+    private var keys: [Range<Int>] = []
+    /// The last names made, and their bytes one after another.
+    private var lastNames: [String] = []
+    private var lastKeyBytes: [UInt8] = []
+    /// Unescaped string bytes.
+    private var scratch: [UInt8] = []
+
+    /// The names and values of `text`, or nil for json-c to parse it.
+    mutating func fields(_ text: UnsafeBufferPointer<UInt8>) -> (names: [String], values: [FieldValue])? {
+        var keys: [Range<Int>] = []
+        swap(&keys, &self.keys)
+        defer { swap(&keys, &self.keys) }
+        keys.removeAll(keepingCapacity: true)
+        var values: [FieldValue] = []
+        values.reserveCapacity(lastNames.count)
+        guard let base = text.baseAddress else { return nil }
+        let count = text.count
+        var i = 0
+
+        @inline(__always) func skipSpace() {
+            while i < count {
+                let byte = base[i]
+                guard byte == 32 || byte == 9 || byte == 13 || byte == 10 else { return }
+                i += 1
+            }
+        }
+        /// Past the closing quote of the string whose opening quote is at `i`; nil if it has a
+        /// `\u` escape, a control character or no end. `escaped` tells whether it has escapes.
+        @inline(__always) func stringEnd(escaped: inout Bool) -> Int? {
+            var j = i + 1
+            while j < count {
+                let byte = base[j]
+                if byte == 34 { return j + 1 }
+                if byte < 32 { return nil }
+                if byte == 92 {
+                    guard j + 1 < count else { return nil }
+                    switch base[j + 1] {
+                    case 34, 92, 47, 98, 102, 110, 114, 116: escaped = true
+                    default: return nil  // \u, or not an escape
+                    }
+                    j += 2
+                    continue
+                }
+                j += 1
+            }
+            return nil
+        }
+
+        skipSpace()
+        guard i < count, base[i] == 123 else { return nil }  // {
+        i += 1
+        skipSpace()
+        guard i < count else { return nil }
+        if base[i] == 125 {  // }
+            i += 1
+        } else {
+            while true {
+                // The key.
+                guard i < count, base[i] == 34 else { return nil }
+                var keyEscaped = false
+                guard let keyEnd = stringEnd(escaped: &keyEscaped), !keyEscaped else { return nil }
+                keys.append(i + 1..<keyEnd - 1)
+                i = keyEnd
+                skipSpace()
+                guard i < count, base[i] == 58 else { return nil }  // :
+                i += 1
+                skipSpace()
+                guard i < count else { return nil }
+                // The value.
+                let byte = base[i]
+                if byte == 34 {
+                    var escaped = false
+                    guard let end = stringEnd(escaped: &escaped) else { return nil }
+                    let content = UnsafeBufferPointer(start: base + i + 1, count: end - i - 2)
+                    let string = escaped ? unescaped(content) : UTF8Text.string(content)
+                    guard let string else { return nil }
+                    values.append(.text(string))
+                    i = end
+                } else if byte == 45 || (byte >= 48 && byte <= 57) {
+                    guard let end = Self.numberEnd(base, from: i, count: count) else { return nil }
+                    values.append(.number(String(decoding: UnsafeBufferPointer(start: base + i, count: end - i), as: UTF8.self)))
+                    i = end
+                } else if Self.matches(base, i, count, "true") {
+                    values.append(.bool(true))
+                    i += 4
+                } else if Self.matches(base, i, count, "false") {
+                    values.append(.bool(false))
+                    i += 5
+                } else if Self.matches(base, i, count, "null") {
+                    values.append(.null)
+                    i += 4
+                } else {
+                    return nil
+                }
+                // What follows the value must end it.
+                skipSpace()
+                guard i < count else { return nil }
+                if base[i] == 44 {  // ,
+                    i += 1
+                    skipSpace()
+                    continue
+                }
+                guard base[i] == 125 else { return nil }
+                i += 1
+                break
+            }
+        }
+        skipSpace()
+        guard i == count else { return nil }
+        guard let names = names(text, keys) else { return nil }
+        return (names, values)
+    }
+
+    /// The names of `keys`: the last ones if the bytes match, else new ones (nil if a key is
+    /// not UTF-8, or repeats: json-c keeps one entry for it).
+    private mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ keys: [Range<Int>]) -> [String]? {
+        let base = text.baseAddress!
+        if keys.count == lastNames.count {
+            var same = true
+            var offset = 0
+            lastKeyBytes.withUnsafeBufferPointer { last in
+                for (index, key) in keys.enumerated() {
+                    let length = key.count
+                    guard offset + length <= last.count, lastNames[index].utf8.count == length,
+                          length == 0 || memcmp(last.baseAddress! + offset, base + key.lowerBound, length) == 0
+                    else {
+                        same = false
+                        return
+                    }
+                    offset += length
+                }
+            }
+            if same { return lastNames }
+        }
+        guard keys.count <= 64 else { return nil }
+        var names: [String] = []
+        names.reserveCapacity(keys.count)
+        var bytes: [UInt8] = []
+        for (index, key) in keys.enumerated() {
+            for earlier in keys[..<index] where earlier.count == key.count
+                && (key.isEmpty || memcmp(base + earlier.lowerBound, base + key.lowerBound, key.count) == 0) {
+                return nil
+            }
+            let slice = UnsafeBufferPointer(rebasing: text[key])
+            // json-c hands keys over as C strings: NUL cannot occur here (no `\u` escapes).
+            guard let name = UTF8Text.string(slice) else { return nil }
+            names.append(name)
+            bytes.append(contentsOf: slice)
+        }
+        lastNames = names
+        lastKeyBytes = bytes
+        return names
+    }
+
+    /// The string of `content` with its escapes (`\" \\ \/ \b \f \n \r \t` only) replaced.
+    private mutating func unescaped(_ content: UnsafeBufferPointer<UInt8>) -> String? {
+        scratch.removeAll(keepingCapacity: true)
+        var index = 0
+        while index < content.count {
+            let byte = content[index]
+            if byte == 92 {
+                switch content[index + 1] {
+                case 98: scratch.append(8)
+                case 102: scratch.append(12)
+                case 110: scratch.append(10)
+                case 114: scratch.append(13)
+                case 116: scratch.append(9)
+                case let other: scratch.append(other)  // " \ /
+                }
+                index += 2
+            } else {
+                scratch.append(byte)
+                index += 1
+            }
+        }
+        return scratch.withUnsafeBufferPointer(UTF8Text.string)
+    }
+
+    /// The end of the number at `start`, if it is `-?(0|[1-9][0-9]*)`, not `-0`, with at most 18
+    /// digits (json-c prints such an integer back as it is written), or that followed by `.`
+    /// and digits, at most 40 bytes (json-c keeps a decimal's source text); nil otherwise.
+    private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && base[index] >= 48 && base[index] <= 57 }
+        var i = start
+        if base[i] == 45 { i += 1 }
+        guard isDigit(i) else { return nil }
+        let digitsStart = i
+        if base[i] == 48 {
+            i += 1
+            if isDigit(i) { return nil }
+        } else {
+            while isDigit(i) { i += 1 }
+        }
+        var decimal = false
+        if i < count, base[i] == 46 {  // .
+            i += 1
+            guard isDigit(i) else { return nil }
+            while isDigit(i) { i += 1 }
+            decimal = true
+        }
+        if i < count, base[i] == 101 || base[i] == 69 { return nil }  // an exponent: json-c's business
+        if decimal {
+            guard i - start <= 40 else { return nil }
+        } else {
+            guard i - digitsStart <= 18, !(base[start] == 45 && i - digitsStart == 1 && base[digitsStart] == 48) else { return nil }
+        }
+        return i
+    }
+
+    @inline(__always)
+    private static func matches(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ word: StaticString) -> Bool {
+        let length = word.utf8CodeUnitCount
+        guard start + length <= count else { return false }
+        return memcmp(base + start, word.utf8Start, length) == 0
+    }
+}
