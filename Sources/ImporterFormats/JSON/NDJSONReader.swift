@@ -51,7 +51,7 @@ public final class NDJSONReader: PartitionedRecordReader {
 
     /// The next `maximumRecords` lines (fewer at the end of the input; blank lines count), as a
     /// reader of their own. Only line ends are looked for here; the part's reader parses them.
-    public func nextPart(maximumRecords: Int) throws -> RecordReader? {
+    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
         let firstLine = line
         var lines = 0
         // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.
