@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "importer",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "importer", targets: ["importer"]),
         .library(name: "ImporterCore", targets: ["ImporterCore"]),
@@ -17,31 +17,36 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // SHA-256 and HMAC (SigV4, model checksums, input fingerprints, archives).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // System libraries (module.modulemap + pkg-config).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
-        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
         // Model, values, pipeline, mapping, validation, reporting. No C library, no store.
-        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "ImporterCore", dependencies: [
+            .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Readers: CSV/TSV (bytes), NDJSON/JSON (json-c), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CJSONC", "CArchive"]),
         // The local store over the sqlite3 C API.
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
-        // The remote store: DynamoDB's JSON protocol over HTTP, SigV4, retries, conditional writes.
+        // The remote store: DynamoDB's JSON protocol over HTTP (AsyncHTTPClient), SigV4, retries, conditional writes.
         .target(name: "ImporterDynamoDB", dependencies: [
-            "ImporterCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            "ImporterCore", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256 (nettle).
-        .target(name: "ImporterArchive", dependencies: ["ImporterCore", "ImporterFormats", "CArchive", "CNettle", "CZlib", "CZstd"]),
+        // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256 (swift-crypto).
+        .target(name: "ImporterArchive", dependencies: [
+            "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
             "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB", "ImporterArchive",

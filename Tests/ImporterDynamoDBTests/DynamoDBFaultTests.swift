@@ -68,6 +68,26 @@ final class DynamoDBFaultTests: MotoTestCase {
         }
     }
 
+    /// An HTML 500 page (a load balancer's) is retried like any 5xx; once attempts run out the
+    /// error says the status and a short excerpt of the page's text, never the raw HTML.
+    func testAnHTMLErrorPageBecomesAReadableMessage() throws {
+        let server = try server()
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(htmlError: 1), operations: ["DescribeTable"])
+        defer { proxy.stop() }
+        let client = DynamoDBClient(AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint),
+                                    retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01))
+        XCTAssertThrowsError(try client.sendJSON("DescribeTable", json(["TableName": "anything"]))) { error in
+            guard let error = error as? DynamoDBError else { return XCTFail("not a DynamoDBError: \(error)") }
+            XCTAssertEqual(error.code, .http(500))
+            XCTAssertTrue(error.isRetryable)
+            XCTAssertEqual(error.description, "DescribeTable: HTTP 500 (HTTP 500): the server answered HTTP 500 with a non-JSON body: "
+                + "500 Internal Server Error: Internal Server Error The upstream server is temporarily unable to service your request. injected by fault_proxy.py")
+        }
+        XCTAssertEqual(try proxy.stats().htmlError, 3, "every attempt met the page")
+        // The same client through the same proxy still reaches moto for other operations.
+        XCTAssertNotNil(try client.sendJSON("ListTables", json([:]))["TableNames"])
+    }
+
     private func openedStore(prefix: String) throws -> DynamoDBStore {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix

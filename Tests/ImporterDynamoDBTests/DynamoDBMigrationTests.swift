@@ -266,7 +266,7 @@ final class DynamoDBMigrationTests: MotoTestCase {
     }
 
     private func send(_ client: DynamoDBClient, _ operation: String, _ body: [String: Any]) throws -> [String: Any] {
-        try client.send(operation, Array(try JSONSerialization.data(withJSONObject: body)))
+        try client.sendJSON(operation, try JSONSerialization.data(withJSONObject: body))
     }
 
     private func item(_ client: DynamoDBClient, _ table: String, _ keyName: String, _ key: String) throws -> [String: Any]? {

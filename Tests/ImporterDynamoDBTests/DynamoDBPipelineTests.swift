@@ -51,7 +51,7 @@ final class DynamoDBPipelineTests: MotoTestCase {
     func testATableKeyedOtherwiseIsAConfigurationErrorBeforeAnyWrite() throws {
         let server = try server()
         let client = try client()
-        _ = try client.send("CreateTable", json([
+        _ = try client.sendJSON("CreateTable", json([
             "TableName": "keyed-AWS-Locations", "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [["AttributeName": "id", "AttributeType": "N"]],
             "KeySchema": [["AttributeName": "id", "KeyType": "HASH"]],
@@ -62,9 +62,9 @@ final class DynamoDBPipelineTests: MotoTestCase {
         let run = try ImporterBinary.run(["run", "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: environment)
         XCTAssertEqual(run.status, 2, run.output)
         XCTAssertTrue(run.output.contains("table keyed-AWS-Locations is keyed by id HASH (N), but the model needs hash key locationId of type S"), run.output)
-        let scan = try client.send("Scan", json(["TableName": "keyed-AWS-Locations", "Select": "COUNT"]))
+        let scan = try client.sendJSON("Scan", json(["TableName": "keyed-AWS-Locations", "Select": "COUNT"]))
         XCTAssertEqual(scan["Count"] as? Int, 0)
-        let tables = try client.send("ListTables", json([:]))["TableNames"] as? [String] ?? []
+        let tables = try client.sendJSON("ListTables", json([:]))["TableNames"] as? [String] ?? []
         XCTAssertFalse(tables.contains("keyed-Checkin"), "nothing is created after the mismatch: \(tables)")
     }
 

@@ -1,26 +1,25 @@
-import CNettle
+internal import Crypto
 import ImporterCore
 
-/// Streaming SHA-256 by nettle (SHA-NI where the CPU has it): archives hash every data byte
-/// on export and twice on restore, so the hash must keep up with compression.
+/// Streaming SHA-256, swift-crypto's (BoringSSL with SHA-NI on x86-64): archives hash every
+/// data byte on export and twice on restore, so the hash must keep up with compression. It
+/// hashes 1 GiB in 0.63 s here, nettle's in 0.72 s (BENCHMARKS.md).
 struct SHA256Digest {
-    private var context = sha256_ctx()
-
-    init() { nettle_sha256_init(&context) }
+    private var hasher = Crypto.SHA256()
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+        guard bytes.count > 0 else { return }
+        hasher.update(bufferPointer: bytes)
     }
 
     mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The lowercase hex digest (the context is reset afterwards).
+    /// The lowercase hex digest (the hasher is reset afterwards).
     mutating func hexDigest() -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        nettle_sha256_digest(&context, 32, &digest)
-        return JSONText.hex(digest)
+        let digest = hasher.finalize()
+        hasher = Crypto.SHA256()
+        return JSONText.hex(Array(digest))
     }
 }

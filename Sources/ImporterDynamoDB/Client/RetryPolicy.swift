@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import Synchronization
 
 /// Exponential backoff with full jitter (SPEC §7): before attempt n+1 the caller sleeps a
 /// random time in 0...min(maxDelay, baseDelay × 2ⁿ).
@@ -20,35 +21,30 @@ public struct RetryPolicy: Sendable {
     }
 
     /// After failed attempt number `attempt`: false when no attempt is left; else counts a
-    /// retry for `entity`, sleeps the backoff and moves `attempt` on.
-    func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) -> Bool {
+    /// retry for `entity`, sleeps the backoff (suspending, not blocking) and moves `attempt` on.
+    func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) async throws -> Bool {
         guard attempt < maxAttempts else { return false }
         retries?.add(1, for: entity)
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 30))))
-        if ceiling > 0 { Thread.sleep(forTimeInterval: Double.random(in: 0...ceiling)) }
+        if ceiling > 0 { try await Task.sleep(nanoseconds: UInt64(Double.random(in: 0...ceiling) * 1e9)) }
         attempt += 1
         return true
     }
 }
 
-/// Retries counted across threads, per entity, for the report.
-public final class RetryCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+/// Retries counted across tasks, per entity, for the report.
+public final class RetryCounter: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
 
     public init() {}
 
     func add(_ retries: Int, for entity: String) {
         guard retries > 0 else { return }
-        lock.lock()
-        counts[entity, default: 0] += retries
-        lock.unlock()
+        counts.withLock { $0[entity, default: 0] += retries }
     }
 
     /// The retries counted for `entity` since the last call, and resets them.
     public func take(for entity: String) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.removeValue(forKey: entity) ?? 0
+        counts.withLock { $0.removeValue(forKey: entity) ?? 0 }
     }
 }

@@ -65,31 +65,28 @@ public struct DynamoItemCoding: Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
-    /// The item as a JSON object (`["attr": ["S": "…"], …]`), nulls omitted: what parsing
-    /// `encode`'s text gives.
-    public func encodeObject(_ values: [Value]) -> [String: Any] {
-        var item: [String: Any] = [:]
+    /// The item as typed attribute values, nulls omitted: what decoding `encode`'s text gives.
+    public func encodeObject(_ values: [Value]) -> DynamoItem {
+        var item: DynamoItem = [:]
         for (attribute, value) in zip(entity.attributes, values) {
-            guard let (tag, text) = typedText(value) else { continue }
-            item[attribute.name] = tag == "BOOL" ? [tag: text == "true"] : [tag: text]
+            if let typed = attributeValue(value) { item[attribute.name] = typed }
         }
         return item
     }
 
-    /// One value as a DynamoDB JSON attribute value (`{"N":"3"}`); nil for null.
-    public func encodeValue(_ value: Value) -> String? {
-        guard let (tag, payload) = typedText(value) else { return nil }
-        var json: [UInt8] = Array(#"{""#.utf8)
-        json.append(contentsOf: tag.utf8)
-        json.append(contentsOf: #"":"#.utf8)
-        if tag == "BOOL" { json.append(contentsOf: payload.utf8) } else { JSONText.appendQuoted(payload, to: &json) }
-        json.append(UInt8(ascii: "}"))
-        return String(decoding: json, as: UTF8.self)
+    /// One value as a typed attribute value; nil for null.
+    public func attributeValue(_ value: Value) -> AttributeValue? {
+        guard let (tag, text) = typedText(value) else { return nil }
+        switch tag {
+        case "S": return .s(text)
+        case "N": return .n(text)
+        default: return .bool(text == "true")
+        }
     }
 
-    /// An item's key alone, as DynamoDB JSON (`{"id":{"S":"…"}}`).
-    public func encodeKey(_ key: Value) -> String {
-        "{" + JSONText.quote(entity.hashKey) + ":" + (encodeValue(key) ?? #"{"NULL":true}"#) + "}"
+    /// An item's key alone (`["id": .s("…")]`).
+    public func key(_ key: Value) -> DynamoItem {
+        [entity.hashKey: attributeValue(key) ?? .null]
     }
 
     /// The key schema's type of a hash key (`AttributeType.canBeKey`): `S` for a string, else `N`.
@@ -114,7 +111,7 @@ public struct DynamoItemCoding: Sendable {
         }
     }
 
-    // MARK: Item size
+    // MARK: DynamoItem size
 
     /// Bytes DynamoDB counts toward its 400 KB item limit: for every non-null attribute, the
     /// UTF-8 length of its name plus its value's size.
@@ -144,32 +141,28 @@ public struct DynamoItemCoding: Sendable {
 
     // MARK: Decoding
 
-    /// Parses an item as DynamoDB returns it (a `[String: Any]` from JSONSerialization of
-    /// `{"attr":{"S":…}}`) back to values by attribute position; missing attributes (and
-    /// `{"NULL": true}`) are `.null`. Attributes the entity does not have are ignored.
+    /// Parses an item as DynamoDB returns it back to values by attribute position; missing
+    /// attributes (and `{"NULL": true}`) are `.null`. Attributes the entity does not have are ignored.
     ///
     /// Throws `DynamoItemDecodingError` (attribute name, what was found, what was expected) for
     /// a wrong type or an unparsable or out-of-range number or date.
-    public func decode(_ item: [String: Any]) throws -> [Value] {
+    public func decode(_ item: DynamoItem) throws -> [Value] {
         try entity.attributes.map { attribute in
             guard let raw = item[attribute.name] else { return .null }
             return try decode(raw, as: attribute)
         }
     }
 
-    private func decode(_ raw: Any, as attribute: Attribute) throws -> Value {
-        let typed = raw as? [String: Any]
-        if let null = typed?["NULL"], DynamoJSONValue.boolean(null) == true, typed?.count == 1 { return .null }
+    private func decode(_ raw: AttributeValue, as attribute: Attribute) throws -> Value {
+        if raw == .null { return .null }
         func fail(_ expected: String) -> DynamoItemDecodingError {
-            DynamoItemDecodingError(attribute: attribute.name, found: DynamoJSONValue.describe(raw), expected: expected)
-        }
-        func payload(_ tag: String, _ expected: String) throws -> Any {
-            guard let typed, typed.count == 1, let payload = typed[tag] else { throw fail(expected) }
-            return payload
+            DynamoItemDecodingError(attribute: attribute.name, found: raw.description, expected: expected)
         }
         func text(_ tag: String, _ expected: String) throws -> String {
-            guard let text = try payload(tag, expected) as? String else { throw fail(expected) }
-            return text
+            switch (tag, raw) {
+            case ("S", .s(let text)), ("N", .n(let text)): return text
+            default: throw fail(expected)
+            }
         }
 
         switch attribute.type {
@@ -204,8 +197,7 @@ public struct DynamoItemCoding: Sendable {
                 return .date(millis)
             }
         case .boolean:
-            let expected = "a BOOL (true or false)"
-            guard let flag = DynamoJSONValue.boolean(try payload("BOOL", expected)) else { throw fail(expected) }
+            guard case .bool(let flag) = raw else { throw fail("a BOOL (true or false)") }
             return .boolean(flag)
         }
     }
@@ -249,35 +241,5 @@ enum DynamoNumberText {
         while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
         while digits.last == UInt8(ascii: "0") { digits.removeLast() }
         return digits.count
-    }
-}
-
-/// Values of a JSONSerialization result, as DynamoDB items hold them.
-enum DynamoJSONValue {
-    /// A JSON `true`/`false`, but not a number 0/1 (JSONSerialization gives both as NSNumber).
-    static func boolean(_ value: Any) -> Bool? {
-        if let flag = value as? Bool, type(of: value) == Bool.self { return flag }
-        if let number = value as? NSNumber, !(value is String), String(cString: number.objCType) == "c" {
-            return number.boolValue
-        }
-        return nil
-    }
-
-    /// A short text of what an item held, for error messages: `{"N": "1.5"}`.
-    static func describe(_ value: Any) -> String {
-        switch value {
-        case let text as String:
-            var json: [UInt8] = []
-            JSONText.appendQuoted(text, to: &json)
-            return String(decoding: json, as: UTF8.self)
-        case let object as [String: Any]:
-            let members = object.keys.sorted().map { key in "\"\(key)\": \(describe(object[key]!))" }
-            return "{" + members.joined(separator: ", ") + "}"
-        case let array as [Any]:
-            return "[" + array.map(describe).joined(separator: ", ") + "]"
-        default:
-            if let flag = boolean(value) { return flag ? "true" : "false" }
-            return String(describing: value)
-        }
     }
 }

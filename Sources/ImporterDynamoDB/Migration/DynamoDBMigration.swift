@@ -41,13 +41,16 @@ extension DynamoDBStore {
 
     /// What the meta table records of the model `name`: version, checksum, an unfinished
     /// migration and the migration history; nil when nothing is recorded.
-    public func recorded(model name: String) throws -> RecordedModel? { try tables.recorded(name) }
+    public func recorded(model name: String) throws -> RecordedModel? {
+        try runBlocking { [tables] in try await tables.recorded(name) }
+    }
 
     /// The model version the tables hold (nil when nothing is recorded) and the version an
     /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
     /// directory lacks that version or its file differs from the one the tables were made with.
     public func recordedModel(in versions: VersionedModel) throws -> (model: Model, migratingTo: Int?)? {
-        guard let recorded = try tables.recorded(versions.newest.name) else { return nil }
+        let name = versions.newest.name
+        guard let recorded = try runBlocking({ [tables] in try await tables.recorded(name) }) else { return nil }
         guard let model = versions.version(recorded.version) else {
             throw ConfigurationError(file: versions.newest.file, key: "version",
                 "the tables hold \(versions.newest.name) version \(recorded.version), which the model directory lacks")
@@ -66,8 +69,11 @@ extension DynamoDBStore {
     /// migration resumes where it stopped when called again. Last, the meta table records the
     /// end version and the history entry.
     public func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
-        let started = Date()
-        let recorded = try tables.recorded(plan.from.name)
+        try runBlocking { [self] in try await migrate(plan, settings, started: Date()) }
+    }
+
+    private func migrate(_ plan: MigrationPlan, _ settings: MigrationSettings, started: Date) async throws -> MigrationResult {
+        let recorded = try await tables.recorded(plan.from.name)
         let resuming = recorded?.migratingTo != nil
         let migrations = plan.from.entities.compactMap { ItemMigration(plan: plan, entity: $0, tables: tables, dates: options.dates) }
         let tablesLeft = plan.from.entities.filter { plan.currentName(ofEntity: $0.name) == nil }.map(tables.table(of:))
@@ -91,19 +97,20 @@ extension DynamoDBStore {
             }
             progress = MigrationProgress(checkpoint, path: settings.checkpointFile)
         } else {
-            let counted = try migrations.map { migration in
-                try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).check()
+            var counted: [(items: Int, failures: [MigrationFailure])] = []
+            for migration in migrations {
+                counted.append(try await TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).check())
             }
             checked = Self.outcome(plan, counted)
             if settings.dryRun { return MigrationResult(outcome: checked, status: .dryRun, resumed: false, tablesLeft: tablesLeft) }
             if !checked.failures.isEmpty && !settings.allowRejects {
-                try tables.recordRefusedMigration(plan, MigrationHistoryEntry(
+                try await tables.recordRefusedMigration(plan, MigrationHistoryEntry(
                     from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
                     items: 0, success: false, note: "nothing written: \(checked.failures.count) items cannot be migrated"))
                 return MigrationResult(outcome: checked, status: .refused, resumed: false, tablesLeft: tablesLeft)
             }
-            try tables.ensureTables(plan.to)
-            try tables.beginMigration(plan, started: started)
+            try await tables.ensureTables(plan.to)
+            try await tables.beginMigration(plan, started: started)
             let steps = checked.steps.map { MigrationReport.Step(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count) }
             progress = MigrationProgress(MigrationCheckpoint(from: plan.from.version, to: plan.to.version, steps: steps),
                                          path: settings.checkpointFile)
@@ -119,14 +126,14 @@ extension DynamoDBStore {
             })
         }
         for migration in migrations where migration.changesItems {
-            let run = try TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).run(progress)
+            let run = try await TableMigrator(client: client, migration: migration, settings: tableSettings, retries: retries).run(progress)
             failures += run.failures
             if run.stopped { return MigrationResult(outcome: outcome(), status: .stopped, resumed: resuming, tablesLeft: tablesLeft) }
         }
         var notes: [String] = []
         if !failures.isEmpty { notes.append("\(failures.count) items left out (--allow-rejects), see rejects.ndjson") }
         if !tablesLeft.isEmpty { notes.append("tables no longer in the model, left in place: \(tablesLeft.joined(separator: ", "))") }
-        try tables.finishMigration(plan, MigrationHistoryEntry(
+        try await tables.finishMigration(plan, MigrationHistoryEntry(
             from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
             items: steps.last?.items ?? 0, success: true, note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         try progress.remove()

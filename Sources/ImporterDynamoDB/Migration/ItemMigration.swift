@@ -43,21 +43,21 @@ struct ItemMigration: Sendable {
     }
 
     /// What becomes of one stored item.
-    enum Outcome {
+    enum Outcome: Sendable {
         /// The migrated item is the stored one (in the same table): nothing to write.
         case unchanged
         /// The item to write in its place (or into the target table), at the stored version.
-        case migrated(item: [String: Any], version: Int64?)
+        case migrated(item: DynamoItem, version: Int64?)
         /// The item cannot be migrated.
         case failed(MigrationFailure)
     }
 
     /// The stored item's key in the start version's coding (for deletes and re-reads).
-    func key(of raw: [String: Any]) -> [String: Any] {
-        [source.hashKey: raw[source.hashKey] ?? ["NULL": true]]
+    func key(of raw: DynamoItem) -> DynamoItem {
+        [source.hashKey: raw[source.hashKey] ?? .null]
     }
 
-    func migrate(_ raw: [String: Any]) -> Outcome {
+    func migrate(_ raw: DynamoItem) -> Outcome {
         let old: [Value]
         do {
             old = try oldCoding.decode(raw)
@@ -90,22 +90,23 @@ struct ItemMigration: Sendable {
         }
         var item = newCoding.encodeObject(new)
         for (name, value) in raw where !modelNames.contains(name) { item[name] = value }
-        if sourceTable == targetTable && NSDictionary(dictionary: item).isEqual(to: raw) { return .unchanged }
+        if sourceTable == targetTable && item == raw { return .unchanged }
         let version: Int64? = if case .integer(let number) = old[source.versionIndex] { number } else { nil }
         return .migrated(item: item, version: version)
     }
 
     /// An item whose migrated form DynamoDB refused.
-    func refused(_ raw: [String: Any], _ message: String) -> MigrationFailure {
+    func refused(_ raw: DynamoItem, _ message: String) -> MigrationFailure {
         MigrationFailure(entity: source.name, key: keyValue(raw),
                          rejection: Rejection(stage: .migrate, reason: .constraint, "DynamoDB refused the migrated item: \(message)"),
                          toVersion: plan.to.version, item: try? oldCoding.decode(raw))
     }
 
-    private func keyValue(_ raw: [String: Any]) -> Value {
-        guard let typed = raw[source.hashKey] as? [String: Any] else { return .null }
-        if let text = typed["S"] as? String { return .string(text) }
-        if let text = typed["N"] as? String { return DynamoNumberText.integer(text).map(Value.integer) ?? .decimal(text) }
-        return .null
+    private func keyValue(_ raw: DynamoItem) -> Value {
+        switch raw[source.hashKey] {
+        case .s(let text): return .string(text)
+        case .n(let text): return DynamoNumberText.integer(text).map(Value.integer) ?? .decimal(text)
+        default: return .null
+        }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import ImporterCore
+import Synchronization
 
 /// Where an unfinished DynamoDB migration stands, kept in a JSON file (replaced atomically)
 /// beside the pipeline's report: per entity and scan segment, where the scan goes on and the
 /// items of the page being written. A page's items are saved before any of them is written,
 /// so a resumed migration migrates exactly those stored items again (the writes are
 /// idempotent: same item, same version condition) instead of reading them back half migrated.
-struct MigrationCheckpoint: Codable {
-    struct Segment: Codable {
+struct MigrationCheckpoint: Codable, Sendable {
+    struct Segment: Codable, Sendable {
         /// The scan's `LastEvaluatedKey` after the last page taken (JSON); nil: from the start.
         var next: String?
         var finished = false
@@ -44,25 +45,24 @@ struct MigrationCheckpoint: Codable {
     }
 }
 
-/// The checkpoint shared by the segments' threads; every change is saved before it returns.
-final class MigrationProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var checkpoint: MigrationCheckpoint
+/// The checkpoint shared by the segments' tasks; every change is saved before it returns.
+final class MigrationProgress: Sendable {
+    private let checkpoint: Mutex<MigrationCheckpoint>
     private let path: String
 
     init(_ checkpoint: MigrationCheckpoint, path: String) {
-        self.checkpoint = checkpoint
+        self.checkpoint = Mutex(checkpoint)
         self.path = path
     }
 
-    var steps: [MigrationReport.Step] { lock.withLock { checkpoint.steps } }
+    var steps: [MigrationReport.Step] { checkpoint.withLock { $0.steps } }
 
     func segments(of entity: String, count: Int) -> [MigrationCheckpoint.Segment] {
-        lock.withLock { checkpoint.entities[entity] ?? Array(repeating: .init(), count: count) }
+        checkpoint.withLock { $0.entities[entity] ?? Array(repeating: .init(), count: count) }
     }
 
     func save(_ segment: MigrationCheckpoint.Segment, at index: Int, of entity: String, count: Int) throws {
-        try lock.withLock {
+        try checkpoint.withLock { checkpoint in
             var segments = checkpoint.entities[entity] ?? Array(repeating: .init(), count: count)
             segments[index] = segment
             checkpoint.entities[entity] = segments
@@ -70,7 +70,7 @@ final class MigrationProgress: @unchecked Sendable {
         }
     }
 
-    func start() throws { try lock.withLock { try checkpoint.save(to: path) } }
+    func start() throws { try checkpoint.withLock { try $0.save(to: path) } }
 
     func remove() throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
@@ -78,16 +78,18 @@ final class MigrationProgress: @unchecked Sendable {
     }
 }
 
-/// JSON text of a Foundation object (an item, a scan key) and back.
+/// JSON text of an item or a scan key (sorted members, so the same item gives the same text) and back.
 enum JSONObjectText {
-    static func text(_ object: [String: Any]) -> String {
-        String(decoding: json(object), as: UTF8.self)
+    static func text(_ item: DynamoItem) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(item)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    static func object(_ text: String) throws -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+    static func object(_ text: String) throws -> DynamoItem {
+        guard let item = try? JSONDecoder().decode(DynamoItem.self, from: Data(text.utf8)) else {
             throw StoreError("the migration checkpoint holds an unreadable item: \(text.prefix(200))")
         }
-        return object
+        return item
     }
 }

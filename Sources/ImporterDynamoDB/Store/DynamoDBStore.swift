@@ -1,12 +1,16 @@
 import Foundation
 import ImporterCore
+import Synchronization
 
 /// The remote store: a DynamoDB table per entity (AWS itself or any endpoint speaking
 /// DynamoDB's JSON protocol), written with conditional transactions so SPEC §6's version rules
 /// hold on the server, `concurrency` transactions in flight. Checkpoints go to a file
 /// (`<report dir>/checkpoint.json`): a write is durable as soon as DynamoDB answers, and a
 /// resumed run's replays are idempotent by the version rules.
-public final class DynamoDBStore: Store, @unchecked Sendable {
+///
+/// The `Store` protocol is synchronous and called from the pipeline's writer thread; each call
+/// runs its async requests through `runBlocking`, `concurrency` of them in flight.
+public final class DynamoDBStore: Store, Sendable {
     /// How the store writes; from the pipeline's destination and write sections.
     public struct Options: Sendable {
         public var tablePrefix = ""
@@ -31,14 +35,20 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     public let options: Options
     let tables: DynamoDBTables
     let retries = RetryCounter()
-    private var codings: [String: DynamoItemCoding] = [:]
-    /// Entities whose table was empty when the run began (`transactional: false` only).
-    private var emptyAtStart: Set<String> = []
-    private var pendingCheckpoint: Checkpoint?
-    /// The checkpoint's write rejections so far (read from its file once, then kept here).
-    private var checkpointRejections: [Checkpoint.WriteRejection]?
+    /// What the store's calls change, guarded: they come from the writer thread, but the store
+    /// is shared with the tasks its calls start.
+    private let state = Mutex(State())
     /// Keys found by `contains`, per entity, so references to the same parent ask once.
-    private let knownKeys = KnownKeys()
+    private let knownKeys = Mutex<[String: Set<Value>]>([:])
+
+    private struct State {
+        var codings: [String: DynamoItemCoding] = [:]
+        /// Entities whose table was empty when the run began (`transactional: false` only).
+        var emptyAtStart: Set<String> = []
+        var pendingCheckpoint: Checkpoint?
+        /// The checkpoint's write rejections so far (read from its file once, then kept here).
+        var checkpointRejections: [Checkpoint.WriteRejection]?
+    }
 
     public init(client: DynamoDBClient, options: Options) {
         self.client = client
@@ -54,7 +64,7 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func prepare(for model: Model) throws {
         makeCodings(model)
-        try tables.prepare(model)
+        try runBlocking { [tables] in try await tables.prepare(model) }
     }
 
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
@@ -62,17 +72,21 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     /// meta table records another version or checksum of the model.
     public func prepareToRead(_ model: Model) throws -> Bool {
         makeCodings(model)
-        guard try tables.allExist(model) else { return false }
-        _ = try tables.checkRecordedModel(model)
-        return true
+        return try runBlocking { [tables] in
+            guard try await tables.allExist(model) else { return false }
+            _ = try await tables.checkRecordedModel(model)
+            return true
+        }
     }
 
     private func makeCodings(_ model: Model) {
-        for entity in model.entities { codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
+        state.withLock { state in
+            for entity in model.entities { state.codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
+        }
     }
 
     private func coding(_ entity: Entity) throws -> DynamoItemCoding {
-        guard let coding = codings[entity.name] else { throw StoreError("entity \(entity.name) was not prepared") }
+        guard let coding = state.withLock({ $0.codings[entity.name] }) else { throw StoreError("entity \(entity.name) was not prepared") }
         return coding
     }
 
@@ -84,28 +98,39 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func beginRun(atomic: Bool) throws {
         guard !atomic else { throw StoreError("write.atomic is for the SQLite store; DynamoDB has no run-long transaction") }
-        emptyAtStart = []
+        state.withLock { $0.emptyAtStart = [] }
         guard !options.transactional else { return }
-        for (name, coding) in codings {
-            let page = try client.send("Scan", json(["TableName": tables.table(of: coding.entity), "Limit": 1, "ConsistentRead": true]))
-            if (page["Count"] as? Int ?? 0) == 0 && (page["LastEvaluatedKey"] == nil) { emptyAtStart.insert(name) }
+        let entities = state.withLock { $0.codings.values.map(\.entity) }
+        let empty = try runBlocking { [self] in
+            var empty: Set<String> = []
+            for entity in entities {
+                var request = DynamoDB.Scan(tableName: tables.table(of: entity))
+                request.limit = 1
+                let page = try await client.send(request)
+                if (page.count ?? 0) == 0 && page.lastEvaluatedKey == nil { empty.insert(entity.name) }
+            }
+            return empty
         }
+        state.withLock { $0.emptyAtStart = empty }
     }
 
     public func finishRun(commit: Bool) throws {
-        emptyAtStart = []
+        state.withLock { $0.emptyAtStart = [] }
     }
 
     public func commit() throws {
-        guard let checkpoint = pendingCheckpoint, let path = options.checkpointFile else { return }
-        pendingCheckpoint = nil
+        let checkpoint = state.withLock { state in
+            defer { state.pendingCheckpoint = nil }
+            return state.pendingCheckpoint
+        }
+        guard let checkpoint, let path = options.checkpointFile else { return }
         try CheckpointFile.save(checkpoint, to: path)
     }
 
     // MARK: Writing
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
-        let empty = emptyAtStart.contains(entity.name)
+        let empty = state.withLock { $0.emptyAtStart.contains(entity.name) }
         let method: EntityWriter.Method = options.transactional ? .transaction
             : (rules.mode == .replace || empty ? .batch : .eachConditional)
         let writer = EntityWriter(
@@ -114,34 +139,35 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
         // A transaction holds a group; otherwise a group is what one BatchGetItem reads.
         let size = method == .transaction ? max(1, min(options.transactionSize, 100)) : 100
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
-        let results = GroupResults(count: groups.count)
-        try parallelForEach(groups.count, workers: options.concurrency) { index in
-            results.set(index, try writer.write(records[groups[index]]))
+        return try runBlocking { [options] in
+            try await concurrentMap(groups.count, limit: options.concurrency) { index in
+                try await writer.write(records[groups[index]])
+            }.flatMap { $0 }
         }
-        return results.all
     }
 
     public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
         let coding = try coding(entity)
-        let body = "{\"TableName\":\(JSONText.quote(tables.table(of: entity))),\"Key\":\(coding.encodeKey(key)),"
-            + "\"ConditionExpression\":\"#v = :v\",\"ExpressionAttributeNames\":{\"#v\":\(JSONText.quote(entity.versionAttribute))},"
-            + "\"ExpressionAttributeValues\":{\":v\":{\"N\":\"\(expectedVersion)\"}}}"
-        do {
-            _ = try client.send("DeleteItem", Array(body.utf8), retries: retries, entity: entity.name)
-            return true
-        } catch let error as DynamoDBError where error.type == "ConditionalCheckFailedException" {
-            return false
-        } catch let error as DynamoDBError {
-            throw StoreError("\(tables.table(of: entity)): \(error)")
+        let request = DynamoDB.DeleteItem(tableName: tables.table(of: entity), key: coding.key(key), condition: DynamoDB.Condition(
+            "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(expectedVersion))]))
+        return try runBlocking { [self] in
+            do {
+                _ = try await client.send(request, retries: retries, entity: entity.name)
+                return true
+            } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
+                return false
+            } catch let error as DynamoDBError {
+                throw StoreError("\(tables.table(of: entity)): \(error)")
+            }
         }
     }
 
     // MARK: Reading
 
     public func contains(_ key: Value, in entity: Entity) throws -> Bool {
-        if knownKeys.contains(key, entity.name) { return true }
+        if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
         let found = try fetch(key, of: entity, projection: true) != nil
-        if found { knownKeys.insert(key, entity.name) }
+        if found { knownKeys.withLock { _ = $0[entity.name, default: []].insert(key) } }
         return found
     }
 
@@ -151,48 +177,50 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     private func fetch(_ key: Value, of entity: Entity, projection: Bool) throws -> [Value]? {
         let coding = try coding(entity)
-        var body = "{\"TableName\":\(JSONText.quote(tables.table(of: entity))),\"Key\":\(coding.encodeKey(key)),\"ConsistentRead\":true"
-        if projection { body += ",\"ProjectionExpression\":\"#k\",\"ExpressionAttributeNames\":{\"#k\":\(JSONText.quote(entity.hashKey))}" }
-        body += "}"
-        let response = try send("GetItem", body, entity)
-        guard let item = response["Item"] as? [String: Any] else { return nil }
+        var request = DynamoDB.GetItem(tableName: tables.table(of: entity), key: coding.key(key))
+        if projection {
+            request.projectionExpression = "#k"
+            request.expressionAttributeNames = ["#k": entity.hashKey]
+        }
+        let response = try runBlocking { [self, request] in try await send(request, entity) }
+        guard let item = response.item else { return nil }
         return projection ? [] : try coding.decode(item)
     }
 
     public func count(of entity: Entity) throws -> Int {
         var total = 0
-        try paginate(entity, countOnly: true) { page in total += page["Count"] as? Int ?? 0 }
+        try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
         return total
     }
 
     public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let coding = try coding(entity)
         try paginate(entity, countOnly: false) { page in
-            for item in page["Items"] as? [[String: Any]] ?? [] { try body(try coding.decode(item)) }
+            for item in page.items ?? [] { try body(try coding.decode(item)) }
         }
     }
 
     /// Calls `body` with every page of a consistent Scan of the entity's table: `concurrency`
-    /// segments fetched in parallel, pages handed over in a fixed order (`SegmentedScan`).
-    private func paginate(_ entity: Entity, countOnly: Bool, _ body: ([String: Any]) throws -> Void) throws {
+    /// segments fetched concurrently, pages handed over in a fixed order (`SegmentedScan`).
+    private func paginate(_ entity: Entity, countOnly: Bool, _ body: (DynamoDB.Scan.Response) throws -> Void) throws {
         let table = tables.table(of: entity)
         let segments = options.concurrency
         let scan = SegmentedScan(segments: segments) { [self] segment, startKey in
-            var request: [String: Any] = ["TableName": table, "ConsistentRead": true]
+            var request = DynamoDB.Scan(tableName: table)
             if segments > 1 {
-                request["Segment"] = segment
-                request["TotalSegments"] = segments
+                request.segment = segment
+                request.totalSegments = segments
             }
-            if countOnly { request["Select"] = "COUNT" }
-            if let startKey { request["ExclusiveStartKey"] = startKey }
-            return try send("Scan", String(decoding: json(request), as: UTF8.self), entity)
+            if countOnly { request.select = "COUNT" }
+            request.exclusiveStartKey = startKey
+            return try await send(request, entity)
         }
         try scan.forEachPage(body)
     }
 
-    private func send(_ operation: String, _ body: String, _ entity: Entity) throws -> [String: Any] {
+    private func send<Request: DynamoDB.Operation>(_ request: Request, _ entity: Entity) async throws -> Request.Response {
         do {
-            return try client.send(operation, Array(body.utf8), retries: retries, entity: entity.name)
+            return try await client.send(request, retries: retries, entity: entity.name)
         } catch let error as DynamoDBError {
             throw StoreError("\(tables.table(of: entity)): \(error)")
         }
@@ -202,11 +230,14 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
 
     public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         guard let path = options.checkpointFile else { return }
-        let all = try (checkpointRejections ?? CheckpointFile.load(from: path)?.rejections ?? []) + rejections
-        checkpointRejections = all
+        let known = state.withLock { $0.checkpointRejections }
+        let all = try (known ?? CheckpointFile.load(from: path)?.rejections ?? []) + rejections
         var next = checkpoint
         next.rejections = all
-        pendingCheckpoint = next
+        state.withLock { state in
+            state.checkpointRejections = all
+            state.pendingCheckpoint = next
+        }
     }
 
     public func loadCheckpoint() throws -> Checkpoint? {
@@ -215,43 +246,11 @@ public final class DynamoDBStore: Store, @unchecked Sendable {
     }
 
     public func clearCheckpoint() throws {
-        pendingCheckpoint = nil
-        checkpointRejections = []
+        state.withLock { state in
+            state.pendingCheckpoint = nil
+            state.checkpointRejections = []
+        }
         guard let path = options.checkpointFile, FileManager.default.fileExists(atPath: path) else { return }
         try FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// The outcomes of a write's groups, filled in from several threads.
-private final class GroupResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var groups: [[WriteOutcome]]
-
-    init(count: Int) { groups = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ outcomes: [WriteOutcome]) {
-        lock.lock()
-        groups[index] = outcomes
-        lock.unlock()
-    }
-
-    var all: [WriteOutcome] { groups.flatMap { $0 } }
-}
-
-/// Keys known to be stored, per entity, shared between threads.
-private final class KnownKeys: @unchecked Sendable {
-    private let lock = NSLock()
-    private var keys: [String: Set<Value>] = [:]
-
-    func contains(_ key: Value, _ entity: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return keys[entity]?.contains(key) ?? false
-    }
-
-    func insert(_ key: Value, _ entity: String) {
-        lock.lock()
-        keys[entity, default: []].insert(key)
-        lock.unlock()
     }
 }

@@ -3,7 +3,7 @@ import ImporterCore
 
 /// The tables a model needs: one per entity (`tablePrefix` + the entity's table, keyed by its
 /// hash key) and the meta table recording each model's name, version and checksum.
-struct DynamoDBTables {
+struct DynamoDBTables: Sendable {
     let client: DynamoDBClient
     let prefix: String
     let createMissing: Bool
@@ -19,32 +19,32 @@ struct DynamoDBTables {
     /// and waiting until they are ACTIVE), then checks or records the model in the meta table.
     /// Throws `ConfigurationError` before anything is written when a table is missing or keyed
     /// differently, or when the tables hold another version of the model.
-    func prepare(_ model: Model) throws {
-        try ensureTables(model)
-        try checkModel(model)
+    func prepare(_ model: Model) async throws {
+        try await ensureTables(model)
+        try await checkModel(model)
     }
 
     /// Makes every table of `model` and the meta table exist with the right key schema
     /// (creating missing ones when allowed), and waits until they are ACTIVE.
-    func ensureTables(_ model: Model) throws {
+    func ensureTables(_ model: Model) async throws {
         var wanted = model.entities.map { entity in
             (name: table(of: entity), key: entity.hashKey,
              type: DynamoItemCoding.keyType(of: entity.attributes[entity.hashKeyIndex].type))
         }
         wanted.append((name: metaTable, key: "model", type: "S"))
         var created: [String] = []
-        for table in wanted where try ensure(table.name, key: table.key, type: table.type) {
+        for table in wanted where try await ensure(table.name, key: table.key, type: table.type) {
             created.append(table.name)
         }
-        for name in created { try waitUntilActive(name) }
+        for name in created { try await waitUntilActive(name) }
     }
 
     /// Whether every entity's table exists (nothing is created).
-    func allExist(_ model: Model) throws -> Bool {
+    func allExist(_ model: Model) async throws -> Bool {
         for entity in model.entities {
             do {
-                _ = try client.send("DescribeTable", json(["TableName": table(of: entity)]))
-            } catch let error as DynamoDBError where error.type == "ResourceNotFoundException" {
+                _ = try await client.send(DynamoDB.DescribeTable(tableName: table(of: entity)))
+            } catch let error as DynamoDBError where error.code == .resourceNotFound {
                 return false
             }
         }
@@ -52,39 +52,31 @@ struct DynamoDBTables {
     }
 
     /// Whether the table had to be created.
-    private func ensure(_ name: String, key: String, type: String) throws -> Bool {
+    private func ensure(_ name: String, key: String, type: String) async throws -> Bool {
         do {
-            let description = try client.send("DescribeTable", json(["TableName": name]))
-            try checkKeySchema(description["Table"] as? [String: Any] ?? [:], name: name, key: key, type: type)
+            let description = try await client.send(DynamoDB.DescribeTable(tableName: name))
+            try checkKeySchema(description.table, name: name, key: key, type: type)
             return false
-        } catch let error as DynamoDBError where error.type == "ResourceNotFoundException" {
+        } catch let error as DynamoDBError where error.code == .resourceNotFound {
             guard createMissing else {
                 throw ConfigurationError(file: file, key: "destination",
                     "table \(name) does not exist at \(client.endpoint.absoluteString); create it (hash key \(key), type \(type)) or set destination.createTables: true")
             }
         }
         do {
-            _ = try client.send("CreateTable", json([
-                "TableName": name,
-                "AttributeDefinitions": [["AttributeName": key, "AttributeType": type]],
-                "KeySchema": [["AttributeName": key, "KeyType": "HASH"]],
-                "BillingMode": "PAY_PER_REQUEST",
-            ]))
-        } catch let error as DynamoDBError where error.type == "ResourceInUseException" {
+            _ = try await client.send(DynamoDB.CreateTable(tableName: name, hashKey: key, type: type))
+        } catch let error as DynamoDBError where error.code == .resourceInUse {
             // Created meanwhile by another run: check it like an existing one.
-            let description = try client.send("DescribeTable", json(["TableName": name]))
-            try checkKeySchema(description["Table"] as? [String: Any] ?? [:], name: name, key: key, type: type)
+            let description = try await client.send(DynamoDB.DescribeTable(tableName: name))
+            try checkKeySchema(description.table, name: name, key: key, type: type)
         }
         return true
     }
 
-    private func checkKeySchema(_ table: [String: Any], name: String, key: String, type: String) throws {
-        let schema = (table["KeySchema"] as? [[String: Any]] ?? []).map {
-            "\($0["AttributeName"] as? String ?? "?") \($0["KeyType"] as? String ?? "?")"
-        }
-        let definitions = Dictionary((table["AttributeDefinitions"] as? [[String: Any]] ?? []).map {
-            ($0["AttributeName"] as? String ?? "", $0["AttributeType"] as? String ?? "")
-        }, uniquingKeysWith: { first, _ in first })
+    private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, key: String, type: String) throws {
+        let schema = (table?.keySchema ?? []).map { "\($0.attributeName) \($0.keyType)" }
+        let definitions = Dictionary((table?.attributeDefinitions ?? []).map { ($0.attributeName, $0.attributeType) },
+                                     uniquingKeysWith: { first, _ in first })
         guard schema == ["\(key) HASH"], definitions[key] == type else {
             let found = schema.map { part in
                 let attribute = String(part.split(separator: " ").first ?? "")
@@ -95,39 +87,34 @@ struct DynamoDBTables {
         }
     }
 
-    private func waitUntilActive(_ name: String) throws {
+    private func waitUntilActive(_ name: String) async throws {
         let deadline = Date().addingTimeInterval(300)
         while Date() < deadline {
-            let description = try client.send("DescribeTable", json(["TableName": name]))
-            if (description["Table"] as? [String: Any])?["TableStatus"] as? String == "ACTIVE" { return }
-            Thread.sleep(forTimeInterval: 0.5)
+            let description = try await client.send(DynamoDB.DescribeTable(tableName: name))
+            if description.table?.tableStatus == "ACTIVE" { return }
+            try await Task.sleep(nanoseconds: 500_000_000)
         }
         throw StoreError("table \(name) did not become ACTIVE within 5 minutes")
     }
 
     /// Records the model in the meta table, or checks it against what is recorded there.
-    private func checkModel(_ model: Model) throws {
-        let key: [String: Any] = ["model": ["S": model.name]]
-        if try checkRecordedModel(model) { return }
+    private func checkModel(_ model: Model) async throws {
+        if try await checkRecordedModel(model) { return }
         do {
-            _ = try client.send("PutItem", json([
-                "TableName": metaTable,
-                "Item": key.merging([
-                    "version": ["N": String(model.version)], "checksum": ["S": model.checksum],
-                    "recordedAt": ["S": ISO8601.format(Date())],
-                ]) { first, _ in first },
-                "ConditionExpression": "attribute_not_exists(model)",
-            ]))
-        } catch let error as DynamoDBError where error.type == "ConditionalCheckFailedException" {
-            try checkModel(model)  // recorded meanwhile by another run
+            _ = try await client.send(DynamoDB.PutItem(tableName: metaTable, item: [
+                "model": .s(model.name), "version": .n(String(model.version)), "checksum": .s(model.checksum),
+                "recordedAt": .s(ISO8601.format(Date())),
+            ], condition: DynamoDB.Condition("attribute_not_exists(#m)", names: ["#m": "model"])))
+        } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
+            try await checkModel(model)  // recorded meanwhile by another run
         }
     }
 
     /// Checks `model` against the meta table without writing: false when nothing is recorded
     /// (or there is no meta table); throws `ConfigurationError` for another version or checksum,
     /// or while a migration of the tables is unfinished.
-    func checkRecordedModel(_ model: Model) throws -> Bool {
-        guard let recorded = try recorded(model.name) else { return false }
+    func checkRecordedModel(_ model: Model) async throws -> Bool {
+        guard let recorded = try await recorded(model.name) else { return false }
         if let target = recorded.migratingTo {
             throw ConfigurationError(file: file, key: "destination",
                 "the tables with prefix '\(prefix)' are being migrated from \(model.name) version \(recorded.version) to \(target) (started \(recorded.migrationStarted ?? "?")) and the migration has not finished; run importer migrate with this pipeline to finish it")
@@ -142,10 +129,4 @@ struct DynamoDBTables {
         }
         return true
     }
-}
-
-/// A JSON request body from Foundation values (control-plane requests; items are encoded by
-/// `DynamoItemCoding`).
-func json(_ object: [String: Any]) -> [UInt8] {
-    Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
 }

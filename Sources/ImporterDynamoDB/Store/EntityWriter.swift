@@ -6,7 +6,7 @@ import ImporterCore
 /// write is conditional on the item still being as read (`attribute_not_exists(<key>)` for an
 /// insert, `<version> = :expected` for an update). A write whose condition fails is re-read and
 /// decided again, so a concurrent writer's change is met as a conflict, never overwritten.
-struct EntityWriter {
+struct EntityWriter: Sendable {
     let client: DynamoDBClient
     let entity: Entity
     let table: String
@@ -18,7 +18,7 @@ struct EntityWriter {
     /// The table was empty when the run started and writes are unconditional: nothing to read.
     let knownEmpty: Bool
 
-    enum Method {
+    enum Method: Sendable {
         /// Conditional writes in one TransactWriteItems per group (`transactional: true`).
         case transaction
         /// One conditional PutItem per write (`transactional: false` where a condition is needed).
@@ -34,7 +34,7 @@ struct EntityWriter {
     static let maxRounds = 10
 
     /// One write to send.
-    struct Planned {
+    struct Planned: Sendable {
         /// The record's position in the group.
         let record: Int
         let item: [Value]
@@ -44,7 +44,7 @@ struct EntityWriter {
     }
 
     /// What became of a planned write.
-    enum Sent {
+    enum Sent: Sendable {
         case done
         /// Its condition failed: the item changed since it was read.
         case conditionFailed
@@ -55,44 +55,17 @@ struct EntityWriter {
     }
 
     /// One outcome per record, in order.
-    func write(_ records: ArraySlice<PreparedRecord>) throws -> [WriteOutcome] {
+    func write(_ records: ArraySlice<PreparedRecord>) async throws -> [WriteOutcome] {
         let incoming = records.map(\.values)
         let keys = incoming.map { $0[entity.hashKeyIndex] }
         var outcomes = [WriteOutcome?](repeating: nil, count: incoming.count)
-        var stored: [[Value]?] = knownEmpty ? Array(repeating: nil, count: incoming.count) : try read(keys)
+        var stored: [[Value]?] = knownEmpty ? Array(repeating: nil, count: incoming.count) : try await read(keys)
         var pending = Array(incoming.indices)
         for _ in 0..<Self.maxRounds where !pending.isEmpty {
-            var planned: [Planned] = []
-            for index in pending {
-                let (decision, conflict) = rules.decide(incoming[index], stored: stored[index])
-                switch decision {
-                case .insert(let item):
-                    planned.append(Planned(record: index, item: item, expectedVersion: nil, outcome: WriteOutcome(.inserted, conflict: conflict)))
-                case .update(let item, let expectedVersion):
-                    planned.append(Planned(record: index, item: item, expectedVersion: expectedVersion, outcome: WriteOutcome(.updated, conflict: conflict)))
-                case .unchanged:
-                    outcomes[index] = WriteOutcome(.unchanged, conflict: conflict)
-                case .rolledBack:
-                    outcomes[index] = WriteOutcome(.rolledBack, conflict: conflict)
-                case .reject(let reason, let message):
-                    outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
-                }
-            }
-            planned = planned.filter { write in
-                let size = coding.itemSize(write.item)
-                guard size > Self.maxItemBytes else { return true }
-                outcomes[write.record] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .size,
-                    "the item is \(size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes")))
-                return false
-            }
+            let planned = plan(pending, incoming, stored, &outcomes)
             pending = []
             guard !planned.isEmpty else { break }
-            let results: [Sent]
-            switch method {
-            case .transaction: results = try sendTransaction(planned)
-            case .eachConditional: results = try planned.map(sendConditionalPut)
-            case .batch: results = try sendBatch(planned)
-            }
+            let results = try await send(planned)
             var changed: [Planned] = []
             for (write, result) in zip(planned, results) {
                 switch result {
@@ -105,7 +78,7 @@ struct EntityWriter {
                 }
             }
             guard !changed.isEmpty else { continue }
-            let fresh = try read(changed.map { keys[$0.record] })
+            let fresh = try await read(changed.map { keys[$0.record] })
             for (write, item) in zip(changed, fresh) {
                 // Exactly what was sent: an earlier attempt whose response was lost did apply it.
                 if item == write.item {
@@ -123,24 +96,65 @@ struct EntityWriter {
         return outcomes.map { $0! }
     }
 
+    /// Decides each pending record against its stored item: the writes to send, and the
+    /// outcomes of the records that need none (or whose item is too large) in `outcomes`.
+    private func plan(_ pending: [Int], _ incoming: [[Value]], _ stored: [[Value]?], _ outcomes: inout [WriteOutcome?]) -> [Planned] {
+        var planned: [Planned] = []
+        for index in pending {
+            let (decision, conflict) = rules.decide(incoming[index], stored: stored[index])
+            switch decision {
+            case .insert(let item):
+                planned.append(Planned(record: index, item: item, expectedVersion: nil, outcome: WriteOutcome(.inserted, conflict: conflict)))
+            case .update(let item, let expectedVersion):
+                planned.append(Planned(record: index, item: item, expectedVersion: expectedVersion, outcome: WriteOutcome(.updated, conflict: conflict)))
+            case .unchanged:
+                outcomes[index] = WriteOutcome(.unchanged, conflict: conflict)
+            case .rolledBack:
+                outcomes[index] = WriteOutcome(.rolledBack, conflict: conflict)
+            case .reject(let reason, let message):
+                outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+            }
+        }
+        return planned.filter { write in
+            let size = coding.itemSize(write.item)
+            guard size > Self.maxItemBytes else { return true }
+            outcomes[write.record] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .size,
+                "the item is \(size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes")))
+            return false
+        }
+    }
+
+    /// Sends the planned writes by the writer's method.
+    private func send(_ planned: [Planned]) async throws -> [Sent] {
+        switch method {
+        case .transaction: return try await sendTransaction(planned)
+        case .batch: return try await sendBatch(planned)
+        case .eachConditional:
+            var sent: [Sent] = []
+            for write in planned { sent.append(try await sendConditionalPut(write)) }
+            return sent
+        }
+    }
+
     // MARK: Reading
 
     /// The stored items with `keys` (nil where none), by BatchGetItem with consistent reads.
-    func read(_ keys: [Value]) throws -> [[Value]?] {
+    func read(_ keys: [Value]) async throws -> [[Value]?] {
         var found: [Value: [Value]] = [:]
         for start in stride(from: 0, to: keys.count, by: 100) {
-            var request = "{\"RequestItems\":{\(JSONText.quote(table)):{\"ConsistentRead\":true,\"Keys\":["
-                + keys[start..<min(start + 100, keys.count)].map(coding.encodeKey).joined(separator: ",") + "]}}}"
+            var request = DynamoDB.BatchGetItem(requestItems: [
+                table: DynamoDB.KeysAndAttributes(keys: keys[start..<min(start + 100, keys.count)].map(coding.key)),
+            ])
             var attempt = 1
             while true {
-                let response = try client.send("BatchGetItem", Array(request.utf8), retries: retries, entity: entity.name)
-                for item in (response["Responses"] as? [String: Any])?[table] as? [[String: Any]] ?? [] {
+                let response = try await client.send(request, retries: retries, entity: entity.name)
+                for item in response.responses?[table] ?? [] {
                     let values = try coding.decode(item)
                     found[values[entity.hashKeyIndex]] = values
                 }
-                guard let unprocessed = response["UnprocessedKeys"] as? [String: Any], !unprocessed.isEmpty else { break }
-                try pauseForUnprocessed(&attempt, "BatchGetItem")
-                request = String(decoding: json(["RequestItems": unprocessed]), as: UTF8.self)
+                guard let unprocessed = response.unprocessedKeys, !unprocessed.isEmpty else { break }
+                try await pauseForUnprocessed(&attempt, "BatchGetItem")
+                request = DynamoDB.BatchGetItem(requestItems: unprocessed)
             }
         }
         return keys.map { found[$0] }
@@ -151,65 +165,61 @@ struct EntityWriter {
     /// Sends the writes as one TransactWriteItems. A cancelled transaction's reasons say which
     /// writes failed their condition or were refused; the others are `notApplied`. A request
     /// refused as a whole (ValidationException) is split in halves until the refused item is alone.
-    func sendTransaction(_ writes: [Planned]) throws -> [Sent] {
-        let actions = writes.map(transactAction).joined(separator: ",")
+    func sendTransaction(_ writes: [Planned]) async throws -> [Sent] {
+        let puts = writes.map(conditionalPut)
         var attempt = 1
         while true {
-            let body = "{\"ClientRequestToken\":\"\(UUID().uuidString)\",\"TransactItems\":[\(actions)]}"
             do {
-                _ = try client.send("TransactWriteItems", Array(body.utf8), retries: retries, entity: entity.name)
+                _ = try await client.send(DynamoDB.TransactWriteItems(puts: puts), retries: retries, entity: entity.name)
                 return writes.map { _ in .done }
-            } catch let error as DynamoDBError where error.type == "TransactionCanceledException" {
-                let reasons = error.cancellationReasons
-                guard reasons.count == writes.count else {
-                    // Reasons not itemized: re-read every item and decide again.
-                    return writes.map { _ in .conditionFailed }
-                }
-                let final = reasons.contains { $0.code == "ConditionalCheckFailed" || $0.code == "ValidationError" }
-                if final {
-                    return reasons.map { reason in
-                        switch reason.code {
-                        case "ConditionalCheckFailed": return .conditionFailed
-                        case "ValidationError": return .refused(reason.message ?? "validation error")
-                        default: return .notApplied
-                        }
-                    }
-                }
+            } catch let error as DynamoDBError where error.code == .transactionCanceled {
+                if let sent = Self.cancelled(error, writes.count) { return sent }
                 // Only transient reasons (TransactionConflict, throttling): the same transaction again.
-                guard client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
+                guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
                     throw StoreError("\(table): TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
                 }
-            } catch let error as DynamoDBError where error.type == "ValidationException" {
-                return try bisect(writes, error, sendTransaction)
+            } catch let error as DynamoDBError where error.code == .validation {
+                return try await bisect(writes, error, sendTransaction)
             } catch let error as DynamoDBError {
                 throw StoreError("\(table): \(error)")
             }
         }
     }
 
-    private func transactAction(_ write: Planned) -> String {
-        "{\"Put\":" + conditionalPut(write) + "}"
+    /// What a cancelled transaction's reasons say of its writes; nil when they are all
+    /// transient (the transaction is worth sending again as it is).
+    private static func cancelled(_ error: DynamoDBError, _ count: Int) -> [Sent]? {
+        let reasons = error.cancellationReasons
+        // Reasons not itemized: re-read every item and decide again.
+        guard reasons.count == count else { return Array(repeating: .conditionFailed, count: count) }
+        guard reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.code == "ValidationError" }) else { return nil }
+        return reasons.map { reason in
+            switch reason.code {
+            case "ConditionalCheckFailed": return .conditionFailed
+            case "ValidationError": return .refused(reason.message ?? "validation error")
+            default: return .notApplied
+            }
+        }
     }
 
     /// A PutItem request conditional on the item being as read.
-    private func conditionalPut(_ write: Planned) -> String {
-        let condition: String
-        if let version = write.expectedVersion {
-            condition = "\"ConditionExpression\":\"#v = :v\",\"ExpressionAttributeNames\":{\"#v\":\(JSONText.quote(entity.versionAttribute))},\"ExpressionAttributeValues\":{\":v\":{\"N\":\"\(version)\"}}"
+    private func conditionalPut(_ write: Planned) -> DynamoDB.PutItem {
+        let condition = if let version = write.expectedVersion {
+            DynamoDB.Condition("#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(version))])
         } else {
-            condition = "\"ConditionExpression\":\"attribute_not_exists(#k)\",\"ExpressionAttributeNames\":{\"#k\":\(JSONText.quote(entity.hashKey))}"
+            DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": entity.hashKey])
         }
-        return "{\"TableName\":\(JSONText.quote(table)),\"Item\":\(coding.encode(write.item)),\(condition)}"
+        return DynamoDB.PutItem(tableName: table, item: coding.encodeObject(write.item), condition: condition)
     }
 
     /// Sends one write as a conditional PutItem.
-    func sendConditionalPut(_ write: Planned) throws -> Sent {
+    func sendConditionalPut(_ write: Planned) async throws -> Sent {
         do {
-            _ = try client.send("PutItem", Array(conditionalPut(write).utf8), retries: retries, entity: entity.name)
+            _ = try await client.send(conditionalPut(write), retries: retries, entity: entity.name)
             return .done
-        } catch let error as DynamoDBError where error.type == "ConditionalCheckFailedException" {
+        } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
             return .conditionFailed
-        } catch let error as DynamoDBError where error.type == "ValidationException" {
+        } catch let error as DynamoDBError where error.code == .validation {
             return .refused(error.message)
         } catch let error as DynamoDBError {
             throw StoreError("\(table): \(error)")
@@ -220,23 +230,24 @@ struct EntityWriter {
 
     /// Sends the writes by BatchWriteItem, 25 per request, re-sending `UnprocessedItems` until
     /// none is left.
-    func sendBatch(_ writes: [Planned]) throws -> [Sent] {
+    func sendBatch(_ writes: [Planned]) async throws -> [Sent] {
         var results: [Sent] = []
         for start in stride(from: 0, to: writes.count, by: 25) {
             let chunk = Array(writes[start..<min(start + 25, writes.count)])
-            var request = "{\"RequestItems\":{\(JSONText.quote(table)):["
-                + chunk.map { "{\"PutRequest\":{\"Item\":\(coding.encode($0.item))}}" }.joined(separator: ",") + "]}}"
+            var request = DynamoDB.BatchWriteItem(requestItems: [
+                table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) },
+            ])
             var attempt = 1
             do {
                 while true {
-                    let response = try client.send("BatchWriteItem", Array(request.utf8), retries: retries, entity: entity.name)
-                    guard let unprocessed = response["UnprocessedItems"] as? [String: Any], !unprocessed.isEmpty else { break }
-                    try pauseForUnprocessed(&attempt, "BatchWriteItem")
-                    request = String(decoding: json(["RequestItems": unprocessed]), as: UTF8.self)
+                    let response = try await client.send(request, retries: retries, entity: entity.name)
+                    guard let unprocessed = response.unprocessedItems, !unprocessed.isEmpty else { break }
+                    try await pauseForUnprocessed(&attempt, "BatchWriteItem")
+                    request = DynamoDB.BatchWriteItem(requestItems: unprocessed)
                 }
                 results += chunk.map { _ in .done }
-            } catch let error as DynamoDBError where error.type == "ValidationException" {
-                results += try bisect(chunk, error, sendBatch)
+            } catch let error as DynamoDBError where error.code == .validation {
+                results += try await bisect(chunk, error, sendBatch)
             } catch let error as DynamoDBError {
                 throw StoreError("\(table): \(error)")
             }
@@ -247,15 +258,16 @@ struct EntityWriter {
     // MARK: Helpers
 
     /// Splits writes refused as a whole into halves, down to the single refused item.
-    private func bisect(_ writes: [Planned], _ error: DynamoDBError, _ send: ([Planned]) throws -> [Sent]) throws -> [Sent] {
+    private func bisect(_ writes: [Planned], _ error: DynamoDBError,
+                        _ send: ([Planned]) async throws -> [Sent]) async throws -> [Sent] {
         guard writes.count > 1 else { return [.refused(error.message)] }
         let middle = writes.count / 2
-        return try send(Array(writes[..<middle])) + send(Array(writes[middle...]))
+        return try await send(Array(writes[..<middle])) + send(Array(writes[middle...]))
     }
 
     /// Backs off before re-sending unprocessed keys or items.
-    private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String) throws {
-        guard client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
+    private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String) async throws {
+        guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
             throw StoreError("\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity")
         }
     }

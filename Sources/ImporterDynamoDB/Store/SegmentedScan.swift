@@ -1,80 +1,116 @@
 import Foundation
+import Synchronization
 
 /// A parallel Scan (`Segment`/`TotalSegments`, each segment paginated) whose pages are handed
-/// over in a fixed order: all of segment 0, then segment 1, and so on. Each segment's thread
+/// over in a fixed order: all of segment 0, then segment 1, and so on. Each segment's task
 /// fetches at most `pagesAhead` pages ahead, so memory stays bounded, and an unchanged table
 /// gives the same sequence every time (a two-pass export's passes must agree byte for byte).
-final class SegmentedScan: @unchecked Sendable {
+final class SegmentedScan: Sendable {
+    typealias Page = DynamoDB.Scan.Response
     /// Fetches one page of a segment, after `startKey` (nil: the first page).
-    typealias Fetch = @Sendable (_ segment: Int, _ startKey: [String: Any]?) throws -> [String: Any]
+    typealias Fetch = @Sendable (_ segment: Int, _ startKey: DynamoItem?) async throws -> Page
+    /// A fetched page, nil at the segment's end, or the error that ended it.
+    private typealias Entry = Result<Page?, any Error>
+
+    private struct Queue {
+        var entries: [Entry] = []
+        /// The consumer, waiting for this segment's next entry.
+        var consumer: CheckedContinuation<Entry, Never>?
+        /// The segment's task, waiting for room.
+        var producer: CheckedContinuation<Void, Never>?
+    }
 
     private let segments: Int
     private let pagesAhead: Int
     private let fetch: Fetch
-    private let condition = NSCondition()
-    /// Fetched pages per segment; nil marks the segment's end.
-    private var queues: [[Result<[String: Any]?, Error>]]
-    private var stopped = false
+    private let queues: Mutex<[Queue]>
+    private let stopped = Mutex(false)
 
     init(segments: Int, pagesAhead: Int = 2, fetch: @escaping Fetch) {
         self.segments = max(1, segments)
         self.pagesAhead = pagesAhead
         self.fetch = fetch
-        queues = Array(repeating: [], count: self.segments)
+        queues = Mutex(Array(repeating: Queue(), count: self.segments))
     }
 
-    /// Calls `body` with every page, in segment order, on the calling thread.
-    func forEachPage(_ body: ([String: Any]) throws -> Void) throws {
-        let finished = DispatchSemaphore(value: 0)
-        for segment in 0..<segments {
-            let thread = Thread { [self] in
-                fetchAll(segment)
-                finished.signal()
+    /// Calls `body` with every page, in segment order, on the calling thread (one that may
+    /// block: each page is awaited through `runBlocking`). Segments are fetched concurrently
+    /// meanwhile; all fetching has stopped when this returns or throws.
+    func forEachPage(_ body: (Page) throws -> Void) throws {
+        let producers = Task { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                for segment in 0..<segments { group.addTask { await self.fetchAll(segment) } }
             }
-            thread.stackSize = 1 << 20
-            thread.start()
         }
         defer {
-            condition.lock()
-            stopped = true
-            condition.broadcast()
-            condition.unlock()
-            for _ in 0..<segments { finished.wait() }
+            stop()
+            _ = try? runBlocking { await producers.value }
         }
         for segment in 0..<segments {
-            while let page = try take(segment) { try body(page) }
+            while let page = try runBlocking({ try await self.next(segment).get() }) { try body(page) }
         }
     }
 
-    private func fetchAll(_ segment: Int) {
-        var startKey: [String: Any]?
+    private func fetchAll(_ segment: Int) async {
+        var startKey: DynamoItem?
         repeat {
-            condition.lock()
-            while queues[segment].count >= pagesAhead && !stopped { condition.wait() }
-            let stop = stopped
-            condition.unlock()
-            if stop { return }
-            let result = Result { try fetch(segment, startKey) }
-            startKey = (try? result.get())?["LastEvaluatedKey"] as? [String: Any]
-            put(result.map { $0 }, segment)
+            await waitForRoom(segment)
+            if stopped.withLock({ $0 }) { return }
+            let result: Entry
+            do { result = .success(try await fetch(segment, startKey)) } catch { result = .failure(error) }
+            startKey = (try? result.get())??.lastEvaluatedKey
+            put(result, segment)
             if case .failure = result { return }
         } while startKey != nil
         put(.success(nil), segment)
     }
 
-    private func put(_ result: Result<[String: Any]?, Error>, _ segment: Int) {
-        condition.lock()
-        queues[segment].append(result)
-        condition.broadcast()
-        condition.unlock()
+    private func waitForRoom(_ segment: Int) async {
+        await withCheckedContinuation { (room: CheckedContinuation<Void, Never>) in
+            let ready = queues.withLock { queues in
+                guard queues[segment].entries.count >= pagesAhead, !stopped.withLock({ $0 }) else { return true }
+                queues[segment].producer = room
+                return false
+            }
+            if ready { room.resume() }
+        }
     }
 
-    private func take(_ segment: Int) throws -> [String: Any]? {
-        condition.lock()
-        while queues[segment].isEmpty { condition.wait() }
-        let result = queues[segment].removeFirst()
-        condition.broadcast()
-        condition.unlock()
-        return try result.get()
+    private func put(_ entry: Entry, _ segment: Int) {
+        let consumer = queues.withLock { queues in
+            guard let consumer = queues[segment].consumer else {
+                queues[segment].entries.append(entry)
+                return nil as CheckedContinuation<Entry, Never>?
+            }
+            queues[segment].consumer = nil
+            return consumer
+        }
+        consumer?.resume(returning: entry)
+    }
+
+    private func next(_ segment: Int) async -> Entry {
+        await withCheckedContinuation { (consumer: CheckedContinuation<Entry, Never>) in
+            let (entry, producer) = queues.withLock { queues -> (Entry?, CheckedContinuation<Void, Never>?) in
+                guard !queues[segment].entries.isEmpty else {
+                    queues[segment].consumer = consumer
+                    return (nil, nil)
+                }
+                let producer = queues[segment].producer
+                queues[segment].producer = nil
+                return (queues[segment].entries.removeFirst(), producer)
+            }
+            producer?.resume()
+            if let entry { consumer.resume(returning: entry) }
+        }
+    }
+
+    /// Stops every segment's task (they finish the request in flight, if any).
+    private func stop() {
+        stopped.withLock { $0 = true }
+        let waiting = queues.withLock { queues in
+            defer { for index in queues.indices { queues[index].producer = nil } }
+            return queues.compactMap(\.producer)
+        }
+        for producer in waiting { producer.resume() }
     }
 }

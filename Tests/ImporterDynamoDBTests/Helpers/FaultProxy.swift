@@ -8,6 +8,8 @@ final class FaultProxy {
         var serverError = 0.0
         var reset = 0.0
         var swallow = 0.0
+        /// An HTML 500 page instead of an answer.
+        var htmlError = 0.0
     }
 
     /// What the proxy injected so far.
@@ -17,7 +19,8 @@ final class FaultProxy {
         let serverError: Int
         let reset: Int
         let swallow: Int
-        var faults: Int { throttle + serverError + reset + swallow }
+        let htmlError: Int
+        var faults: Int { throttle + serverError + reset + swallow + htmlError }
     }
 
     let port: Int
@@ -31,7 +34,7 @@ final class FaultProxy {
         process.executableURL = try MotoServer.findExecutable("python3")
         process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
                              "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
-                             "--reset", String(rates.reset), "--swallow", String(rates.swallow),
+                             "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError),
                              "--ops", operations.joined(separator: ","), "--seed", String(seed)]
         process.standardInput = FileHandle.nullDevice
         try process.run()

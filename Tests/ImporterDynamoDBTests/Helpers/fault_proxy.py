@@ -2,20 +2,32 @@
 """A fault-injecting HTTP proxy for the DynamoDB tests: forwards requests to a DynamoDB-protocol
 server (moto) and, at the given rates, answers a request itself with a throttling error or a
 5xx, resets the connection before forwarding, or forwards and then resets the connection
-instead of answering ("swallowed": the write reached the server, the client never learns).
+instead of answering ("swallowed": the write reached the server, the client never learns), or
+answers with an HTML 500 page, as a load balancer or proxy in front of a service may. With
+--latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 
 Faults are drawn only for the operations named by --ops. Counts of what was injected are
 served at GET /__stats as JSON. Usage:
   fault_proxy.py --port P --upstream http://127.0.0.1:Q --throttle 0.2 --server-error 0.05 \
-      --reset 0.01 --swallow 0.01 --ops PutItem,BatchWriteItem --seed 7
+      --reset 0.01 --swallow 0.01 --html-error 0.01 --latency 0.02 --ops PutItem,BatchWriteItem --seed 7
 """
-import argparse, http.client, http.server, json, random, socket, struct, sys, threading
+import argparse, http.client, http.server, json, random, socket, struct, sys, threading, time
 from urllib.parse import urlparse
 
 args = None
-stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0}
+stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0}
 lock = threading.Lock()
 rng = random.Random()
+
+
+HTML_500 = """<!DOCTYPE html>
+<html><head><title>500 Internal Server Error</title>
+<style>body { font-family: sans-serif; }</style></head>
+<body><h1>Internal Server Error</h1>
+<p>The upstream server is temporarily unable to service your request.</p>
+<hr><address>injected by fault_proxy.py</address>
+""" + "<!-- padding -->\n" * 200 + """</body></html>
+"""
 
 
 def draw(operation):
@@ -26,7 +38,7 @@ def draw(operation):
         stats["requests"] += 1
         r = rng.random()
         for name, rate in (("throttle", args.throttle), ("serverError", args.server_error),
-                           ("reset", args.reset), ("swallow", args.swallow)):
+                           ("reset", args.reset), ("swallow", args.swallow), ("htmlError", args.html_error)):
             if r < rate:
                 stats[name] += 1
                 return name
@@ -63,6 +75,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def html_error(self):
+        body = HTML_500.encode()
+        self.send_response(500)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         operation = self.headers.get("X-Amz-Target", "").split(".")[-1]
@@ -76,6 +96,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                         "message": "injected %d" % status})
         if fault == "reset":
             return self.reset()
+        if fault == "htmlError":
+            return self.html_error()
+        if args.latency > 0:
+            time.sleep(args.latency)
         upstream = urlparse(args.upstream)
         connection = getattr(self, "upstream", None)
         if connection is None:
@@ -104,6 +128,8 @@ def main():
     parser.add_argument("--server-error", type=float, default=0)
     parser.add_argument("--reset", type=float, default=0)
     parser.add_argument("--swallow", type=float, default=0)
+    parser.add_argument("--html-error", type=float, default=0)
+    parser.add_argument("--latency", type=float, default=0)
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -1,1 +1,0 @@
-#include <nettle/sha2.h>

@@ -1,0 +1,258 @@
+import Foundation
+
+/// The typed requests and responses of the DynamoDB operations the store uses, with the wire
+/// names of DynamoDB's JSON protocol 1.0 (API version 2012-08-10). Optional members left nil
+/// are not sent.
+public enum DynamoDB {
+    /// An operation: the request's type and the name sent in `X-Amz-Target`.
+    public protocol Operation: Encodable, Sendable {
+        associatedtype Response: Decodable & Sendable
+        static var name: String { get }
+    }
+
+    /// A response whose members the caller does not read.
+    public struct Empty: Codable, Sendable {
+        public init() {}
+    }
+
+    // MARK: Tables
+
+    public struct KeySchemaElement: Codable, Sendable, Equatable {
+        public var attributeName: String
+        public var keyType: String
+        public init(_ name: String, _ keyType: String) { (attributeName, self.keyType) = (name, keyType) }
+        enum CodingKeys: String, CodingKey { case attributeName = "AttributeName", keyType = "KeyType" }
+    }
+
+    public struct AttributeDefinition: Codable, Sendable, Equatable {
+        public var attributeName: String
+        public var attributeType: String
+        public init(_ name: String, _ type: String) { (attributeName, attributeType) = (name, type) }
+        enum CodingKeys: String, CodingKey { case attributeName = "AttributeName", attributeType = "AttributeType" }
+    }
+
+    public struct TableDescription: Decodable, Sendable {
+        public var tableStatus: String?
+        public var keySchema: [KeySchemaElement]?
+        public var attributeDefinitions: [AttributeDefinition]?
+        enum CodingKeys: String, CodingKey {
+            case tableStatus = "TableStatus", keySchema = "KeySchema", attributeDefinitions = "AttributeDefinitions"
+        }
+    }
+
+    public struct DescribeTable: Operation {
+        public static let name = "DescribeTable"
+        public var tableName: String
+        public init(tableName: String) { self.tableName = tableName }
+        enum CodingKeys: String, CodingKey { case tableName = "TableName" }
+        public struct Response: Decodable, Sendable {
+            public var table: TableDescription?
+            enum CodingKeys: String, CodingKey { case table = "Table" }
+        }
+    }
+
+    public struct CreateTable: Operation {
+        public static let name = "CreateTable"
+        public typealias Response = Empty
+        public var tableName: String
+        public var attributeDefinitions: [AttributeDefinition]
+        public var keySchema: [KeySchemaElement]
+        public var billingMode = "PAY_PER_REQUEST"
+        public init(tableName: String, hashKey: String, type: String) {
+            self.tableName = tableName
+            attributeDefinitions = [AttributeDefinition(hashKey, type)]
+            keySchema = [KeySchemaElement(hashKey, "HASH")]
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", attributeDefinitions = "AttributeDefinitions", keySchema = "KeySchema"
+            case billingMode = "BillingMode"
+        }
+    }
+
+    public struct ListTables: Operation {
+        public static let name = "ListTables"
+        public init() {}
+        public struct Response: Decodable, Sendable {
+            public var tableNames: [String]?
+            enum CodingKeys: String, CodingKey { case tableNames = "TableNames" }
+        }
+    }
+
+    // MARK: Items
+
+    /// The members shared by conditional single-item writes.
+    public struct Condition: Sendable {
+        public var expression: String
+        public var names: [String: String]
+        public var values: DynamoItem?
+        public init(_ expression: String, names: [String: String], values: DynamoItem? = nil) {
+            (self.expression, self.names, self.values) = (expression, names, values)
+        }
+    }
+
+    public struct GetItem: Operation {
+        public static let name = "GetItem"
+        public var tableName: String
+        public var key: DynamoItem
+        public var consistentRead = true
+        public var projectionExpression: String?
+        public var expressionAttributeNames: [String: String]?
+        public init(tableName: String, key: DynamoItem) { (self.tableName, self.key) = (tableName, key) }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", key = "Key", consistentRead = "ConsistentRead"
+            case projectionExpression = "ProjectionExpression", expressionAttributeNames = "ExpressionAttributeNames"
+        }
+        public struct Response: Decodable, Sendable {
+            public var item: DynamoItem?
+            enum CodingKeys: String, CodingKey { case item = "Item" }
+        }
+    }
+
+    public struct PutItem: Operation {
+        public static let name = "PutItem"
+        public typealias Response = Empty
+        public var tableName: String
+        public var item: DynamoItem
+        public var conditionExpression: String?
+        public var expressionAttributeNames: [String: String]?
+        public var expressionAttributeValues: DynamoItem?
+        public init(tableName: String, item: DynamoItem, condition: Condition? = nil) {
+            (self.tableName, self.item) = (tableName, item)
+            conditionExpression = condition?.expression
+            expressionAttributeNames = condition?.names
+            expressionAttributeValues = condition?.values
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", item = "Item", conditionExpression = "ConditionExpression"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+        }
+    }
+
+    public struct DeleteItem: Operation {
+        public static let name = "DeleteItem"
+        public typealias Response = Empty
+        public var tableName: String
+        public var key: DynamoItem
+        public var conditionExpression: String?
+        public var expressionAttributeNames: [String: String]?
+        public var expressionAttributeValues: DynamoItem?
+        public init(tableName: String, key: DynamoItem, condition: Condition? = nil) {
+            (self.tableName, self.key) = (tableName, key)
+            conditionExpression = condition?.expression
+            expressionAttributeNames = condition?.names
+            expressionAttributeValues = condition?.values
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", key = "Key", conditionExpression = "ConditionExpression"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+        }
+    }
+
+    public struct UpdateItem: Operation {
+        public static let name = "UpdateItem"
+        public typealias Response = Empty
+        public var tableName: String
+        public var key: DynamoItem
+        public var updateExpression: String
+        public var conditionExpression: String
+        public var expressionAttributeNames: [String: String]
+        public var expressionAttributeValues: DynamoItem
+        public init(tableName: String, key: DynamoItem, update: String, condition: Condition) {
+            (self.tableName, self.key, updateExpression) = (tableName, key, update)
+            conditionExpression = condition.expression
+            expressionAttributeNames = condition.names
+            expressionAttributeValues = condition.values ?? [:]
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", key = "Key", updateExpression = "UpdateExpression"
+            case conditionExpression = "ConditionExpression"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+        }
+    }
+
+    public struct Scan: Operation {
+        public static let name = "Scan"
+        public var tableName: String
+        public var consistentRead = true
+        public var limit: Int?
+        public var segment: Int?
+        public var totalSegments: Int?
+        /// `COUNT` to count only.
+        public var select: String?
+        public var exclusiveStartKey: DynamoItem?
+        public init(tableName: String) { self.tableName = tableName }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", consistentRead = "ConsistentRead", limit = "Limit", segment = "Segment"
+            case totalSegments = "TotalSegments", select = "Select", exclusiveStartKey = "ExclusiveStartKey"
+        }
+        public struct Response: Decodable, Sendable {
+            public var items: [DynamoItem]?
+            public var count: Int?
+            public var lastEvaluatedKey: DynamoItem?
+            enum CodingKeys: String, CodingKey { case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey" }
+        }
+    }
+
+    // MARK: Batches and transactions
+
+    public struct KeysAndAttributes: Codable, Sendable {
+        public var keys: [DynamoItem]
+        public var consistentRead: Bool?
+        public init(keys: [DynamoItem], consistentRead: Bool? = true) { (self.keys, self.consistentRead) = (keys, consistentRead) }
+        enum CodingKeys: String, CodingKey { case keys = "Keys", consistentRead = "ConsistentRead" }
+    }
+
+    public struct BatchGetItem: Operation {
+        public static let name = "BatchGetItem"
+        public var requestItems: [String: KeysAndAttributes]
+        public init(requestItems: [String: KeysAndAttributes]) { self.requestItems = requestItems }
+        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems" }
+        public struct Response: Decodable, Sendable {
+            public var responses: [String: [DynamoItem]]?
+            public var unprocessedKeys: [String: KeysAndAttributes]?
+            enum CodingKeys: String, CodingKey { case responses = "Responses", unprocessedKeys = "UnprocessedKeys" }
+        }
+    }
+
+    public struct WriteRequest: Codable, Sendable {
+        public struct Put: Codable, Sendable {
+            public var item: DynamoItem
+            enum CodingKeys: String, CodingKey { case item = "Item" }
+        }
+        public struct Delete: Codable, Sendable {
+            public var key: DynamoItem
+            enum CodingKeys: String, CodingKey { case key = "Key" }
+        }
+        public var putRequest: Put?
+        public var deleteRequest: Delete?
+        public init(put item: DynamoItem) { putRequest = Put(item: item) }
+        enum CodingKeys: String, CodingKey { case putRequest = "PutRequest", deleteRequest = "DeleteRequest" }
+    }
+
+    public struct BatchWriteItem: Operation {
+        public static let name = "BatchWriteItem"
+        public var requestItems: [String: [WriteRequest]]
+        public init(requestItems: [String: [WriteRequest]]) { self.requestItems = requestItems }
+        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems" }
+        public struct Response: Decodable, Sendable {
+            public var unprocessedItems: [String: [WriteRequest]]?
+            enum CodingKeys: String, CodingKey { case unprocessedItems = "UnprocessedItems" }
+        }
+    }
+
+    public struct TransactWriteItems: Operation {
+        public static let name = "TransactWriteItems"
+        public typealias Response = Empty
+        public struct Action: Encodable, Sendable {
+            public var put: PutItem
+            enum CodingKeys: String, CodingKey { case put = "Put" }
+        }
+        public var clientRequestToken: String
+        public var transactItems: [Action]
+        public init(puts: [PutItem], token: String = UUID().uuidString) {
+            clientRequestToken = token
+            transactItems = puts.map { Action(put: $0) }
+        }
+        enum CodingKeys: String, CodingKey { case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems" }
+    }
+}
