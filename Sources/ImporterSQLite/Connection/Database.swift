@@ -35,6 +35,7 @@ final class Database {
     }
 
     /// `sqlite3_close_v2`: a statement still alive keeps the connection until it is finalized.
+    /// (Its result is SQLITE_OK but for misuse, such as a handle closed twice.)
     deinit {
         cache = [:]
         sqlite3_close_v2(handle)
@@ -55,7 +56,7 @@ final class Database {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, sql: sql) }
-        return Statement(statement, database: self, sql: sql)
+        return Statement(statement, sql: sql)
     }
 
     /// The statement for `sql`, prepared on the first call and reused afterwards. Callers reset

@@ -6,24 +6,31 @@ import ImporterCore
 /// arguments that were bound.
 final class Statement {
     let handle: OpaquePointer
-    unowned let database: Database
     let sql: String
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(_ handle: OpaquePointer, database: Database, sql: String) {
+    /// `handle`: prepared on a connection that `sqlite3_close_v2` closes, so that the
+    /// connection stays usable (for `error`) until its last statement is finalized.
+    init(_ handle: OpaquePointer, sql: String) {
         self.handle = handle
-        self.database = database
         self.sql = sql
     }
 
+    /// `sqlite3_finalize` returns the last step's result, which `step` has already checked.
     deinit { sqlite3_finalize(handle) }
+
+    /// The error SQLite reports for `code` now, with this statement's SQL. The connection is
+    /// reached through the statement, which may outlive the `Database` that prepared it.
+    func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
+    }
 
     // MARK: Binding
 
     @inline(__always)
     private func check(_ code: Int32) throws {
-        guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+        guard code == SQLITE_OK else { throw error(code) }
     }
 
     func bind(_ index: Int32, int64 value: Int64) throws { try check(sqlite3_bind_int64(handle, index, value)) }
@@ -81,7 +88,7 @@ final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = database.error(code, sql: sql)
+            let error = self.error(code)
             sqlite3_reset(handle)
             throw error
         }
