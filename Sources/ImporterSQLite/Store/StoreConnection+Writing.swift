@@ -3,7 +3,7 @@ import ImporterCore
 /// Writing items: one transaction per batch (or per run when atomic), the version rules
 /// decided against the stored item, records the store refuses rejected alone.
 extension StoreConnection {
-    /// A record of a write, in the order it is written.
+    /// A record that needs a statement; written in `order`, then `position`.
     private struct PendingWrite {
         /// The key's locality, so that neighbouring keys share B-tree pages.
         let order: UInt64
