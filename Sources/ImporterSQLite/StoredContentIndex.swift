@@ -41,11 +41,12 @@ final class StoredContentIndex {
                      images: inout ColumnImages) throws -> StoredContentIndex? {
         let table = quoted(entity.table)
         // Separate subqueries: min and max together would scan the whole table.
-        let bounds = try database.prepare("""
+        var rows = 0, first: Int64 = 0, last: Int64 = 0
+        try database.prepare("""
             SELECT (SELECT count(*) FROM \(table)), (SELECT min(rowid) FROM \(table)), (SELECT max(rowid) FROM \(table))
-            """)
-        _ = try bounds.step()
-        let rows = Int(bounds.int64(0)), first = bounds.int64(1), last = bounds.int64(2)
+            """).query { bounds in
+            (rows, first, last) = (Int(bounds.int64(0)), bounds.int64(1), bounds.int64(2))
+        }
         guard rows <= maximumItems else { return nil }
         let select = "SELECT \(entity.attributes.map { quoted($0.name) }.joined(separator: ", ")) FROM \(table) WHERE rowid BETWEEN ? AND ?"
         var split = last
@@ -63,12 +64,15 @@ final class StoredContentIndex {
             // (kept for its inserts) does not fill up with the whole table.
             let source = committedIsCurrent ? try Database(path: path, readOnly: true) : database
             let scan = try source.prepare(select)
-            scan.bind(1, int64: first)
-            scan.bind(2, int64: split)
             var complete = true
-            while complete, try scan.step() {
-                let image = images.stored(scan, entity: entity)
-                complete = index.insert(key: image.key, content: image.content)
+            try scan.withArguments([.integer(first), .integer(split)]) {
+                try scan.bind(1, int64: first)
+                try scan.bind(2, int64: split)
+                defer { scan.reset() }
+                while complete, try scan.step() {
+                    let image = images.stored(scan, entity: entity)
+                    complete = index.insert(key: image.key, content: image.content)
+                }
             }
             if let helper {
                 for (key, content) in try helper.wait() where complete {
@@ -111,33 +115,42 @@ final class StoredContentIndex {
 }
 
 /// Reads the content fingerprints of a range of rowids on its own thread and read-only
-/// connection (a statement reads one consistent snapshot).
-private final class ContentReader: @unchecked Sendable {
+/// connection (a statement reads one consistent snapshot). The thread shares only Sendable
+/// values with the caller: its inputs, the semaphore, and the result under a lock.
+private final class ContentReader {
+    typealias Pairs = [(UInt64, UInt64)]
+
+    private final class Outcome {
+        var result: Result<Pairs, Error> = .success([])
+    }
+
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<[(UInt64, UInt64)], Error> = .success([])
+    private let outcome = Locked(Outcome())
 
     /// `expectedRows`: about how many rows the range holds (room is made for them up front).
     init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) {
-        Thread { [self] in
-            result = Result {
-                let database = try Database(path: path, readOnly: true)
-                let scan = try database.prepare(select)
-                scan.bind(1, int64: rowids.lowerBound)
-                scan.bind(2, int64: rowids.upperBound)
-                var images = ColumnImages()
-                var pairs: [(UInt64, UInt64)] = []
-                pairs.reserveCapacity(expectedRows)
-                while try scan.step() { pairs.append(images.stored(scan, entity: entity)) }
-                return pairs
-            }
+        let done = self.done, outcome = self.outcome
+        Thread {
+            let result = Result { try Self.read(path: path, entity: entity, select: select, rowids: rowids, expectedRows: expectedRows) }
+            outcome.withLock { $0.result = result }
             done.signal()
         }.start()
     }
 
+    private static func read(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) throws -> Pairs {
+        let database = try Database(path: path, readOnly: true)
+        let scan = try database.prepare(select)
+        var images = ColumnImages()
+        var pairs: Pairs = []
+        pairs.reserveCapacity(expectedRows)
+        try scan.query([.integer(rowids.lowerBound), .integer(rowids.upperBound)]) { pairs.append(images.stored($0, entity: entity)) }
+        return pairs
+    }
+
     /// The (key, content) fingerprints, once the thread is done.
-    func wait() throws -> [(UInt64, UInt64)] {
+    func wait() throws -> Pairs {
         done.wait()
-        return try result.get()
+        return try outcome.withLock { $0.result }.get()
     }
 }
 

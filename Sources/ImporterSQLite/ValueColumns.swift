@@ -10,18 +10,7 @@ enum ValueColumns {
         }
     }
 
-    static func bind(_ value: Value, to statement: Statement, at index: Int32) {
-        switch value {
-        case .null: statement.bindNull(index)
-        case .string(let text), .decimal(let text): statement.bind(index, text: text)
-        case .integer(let number): statement.bind(index, int64: number)
-        case .double(let number): statement.bind(index, double: number)
-        case .date(let millis): statement.bind(index, date: millis)
-        case .boolean(let flag): statement.bind(index, int64: flag ? 1 : 0)
-        }
-    }
-
-    /// The value of a column written by `bind`, typed by the attribute.
+    /// The value of a column written by `Statement.bind(_:at:)`, typed by the attribute.
     static func read(_ statement: Statement, column: Int32, as type: AttributeType) -> Value {
         if statement.isNull(column) { return .null }
         switch type {

@@ -98,9 +98,9 @@ final class StoreMigrationTests: XCTestCase {
         let outcome = try store.migrate(plan, commit: true)
         XCTAssertEqual(outcome.failures.count, 0)
         XCTAssertEqual(outcome.steps.map(\.items), [3])
-        XCTAssertEqual(try store.database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name"),
+        XCTAssertEqual(try store.withConnection { try $0.database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name") },
                        ["Fresh", "Venues"])
-        XCTAssertEqual(try store.database.strings("SELECT typeof(size) || ' ' || typeof(open) || ' ' || typeof(note) FROM Venues ORDER BY id"),
+        XCTAssertEqual(try store.withConnection { try $0.database.strings("SELECT typeof(size) || ' ' || typeof(open) || ' ' || typeof(note) FROM Venues ORDER BY id") },
                        ["text text text", "text text text", "null null text"])
         XCTAssertEqual(try store.meta()["version"], "2")
         XCTAssertEqual(try store.migrationHistory().map { "\($0["from"]!)→\($0["to"]!) \($0["success"]!) \($0["checksum"]!)" }, ["1→2 1 \(v2.checksum)"])

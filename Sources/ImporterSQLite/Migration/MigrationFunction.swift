@@ -61,7 +61,15 @@ final class MigrationFunction {
             let function = Unmanaged<MigrationFunction>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
             function.call(context!, Int(count), arguments!)
         }, nil, nil, nil)
-        guard code == SQLITE_OK else { throw database.error(code, sql: nil) }
+        try database.check(code, sql: nil)
+    }
+
+    /// Removes the function from `database`, before this object goes away: SQLite holds an
+    /// unretained pointer to it.
+    func unregister(from database: Database) {
+        // Deleting a function SQLite registered a moment ago cannot fail but for misuse.
+        let code = sqlite3_create_function_v2(database.handle, Self.name, -1, SQLITE_UTF8, nil, nil, nil, nil, nil)
+        assert(code == SQLITE_OK, "cannot unregister \(Self.name): \(code)")
     }
 
     private func call(_ context: OpaquePointer, _ count: Int, _ arguments: UnsafeMutablePointer<OpaquePointer?>) {
@@ -118,7 +126,7 @@ final class MigrationFunction {
         }
     }
 
-    /// The function's result, stored as `ValueColumns.bind` stores values.
+    /// The function's result, stored as `Statement.bind(_:at:)` stores values.
     private static func result(_ value: Value, _ context: OpaquePointer) {
         switch value {
         case .null: sqlite3_result_null(context)

@@ -2,7 +2,7 @@ import Foundation
 import ImporterCore
 
 /// `_importer_migrations`: every migration step and accepted model change, kept in the store.
-extension SQLiteStore {
+extension StoreConnection {
     func prepareMigrationHistory() throws {
         try database.execute("""
             CREATE TABLE IF NOT EXISTS _importer_migrations (
@@ -14,23 +14,15 @@ extension SQLiteStore {
 
     /// Appends one row (inside the caller's transaction, if any).
     func recordMigration(from: Int, to: Int, checksum: String, started: Date, items: Int, success: Bool, note: String?) throws {
-        let statement = try database.prepare("""
+        try database.execute("""
             INSERT INTO _importer_migrations (from_version, to_version, checksum, started, finished, items, success, note)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        statement.bind(1, int64: Int64(from))
-        statement.bind(2, int64: Int64(to))
-        statement.bind(3, text: checksum)
-        statement.bind(4, text: ISO8601.format(started))
-        statement.bind(5, text: ISO8601.format(Date()))
-        statement.bind(6, int64: Int64(items))
-        statement.bind(7, int64: success ? 1 : 0)
-        if let note { statement.bind(8, text: note) } else { statement.bindNull(8) }
-        try statement.step()
+            """, [.integer(Int64(from)), .integer(Int64(to)), .string(checksum), .string(ISO8601.format(started)),
+                  .string(ISO8601.format(Date())), .integer(Int64(items)), .integer(success ? 1 : 0), note.map(Value.string) ?? .null])
     }
 
     /// Records a migration that failed and was rolled back.
-    public func recordFailedMigration(_ plan: MigrationPlan, started: Date, failedItems: Int, note: String) throws {
+    func recordFailedMigration(_ plan: MigrationPlan, started: Date, failedItems: Int, note: String) throws {
         try prepareMigrationHistory()
         try recordMigration(from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started,
                             items: failedItems, success: false, note: note)
@@ -38,24 +30,19 @@ extension SQLiteStore {
 
     /// Accepts an edited model file for the version the store holds: the store records the
     /// new checksum, and the history says who accepted what.
-    public func acceptModelChange(_ model: Model, previousChecksum: String) throws {
+    func acceptModelChange(_ model: Model, previousChecksum: String) throws {
         try prepareMigrationHistory()
-        try database.execute("BEGIN IMMEDIATE")
-        do {
+        try database.inTransaction(.immediate) {
             try setMeta(["checksum": model.checksum])
             try recordMigration(from: model.version, to: model.version, checksum: model.checksum, started: Date(), items: 0,
                                 success: true, note: "accepted a changed model file \(model.file): checksum \(previousChecksum) → \(model.checksum)")
-            try database.execute("COMMIT")
-        } catch {
-            try? database.execute("ROLLBACK")
-            throw error
+            return .commit
         }
     }
 
     /// The history, oldest first.
-    public func migrationHistory() throws -> [[String: String]] {
-        let exists = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_importer_migrations'")
-        guard !exists.isEmpty else { return [] }
+    func migrationHistory() throws -> [[String: String]] {
+        guard try hasTable("_importer_migrations") else { return [] }
         return try database.rows("""
             SELECT from_version, to_version, checksum, started, finished, items, success, coalesce(note, '')
             FROM _importer_migrations ORDER BY id

@@ -1,27 +1,23 @@
 import Foundation
 import ImporterCore
 
-extension SQLiteStore {
+extension StoreConnection {
     /// Migrates the store through every step of `plan` in one transaction: all or nothing
     /// (SPEC §9). The items of `deleting` (start-version entity names) are deleted first.
     /// Items that fail a step are left out of later steps and returned; the transaction is
     /// committed only when `commit` is set and nothing failed.
-    public func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
+    func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]], note: String?) throws -> MigrationOutcome {
         try prepareMigrationHistory()
         forgetContentIndexes()
         let function = MigrationFunction()
         try function.register(on: database)
-        try database.execute("BEGIN IMMEDIATE")
-        do {
-            var outcome = MigrationOutcome()
+        defer { function.unregister(from: database) }
+        var outcome = MigrationOutcome()
+        try database.inTransaction(.immediate) {
             for (name, keys) in deleting {
                 guard let entity = plan.from.entity(named: name) else { continue }
-                let delete = try database.prepare("DELETE FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?")
-                for key in keys {
-                    ValueColumns.bind(key, to: delete, at: 1)
-                    try delete.step()
-                    delete.reset()
-                }
+                let delete = "DELETE FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?"
+                for key in keys { try database.execute(delete, [key]) }
             }
             for (index, step) in plan.steps.enumerated() {
                 let started = Date()
@@ -36,16 +32,9 @@ extension SQLiteStore {
                                     items: items, success: true, note: note)
             }
             try setMeta(["model": plan.to.name, "version": String(plan.to.version), "checksum": plan.to.checksum])
-            if commit && outcome.failures.isEmpty {
-                try database.execute("COMMIT")
-            } else {
-                try database.execute("ROLLBACK")
-            }
-            return outcome
-        } catch {
-            try? database.execute("ROLLBACK")
-            throw error
+            return commit && outcome.failures.isEmpty ? .commit : .rollback
         }
+        return outcome
     }
 
     /// One step: drop removed tables, migrate each entity's columns, rename tables, create new
@@ -74,6 +63,31 @@ extension SQLiteStore {
     /// values with one UPDATE, delete the items that failed, drop removed columns, rename.
     /// Returns the keys of the items that failed.
     private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
+        let source = mapping.source!
+        let table = quoted(source.table)
+        let columns = try addColumns(mapping, version: version, function: function)
+        var failures: [(key: Value, rejection: Rejection)] = []
+        if !columns.assignments.isEmpty {
+            try database.execute("UPDATE \(table) SET \(columns.assignments.joined(separator: ", "))")
+            failures = try deleteFailures(of: source, function: function)
+        }
+        for name in mapping.removed.map(\.name) + columns.replaced {
+            try database.execute("ALTER TABLE \(table) DROP COLUMN \(quoted(name))")
+        }
+        // Through temporary names, so renames that swap names cannot collide.
+        for (index, rename) in columns.renames.enumerated() where rename.from != rename.to {
+            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted(rename.from)) TO \(quoted("_importer_rename_\(index)"))")
+        }
+        for (index, rename) in columns.renames.enumerated() where rename.from != rename.to {
+            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
+        }
+        return failures
+    }
+
+    /// Adds the columns the new attributes need (under temporary names) and says what fills
+    /// them (`assignments` of one UPDATE), which old columns they replace, and what to rename.
+    private func addColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws
+        -> (assignments: [String], renames: [(from: String, to: String)], replaced: [String]) {
         let source = mapping.source!, entity = mapping.entity
         let table = quoted(source.table)
         var assignments: [String] = []
@@ -107,32 +121,21 @@ extension SQLiteStore {
                 assignments.append("\(quoted(temporary)) = \(call(attribute, index, inputs, source, validator, version, function))")
             }
         }
+        return (assignments, renames, replaced)
+    }
+
+    /// Deletes the rows the function failed on, and returns their keys.
+    private func deleteFailures(of source: Entity, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
+        let table = quoted(source.table)
+        let select = try database.prepare("SELECT \(quoted(source.hashKey)) FROM \(table) WHERE rowid = ?")
+        let keyType = source.attributes[source.hashKeyIndex].type
         var failures: [(key: Value, rejection: Rejection)] = []
-        if !assignments.isEmpty {
-            try database.execute("UPDATE \(table) SET \(assignments.joined(separator: ", "))")
-            let select = try database.prepare("SELECT \(quoted(source.hashKey)) FROM \(table) WHERE rowid = ?")
-            let delete = try database.prepare("DELETE FROM \(table) WHERE rowid = ?")
-            let keyType = source.attributes[source.hashKeyIndex].type
-            for failure in function.failures {
-                select.bind(1, int64: failure.rowid)
-                let key = try select.step() ? ValueColumns.read(select, column: 0, as: keyType) : nil
-                select.reset()
-                guard let key else { continue }  // failed in another column too: already deleted
-                failures.append((key, failure.rejection))
-                delete.bind(1, int64: failure.rowid)
-                try delete.step()
-                delete.reset()
-            }
-        }
-        for name in mapping.removed.map(\.name) + replaced {
-            try database.execute("ALTER TABLE \(table) DROP COLUMN \(quoted(name))")
-        }
-        // Through temporary names, so renames that swap names cannot collide.
-        for (index, rename) in renames.enumerated() where rename.from != rename.to {
-            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted(rename.from)) TO \(quoted("_importer_rename_\(index)"))")
-        }
-        for (index, rename) in renames.enumerated() where rename.from != rename.to {
-            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
+        for failure in function.failures {
+            var key: Value?
+            try select.query([.integer(failure.rowid)]) { key = ValueColumns.read($0, column: 0, as: keyType) }
+            guard let key else { continue }  // failed in another column too: already deleted
+            failures.append((key, failure.rejection))
+            try database.execute("DELETE FROM \(table) WHERE rowid = ?", [.integer(failure.rowid)])
         }
         return failures
     }
@@ -167,7 +170,7 @@ extension SQLiteStore {
         return "CASE \(quoted(source.attributes[inputs[0]].name)) \(cases.joined(separator: " ")) ELSE \(call) END"
     }
 
-    /// A value as an SQL literal, stored as `ValueColumns.bind` stores it.
+    /// A value as an SQL literal, stored as `Statement.bind(_:at:)` stores it.
     private static func literal(_ value: Value) -> String {
         switch value {
         case .null: return "NULL"

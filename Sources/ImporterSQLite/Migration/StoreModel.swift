@@ -1,10 +1,11 @@
 import ImporterCore
 
-extension SQLiteStore {
+/// Which model version the store holds, and model files edited since it was recorded.
+extension StoreConnection {
     /// The model version the store holds, from the versions of its model directory. A model
     /// file whose checksum differs from what the store recorded is refused unless
     /// `acceptModelChange`, which records the new checksum and says so in the history.
-    public func storedModel(in versions: VersionedModel, acceptModelChange: Bool) throws -> Model {
+    func storedModel(in versions: VersionedModel, acceptModelChange: Bool) throws -> Model {
         let meta = try self.meta()
         guard let name = meta["model"], let version = meta["version"].flatMap(Int.init) else {
             throw ConfigurationError(file: path, "the store records no model; it was not made by importer run")
@@ -21,7 +22,7 @@ extension SQLiteStore {
     }
 
     /// Before a run: accepts an edited model file for the store's version (`--accept-model-change`).
-    public func acceptModelChangeIfNeeded(_ model: Model) throws {
+    func acceptModelChangeIfNeeded(_ model: Model) throws {
         let meta = try self.meta()
         guard meta["model"] == model.name, meta["version"] == String(model.version), let recorded = meta["checksum"] else { return }
         try checkChecksum(of: model, recorded: recorded, accept: true)

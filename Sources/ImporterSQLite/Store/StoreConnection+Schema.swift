@@ -1,0 +1,76 @@
+import ImporterCore
+
+/// Tables, `_importer_meta`, and the entities' statements.
+extension StoreConnection {
+    func prepare(for model: Model) throws {
+        contentIndexes = [:]
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS _importer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_runs (
+                run_id TEXT PRIMARY KEY, pipeline TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
+                status TEXT NOT NULL, model_version INTEGER NOT NULL, read INTEGER NOT NULL, inserted INTEGER NOT NULL,
+                updated INTEGER NOT NULL, unchanged INTEGER NOT NULL, rejected INTEGER NOT NULL,
+                rolled_back INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_checkpoint (
+                id INTEGER PRIMARY KEY CHECK (id = 1), pipeline TEXT NOT NULL, state TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS _importer_checkpoint_rejects (rejection TEXT NOT NULL);
+            """)
+        let meta = try self.meta()
+        if let name = meta["model"] {
+            let version = Int(meta["version"] ?? "") ?? 0
+            guard name == model.name else {
+                throw ConfigurationError(file: path, "the store holds model '\(name)', not '\(model.name)'; use another destination path")
+            }
+            guard version == model.version else {
+                throw ConfigurationError(file: path,
+                    "the store holds \(name) version \(version) but the pipeline uses version \(model.version); migrate it first: importer migrate PIPELINE --to \(model.version)")
+            }
+            try checkChecksum(of: model, recorded: meta["checksum"] ?? "?", accept: false)
+        }
+        try prepareMigrationHistory()
+        try database.inTransaction(.immediate) {
+            for entity in model.entities { try database.execute(createTable(entity)) }
+            try setMeta(["model": model.name, "version": String(model.version), "checksum": model.checksum])
+            return .commit
+        }
+        try prepareToRead(model)
+    }
+
+    /// Prepares the statements of `model`'s tables; nothing is created or written.
+    func prepareToRead(_ model: Model) throws {
+        for entity in model.entities { statements[entity.name] = try EntityStatements(entity, on: database) }
+    }
+
+    /// `_importer_meta` as a dictionary (empty for a new store).
+    func meta() throws -> [String: String] {
+        guard try hasTable("_importer_meta") else { return [:] }
+        var result: [String: String] = [:]
+        try database.cached("SELECT key, value FROM _importer_meta").query { row in
+            result[row.text(0) ?? ""] = row.text(1) ?? ""
+        }
+        return result
+    }
+
+    func setMeta(_ values: [String: String]) throws {
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try database.execute("INSERT INTO _importer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                 [.string(key), .string(value)])
+        }
+    }
+
+    func hasTable(_ name: String) throws -> Bool {
+        try !database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(name)]).isEmpty
+    }
+
+    func createTable(_ entity: Entity) -> String {
+        let columns = entity.attributes.map { attribute -> String in
+            var column = "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))"
+            if attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }
+            if attribute.name == entity.versionAttribute { column += " NOT NULL" }
+            return column
+        }
+        // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
+        // order and only the (much smaller) index takes random inserts when keys are random.
+        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", ")))"
+    }
+}

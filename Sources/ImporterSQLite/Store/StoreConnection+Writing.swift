@@ -1,0 +1,232 @@
+import ImporterCore
+
+/// Writing items: one transaction per batch (or per run when atomic), the version rules
+/// decided against the stored item, records the store refuses rejected alone.
+extension StoreConnection {
+    /// A record that needs a statement; written in `order`, then `position`.
+    private struct PendingWrite {
+        /// The key's locality, so that neighbouring keys share B-tree pages.
+        let order: UInt64
+        let position: Int
+        let blind: Bool
+        let image: (key: UInt64, content: UInt64)?
+    }
+
+    func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        let statements = try prepared(entity)
+        do {
+            try beginWriting()
+            let index = contentIndexes[entity.name]
+            var outcomes = [WriteOutcome](repeating: WriteOutcome(.unchanged), count: records.count)
+            let (pending, unchanged) = plan(records, of: entity, rules: rules, index: index)
+            var storedBlindUpserts = unchanged
+            for write in pending {
+                let outcome = try self.write(records[write.position].values, write, statements, entity, rules, index)
+                outcomes[write.position] = outcome
+                if write.blind, outcome.foundStored { storedBlindUpserts += 1 }
+            }
+            if index == nil, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
+                try indexContent(of: entity)
+            }
+            return outcomes
+        } catch {
+            // Whatever failed, no write of this batch may be committed later by another COMMIT.
+            rollBack()
+            throw error as? StoreError ?? StoreError("\(path): \(error)")
+        }
+    }
+
+    /// The records that need a statement, in key order (records of one key stay in order), and
+    /// how many blind upserts the content index found unchanged without one.
+    private func plan(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules,
+                      index: StoredContentIndex?) -> (pending: [PendingWrite], unchanged: Int) {
+        var unchanged = 0
+        var pending: [PendingWrite] = []
+        pending.reserveCapacity(records.count)
+        for position in records.indices {
+            let values = records[position].values
+            let blind = rules.isBlindUpsert(values)
+            var image: (key: UInt64, content: UInt64)?
+            if let index, blind {
+                let record = images.of(values, entity: entity)
+                if index.content(of: record.key) == record.content {
+                    unchanged += 1
+                    continue
+                }
+                image = record
+            }
+            pending.append(PendingWrite(order: values[entity.hashKeyIndex].localityKey, position: position, blind: blind, image: image))
+        }
+        pending.sort { ($0.order, $0.position) < ($1.order, $1.position) }
+        return (pending, unchanged)
+    }
+
+    /// One record: its outcome, the content index kept right; a record SQLite refuses is rejected.
+    private func write(_ values: [Value], _ write: PendingWrite, _ statements: EntityStatements, _ entity: Entity,
+                       _ rules: VersionRules, _ index: StoredContentIndex?) throws -> WriteOutcome {
+        do {
+            let outcome = try apply(values, blind: write.blind, statements, entity, rules)
+            if let index, outcome.wrote {
+                // A blind upsert leaves exactly its own content; other writes, what the rules made of it.
+                index.update(key: write.image?.key ?? images.key(values[entity.hashKeyIndex]), content: write.image?.content ?? 0)
+            }
+            return outcome
+        } catch let error as SQLiteError where !error.isFatal {
+            // SQLite backs out the refused statement only; the transaction goes on. If it
+            // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
+            // ROLLBACK), earlier writes of the batch are gone: that is a store failure.
+            guard !database.isAutocommit else {
+                throw StoreError("\(path): SQLite rolled back the whole transaction after refusing a record: \(error)")
+            }
+            return WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
+                                                    "the store refused the record: \(error.message)")))
+        }
+    }
+
+    /// A rowid no insert gets in practice: set before a blind upsert, it tells an insert from an update.
+    private static let noInsert = Int64.min
+
+    /// Lets the version rules decide against the stored item, and performs the write.
+    ///
+    /// A blind upsert is one conditional statement. Otherwise a record the rules would insert is
+    /// first tried with `INSERT … ON CONFLICT DO NOTHING` (one B-tree search for a new key), and
+    /// only when the key exists is the stored item read and decided on. `blind`: what
+    /// `rules.isBlindUpsert(values)` says.
+    private func apply(_ values: [Value], blind: Bool, _ statements: EntityStatements, _ entity: Entity,
+                       _ rules: VersionRules) throws -> WriteOutcome {
+        if blind {
+            // One statement, one B-tree search: re-runs and refreshes never read the item.
+            database.lastInsertRowid = Self.noInsert
+            try run(statements.upsertIfChanged, values, version: 1, entity)
+            if database.changes == 0 { return WriteOutcome(.unchanged) }
+            return WriteOutcome(database.lastInsertRowid != Self.noInsert ? .inserted : .updated)
+        }
+        if let version = rules.newItemVersion(values) {
+            try run(statements.insertIfNew, values, version: version, entity)
+            if database.changes == 1 { return WriteOutcome(.inserted) }
+        }
+        let select = statements.select
+        let key = values[entity.hashKeyIndex]
+        let stored = try select.withArguments([key]) {
+            try select.bind(key, at: 1)
+            defer { select.reset() }
+            return try select.step() ? row(select, entity) : nil
+        }
+        let (decision, conflict) = rules.decide(values, stored: stored)
+        switch decision {
+        case .unchanged:
+            return WriteOutcome(.unchanged, conflict: conflict)
+        case .rolledBack:
+            return WriteOutcome(.rolledBack, conflict: conflict)
+        case .reject(let reason, let message):
+            return WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+        case .insert(let row):
+            try statements.insert.execute(row)
+            return WriteOutcome(.inserted, conflict: conflict)
+        case .update(let row, let expectedVersion):
+            try statements.update.execute(row + [row[entity.hashKeyIndex], .integer(expectedVersion)])
+            guard database.changes == 1 else {
+                throw StoreError("\(path): \(entity.name) '\(row[entity.hashKeyIndex])' changed during the write")
+            }
+            return WriteOutcome(.updated, conflict: conflict)
+        }
+    }
+
+    /// Runs an insert of `values` with `version` in place of the record's version: bound one
+    /// by one (the hot path makes no array), the arguments made only for an error.
+    private func run(_ statement: Statement, _ values: [Value], version: Int64, _ entity: Entity) throws {
+        let versionIndex = entity.versionIndex
+        try statement.withArguments(Self.replacing(versionIndex, of: values, with: .integer(version))) {
+            for index in values.indices where index != versionIndex {
+                try statement.bind(values[index], at: Int32(index + 1))
+            }
+            try statement.bind(Int32(versionIndex + 1), int64: version)
+            defer { statement.reset() }
+            try statement.step()
+        }
+    }
+
+    private static func replacing(_ index: Int, of values: [Value], with value: Value) -> [Value] {
+        var values = values
+        values[index] = value
+        return values
+    }
+
+    func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+        let delete = try prepared(entity).delete
+        do {
+            try beginWriting()
+            if let index = contentIndexes[entity.name] { index.update(key: images.key(key), content: 0) }
+            try delete.execute([key, .integer(expectedVersion)])
+            return database.changes == 1
+        } catch {
+            rollBack()
+            throw error as? StoreError ?? StoreError("\(path): cannot delete \(entity.name) '\(key)': \(error)")
+        }
+    }
+
+    // MARK: Batches
+
+    func beginRun(atomic: Bool) {
+        atomicRun = atomic
+    }
+
+    func finishRun(commit: Bool) throws {
+        guard !database.isAutocommit else { return }
+        if commit {
+            try database.commit()
+        } else {
+            contentIndexes = [:]
+            try database.rollBack()
+        }
+    }
+
+    func commit() throws {
+        guard !atomicRun, !database.isAutocommit else { return }
+        do {
+            try database.commit()
+        } catch {
+            rollBack()
+            throw StoreError("\(path): cannot commit: \(error)")
+        }
+    }
+
+    /// Begins the write transaction if none is open, and drops the content indexes if another
+    /// connection has committed since they were read (it holds no lock between our transactions).
+    private func beginWriting() throws {
+        try beginTransactionIfNeeded()
+        if !contentIndexes.isEmpty, try dataVersion() != indexedDataVersion { contentIndexes = [:] }
+    }
+
+    /// Takes the write lock for a batch, noting the connection's change count: while it stays
+    /// the same, the transaction has written nothing.
+    func beginTransactionIfNeeded() throws {
+        guard database.isAutocommit else { return }
+        try database.begin(.immediate)
+        changesAtBegin = database.totalChanges
+    }
+
+    /// Rolls back what is open; the content indexes may hold its writes, so they go too.
+    func rollBack() {
+        contentIndexes = [:]
+        database.rollBackQuietly()
+    }
+}
+
+extension WriteOutcome {
+    /// Whether the store held the item already (a blind upsert updated it or found it unchanged).
+    var foundStored: Bool {
+        switch result {
+        case .updated, .unchanged: return true
+        case .inserted, .rolledBack, .rejected: return false
+        }
+    }
+
+    /// Whether the store changed the item.
+    var wrote: Bool {
+        switch result {
+        case .inserted, .updated: return true
+        case .unchanged, .rolledBack, .rejected: return false
+        }
+    }
+}

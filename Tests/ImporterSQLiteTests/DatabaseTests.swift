@@ -1,0 +1,121 @@
+import CSQLite
+import Foundation
+import ImporterCore
+import XCTest
+@testable import ImporterSQLite
+
+/// The connection layer on a real SQLite file: checked results, errors with their context,
+/// the scoped transaction helper.
+final class DatabaseTests: XCTestCase {
+    let directory = NSTemporaryDirectory() + "database-\(UUID().uuidString)"
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func database() throws -> Database {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = try Database(path: directory + "/test.sqlite")
+        try database.execute("CREATE TABLE item (id TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL, size INTEGER)")
+        return database
+    }
+
+    func names(_ database: Database) throws -> [String] {
+        try database.strings("SELECT id FROM item ORDER BY id")
+    }
+
+    func testAConstraintViolationCarriesTheSQLTheArgumentsAndTheResultCode() throws {
+        let database = try database()
+        let insert = "INSERT INTO item (id, name, size) VALUES (?, ?, ?)"
+        try database.execute(insert, [.string("a"), .string("first"), .integer(1)])
+        XCTAssertThrowsError(try database.execute(insert, [.string("a"), .string("it's again"), .null])) { error in
+            guard let error = error as? SQLiteError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.code, 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY (a macro Swift does not import)
+            XCTAssertEqual(error.primaryCode, SQLITE_CONSTRAINT)
+            XCTAssertEqual(error.sql, insert)
+            XCTAssertEqual(error.arguments, [.string("a"), .string("it's again"), .null])
+            XCTAssertEqual(error.message, "UNIQUE constraint failed: item.id")
+            XCTAssertFalse(error.isFatal)
+            XCTAssertEqual(error.description, """
+                SQLite error 1555 (constraint failed): UNIQUE constraint failed: item.id
+                  while executing: INSERT INTO item (id, name, size) VALUES (?, ?, ?)
+                  with arguments: 'a', 'it''s again', NULL
+                """)
+        }
+        XCTAssertEqual(try names(database), ["a"], "the refused row is not stored")
+        // The cached statement was reset: it runs again.
+        try database.execute(insert, [.string("b"), .string("second"), .integer(2)])
+        XCTAssertEqual(try names(database), ["a", "b"])
+    }
+
+    func testABindOutOfRangeIsAnErrorWithTheStatementsSQL() throws {
+        let database = try database()
+        let statement = try database.prepare("SELECT name FROM item WHERE id = ?")
+        XCTAssertThrowsError(try statement.bind(2, text: "x")) { error in
+            guard let error = error as? SQLiteError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.code, SQLITE_RANGE)
+            XCTAssertEqual(error.sql, "SELECT name FROM item WHERE id = ?")
+        }
+        XCTAssertThrowsError(try statement.execute([.string("a"), .integer(7)])) { error in
+            guard let error = error as? SQLiteError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.code, SQLITE_RANGE)
+            XCTAssertEqual(error.arguments, [.string("a"), .integer(7)])
+            XCTAssertTrue(error.description.contains("with arguments: 'a', 7"), error.description)
+        }
+    }
+
+    func testLongArgumentsAreShortenedInTheDescription() {
+        let error = SQLiteError(code: SQLITE_CONSTRAINT, message: "no", sql: "INSERT INTO t VALUES (?)",
+                                arguments: [.string(String(repeating: "x", count: 100))] + (0..<40).map { .integer(Int64($0)) })
+        XCTAssertTrue(error.description.hasSuffix("… (9 more)"), error.description)
+        XCTAssertTrue(error.description.contains("'" + String(repeating: "x", count: 60) + "…'"), error.description)
+    }
+
+    func testTheTransactionHelperCommitsRollsBackAndRollsBackOnAThrownError() throws {
+        let database = try database()
+        let insert = "INSERT INTO item (id, name) VALUES (?, 'n')"
+        try database.inTransaction {
+            try database.execute(insert, [.string("committed")])
+            return .commit
+        }
+        try database.inTransaction(.deferred) {
+            try database.execute(insert, [.string("rolled back")])
+            return .rollback
+        }
+        struct Failure: Error {}
+        XCTAssertThrowsError(try database.inTransaction {
+            try database.execute(insert, [.string("thrown")])
+            throw Failure()
+        }) { error in
+            XCTAssertTrue(error is Failure, "the body's error is rethrown: \(error)")
+        }
+        // A statement's error inside the body rolls back the statements before it.
+        XCTAssertThrowsError(try database.inTransaction {
+            try database.execute(insert, [.string("before the error")])
+            try database.execute(insert, [.string("committed")])
+            return .commit
+        }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.primaryCode, SQLITE_CONSTRAINT)
+        }
+        XCTAssertTrue(database.isAutocommit, "no transaction is left open")
+        XCTAssertEqual(try names(database), ["committed"])
+    }
+
+    func testATransactionInsideATransactionIsRefusedWithItsSQL() throws {
+        let database = try database()
+        try database.inTransaction {
+            XCTAssertThrowsError(try database.inTransaction { .commit }) { error in
+                XCTAssertEqual((error as? SQLiteError)?.sql, "BEGIN IMMEDIATE")
+            }
+            return .commit
+        }
+        XCTAssertTrue(database.isAutocommit)
+    }
+
+    func testAStatementIsPreparedOnceAndReused() throws {
+        let database = try database()
+        let sql = "SELECT count(*) FROM item"
+        XCTAssertTrue(try database.cached(sql) === database.cached(sql))
+        XCTAssertEqual(try database.integer(sql), 0)
+        try database.execute("INSERT INTO item (id, name) VALUES (?, ?)", [.string("a"), .string("n")])
+        XCTAssertEqual(try database.integer(sql), 1)
+    }
+}
