@@ -65,6 +65,6 @@ let package = Package(
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
-        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance"]),
+        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance", "TestSupport"]),
     ]
 )

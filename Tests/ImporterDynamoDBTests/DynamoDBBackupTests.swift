@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Backups across stores (SPEC §10): SQLite → archive → DynamoDB → archive → SQLite, through

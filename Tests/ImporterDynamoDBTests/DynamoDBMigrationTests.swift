@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import ImporterDynamoDB
+import TestSupport
 import XCTest
 
 /// SPEC §9 on DynamoDB, through the command line against moto: `importer migrate` rewrites the

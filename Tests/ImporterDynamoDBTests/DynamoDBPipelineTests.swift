@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import TestSupport
 import XCTest
 @testable import ImporterDynamoDB
 

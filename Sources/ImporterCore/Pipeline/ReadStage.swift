@@ -4,9 +4,6 @@ import Foundation
 /// records and hands them, mapped and validated, to the key stage in chunks. An input that its
 /// reader can cut into parts is parsed by the part parsers instead (the read stage only cuts).
 final class ReadStage {
-    /// Opens a reader for one input file of a source.
-    typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
-
     /// Records per chunk: small, so memory stays flat; transactions span many.
     static let chunkSize = 8192
     /// Records per part: half a chunk, as more parts are in flight than chunks (peak memory).
@@ -14,7 +11,7 @@ final class ReadStage {
 
     private let inputs: [RunInput]
     private let pipelineFile: String
-    private let makeReader: ReaderFactory
+    private let makeReader: PipelineRun.ReaderFactory
     private let recorder: RunRecorder
     private let parsed: Sequencer<ParsedItem>
     private let progress: Progress
@@ -25,7 +22,7 @@ final class ReadStage {
     /// The number of the next item for the key stage, which takes them in this order.
     private var nextSequence = 0
 
-    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping ReaderFactory, recorder: RunRecorder,
+    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.ReaderFactory, recorder: RunRecorder,
          parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, quiet: Bool) {
         self.inputs = inputs
         self.pipelineFile = pipelineFile

@@ -1,23 +1,14 @@
 import Foundation
+import TestSupport
 
 /// The built `importer` executable, run as a user runs it.
 enum ImporterBinary {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static var path: String {
-        let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/importer").path }
-        return candidates.first(where: FileManager.default.isExecutableFile) ?? candidates[0]
-    }
+    static var root: URL { ImporterProcess.root }
 
     /// A configured process, not started; its output goes to `log`.
     static func process(_ arguments: [String], environment: [String: String], log: URL) throws -> Process {
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.currentDirectoryURL = root
+        let process = ImporterProcess.start(arguments, environment: environment)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -42,14 +33,11 @@ enum ImporterBinary {
     }
 
     static func report(_ directory: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        try ImporterProcess.report(in: directory)
     }
 
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "importer-dynamodb-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        ImporterProcess.temporaryDirectory()
     }
 }
 
