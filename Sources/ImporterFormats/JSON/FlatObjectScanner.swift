@@ -30,16 +30,106 @@ struct FlatObjectScanner {
         var values: [FieldValue] = []
         values.reserveCapacity(lastNames.count)
         guard let base = text.baseAddress else { return nil }
-        let count = text.count
+        var cursor = Cursor(base: base, count: text.count)
+        cursor.skipSpace()
+        guard cursor.take(123) else { return nil }  // {
+        cursor.skipSpace()
+        if !cursor.take(125) {  // }
+            while true {
+                guard let key = cursor.key() else { return nil }
+                keys.append(key)
+                guard let value = value(&cursor) else { return nil }
+                values.append(value)
+                // What follows the value must end it.
+                cursor.skipSpace()
+                if cursor.take(44) {  // ,
+                    cursor.skipSpace()
+                    continue
+                }
+                guard cursor.take(125) else { return nil }
+                break
+            }
+        }
+        cursor.skipSpace()
+        guard cursor.atEnd, let names = names(text, keys) else { return nil }
+        return (names, values)
+    }
+
+    /// The value at the cursor, which moves past it; nil for json-c.
+    @inline(__always)
+    private mutating func value(_ cursor: inout Cursor) -> FieldValue? {
+        guard !cursor.atEnd else { return nil }
+        let base = cursor.base, i = cursor.i, count = cursor.count
+        let byte = base[i]
+        if byte == 34 {
+            var escaped = false
+            guard let end = cursor.stringEnd(escaped: &escaped) else { return nil }
+            let content = UnsafeBufferPointer(start: base + i + 1, count: end - i - 2)
+            guard let string = escaped ? unescaped(content) : UTF8Text.string(content) else { return nil }
+            cursor.i = end
+            return .text(string)
+        }
+        if byte == 45 || (byte >= 48 && byte <= 57) {
+            guard let end = Self.numberEnd(base, from: i, count: count) else { return nil }
+            cursor.i = end
+            return .number(String(decoding: UnsafeBufferPointer(start: base + i, count: end - i), as: UTF8.self))
+        }
+        if Self.matches(base, i, count, "true") {
+            cursor.i += 4
+            return .bool(true)
+        }
+        if Self.matches(base, i, count, "false") {
+            cursor.i += 5
+            return .bool(false)
+        }
+        if Self.matches(base, i, count, "null") {
+            cursor.i += 4
+            return .null
+        }
+        return nil
+    }
+
+    /// A position in the text being scanned.
+    private struct Cursor {
+        let base: UnsafePointer<UInt8>
+        let count: Int
         var i = 0
 
-        @inline(__always) func skipSpace() {
+        init(base: UnsafePointer<UInt8>, count: Int) {
+            self.base = base
+            self.count = count
+        }
+
+        var atEnd: Bool { i >= count }
+
+        @inline(__always) mutating func skipSpace() {
             while i < count {
                 let byte = base[i]
                 guard byte == 32 || byte == 9 || byte == 13 || byte == 10 else { return }
                 i += 1
             }
         }
+
+        /// Moves past `byte` if it is next.
+        @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
+            guard i < count, base[i] == byte else { return false }
+            i += 1
+            return true
+        }
+
+        /// A key without escapes and its colon: the key's bytes; nil for json-c.
+        @inline(__always) mutating func key() -> Range<Int>? {
+            guard i < count, base[i] == 34 else { return nil }
+            var escaped = false
+            guard let end = stringEnd(escaped: &escaped), !escaped else { return nil }
+            let key = i + 1..<end - 1
+            i = end
+            skipSpace()
+            guard take(58) else { return nil }  // :
+            skipSpace()
+            return key
+        }
+
         /// Past the closing quote of the string whose opening quote is at `i`; nil if it has a
         /// `\u` escape, a control character or no end. `escaped` tells whether it has escapes.
         @inline(__always) func stringEnd(escaped: inout Bool) -> Int? {
@@ -61,70 +151,6 @@ struct FlatObjectScanner {
             }
             return nil
         }
-
-        skipSpace()
-        guard i < count, base[i] == 123 else { return nil }  // {
-        i += 1
-        skipSpace()
-        guard i < count else { return nil }
-        if base[i] == 125 {  // }
-            i += 1
-        } else {
-            while true {
-                // The key.
-                guard i < count, base[i] == 34 else { return nil }
-                var keyEscaped = false
-                guard let keyEnd = stringEnd(escaped: &keyEscaped), !keyEscaped else { return nil }
-                keys.append(i + 1..<keyEnd - 1)
-                i = keyEnd
-                skipSpace()
-                guard i < count, base[i] == 58 else { return nil }  // :
-                i += 1
-                skipSpace()
-                guard i < count else { return nil }
-                // The value.
-                let byte = base[i]
-                if byte == 34 {
-                    var escaped = false
-                    guard let end = stringEnd(escaped: &escaped) else { return nil }
-                    let content = UnsafeBufferPointer(start: base + i + 1, count: end - i - 2)
-                    let string = escaped ? unescaped(content) : UTF8Text.string(content)
-                    guard let string else { return nil }
-                    values.append(.text(string))
-                    i = end
-                } else if byte == 45 || (byte >= 48 && byte <= 57) {
-                    guard let end = Self.numberEnd(base, from: i, count: count) else { return nil }
-                    values.append(.number(String(decoding: UnsafeBufferPointer(start: base + i, count: end - i), as: UTF8.self)))
-                    i = end
-                } else if Self.matches(base, i, count, "true") {
-                    values.append(.bool(true))
-                    i += 4
-                } else if Self.matches(base, i, count, "false") {
-                    values.append(.bool(false))
-                    i += 5
-                } else if Self.matches(base, i, count, "null") {
-                    values.append(.null)
-                    i += 4
-                } else {
-                    return nil
-                }
-                // What follows the value must end it.
-                skipSpace()
-                guard i < count else { return nil }
-                if base[i] == 44 {  // ,
-                    i += 1
-                    skipSpace()
-                    continue
-                }
-                guard base[i] == 125 else { return nil }
-                i += 1
-                break
-            }
-        }
-        skipSpace()
-        guard i == count else { return nil }
-        guard let names = names(text, keys) else { return nil }
-        return (names, values)
     }
 
     /// The names of `keys`: the last ones if the bytes match, else new ones (nil if a key is
