@@ -84,18 +84,8 @@ extension DynamoDBStore {
 
         let progress: MigrationProgress
         var checked = MigrationOutcome()
-        if resuming {
-            guard !settings.dryRun else {
-                throw StoreError("a migration of these tables to version \(recorded!.migratingTo!) is unfinished; run importer migrate without --dry-run to finish it")
-            }
-            guard recorded?.migratingTo == plan.to.version else {
-                throw StoreError("a migration of these tables to version \(recorded!.migratingTo!) is unfinished; finish it first (importer migrate --to \(recorded!.migratingTo!))")
-            }
-            guard let checkpoint = try MigrationCheckpoint.load(from: settings.checkpointFile),
-                  checkpoint.from == plan.from.version, checkpoint.to == plan.to.version else {
-                throw StoreError("the unfinished migration's checkpoint \(settings.checkpointFile) is missing or is another migration's; resume it with the report directory that began it")
-            }
-            progress = MigrationProgress(checkpoint, path: settings.checkpointFile)
+        if let migratingTo = recorded?.migratingTo {
+            progress = try Self.resumedProgress(plan, settings, migratingTo: migratingTo)
         } else {
             var counted: [(items: Int, failures: [MigrationFailure])] = []
             for migration in migrations {
@@ -139,6 +129,22 @@ extension DynamoDBStore {
         try progress.remove()
         return MigrationResult(outcome: outcome(), status: failures.isEmpty ? .migrated : .migratedWithRejects,
                                resumed: resuming, tablesLeft: tablesLeft)
+    }
+
+    /// The progress of the unfinished migration the tables record (to `migratingTo`), from its
+    /// checkpoint, to resume it.
+    private static func resumedProgress(_ plan: MigrationPlan, _ settings: MigrationSettings, migratingTo: Int) throws -> MigrationProgress {
+        guard !settings.dryRun else {
+            throw StoreError("a migration of these tables to version \(migratingTo) is unfinished; run importer migrate without --dry-run to finish it")
+        }
+        guard migratingTo == plan.to.version else {
+            throw StoreError("a migration of these tables to version \(migratingTo) is unfinished; finish it first (importer migrate --to \(migratingTo))")
+        }
+        guard let checkpoint = try MigrationCheckpoint.load(from: settings.checkpointFile),
+              checkpoint.from == plan.from.version, checkpoint.to == plan.to.version else {
+            throw StoreError("the unfinished migration's checkpoint \(settings.checkpointFile) is missing or is another migration's; resume it with the report directory that began it")
+        }
+        return MigrationProgress(checkpoint, path: settings.checkpointFile)
     }
 
     /// Per step: the items that come out of it and those it refuses, from each entity's item
