@@ -1,5 +1,4 @@
-import Dispatch
-import Synchronization
+import ImporterCore
 
 /// Runs `body` for every index of `0..<count` with at most `limit` running at once (a task
 /// group topped up as children finish; no thread per call); returns the results in index order.
@@ -29,19 +28,11 @@ func concurrentMap<T: Sendable>(_ count: Int, limit: Int, _ body: @escaping @Sen
 /// pipeline's writer thread, the command's main thread): blocking a pool thread could starve
 /// the very task it waits for.
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Outcome<T>()
-    let done = DispatchSemaphore(value: 0)
+    let outcome = ConditionBox<Result<T, any Error>?>(nil)
     Task {
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
-        outcome.result.withLock { $0 = result }
-        done.signal()
+        outcome.withLock { $0 = result }
     }
-    done.wait()
-    return try outcome.result.withLock { $0! }.get()
-}
-
-/// Where `runBlocking`'s task leaves its result for the waiting thread.
-private final class Outcome<T: Sendable>: Sendable {
-    let result = Mutex<Result<T, any Error>?>(nil)
+    return try outcome.wait(until: { $0 != nil }) { $0! }.get()
 }
