@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -12,13 +12,17 @@ let package = Package(
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
         .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
     ],
+    traits: [
+        // The DynamoDB destination and its HTTP stack (AsyncHTTPClient, swift-nio, nio-ssl's
+        // BoringSSL): most of a fresh build. `scripts/run-sample` builds without it.
+        .trait(name: "DynamoDB", description: "The DynamoDB destination (AsyncHTTPClient, SigV4)"),
+        .default(enabledTraits: ["DynamoDB"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // SHA-256 and HMAC (SigV4, model checksums, input fingerprints, archives).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // System libraries (module.modulemap + pkg-config).
@@ -27,11 +31,11 @@ let package = Package(
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // SHA-256 and HMAC (model checksums, input fingerprints, archives, SigV4).
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
-        // Model, values, pipeline, mapping, validation, reporting. No C library, no store.
-        .target(name: "ImporterCore", dependencies: [
-            .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
+        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams"), "CNettle"]),
         // Readers: CSV/TSV (bytes), NDJSON/JSON (json-c), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CJSONC", "CArchive"]),
         // The local store over the sqlite3 C API.
@@ -40,16 +44,17 @@ let package = Package(
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // The remote store: DynamoDB's JSON protocol over HTTP (AsyncHTTPClient), SigV4, retries, conditional writes.
         .target(name: "ImporterDynamoDB", dependencies: [
-            "ImporterCore", .product(name: "Crypto", package: "swift-crypto"),
+            "ImporterCore", "CNettle",
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256 (swift-crypto).
+        // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256.
         .target(name: "ImporterArchive", dependencies: [
-            "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd", .product(name: "Crypto", package: "swift-crypto"),
+            "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd",
         ]),
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
-            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterDynamoDB", "ImporterArchive",
+            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
+            .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -41,10 +41,7 @@ struct MigrateCommand: ParsableCommand {
         }
         let reportDirectory = output.reportDir ?? config.reportDirectory
         do {
-            switch config.destination.kind {
-            case .sqlite: try migrateSQLite(config, versions: versions, reportDirectory: reportDirectory)
-            case .dynamodb: try migrateDynamoDB(config, versions: versions, reportDirectory: reportDirectory)
-            }
+            try migrate(config, versions: versions, reportDirectory: reportDirectory)
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -56,61 +53,69 @@ struct MigrateCommand: ParsableCommand {
         }
     }
 
+    /// Plans the steps from the version the store holds (or finishes an unfinished migration),
+    /// has the store migrate, and reports.
+    private func migrate(_ config: PipelineConfig, versions: VersionedModel, reportDirectory: String) throws {
+        let started = Date()
+        let (target, plan) = try exitOnConfigurationError { () -> (MigrationTarget, MigrationPlan?) in
+            let target = try DestinationOpener.openForMigration(config, dryRun: dryRun, reportDirectory: reportDirectory)
+            guard let recorded = try target.store.recordedVersion(in: versions, acceptModelChange: acceptModelChange && !dryRun) else {
+                throw ConfigurationError(file: config.file, key: "destination",
+                    "no \(versions.newest.name) in \(target.name); new stores start at the pipeline's model version, so there is nothing to migrate")
+            }
+            if let migratingTo = recorded.migratingTo, migratingTo != self.target(versions) {
+                throw ConfigurationError(file: config.file, key: "destination",
+                    "the store is being migrated to version \(migratingTo) and that migration has not finished; finish it first with --to \(migratingTo)")
+            }
+            if recorded.model.version == self.target(versions) && recorded.migratingTo == nil { return (target, nil) }
+            return (target, try MigrationPlan(versions, from: recorded.model.version, to: self.target(versions)))
+        }
+        defer { target.close() }
+        guard let plan else {
+            print("\(target.name): already at \(versions.newest.name) version \(self.target(versions)); nothing to migrate")
+            return
+        }
+        printPlan(plan)
+        var settings = MigrationSettings(
+            checkpointFile: (reportDirectory as NSString).appendingPathComponent("migration-checkpoint.json"))
+        settings.dryRun = dryRun
+        settings.allowRejects = allowRejects
+        let result = try target.store.migrate(plan, settings: settings)
+        let failures = result.outcome.failures
+        try report(Finished(store: target.name, plan: plan, status: Self.reportStatus(result.status),
+                            steps: result.outcome.steps.map { .init(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count) },
+                            failures: failures, items: failures.map(\.item),
+                            conclusion: conclusion(result, plan: plan, target: target)),
+                   config: config, started: started, reportDirectory: reportDirectory)
+    }
+
+    private static func reportStatus(_ status: MigrationResult.Status) -> MigrationReport.Status {
+        switch status {
+        case .migrated: .migrated
+        case .migratedWithRejects: .migratedWithRejects
+        case .refused: .rolledBack
+        case .dryRun: .dryRun
+        case .stopped: .stopped
+        }
+    }
+
+    /// The summary's last lines: what happened and what to do.
+    private func conclusion(_ result: MigrationResult, plan: MigrationPlan, target: MigrationTarget) -> String {
+        let failures = result.outcome.failures.count
+        var text = switch result.status {
+        case .migrated: "migrated \(target.name) to version \(plan.to.version)"
+        case .migratedWithRejects: "migrated \(target.name) to version \(plan.to.version); \(failures) items that could not be migrated were deleted (see rejects.ndjson)"
+        case .refused: "\(target.refusal): \(failures) items cannot be migrated, so \(target.name) stays at version \(plan.from.version). Fix them (see rejects.ndjson), add convert.otherwise or a default, or run with --allow-rejects to delete them"
+        case .dryRun: "dry run: nothing was changed"
+        case .stopped: "the migration stopped part-way: \(failures) items changed since they were checked and cannot be migrated. Every item is whole, in version \(plan.from.version) or \(plan.to.version); run and export refuse the store until the migration ends. Fix the items, or run importer migrate --allow-rejects to finish without them"
+        }
+        if result.resumed { text = "resumed the unfinished migration (counts are from the check that began it)\n" + text }
+        for table in result.tablesLeft {
+            text += "\ntable \(table) is no longer in the model; it was left in place (delete it once you no longer need it)"
+        }
+        return text
+    }
+
     /// The version to migrate to: `--to`, else the newest.
     func target(_ versions: VersionedModel) -> Int { to ?? versions.newest.version }
-
-    /// What a migration did, for `report`.
-    struct Finished {
-        var store: String
-        var plan: MigrationPlan
-        var status: MigrationReport.Status
-        var steps: [MigrationReport.Step]
-        var failures: [MigrationFailure]
-        /// Each failing item's values as stored before the migration (parallel to `failures`).
-        var items: [[Value]?]
-        /// The summary's last lines: what happened and what to do.
-        var conclusion: String
-    }
-
-    /// Writes rejects.ndjson and migration.json, prints the summary and exits with the status's
-    /// code: 3 when nothing could be migrated, 1 with items left out (or that a dry run would fail).
-    func report(_ finished: Finished, config: PipelineConfig, started: Date, reportDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
-        var rejects = ""
-        for (failure, values) in zip(finished.failures, finished.items) {
-            let item = values.flatMap { values in
-                finished.plan.from.entity(named: failure.entity).map { zip($0.attributes.map(\.name), values).map { ($0, $1) } }
-            }
-            rejects += MigrationReport.rejectLine(entity: failure.entity, key: failure.key, rejection: failure.rejection,
-                                                  toVersion: failure.toVersion, item: item)
-        }
-        try Data(rejects.utf8).write(to: URL(fileURLWithPath: reportDirectory).appendingPathComponent("rejects.ndjson"))
-        let plan = finished.plan
-        try MigrationReport(pipeline: config.file, store: finished.store, model: plan.to.name, from: plan.from.version,
-                            to: plan.to.version, status: finished.status, steps: finished.steps,
-                            startedAt: started, finishedAt: Date()).write(to: reportDirectory)
-        var summary = ""
-        for step in finished.steps {
-            summary += "\(plan.to.name) \(step.from) → \(step.to): \(step.items) items, \(step.failed) \(dryRun ? "would fail" : "failed")\n"
-        }
-        summary += finished.conclusion + "\nreports: \(reportDirectory)\n"
-        FileHandle.standardError.write(Data(summary.utf8))
-        for failure in finished.failures.prefix(10) {
-            FileHandle.standardError.write(Data("  \(failure.entity) \(failure.key): \(failure.rejection.message)\n".utf8))
-        }
-        if finished.failures.count > 10 {
-            FileHandle.standardError.write(Data("  … and \(finished.failures.count - 10) more in rejects.ndjson\n".utf8))
-        }
-        switch finished.status {
-        case .rolledBack, .stopped: throw ExitCode(3)
-        case .migratedWithRejects: throw ExitCode(1)
-        case .dryRun where !finished.failures.isEmpty: throw ExitCode(1)
-        default: break
-        }
-    }
-
-    /// Prints the plan's steps (unless quiet).
-    func printPlan(_ plan: MigrationPlan) {
-        if !output.quiet { FileHandle.standardError.write(Data(plan.steps.map(\.description).joined(separator: "\n").utf8)) }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterCore
 
 /// Compresses the chunks of one archive entry into frames on several threads (as pigz does)
 /// and hands the frames to `output` in the order the chunks came, hashing the chunks on the

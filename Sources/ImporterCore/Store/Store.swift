@@ -9,6 +9,7 @@
 /// - ``ItemDeleting``
 /// - ``RunCheckpoints``
 /// - ``RunHistory``
+/// - ``StoreMigrating``
 public typealias Store = StoreLifecycle & ItemReading & BatchWriting & ItemDeleting & RunCheckpoints
 
 /// Opening a store for a model, and closing it.

@@ -1,44 +1,7 @@
 import Foundation
 import ImporterCore
 
-extension DynamoDBStore {
-    /// How `migrate` runs.
-    public struct MigrationSettings: Sendable {
-        /// Check every item and change nothing.
-        public var dryRun = false
-        /// Delete the items that cannot be migrated (they are returned) instead of changing nothing.
-        public var allowRejects = false
-        /// Where an unfinished migration keeps its progress.
-        public var checkpointFile: String
-        /// Items per Scan page (the unit of progress).
-        public var pageSize = 100
-
-        public init(checkpointFile: String) { self.checkpointFile = checkpointFile }
-    }
-
-    public enum MigrationStatus: Sendable {
-        /// Every item migrated.
-        case migrated
-        /// Migrated; the items that could not be were deleted (`allowRejects`).
-        case migratedWithRejects
-        /// Items cannot be migrated, so nothing was written.
-        case refused
-        /// Checked only.
-        case dryRun
-        /// Items that changed since the check cannot be migrated: the migration stopped part-way
-        /// (every item whole, in one version or the other) and resumes from its checkpoint.
-        case stopped
-    }
-
-    public struct MigrationResult: Sendable {
-        public let outcome: MigrationOutcome
-        public let status: MigrationStatus
-        /// Whether an unfinished migration was resumed (its counts come from the check that began it).
-        public let resumed: Bool
-        /// Tables of entities the end version no longer has: left in place, for the user to delete.
-        public let tablesLeft: [String]
-    }
-
+extension DynamoDBStore: StoreMigrating {
     /// What the meta table records of the model `name`: version, checksum, an unfinished
     /// migration and the migration history; nil when nothing is recorded.
     public func recorded(model name: String) throws -> RecordedModel? {
@@ -47,8 +10,13 @@ extension DynamoDBStore {
 
     /// The model version the tables hold (nil when nothing is recorded) and the version an
     /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
-    /// directory lacks that version or its file differs from the one the tables were made with.
-    public func recordedModel(in versions: VersionedModel) throws -> (model: Model, migratingTo: Int?)? {
+    /// directory lacks that version or its file differs from the one the tables were made with
+    /// (`acceptModelChange` is refused: the meta table keeps the checksum it was created with).
+    public func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
+        if acceptModelChange {
+            throw ConfigurationError(file: options.pipelineFile.isEmpty ? versions.newest.file : options.pipelineFile, key: "destination",
+                "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
+        }
         let name = versions.newest.name
         guard let recorded = try runBlocking({ [tables] in try await tables.recorded(name) }) else { return nil }
         guard let model = versions.version(recorded.version) else {
@@ -59,7 +27,7 @@ extension DynamoDBStore {
             throw ConfigurationError(file: model.file,
                 "model \(model.name) version \(model.version) differs from the version these tables were created with (checksum \(recorded.checksum) vs \(model.checksum)); a released model version must not change — restore the file, and add a new version for the change")
         }
-        return (model, recorded.migratingTo)
+        return RecordedVersion(model: model, migratingTo: recorded.migratingTo)
     }
 
     /// Migrates the tables through every step of `plan`, item by item (SPEC §9). First every

@@ -1,0 +1,2 @@
+#include <nettle/sha2.h>
+#include <nettle/hmac.h>
