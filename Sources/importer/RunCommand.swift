@@ -6,7 +6,15 @@ import ImporterFormats
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline: read, map, validate, version and write every record, then report.")
+        abstract: "Run a pipeline: read, map, validate, version and write every record, then report.",
+        discussion: """
+            Error limits (the pipeline's errors: section): maxErrors 1000 rejected records, \
+            maxErrorRatio 0.05 of the records read once minRecords 1000 were read. Past a limit \
+            before the end of the input the run aborts (exit 3; committed batches stay); past \
+            one with its last record it finishes partial (exit 1).
+            Exit codes: 0 every record stored, 1 finished with rejections, 2 configuration error, \
+            3 aborted.
+            """)
 
     @OptionGroup var pipeline: PipelineOptions
 

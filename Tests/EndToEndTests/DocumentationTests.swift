@@ -129,7 +129,7 @@ final class DocumentationTests: XCTestCase {
             ("  type: sqlite", "  file: x.sqlite"),
             ("  mode: upsert", "  batchsize: 10"),
             ("  maxAttempts: 3", "  jitter: true"),
-            ("  maxErrorRatio: 0.5", "  minRecords: 100"),
+            ("  maxErrorRatio: 0.5", "  maxWarnings: 100"),
             ("  directory: ../out/reports/unknown-keys", "  format: json"),
         ]
         let modelCases: [(after: String, added: String)] = [
@@ -257,6 +257,7 @@ final class DocumentationTests: XCTestCase {
             ("maxAttempts", "\(config.retry.maxAttempts)"), ("baseDelay", number(config.retry.baseDelay)),
             ("maxDelay", number(config.retry.maxDelay)),
             ("maxErrors", "\(config.errors.maxErrors)"), ("maxErrorRatio", number(config.errors.maxErrorRatio)),
+            ("minRecords", "\(config.errors.minRecords)"),
             ("type", config.destination.kind.rawValue), ("createTables", "\(config.destination.createTables)"),
             ("dateEncoding", config.destination.dateEncoding), ("tablePrefix", config.destination.tablePrefix),
         ]

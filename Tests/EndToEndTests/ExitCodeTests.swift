@@ -72,20 +72,76 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM Checkin"), "0")
     }
 
-    func testErrorRatioAbortsWith3() throws {
+    func testErrorRatioAbortsWith3OnceMinRecordsWereRead() throws {
         let file = pipeline("""
             model: \(model)
             sources:
               - { entity: Location, path: \(bad)/locations-bad.csv }
             destination: { path: \(directory)/s.sqlite }
-            errors: { maxErrorRatio: 0.1 }
+            errors: { maxErrorRatio: 0.1, minRecords: 10 }
             report: { directory: \(directory)/reports }
             """)
         let result = try ImporterProcess.run(["run", file, "--quiet"])
         XCTAssertEqual(result.status, 3, result.stderr)
         let report = try ImporterProcess.report(in: directory + "/reports")
-        XCTAssertTrue(report.string("abortReason")?.contains("20 of 40 records rejected") == true, "\(report)")
+        let reason = report.string("abortReason") ?? ""
+        XCTAssertTrue(reason.contains("records rejected") && reason.contains("errors.maxErrorRatio (10.0%)"), "\(report)")
+        XCTAssertEqual(report.string("errorLimit"), reason)
+        XCTAssertLessThan(report.object("totals").int("rejected"), 20, "the run stopped before the end of its input")
         XCTAssertTrue(result.stderr.contains("status: aborted"), result.stderr)
+    }
+
+    /// Ten rows, one bad: the share (10%) is over the default ratio (5%), but ten records are
+    /// no share to judge a run by (`minRecords`), so the run is partial, not aborted.
+    func testASmallFileWithABadRowIsPartialNotAborted() throws {
+        let rows = (1...10).map { $0 == 4 ? "loc-4,Four,95.0,1,2024-01-01T00:00:00Z,1,1,1" : "loc-\($0),Place \($0),1,1,2024-01-01T00:00:00Z,1,1,1" }
+        let csv = directory + "/ten.csv"
+        try (["locationId,name,latitude,longitude,createdAt,active,rating,visits"] + rows).joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let result = try ImporterProcess.run(["run", tenRows(csv, errors: "{}"), "--quiet"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertEqual(report.string("status"), "partial")
+        XCTAssertNil(report.string("errorLimit"))
+        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
+    }
+
+    /// A limit passed by the last record leaves no input to stop reading: the run finishes,
+    /// `partial`, and says which limit it passed. Passed by the first record, it aborts.
+    func testALimitPassedAtTheEndIsPartialAndBeforeTheEndAborts() throws {
+        let good = (1...9).map { "loc-\($0),Place \($0),1,1,2024-01-01T00:00:00Z,1,1,1" }
+        let badRow = "loc-bad,Bad,95.0,1,2024-01-01T00:00:00Z,1,1,1"
+        let header = "locationId,name,latitude,longitude,createdAt,active,rating,visits"
+        let last = directory + "/last.csv", first = directory + "/first.csv"
+        try ([header] + good + [badRow]).joined(separator: "\n").write(toFile: last, atomically: true, encoding: .utf8)
+        try ([header, badRow] + good).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
+
+        let atEnd = try ImporterProcess.run(["run", tenRows(last, errors: "{ maxErrors: 0 }"), "--quiet"])
+        XCTAssertEqual(atEnd.status, 1, atEnd.stderr)
+        let partial = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertEqual(partial.string("status"), "partial")
+        XCTAssertNil(partial.string("abortReason"))
+        XCTAssertEqual(partial.string("errorLimit"), "1 records rejected, more than errors.maxErrors (0)")
+        XCTAssertTrue(atEnd.stderr.contains("status: partial — 1 records rejected, more than errors.maxErrors (0)"), atEnd.stderr)
+        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
+
+        try FileManager.default.removeItem(atPath: directory + "/s.sqlite")
+        let early = try ImporterProcess.run(["run", tenRows(first, errors: "{ maxErrors: 0 }"), "--quiet"])
+        XCTAssertEqual(early.status, 3, early.stderr)
+        let aborted = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertEqual(aborted.string("status"), "aborted")
+        XCTAssertEqual(aborted.string("abortReason"), "1 records rejected, more than errors.maxErrors (0)")
+        XCTAssertEqual(aborted.object("totals").int("read"), 1, "nothing after the record that passed the limit is counted")
+    }
+
+    private func tenRows(_ csv: String, errors: String) -> String {
+        pipeline("""
+            model: \(model)
+            sources:
+              - { entity: Location, path: \(csv) }
+            destination: { path: \(directory)/s.sqlite }
+            errors: \(errors)
+            report: { directory: \(directory)/reports }
+            """)
     }
 
     func testAtomicRunThatAbortsCommitsNothing() throws {

@@ -41,6 +41,8 @@ final class KeyStage {
                 ordinalBase = 0
                 checked.put(.inputDone(input: input, bytes: bytes))
             case .chunk(let input, var chunk):
+                // More input after a passed error limit: the run aborts.
+                if !stop, recorder.abortIfPastErrorLimit() { stop = true }
                 guard !stop else { continue }  // aborted: what was read ahead is not counted
                 let read = chunk.count
                 var check = ChunkCheck(stage: self, input: input, ordinalBase: ordinalBase)
@@ -114,6 +116,8 @@ private struct ChunkCheck {
     var rejected: [RejectedRecord] = []
     /// Set when the run aborted.
     var stop = false
+    /// The run passed an error limit: the next record aborts it (none: it ends `partial`).
+    private var pastLimit = false
     /// Records read but not yet counted (counted in runs, and before each rejection).
     private var pendingRead = 0
 
@@ -133,11 +137,8 @@ private struct ChunkCheck {
             chunk.records[position].ordinal += ordinalBase
             let record = chunk.records[position]
             rejectParsed(chunk.rejects, from: &nextReject, before: record.ordinal)
-            if stop { break }
-            if pendingRead >= 1024 {
-                countRead()
-                if stage.recorder.isAborted { stop = true; break }
-            }
+            if pendingRead >= 1024 { countRead() }
+            if stopsBeforeNextRecord() { break }
             pendingRead += 1
             if let rejection = stage.check(record.values, entity: entity, references: references,
                                            at: RecordLocation(inputIndex: input, line: record.line)) {
@@ -159,7 +160,7 @@ private struct ChunkCheck {
 
     /// Rejects the parse stage's rejections numbered before `ordinal`.
     private mutating func rejectParsed(_ rejects: [ParseReject], from next: inout Int, before ordinal: Int) {
-        while !stop, next < rejects.endIndex, rejects[next].ordinal + ordinalBase < ordinal {
+        while next < rejects.endIndex, rejects[next].ordinal + ordinalBase < ordinal, !stopsBeforeNextRecord() {
             let parsed = rejects[next]
             next += 1
             pendingRead += 1
@@ -177,11 +178,19 @@ private struct ChunkCheck {
     private mutating func reject(_ record: RejectedRecord) {
         countRead()
         stage.reject(record, input: input, into: &rejected)
-        stop = stage.recorder.isAborted
+        (stop, pastLimit) = stage.recorder.standing
     }
 
     private mutating func countRead() {
         stage.recorder.read(input: input, count: pendingRead)
         pendingRead = 0
+        (stop, pastLimit) = stage.recorder.standing
+    }
+
+    /// Whether to stop before the next record: the run aborted, or it passed an error limit
+    /// and this record is more input (so the run aborts now).
+    private mutating func stopsBeforeNextRecord() -> Bool {
+        if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
+        return stop
     }
 }

@@ -107,8 +107,12 @@ public struct RetryConfig: Sendable {
     public var maxDelay = 5.0
 }
 
-/// Past either limit the run aborts (exit 3); committed batches stay.
+/// How many rejected records a run may have (SPEC §14). Past a limit before the end of the
+/// input the run aborts (exit 3; committed batches stay); past one at the end it is `partial`.
 public struct ErrorLimits: Sendable {
     public var maxErrors = 1000
     public var maxErrorRatio = 0.05
+    /// `maxErrorRatio` applies once this many records were read: a few bad records among the
+    /// first ones, or in a small file, are no share to judge a run by.
+    public var minRecords = 1000
 }

@@ -211,7 +211,7 @@ public struct PipelineLoader {
     }
 
     private func parseErrors(_ node: YAMLNode) throws -> ErrorLimits {
-        let fields = try node.fields(allowed: ["maxErrors", "maxErrorRatio"])
+        let fields = try node.fields(allowed: ["maxErrors", "maxErrorRatio", "minRecords"])
         var limits = ErrorLimits()
         if let n = fields["maxErrors"] {
             limits.maxErrors = try int(scalar(n), n)
@@ -220,6 +220,10 @@ public struct PipelineLoader {
         if let n = fields["maxErrorRatio"] {
             limits.maxErrorRatio = try number(scalar(n), n)
             guard (0...1).contains(limits.maxErrorRatio) else { throw n.error("maxErrorRatio is a fraction between 0 and 1") }
+        }
+        if let n = fields["minRecords"] {
+            limits.minRecords = try int(scalar(n), n)
+            guard limits.minRecords >= 0 else { throw n.error("minRecords cannot be negative") }
         }
         return limits
     }

@@ -88,7 +88,6 @@ public struct PipelineRun: ~Copyable {
         let keys = keyThread.join()
         let savedCheckpoints = writeThread.join()
 
-        recorder.checkFinalRatio()
         var deletes: RunReport.DeletePhase?
         if let store, config.write.mode == .sync {
             deletes = SyncDeletePhase(model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,

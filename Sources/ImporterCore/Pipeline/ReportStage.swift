@@ -17,13 +17,14 @@ struct ReportStage {
         }
         let entities = entityReports(inputReports, deletes: deletes)
         let totals = entities.map(\.counts).reduce(Counts(), +)
-        let abortReason = recorder.abortMessage
+        let abortReason = recorder.abortMessage, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
-        let status: RunReport.Status = abortReason != nil ? .aborted : (totals.rejected > 0 || deletesIncomplete ? .partial : .succeeded)
+        let status: RunReport.Status = abortReason != nil ? .aborted
+            : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil ? .partial : .succeeded)
         let exitCode: Int32 = status == .aborted ? 3 : (status == .partial ? 1 : 0)
         return RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
-            status: status, abortReason: abortReason, exitCode: exitCode, startedAt: started, finishedAt: finished,
+            status: status, abortReason: abortReason, errorLimit: errorLimit, exitCode: exitCode, startedAt: started, finishedAt: finished,
             seconds: finished.timeIntervalSince(started),
             model: .init(name: model.name, version: model.version, checksum: model.checksum),
             destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),

@@ -18,6 +18,10 @@ struct SyncDeletePhase {
             phase.refused = "the run was aborted (\(reason)); sync deletes nothing after an incomplete read"
             return phase
         }
+        if let limit = recorder.errorLimit {
+            phase.refused = "the run passed an error limit (\(limit)); sync deletes nothing when that many records were rejected"
+            return phase
+        }
         if let (entity, count) = keys.unkeyedRejects.first {
             phase.refused = "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
             return phase

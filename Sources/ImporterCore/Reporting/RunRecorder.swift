@@ -27,16 +27,14 @@ final class RunRecorder: Sendable {
         var totalRead = 0
         var totalRejected = 0
         var abortReason: String?
+        /// The error limit the run passed (it aborts only if more input follows).
+        var errorLimit: String?
     }
 
     private static let examplesPerGroup = 10
 
     private let limits: ErrorLimits
     private let state: Mutex<State>
-
-    /// Below this many records read, `maxErrorRatio` is not applied yet: one early bad record
-    /// must not abort a large run.
-    static let ratioSample = 1000
 
     init(inputs: [Input], limits: ErrorLimits) {
         self.limits = limits
@@ -48,7 +46,25 @@ final class RunRecorder: Sendable {
 
     var isAborted: Bool { state.withLock { $0.abortReason != nil } }
 
+    /// Whether the run aborted, and whether it passed an error limit, under one lock.
+    var standing: (aborted: Bool, pastLimit: Bool) {
+        state.withLock { ($0.abortReason != nil, $0.errorLimit != nil) }
+    }
+
     var abortMessage: String? { state.withLock { $0.abortReason } }
+
+    /// The error limit the run passed, if it did: which limit, with the counts.
+    var errorLimit: String? { state.withLock { $0.errorLimit } }
+
+    /// More input follows a passed error limit: the run aborts with the limit as its reason.
+    /// Returns whether it did.
+    func abortIfPastErrorLimit() -> Bool {
+        state.withLock { state in
+            guard let limit = state.errorLimit else { return false }
+            if state.abortReason == nil { state.abortReason = limit }
+            return true
+        }
+    }
 
     /// Stops the run; the first reason given is the one reported.
     func abort(_ reason: String) {
@@ -105,24 +121,19 @@ final class RunRecorder: Sendable {
             if state.groups[groupKey]!.examples.count < Self.examplesPerGroup {
                 state.groups[groupKey]!.examples.append(.init(source: source, line: line, key: keyText, message: rejection.message))
             }
-            if state.totalRejected > limits.maxErrors, state.abortReason == nil {
-                state.abortReason = "\(state.totalRejected) records rejected, more than errors.maxErrors (\(limits.maxErrors))"
+            if state.totalRejected > limits.maxErrors, state.errorLimit == nil {
+                state.errorLimit = "\(state.totalRejected) records rejected, more than errors.maxErrors (\(limits.maxErrors))"
             }
             checkRatio(&state)
         }
     }
 
-    /// Applies `maxErrorRatio` to the whole run, however few records were read.
-    func checkFinalRatio() {
-        state.withLock { checkRatio(&$0, final: true) }
-    }
-
-    /// Applies `maxErrorRatio` once enough records were read, or at the end.
-    private func checkRatio(_ state: inout State, final: Bool = false) {
-        guard state.abortReason == nil, state.totalRead > 0, final || state.totalRead >= Self.ratioSample else { return }
+    /// Applies `maxErrorRatio` once `minRecords` records were read.
+    private func checkRatio(_ state: inout State) {
+        guard state.errorLimit == nil, state.totalRead > 0, state.totalRead >= limits.minRecords else { return }
         let ratio = Double(state.totalRejected) / Double(state.totalRead)
         if ratio > limits.maxErrorRatio {
-            state.abortReason = String(format: "%d of %d records rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
+            state.errorLimit = String(format: "%d of %d records rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
                                        state.totalRejected, state.totalRead, ratio * 100, limits.maxErrorRatio * 100)
         }
     }

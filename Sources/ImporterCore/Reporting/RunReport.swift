@@ -5,9 +5,10 @@ public struct RunReport: Codable, Sendable {
     public enum Status: String, Codable, Sendable {
         /// Every record accounted for and none rejected.
         case succeeded
-        /// Finished, with rejections.
+        /// Finished, with rejections (perhaps past an error limit at the end of the input).
         case partial
-        /// Stopped early (error limits, store failure); committed batches stay.
+        /// Stopped early (an error limit passed before the end of the input, a store
+        /// failure); committed batches stay.
         case aborted
     }
 
@@ -60,6 +61,9 @@ public struct RunReport: Codable, Sendable {
     public var status: Status
     /// Why the run stopped early, when it did.
     public var abortReason: String?
+    /// The error limit (`errors.maxErrors`, `errors.maxErrorRatio`) the run passed, with the
+    /// counts: before the end of its input the run aborted, at the end it is `partial`.
+    public var errorLimit: String?
     public var exitCode: Int32
     public var startedAt: Date
     public var finishedAt: Date

@@ -25,7 +25,7 @@ public enum SummaryTable {
         text += rows.map(line).joined(separator: "\n") + "\n"
         var status = "status: \(report.status.rawValue)"
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
-        if let reason = report.abortReason { status += " — \(reason)" }
+        if let reason = report.abortReason ?? report.errorLimit { status += " — \(reason)" }
         text += status + "\n"
         if let resumed = report.resumed {
             text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
