@@ -41,7 +41,7 @@ final class ModelLoaderTests: XCTestCase {
             ("unknown type", "      name: { type: text }", 10, "unknown type 'text'"),
             ("non-key hash key", "    hashKey: when", 5, "hash key 'when' is a date"),
             ("bad attribute name", "      2name: { type: string }", 10, "not a valid name"),
-            ("bad table name", "    table: \"no spaces allowed\"", 5, "refused by DynamoDB"),
+            ("bad table name", "    table: sqlite_items", 5, "SQLite's own"),
             ("unknown key", "      name: { type: string, colour: red }", 10, "unknown key"),
         ]
         for (label, line, number, message) in cases {

@@ -126,8 +126,8 @@ public enum ModelLoader {
         guard versionAttribute != hashKey else { throw versionNode.error("the version attribute cannot be the hash key") }
 
         let table = try fields["table"]?.string() ?? name
-        if let reason = dynamoDBTableNameProblem(table) {
-            throw (fields["table"] ?? node).error("table name '\(table)' would be refused by DynamoDB: \(reason)")
+        if let reason = tableNameProblem(table) {
+            throw (fields["table"] ?? node).error("table name '\(table)': \(reason)")
         }
         return Entity(name: name, table: table, hashKey: hashKey, versionAttribute: versionAttribute,
                       attributes: attributes, relationships: relationships,
@@ -303,11 +303,13 @@ public enum ModelLoader {
 
     private static func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
 
-    /// DynamoDB table names: 3 to 255 characters of `a-z A-Z 0-9 _ - .`.
-    static func dynamoDBTableNameProblem(_ table: String) -> String? {
-        guard (3...255).contains(table.utf8.count) else { return "it must be 3 to 255 characters long" }
-        let allowed = table.utf8.allSatisfy { isLetter($0) || (48...57).contains($0) || $0 == 95 || $0 == 45 || $0 == 46 }
-        return allowed ? nil : "only letters, digits, '_', '-' and '.' are allowed"
+    /// What every store needs of a table name (DynamoDB's own rule is the DynamoDB store's,
+    /// checked with the pipeline's `tablePrefix` when the destination is DynamoDB).
+    static func tableNameProblem(_ table: String) -> String? {
+        if table.isEmpty { return "a table needs a name" }
+        if table.lowercased().hasPrefix("sqlite_") { return "names beginning with 'sqlite_' are SQLite's own" }
+        if table.utf8.contains(0) { return "a table name cannot hold a NUL character" }
+        return nil
     }
 
     /// A stable text of everything that affects stored data, for the checksum.

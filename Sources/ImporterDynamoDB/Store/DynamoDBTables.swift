@@ -27,6 +27,7 @@ struct DynamoDBTables: Sendable {
     /// Makes every table of `model` and the meta table exist with the right key schema
     /// (creating missing ones when allowed), and waits until they are ACTIVE.
     func ensureTables(_ model: Model) async throws {
+        try checkNames(model)
         var wanted = model.entities.map { entity in
             (name: table(of: entity), key: entity.hashKey,
              type: DynamoItemCoding.keyType(of: entity.attributes[entity.hashKeyIndex].type))
@@ -41,6 +42,7 @@ struct DynamoDBTables: Sendable {
 
     /// Whether every entity's table exists (nothing is created).
     func allExist(_ model: Model) async throws -> Bool {
+        try checkNames(model)
         for entity in model.entities {
             do {
                 _ = try await client.send(DynamoDB.DescribeTable(tableName: table(of: entity)))
@@ -49,6 +51,27 @@ struct DynamoDBTables: Sendable {
             }
         }
         return true
+    }
+
+    /// DynamoDB's rule for table names (3 to 255 characters of `a-z A-Z 0-9 _ - .`), applied to
+    /// each entity's table with the prefix, before any request. Throws `ConfigurationError`
+    /// naming the model file and the entity's line.
+    func checkNames(_ model: Model) throws {
+        for entity in model.entities {
+            let name = table(of: entity)
+            if let reason = Self.tableNameProblem(name) {
+                throw ConfigurationError(file: model.file, line: entity.line, key: entity.name,
+                    "DynamoDB would refuse the table name '\(name)' (tablePrefix '\(prefix)' + table '\(entity.table)'): \(reason); give the entity a longer 'table:' or change the pipeline's tablePrefix")
+            }
+        }
+    }
+
+    static func tableNameProblem(_ table: String) -> String? {
+        guard (3...255).contains(table.utf8.count) else { return "it must be 3 to 255 characters long" }
+        let allowed = table.utf8.allSatisfy { byte in
+            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == 95 || byte == 45 || byte == 46
+        }
+        return allowed ? nil : "only letters, digits, '_', '-' and '.' are allowed"
     }
 
     /// Whether the table had to be created.
