@@ -72,6 +72,16 @@ final class SamplePipelineTests: XCTestCase {
 
         let report = try ImporterProcess.report(in: reports)
         XCTAssertEqual(report.string("status"), "partial")
+        // Rejections by reason and field, largest first, in report.json and in the summary.
+        let groups = report.objects("errors")
+        XCTAssertEqual(groups.map { $0.int("count") }.reduce(0, +), report.object("totals").int("rejected"))
+        XCTAssertEqual(groups.map { $0.int("count") }, groups.map { $0.int("count") }.sorted(by: >), "largest first")
+        let reference = groups.first { $0.string("reason") == "reference" }
+        XCTAssertEqual(reference?.string("field"), "locationId")
+        XCTAssertEqual(reference?.string("target"), "Location")
+        XCTAssertEqual(reference?.int("count"), 2)
+        XCTAssertTrue(result.stderr.contains("rejected, by reason:\n  malformed  Location                       4\n"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\n  reference  Checkin.locationId → Location  2\n"), result.stderr)
         for input in report.objects("inputs") {
             let c = input.object("counts")
             XCTAssertEqual(c.int("read"), c.int("inserted") + c.int("updated") + c.int("unchanged") + c.int("rejected") + c.int("rolledBack"),

@@ -88,7 +88,7 @@ final class KeyStage {
                 if key.isNull { continue }
                 guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
                     let attribute = entity.attributes[attributeIndex].name
-                    return Rejection(stage: .validate, reason: .reference, field: attribute,
+                    return Rejection(stage: .validate, reason: .reference, field: attribute, target: parent.name,
                         "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
                 }
             }

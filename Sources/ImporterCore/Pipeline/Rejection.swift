@@ -43,12 +43,15 @@ public struct Rejection: Error, Sendable {
     public let reason: RejectReason
     /// The field or attribute at fault, when there is one.
     public let field: String?
+    /// A `reference` rejection: the entity the reference names no item of.
+    public let target: String?
     public let message: String
 
-    public init(stage: Stage, reason: RejectReason, field: String? = nil, _ message: String) {
+    public init(stage: Stage, reason: RejectReason, field: String? = nil, target: String? = nil, _ message: String) {
         self.stage = stage
         self.reason = reason
         self.field = field
+        self.target = target
         self.message = message
     }
 }

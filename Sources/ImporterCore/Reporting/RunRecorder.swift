@@ -18,6 +18,8 @@ final class RunRecorder: Sendable {
         let entity: String
         let stage: Stage
         let reason: RejectReason
+        let field: String?
+        let target: String?
     }
 
     private struct State: ~Copyable {
@@ -111,10 +113,11 @@ final class RunRecorder: Sendable {
             state.inputs[input].counts.rejected += 1
             if rejection.reason == .conflict { state.inputs[input].counts.conflicts += 1 }
             state.totalRejected += 1
-            let groupKey = GroupKey(entity: entity, stage: rejection.stage, reason: rejection.reason)
+            let groupKey = GroupKey(entity: entity, stage: rejection.stage, reason: rejection.reason,
+                                    field: rejection.field, target: rejection.target)
             if state.groups[groupKey] == nil {
                 state.groups[groupKey] = RunReport.ErrorGroup(entity: entity, stage: rejection.stage, reason: rejection.reason,
-                                                              count: 0, examples: [])
+                                                              field: rejection.field, target: rejection.target, count: 0, examples: [])
                 state.groupOrder.append(groupKey)
             }
             state.groups[groupKey]!.count += 1
@@ -138,7 +141,9 @@ final class RunRecorder: Sendable {
         }
     }
 
+    /// The groups of rejections, largest first (in the order they first occurred when equal).
     var errorGroups: [RunReport.ErrorGroup] {
-        state.withLock { state in state.groupOrder.map { state.groups[$0]! } }
+        let groups = state.withLock { state in state.groupOrder.map { state.groups[$0]! } }
+        return groups.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
     }
 }

@@ -46,10 +46,14 @@ public struct RunReport: Codable, Sendable {
         public var message: String
     }
 
+    /// Rejections of one entity with the same stage, reason and field (and, for references,
+    /// the same target entity).
     public struct ErrorGroup: Codable, Sendable {
         public var entity: String
         public var stage: Stage
         public var reason: RejectReason
+        public var field: String?
+        public var target: String?
         public var count: Int
         public var examples: [RejectExample]
     }

@@ -27,6 +27,7 @@ public enum SummaryTable {
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
         if let reason = report.abortReason ?? report.errorLimit { status += " — \(reason)" }
         text += status + "\n"
+        text += rejections(report.errors)
         if let resumed = report.resumed {
             text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
         }
@@ -40,5 +41,42 @@ public enum SummaryTable {
             }
         }
         return text
+    }
+
+    /// The rejections by reason and field, largest first, as report.json groups them (groups
+    /// of different stages taken together): `reference  Checkin.locationId → Location  1,204`.
+    static func rejections(_ groups: [RunReport.ErrorGroup], shown: Int = 10) -> String {
+        var counts: [String: Int] = [:], order: [String] = []
+        var labels: [String: (reason: String, what: String)] = [:]
+        for group in groups {
+            var what = group.entity + (group.field.map { ".\($0)" } ?? "")
+            if let target = group.target { what += " → \(target)" }
+            let label = group.reason.rawValue + " " + what
+            if counts[label] == nil { order.append(label); labels[label] = (group.reason.rawValue, what) }
+            counts[label, default: 0] += group.count
+        }
+        guard !order.isEmpty else { return "" }
+        let sorted = order.enumerated().sorted { (counts[$0.element]!, $1.offset) > (counts[$1.element]!, $0.offset) }.map(\.element)
+        let rows = sorted.prefix(shown).map { [labels[$0]!.reason, labels[$0]!.what, Self.grouped(counts[$0]!)] }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max()! }
+        var text = "rejected, by reason:\n"
+        for row in rows {
+            text += "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
+                + row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: widths[2] - row[2].count) + row[2] + "\n"
+        }
+        if sorted.count > shown { text += "  … and \(sorted.count - shown) more (errors in report.json)\n" }
+        return text
+    }
+
+    /// `1204` → `1,204`.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number.magnitude))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
     }
 }
