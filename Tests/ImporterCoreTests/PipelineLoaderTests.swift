@@ -56,6 +56,10 @@ final class PipelineLoaderTests: XCTestCase {
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    csv: { delimiter: \";;\" }\n", 5, "single ASCII character"),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nerrors: { maxErrorRatio: 2 }\n", 5, "between 0 and 1"),
             ("model: m\nsources: [\n", 3, "not valid YAML"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute:\n        id: \"{store\"\n", 7,
+             "map.compute 'id': a '{' has no closing '}'"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute: { id: \"fixed\" }\n", 6,
+             "it uses no source field"),
         ]
         for (text, line, message) in cases {
             let file = write(text)

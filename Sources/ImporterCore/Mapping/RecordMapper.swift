@@ -1,12 +1,20 @@
 /// The map stage of one source: places each field of a record on its entity attribute, after
-/// `rename` and `drop`, fills `defaults`, and rejects unknown fields unless told to ignore them.
+/// `rename` and `drop`, fills `computed` attributes and `defaults`, and rejects unknown fields
+/// unless told to ignore them.
 public final class RecordMapper {
     private enum Target { case attribute(Int), dropped, unknown }
+
+    /// An attribute made from a template over source fields (`map.compute`).
+    private struct Computed {
+        let index: Int
+        let template: FieldTemplate
+    }
 
     private let entity: Entity
     private let map: MapConfig
     /// Per attribute, the pipeline's default as a field, applied before the model's default.
     private let defaults: [FieldValue?]
+    private let computed: [Computed]
     /// The resolution of the last `names` array seen; CSV records all share their header's.
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
@@ -25,18 +33,29 @@ public final class RecordMapper {
         for (from, to) in map.rename where entity.attributeIndex[to] == nil {
             throw ConfigurationError(file: file, line: line, key: from, "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
         }
+        var computed: [Computed] = []
+        for (name, template) in map.compute.sorted(by: { $0.key < $1.key }) {
+            guard let index = entity.attributeIndex[name] else {
+                throw ConfigurationError(file: file, line: line, key: name, "map.compute names '\(name)', which is not an attribute of \(entity.name)")
+            }
+            computed.append(Computed(index: index, template: template))
+        }
         self.defaults = defaults
+        self.computed = computed
     }
 
-    private init(entity: Entity, map: MapConfig, defaults: [FieldValue?]) {
+    private init(entity: Entity, map: MapConfig, defaults: [FieldValue?], computed: [Computed]) {
         self.entity = entity
         self.map = map
         self.defaults = defaults
+        self.computed = computed
     }
 
     /// A mapper with the same map for another thread, on `entity` (an equal one) and with arrays of
     /// its own (see `Entity.withOwnAttributes`).
-    public func copy(for entity: Entity) -> RecordMapper { RecordMapper(entity: entity, map: map, defaults: defaults.map { $0 }) }
+    public func copy(for entity: Entity) -> RecordMapper {
+        RecordMapper(entity: entity, map: map, defaults: defaults.map { $0 }, computed: computed.map { $0 })
+    }
 
     /// The record's fields by attribute position, or the rejection of an unknown field.
     public func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
@@ -58,11 +77,21 @@ public final class RecordMapper {
                     "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"))
             }
         }
+        for attribute in computed {
+            let text = attribute.template.render { field in
+                record.names.firstIndex(of: field).map { record.values[$0] }
+            }
+            fields[attribute.index] = text.map(FieldValue.text) ?? defaults[attribute.index] ?? .null
+        }
         return .success(fields)
     }
 
     private func target(_ name: String) -> Target {
         if map.drop.contains(name) { return .dropped }
+        // A field that only feeds computed attributes is not unknown.
+        if entity.attributeIndex[map.rename[name] ?? name] == nil, computed.contains(where: { $0.template.fields.contains(name) }) {
+            return .dropped
+        }
         if let index = entity.attributeIndex[map.rename[name] ?? name] { return .attribute(index) }
         return map.ignoreUnknown ? .dropped : .unknown
     }

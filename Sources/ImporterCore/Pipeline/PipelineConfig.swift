@@ -55,13 +55,16 @@ public struct CSVOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// The map stage of a source: rename, drop, defaults, unknown fields, date format.
+/// The map stage of a source: rename, drop, defaults, computed attributes, unknown fields,
+/// date format.
 public struct MapConfig: Sendable {
     /// Source field name → attribute name.
     public var rename: [String: String] = [:]
     public var drop: Set<String> = []
     /// Attribute name → value (as text) used where the record has null or lacks the field.
     public var defaults: [String: String] = [:]
+    /// Attribute name → the template its value is made of, from source fields.
+    public var compute: [String: FieldTemplate] = [:]
     public var ignoreUnknown = false
     public var dateFormat: DateFormat = .iso8601
 

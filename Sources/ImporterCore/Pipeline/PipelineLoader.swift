@@ -117,7 +117,7 @@ public struct PipelineLoader {
     }
 
     private func parseMap(_ node: YAMLNode) throws -> MapConfig {
-        let fields = try node.fields(allowed: ["rename", "drop", "defaults", "ignoreUnknown", "dateFormat"])
+        let fields = try node.fields(allowed: ["rename", "drop", "defaults", "compute", "ignoreUnknown", "dateFormat"])
         var map = MapConfig()
         if let renameNode = fields["rename"] {
             for (from, to) in try renameNode.mapping() { map.rename[from] = try scalar(to) }
@@ -125,6 +125,15 @@ public struct PipelineLoader {
         if let dropNode = fields["drop"] { map.drop = Set(try dropNode.sequence().map(scalar)) }
         if let defaultsNode = fields["defaults"] {
             for (name, value) in try defaultsNode.mapping() { map.defaults[name] = try scalar(value) }
+        }
+        if let computeNode = fields["compute"] {
+            for (name, value) in try computeNode.mapping() {
+                do {
+                    map.compute[name] = try FieldTemplate(parsing: try scalar(value))
+                } catch let error as TemplateError {
+                    throw value.error("map.compute '\(name)': \(error)")
+                }
+            }
         }
         if let ignoreNode = fields["ignoreUnknown"] { map.ignoreUnknown = try ignoreNode.bool() }
         if let formatNode = fields["dateFormat"] {

@@ -1,0 +1,80 @@
+/// A computed attribute's template (`map.compute`, SPEC §14): text with `{field}` placeholders
+/// for source fields; `{{` and `}}` are literal braces.
+public struct FieldTemplate: Sendable, Equatable {
+    enum Part: Sendable, Equatable {
+        case literal(String)
+        case field(String)
+    }
+
+    let parts: [Part]
+
+    /// The source fields the template uses, in order.
+    public var fields: [String] {
+        parts.compactMap { if case .field(let name) = $0 { name } else { nil } }
+    }
+
+    /// Parses `text`; the error says what is wrong with it.
+    public init(parsing text: String) throws(TemplateError) {
+        var parts: [Part] = []
+        var literal = ""
+        var rest = Substring(text)
+        while let character = rest.first {
+            rest = rest.dropFirst()
+            switch character {
+            case "{" where rest.first == "{", "}" where rest.first == "}":
+                literal.append(character)
+                rest = rest.dropFirst()
+            case "{":
+                guard let close = rest.firstIndex(of: "}") else { throw .unclosed }
+                let name = String(rest[..<close])
+                guard !name.isEmpty, !name.contains("{") else { throw .badName(name) }
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.field(name))
+                rest = rest[rest.index(after: close)...]
+            case "}":
+                throw .strayClose
+            default:
+                literal.append(character)
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        guard parts.contains(where: { if case .field = $0 { true } else { false } }) else { throw .noField }
+        self.parts = parts
+    }
+
+    /// The text for one record, with each field's value from `value(ofField:)`: a string as it
+    /// is, a JSON number, boolean, object or array as its JSON text. Nil when a field is null or
+    /// missing (the computed value is null).
+    func render(_ value: (String) -> FieldValue?) -> String? {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                text += literal
+            case .field(let name):
+                switch value(name) {
+                case .text(let string)?, .number(let string)?, .composite(let string)?: text += string
+                case .bool(let flag)?: text += flag ? "true" : "false"
+                case .null?, nil: return nil
+                }
+            }
+        }
+        return text
+    }
+}
+
+/// What is wrong with a `map.compute` template.
+public enum TemplateError: Error, CustomStringConvertible, Sendable {
+    case unclosed, strayClose, noField
+    case badName(String)
+
+    public var description: String {
+        switch self {
+        case .unclosed: "a '{' has no closing '}' (write '{{' for a literal brace)"
+        case .strayClose: "a '}' closes nothing (write '}}' for a literal brace)"
+        case .noField: "it uses no source field; name one as {field}"
+        case .badName(let name): "'{\(name)}' is not a field name"
+        }
+    }
+}
