@@ -15,4 +15,10 @@ struct StatementRow: StoredRow {
         let count = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
         return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
     }
+
+    func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let pointer = sqlite3_column_blob(statement.handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
 }

@@ -197,6 +197,9 @@ struct ColumnImages {
         case .string(let text), .decimal(let text):
             var text = text
             text.withUTF8 { addText(UnsafeRawBufferPointer($0)) }
+        case .binary(let bytes):
+            fingerprint.append(StorageClass.blob.rawValue)
+            bytes.withUnsafeBytes { fingerprint.append(counted: $0) }
         case .date(let millis):
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
                 let count = ISO8601.format(millis: millis, into: buffer)

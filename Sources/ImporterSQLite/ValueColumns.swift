@@ -4,9 +4,10 @@ import ImporterCore
 enum ValueColumns {
     static func sqlType(_ type: AttributeType) -> String {
         switch type {
-        case .string, .decimal, .date: return "TEXT"
+        case .string, .decimal, .date, .uuid, .uri: return "TEXT"
         case .int16, .int32, .int64, .boolean: return "INTEGER"
         case .double, .float: return "REAL"
+        case .binary: return "BLOB"
         }
     }
 
@@ -14,7 +15,8 @@ enum ValueColumns {
     static func read(_ statement: Statement, column: Int32, as type: AttributeType) -> Value {
         if statement.isNull(column) { return .null }
         switch type {
-        case .string: return .string(statement.text(column) ?? "")
+        case .string, .uuid, .uri: return .string(statement.text(column) ?? "")
+        case .binary: return .binary(statement.blob(column))
         case .decimal: return .decimal(statement.text(column) ?? "")
         case .int16, .int32, .int64: return .integer(statement.int64(column))
         case .double, .float: return .double(statement.double(column))

@@ -39,6 +39,10 @@ struct DynamoDBJSONItemEncoder: ItemEncoder {
                 bytes.append(UInt8(ascii: "\""))
             case .boolean:
                 bytes.append(contentsOf: row.integer(index) != 0 ? #"{"BOOL":true"#.utf8 : #"{"BOOL":false"#.utf8)
+            case .binary:
+                bytes.append(contentsOf: #"{"B":""#.utf8)
+                bytes.appendBase64(row, index)
+                bytes.append(UInt8(ascii: "\""))
             }
             bytes.append(UInt8(ascii: "}"))
         }

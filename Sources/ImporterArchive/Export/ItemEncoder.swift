@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 
 /// Turns stored items into the bytes of a data file.
@@ -10,11 +11,12 @@ protocol ItemEncoder {
 
 /// How an attribute's cells are written, from its type.
 enum CellKind {
-    case text, decimal, integer, double, boolean, date
+    case text, decimal, integer, double, boolean, date, binary
 
     init(_ type: AttributeType) {
         switch type {
-        case .string: self = .text
+        case .string, .uuid, .uri: self = .text
+        case .binary: self = .binary
         case .decimal: self = .decimal
         case .int16, .int32, .int64: self = .integer
         case .double, .float: self = .double
@@ -25,6 +27,11 @@ enum CellKind {
 }
 
 extension Array where Element == UInt8 {
+    /// Appends the base64 text of a stored binary value.
+    mutating func appendBase64(_ row: any StoredRow, _ index: Int) {
+        row.withBytes(index) { append(contentsOf: Data($0).base64EncodedString().utf8) }
+    }
+
     /// Appends the decimal digits of `number` without making a String.
     mutating func appendDecimal(_ number: Int64) {
         if number < 0 { append(UInt8(ascii: "-")) }

@@ -27,6 +27,10 @@ struct NDJSONItemEncoder: ItemEncoder {
             case .integer: bytes.appendDecimal(row.integer(index))
             case .double: bytes.appendDouble(row.double(index))
             case .boolean: bytes.append(contentsOf: row.integer(index) != 0 ? "true".utf8 : "false".utf8)
+            case .binary:
+                bytes.append(UInt8(ascii: "\""))
+                bytes.appendBase64(row, index)
+                bytes.append(UInt8(ascii: "\""))
             }
         }
         bytes.append(contentsOf: "}\n".utf8)

@@ -164,6 +164,7 @@ public struct EntityItems {
         case .decimal(let text): return .number(text)
         case .date(let millis): return .text(ISO8601.format(millis: millis))
         case .boolean(let flag): return .bool(flag)
+        case .binary(let bytes): return .text(Base64.encode(bytes))
         }
     }
 }

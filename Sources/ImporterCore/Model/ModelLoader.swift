@@ -145,8 +145,8 @@ public enum ModelLoader {
         for bound in ["min", "max"] where fields[bound] != nil && !numeric {
             throw fields[bound]!.error("'\(bound)' applies to numeric attributes only, and '\(name)' is a \(type.rawValue)")
         }
-        if let lengthNode = fields["maxLength"], type != .string {
-            throw lengthNode.error("'maxLength' applies to string attributes only")
+        if let lengthNode = fields["maxLength"], type != .string && type != .uri {
+            throw lengthNode.error("'maxLength' applies to string and uri attributes only")
         }
         let pattern = try fields["pattern"]?.string()
         if let pattern, (try? NSRegularExpression(pattern: pattern)) == nil {

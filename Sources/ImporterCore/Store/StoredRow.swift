@@ -9,6 +9,8 @@ public protocol StoredRow {
     /// string and decimal text, and dates as `YYYY-MM-DDTHH:MM:SS.sssZ`, as UTF-8 bytes valid
     /// only during `body`.
     func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
+    /// The bytes of a binary value, valid only during `body`.
+    func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
 }
 
 /// A row of `Value`s as a `StoredRow`: how stores without an in-place reader hand out rows.
@@ -40,5 +42,10 @@ public struct ValuesRow: StoredRow {
         default: text = values[index].description
         }
         return try text.withUTF8(body)
+    }
+
+    public func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        guard case .binary(let bytes) = values[index] else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try bytes.withUnsafeBytes(body)
     }
 }

@@ -10,6 +10,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case decimal(String)
     case date(Int64)
     case boolean(Bool)
+    case binary([UInt8])
 
     /// A cheap 64-bit sort key for writing keys in index order: integers by value, text by its
     /// first eight bytes. Records sorted by it land on neighbouring pages of a store's key index.
@@ -39,6 +40,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .double(let number): return String(number)
         case .date(let millis): return ISO8601.format(millis: millis)
         case .boolean(let flag): return flag ? "true" : "false"
+        case .binary(let bytes): return Base64.encode(bytes)
         }
     }
 }

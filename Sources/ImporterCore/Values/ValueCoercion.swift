@@ -32,6 +32,21 @@ public enum ValueCoercion {
         switch type {
         case .string:
             return .success(.string(text))
+        case .uuid:
+            guard let canonical = UUIDText.canonical(trimmingSpaces(text)) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a UUID (32 hex digits, as 8-4-4-4-12)"))
+            }
+            return .success(.string(canonical))
+        case .uri:
+            guard URIText.isAbsolute(text) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not an absolute URI (scheme:rest, without spaces)"))
+            }
+            return .success(.string(text))
+        case .binary:
+            guard !fromJSONNumber, let bytes = Base64.decode(text) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text.prefix(40))' is not base64 (A–Z a–z 0–9 + /, padded with =)"))
+            }
+            return .success(.binary(bytes))
         case .int16, .int32, .int64:
             let trimmed = trimmingSpaces(text)
             guard let number = Int64(trimmed) else {

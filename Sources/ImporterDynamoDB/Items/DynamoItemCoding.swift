@@ -80,6 +80,7 @@ public struct DynamoItemCoding: Sendable {
         switch tag {
         case "S": return .s(text)
         case "N": return .n(text)
+        case "B": return .b(text)
         default: return .bool(text == "true")
         }
     }
@@ -89,9 +90,9 @@ public struct DynamoItemCoding: Sendable {
         [entity.hashKey: attributeValue(key) ?? .null]
     }
 
-    /// The key schema's type of a hash key (`AttributeType.canBeKey`): `S` for a string, else `N`.
+    /// The key schema's type of a hash key (`AttributeType.canBeKey`): `S` for text, else `N`.
     public static func keyType(of type: AttributeType) -> String {
-        type == .string ? "S" : "N"
+        type.isText ? "S" : "N"
     }
 
     /// DynamoDB's type tag and the value's text under it (`BOOL`'s is the JSON literal); nil for null.
@@ -108,6 +109,7 @@ public struct DynamoItemCoding: Sendable {
             case .epochSeconds: return ("N", DynamoNumberText.epochSeconds(millis: millis))
             }
         case .boolean(let flag): return ("BOOL", flag ? "true" : "false")
+        case .binary(let bytes): return ("B", Base64.encode(bytes))
         }
     }
 
@@ -133,6 +135,7 @@ public struct DynamoItemCoding: Sendable {
             switch tag {
             case "S": size += text.utf8.count
             case "N": size += (DynamoNumberText.significantDigitCount(text) + 1) / 2 + 1
+            case "B": size += text.utf8.count / 4 * 3 - text.utf8.reversed().prefix(2).filter { $0 == UInt8(ascii: "=") }.count
             default: size += 1
             }
         }
@@ -168,6 +171,14 @@ public struct DynamoItemCoding: Sendable {
         switch attribute.type {
         case .string:
             return .string(try text("S", "an S (string)"))
+        case .uuid:
+            guard let canonical = UUIDText.canonical(try text("S", "an S holding a UUID")) else { throw fail("an S holding a UUID") }
+            return .string(canonical)
+        case .uri:
+            return .string(try text("S", "an S (a URI)"))
+        case .binary:
+            guard case .b(let base64) = raw, let bytes = Base64.decode(base64) else { throw fail("a B (binary, base64 in JSON)") }
+            return .binary(bytes)
         case .int16, .int32, .int64:
             let range = attribute.type.integerRange!
             let expected = "an N holding a whole number in \(range.lowerBound)...\(range.upperBound) (\(attribute.type.rawValue))"

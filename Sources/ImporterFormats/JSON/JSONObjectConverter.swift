@@ -60,6 +60,7 @@ enum JSONObjectConverter {
             switch (types[0], typed[0]) {
             case ("S", .text), ("BOOL", .bool): values.append(typed[0])
             case ("N", .text(let number)): values.append(.number(number))
+            case ("B", .text(let base64)): values.append(.text(base64))
             case ("NULL", .bool(true)): values.append(.null)
             default: values.append(.composite(String(cString: json_object_to_json_string_ext(attribute, JSON_C_TO_STRING_PLAIN))))
             }

@@ -37,6 +37,12 @@ final class Statement {
     func bind(_ index: Int32, double value: Double) throws { try check(sqlite3_bind_double(handle, index, value)) }
     func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(handle, index)) }
 
+    func bind(_ index: Int32, blob bytes: [UInt8]) throws {
+        // An empty array has no base address, which SQLite would store as NULL.
+        guard !bytes.isEmpty else { return try check(sqlite3_bind_zeroblob(handle, index, 0)) }
+        try check(bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) })
+    }
+
     func bind(_ index: Int32, text value: String) throws {
         // Native strings are contiguous: bound without copying the String first.
         let bound = value.utf8.withContiguousStorageIfAvailable { bytes in
@@ -69,6 +75,7 @@ final class Statement {
         case .double(let number): try bind(index, double: number)
         case .date(let millis): try bind(index, date: millis)
         case .boolean(let flag): try bind(index, int64: flag ? 1 : 0)
+        case .binary(let bytes): try bind(index, blob: bytes)
         }
     }
 
@@ -136,6 +143,11 @@ final class Statement {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
 
     func text(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, column) else { return nil }

@@ -114,7 +114,10 @@ final class MigrationFunction {
             return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
         }
         switch type {
-        case .string: return .string(text())
+        case .string, .uuid, .uri: return .string(text())
+        case .binary:
+            guard let pointer = sqlite3_value_blob(value) else { return .binary([]) }
+            return .binary(Array(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value)))))
         case .decimal: return .decimal(text())
         case .int16, .int32, .int64: return .integer(sqlite3_value_int64(value))
         case .double, .float: return .double(sqlite3_value_double(value))
@@ -135,6 +138,8 @@ final class MigrationFunction {
         case .double(let number): sqlite3_result_double(context, number)
         case .date(let millis): resultText(ISO8601.format(millis: millis), context)
         case .boolean(let flag): sqlite3_result_int64(context, flag ? 1 : 0)
+        case .binary(let bytes) where bytes.isEmpty: sqlite3_result_zeroblob(context, 0)
+        case .binary(let bytes): bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), transient) }
         }
     }
 

@@ -179,6 +179,7 @@ extension StoreConnection {
         case .double(let number): return number.description
         case .date(let millis): return "'\(ISO8601.format(millis: millis))'"
         case .boolean(let flag): return flag ? "1" : "0"
+        case .binary(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }
 }
