@@ -72,25 +72,41 @@ final class KeyStage {
         rejected.append(record)
     }
 
-    /// To-one references of `entity`: the attribute holding the key, and the parent.
-    fileprivate func references(of entity: Entity) -> [(Int, Entity)] {
-        entity.toOneRelationships.compactMap { relationship -> (Int, Entity)? in
+    /// A to-one reference of an input's entity: the attribute holding the key, the parent, and
+    /// what the source does when it names no parent.
+    fileprivate struct Reference {
+        let relationship: String
+        let attributeIndex: Int
+        let parent: Entity
+        let policy: ReferencePolicy
+    }
+
+    fileprivate func references(of input: Int) -> [Reference] {
+        let entity = inputs[input].entity
+        return entity.toOneRelationships.compactMap { relationship -> Reference? in
             guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
-            return (entity.attributeIndex[key]!, parent)
+            return Reference(relationship: relationship.name, attributeIndex: entity.attributeIndex[key]!, parent: parent,
+                             policy: inputs[input].source.references.policy(for: relationship.name))
         }
     }
 
-    /// Duplicate keys within the run, and to-one references.
-    fileprivate func check(_ values: [Value], entity: Entity, references: [(Int, Entity)], at location: RecordLocation) -> Rejection? {
+    /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
+    /// or is cleared (`nullify`) or kept, and counted.
+    fileprivate func check(_ values: inout [Value], input: Int, references: [Reference], at location: RecordLocation) -> Rejection? {
+        let entity = inputs[input].entity
         do {
-            for (attributeIndex, parent) in references {
-                let key = values[attributeIndex]
+            for reference in references {
+                let key = values[reference.attributeIndex]
                 if key.isNull { continue }
-                guard try ledger.contains(key, entity: parent.name) || store?.contains(key, in: parent) == true else {
-                    let attribute = entity.attributes[attributeIndex].name
-                    return Rejection(stage: .validate, reason: .reference, field: attribute, target: parent.name,
-                        "\(attribute): '\(key)' names no \(parent.name) in this run's input or in the store")
+                if try ledger.contains(key, entity: reference.parent.name) || store?.contains(key, in: reference.parent) == true { continue }
+                let attribute = entity.attributes[reference.attributeIndex].name
+                let message = "\(attribute): '\(key)' names no \(reference.parent.name) in this run's input or in the store"
+                guard reference.policy != .reject else {
+                    return Rejection(stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
                 }
+                if reference.policy == .nullify { values[reference.attributeIndex] = .null }
+                recorder.missingReference(input: input, relationship: reference.relationship, target: reference.parent.name,
+                                          action: reference.policy, line: location.line, key: values[entity.hashKeyIndex], message)
             }
             let key = values[entity.hashKeyIndex]
             if let first = try ledger.record(key, entity: entity.name, at: location) {
@@ -128,8 +144,7 @@ private struct ChunkCheck {
     }
 
     mutating func run(_ chunk: inout ParsedChunk) {
-        let entity = stage.inputs[input].entity
-        let references = stage.references(of: entity)
+        let references = stage.references(of: input)
         let skipBefore = stage.resume.skipBefore[input]
         var nextReject = chunk.rejects.startIndex
         var kept = 0
@@ -140,7 +155,7 @@ private struct ChunkCheck {
             if pendingRead >= 1024 { countRead() }
             if stopsBeforeNextRecord() { break }
             pendingRead += 1
-            if let rejection = stage.check(record.values, entity: entity, references: references,
+            if let rejection = stage.check(&chunk.records[position].values, input: input, references: references,
                                            at: RecordLocation(inputIndex: input, line: record.line)) {
                 reject(record, rejection)
                 continue

@@ -26,11 +26,15 @@ public struct SourceConfig: Sendable {
     /// The model version the dump was written against (record migration is a later step).
     public var modelVersion: Int?
     public var map: MapConfig
+    /// What to do with a reference that names no item.
+    public var references: ReferencePolicies
     /// The line of this source in the pipeline file.
     public var line: Int?
 
     public init(entity: String, pattern: String, paths: [String], format: InputFormat?, csv: CSVOptions = CSVOptions(),
-                modelVersion: Int? = nil, map: MapConfig = MapConfig(), line: Int? = nil) {
+                modelVersion: Int? = nil, map: MapConfig = MapConfig(), references: ReferencePolicies = ReferencePolicies(),
+                line: Int? = nil) {
+        self.references = references
         self.entity = entity
         self.pattern = pattern
         self.paths = paths

@@ -64,7 +64,7 @@ public struct PipelineLoader {
     // MARK: Sections
 
     private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
-        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map"])
+        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map", "references"])
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
         let pattern = try scalar(pathNode)
@@ -89,7 +89,23 @@ public struct PipelineLoader {
         return SourceConfig(
             entity: try scalar(entityNode), pattern: pattern, paths: paths, format: format, csv: csv,
             modelVersion: try fields["modelVersion"].map { try int(scalar($0), $0) },
-            map: try fields["map"].map(parseMap) ?? MapConfig(), line: node.line)
+            map: try fields["map"].map(parseMap) ?? MapConfig(),
+            references: try fields["references"].map(parseReferences) ?? ReferencePolicies(), line: node.line)
+    }
+
+    /// `references: nullify`, or `references: { product: nullify, reading: keep }`.
+    private func parseReferences(_ node: YAMLNode) throws -> ReferencePolicies {
+        func policy(_ node: YAMLNode) throws -> ReferencePolicy {
+            let word = try scalar(node)
+            guard let policy = ReferencePolicy(rawValue: word) else {
+                throw node.error("unknown reference policy '\(word)'; use reject, nullify or keep")
+            }
+            return policy
+        }
+        guard (try? node.mapping()) != nil else { return ReferencePolicies(all: try policy(node), line: node.line) }
+        var policies = ReferencePolicies(line: node.line)
+        for (name, value) in try node.mapping() { policies.byRelationship[name] = try policy(value) }
+        return policies
     }
 
     private func parseCSV(_ node: YAMLNode, defaults: CSVOptions) throws -> CSVOptions {

@@ -15,7 +15,7 @@ struct ReportStage {
                 source: input.source, entity: input.entity, format: input.format, bytes: input.bytes,
                 seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts)
         }
-        let entities = entityReports(inputReports, deletes: deletes)
+        let entities = entityReports(inputReports, deletes: deletes, references: recorder.missingReferences)
         let totals = entities.map(\.counts).reduce(Counts(), +)
         let abortReason = recorder.abortMessage, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
@@ -32,7 +32,8 @@ struct ReportStage {
     }
 
     /// One row per entity with inputs or deletes, parents first.
-    private func entityReports(_ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?) -> [RunReport.EntityReport] {
+    private func entityReports(_ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?,
+                               references: [String: [String: RunReport.MissingReferences]]) -> [RunReport.EntityReport] {
         model.parentsFirstOrder.compactMap { entity in
             let mine = inputs.filter { $0.entity == entity }
             let deleted = deletes?.deleted[entity] ?? 0
@@ -40,7 +41,8 @@ struct ReportStage {
             var counts = mine.map(\.counts).reduce(Counts(), +)
             counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
-            return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts)
+            return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts,
+                         references: references[entity])
         }
     }
 }

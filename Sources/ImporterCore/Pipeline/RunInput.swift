@@ -45,6 +45,7 @@ struct RunInput: Sendable {
             }
             let (sourceEntity, migration) = try migration(of: source, entity, config, model, versions)
             _ = try RecordMapper(entity: sourceEntity, map: source.map, file: config.file, line: source.line)
+            try source.references.check(for: entity, file: config.file, sourceLine: source.line)
             sourceEntities.append((sourceEntity, migration))
         }
         var inputs: [RunInput] = []

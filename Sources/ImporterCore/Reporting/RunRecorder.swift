@@ -31,9 +31,12 @@ final class RunRecorder: Sendable {
         var abortReason: String?
         /// The error limit the run passed (it aborts only if more input follows).
         var errorLimit: String?
+        /// Entity → relationship → missing references nullified or kept.
+        var references: [String: [String: RunReport.MissingReferences]] = [:]
     }
 
     private static let examplesPerGroup = 10
+    private static let examplesPerReference = 5
 
     private let limits: ErrorLimits
     private let state: Mutex<State>
@@ -130,6 +133,25 @@ final class RunRecorder: Sendable {
             checkRatio(&state)
         }
     }
+
+    /// Counts a reference that named no item and was nullified or kept (`action`).
+    func missingReference(input: Int, relationship: String, target: String, action: ReferencePolicy, line: Int, key: Value,
+                          _ message: String) {
+        let keyText = RejectsFile.keyText(key)
+        state.withLock { state in
+            let source = state.inputs[input].source, entity = state.inputs[input].entity
+            var counted = state.references[entity, default: [:]][relationship]
+                ?? RunReport.MissingReferences(target: target, action: action.rawValue, missing: 0, examples: [])
+            counted.missing += 1
+            if counted.examples.count < Self.examplesPerReference {
+                counted.examples.append(.init(source: source, line: line, key: keyText, message: message))
+            }
+            state.references[entity, default: [:]][relationship] = counted
+        }
+    }
+
+    /// Entity → relationship → the missing references it stored anyway.
+    var missingReferences: [String: [String: RunReport.MissingReferences]] { state.withLock { $0.references } }
 
     /// Applies `maxErrorRatio` once `minRecords` records were read.
     private func checkRatio(_ state: inout State) {

@@ -37,6 +37,16 @@ public struct RunReport: Codable, Sendable {
         public var seconds: Double
         public var rowsPerSecond: Double
         public var counts: Counts
+        /// Missing references stored anyway (`references: nullify` or `keep`), by relationship.
+        public var references: [String: MissingReferences]?
+    }
+
+    /// References of one relationship that named no item and were nullified or kept.
+    public struct MissingReferences: Codable, Sendable {
+        public var target: String
+        public var action: String
+        public var missing: Int
+        public var examples: [RejectExample]
     }
 
     public struct RejectExample: Codable, Sendable {

@@ -28,6 +28,7 @@ public enum SummaryTable {
         if let reason = report.abortReason ?? report.errorLimit { status += " — \(reason)" }
         text += status + "\n"
         text += rejections(report.errors)
+        text += missingReferences(report.entities)
         if let resumed = report.resumed {
             text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
         }
@@ -67,6 +68,20 @@ public enum SummaryTable {
         }
         if sorted.count > shown { text += "  … and \(sorted.count - shown) more (errors in report.json)\n" }
         return text
+    }
+
+    /// References stored although they name no item: `Checkin.location → Location  12 missing, nullified`.
+    static func missingReferences(_ entities: [RunReport.EntityReport]) -> String {
+        var rows: [(String, String)] = []
+        for entity in entities {
+            for (relationship, counted) in (entity.references ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let verb = counted.action == ReferencePolicy.nullify.rawValue ? "nullified" : "kept"
+                rows.append(("\(entity.entity).\(relationship) → \(counted.target)", "\(grouped(counted.missing)) missing, \(verb)"))
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        let width = rows.map(\.0.count).max()!
+        return "missing references stored:\n" + rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
     }
 
     /// `1204` → `1,204`.
