@@ -39,7 +39,7 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(entityResult.stderr.contains("'Place' is not an entity"), entityResult.stderr)
 
         let brokenModel = directory + "/model.yaml"
-        try "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: uuid }\n".write(toFile: brokenModel, atomically: true, encoding: .utf8)
+        try "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: guid }\n".write(toFile: brokenModel, atomically: true, encoding: .utf8)
         let modelResult = try ImporterProcess.run(["validate", pipeline("model: model.yaml\nsources:\n  - entity: A\n    path: \(bad)/locations-bad.csv\n")])
         XCTAssertEqual(modelResult.status, 2)
         XCTAssertTrue(modelResult.stderr.contains("\(brokenModel):8"), modelResult.stderr)
