@@ -51,6 +51,19 @@ final class ModelLoaderTests: XCTestCase {
         }
     }
 
+    /// Core Data allows a to-one relationship without an inverse; it is a reference all the same.
+    func testAToOneRelationshipNeedsNoInverse() throws {
+        let text = Self.twoEntities
+            .replacingOccurrences(of: "    relationships:\n      children: { destination: Child, toMany: true, inverse: parent }\n", with: "")
+            .replacingOccurrences(of: ", inverse: children", with: "")
+        let model = try ModelLoader.parse(text: text, file: "m.yaml")
+        let child = try XCTUnwrap(model.entity(named: "Child"))
+        XCTAssertEqual(child.toOneRelationships.map(\.name), ["parent"])
+        XCTAssertNil(child.toOneRelationships.first?.inverse)
+        XCTAssertEqual(model.parentsFirstOrder, ["Parent", "Child"])
+        XCTAssertTrue(model.entity(named: "Parent")!.relationships.isEmpty)
+    }
+
     func testRelationshipErrors() {
         assertError(Self.baseModel + "\n    relationships:\n      owner: { destination: Person, key: id, inverse: items }",
                     line: 13, contains: "destination 'Person' is not an entity", "unknown destination")

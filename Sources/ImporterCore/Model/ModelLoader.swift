@@ -252,17 +252,19 @@ public enum ModelLoader {
                 guard let destination = byName[relationship.destination] else {
                     throw at("destination '\(relationship.destination)' is not an entity of this model")
                 }
-                guard let inverseName = relationship.inverse else {
-                    throw at("missing 'inverse:'; name the relationship of '\(destination.name)' that points back")
-                }
-                guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
-                    throw at("inverse '\(inverseName)' is not a relationship of '\(destination.name)'")
-                }
-                guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
-                    throw at("inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(relationship.name)'")
-                }
-                if relationship.toMany && inverse.toMany {
-                    throw at("many-to-many relationships are not supported; model the link as an entity of its own")
+                // A to-one may go without an inverse (as in Core Data); a to-many is the inverse of a to-one.
+                if let inverseName = relationship.inverse {
+                    guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
+                        throw at("inverse '\(inverseName)' is not a relationship of '\(destination.name)'")
+                    }
+                    guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
+                        throw at("inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(relationship.name)'")
+                    }
+                    if relationship.toMany && inverse.toMany {
+                        throw at("many-to-many relationships are not supported; model the link as an entity of its own")
+                    }
+                } else if relationship.toMany {
+                    throw at("missing 'inverse:'; a to-many relationship needs the to-one relationship of '\(destination.name)' that points back")
                 }
                 if relationship.toMany {
                     if relationship.key != nil { throw at("'key:' belongs on the to-one side, not on a to-many relationship") }
