@@ -92,8 +92,7 @@ final class KeyStage {
 
     /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
     /// or is cleared (`nullify`) or kept, and counted.
-    fileprivate func check(_ values: inout [Value], input: Int, references: [Reference], at location: RecordLocation) -> Rejection? {
-        let entity = inputs[input].entity
+    fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], at location: RecordLocation) -> Rejection? {
         do {
             for reference in references {
                 let key = values[reference.attributeIndex]
@@ -105,7 +104,7 @@ final class KeyStage {
                     return Rejection(stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
                 }
                 if reference.policy == .nullify { values[reference.attributeIndex] = .null }
-                recorder.missingReference(input: input, relationship: reference.relationship, target: reference.parent.name,
+                recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
                                           action: reference.policy, line: location.line, key: values[entity.hashKeyIndex], message)
             }
             let key = values[entity.hashKeyIndex]
@@ -144,6 +143,7 @@ private struct ChunkCheck {
     }
 
     mutating func run(_ chunk: inout ParsedChunk) {
+        let entity = stage.inputs[input].entity
         let references = stage.references(of: input)
         let skipBefore = stage.resume.skipBefore[input]
         var nextReject = chunk.rejects.startIndex
@@ -155,7 +155,7 @@ private struct ChunkCheck {
             if pendingRead >= 1024 { countRead() }
             if stopsBeforeNextRecord() { break }
             pendingRead += 1
-            if let rejection = stage.check(&chunk.records[position].values, input: input, references: references,
+            if let rejection = stage.check(&chunk.records[position].values, entity: entity, references: references,
                                            at: RecordLocation(inputIndex: input, line: record.line)) {
                 reject(record, rejection)
                 continue
