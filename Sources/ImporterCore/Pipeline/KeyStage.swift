@@ -73,12 +73,20 @@ final class KeyStage {
     }
 
     /// A to-one reference of an input's entity: the attribute holding the key, the parent, and
-    /// what the source does when it names no parent.
-    fileprivate struct Reference {
+    /// what the source does when it names no parent. A class: checking a record's references
+    /// then retains one object each, not every field of the parent entity.
+    fileprivate final class Reference {
         let relationship: String
         let attributeIndex: Int
         let parent: Entity
         let policy: ReferencePolicy
+
+        init(relationship: String, attributeIndex: Int, parent: Entity, policy: ReferencePolicy) {
+            self.relationship = relationship
+            self.attributeIndex = attributeIndex
+            self.parent = parent
+            self.policy = policy
+        }
     }
 
     fileprivate func references(of input: Int) -> [Reference] {
