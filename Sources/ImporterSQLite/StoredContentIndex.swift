@@ -164,7 +164,7 @@ struct ColumnImages {
         fingerprint.reset()
         for index in values.indices where index != entity.versionIndex { add(values[index]) }
         let content = fingerprint.value
-        return (key(values[entity.hashKeyIndex]), content)
+        return (key(entity.key(of: values)), content)
     }
 
     /// The fingerprint of a key value's image.
@@ -177,7 +177,7 @@ struct ColumnImages {
     /// The images of the current row of a scan (all columns in attribute order).
     mutating func stored(_ statement: Statement, entity: Entity) -> (key: UInt64, content: UInt64) {
         fingerprint.reset()
-        addColumn(Int32(entity.hashKeyIndex), of: statement)
+        for index in entity.keyIndices { addColumn(Int32(index), of: statement) }
         let key = fingerprint.value
         fingerprint.reset()
         for index in entity.attributes.indices where index != entity.versionIndex { addColumn(Int32(index), of: statement) }
@@ -197,6 +197,9 @@ struct ColumnImages {
         case .string(let text), .decimal(let text):
             var text = text
             text.withUTF8 { addText(UnsafeRawBufferPointer($0)) }
+        case .pair(let hash, let range):
+            add(hash)
+            add(range)
         case .binary(let bytes):
             fingerprint.append(StorageClass.blob.rawValue)
             bytes.withUnsafeBytes { fingerprint.append(counted: $0) }

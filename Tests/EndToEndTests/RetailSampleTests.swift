@@ -3,8 +3,9 @@ import TestSupport
 import XCTest
 
 /// The retail sample (SampleData/Retail, Pipelines/retail.yaml): five related tables as real
-/// dumps come — keys computed from several columns, nulls written as NA, references that name
-/// nothing of each kind — loaded with each reference policy and counted from outside.
+/// dumps come — one keyed by two columns, one by a key computed from three, nulls written as
+/// NA, references that name nothing of each kind — loaded with each reference policy and
+/// counted from outside.
 final class RetailSampleTests: XCTestCase {
     var out = ""
 
@@ -28,12 +29,15 @@ final class RetailSampleTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT stationId FROM Store WHERE storeId = 'S3'"), "ST7")
         XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT typeof(stationId) FROM Store WHERE storeId = 'S4'"), "null")
         XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT hex(barcode) FROM Product WHERE sku = 'P1'"), "343030313233343536373839")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT typeof(temperature) FROM Reading WHERE readingId = 'ST2@2024-06-01T10:00:00Z'"), "null")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT typeof(temperature) FROM Reading WHERE stationId = 'ST2' AND hour = '2024-06-01T10:00:00.000Z'"), "null")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT group_concat(name, ',') FROM pragma_table_info('Reading') WHERE pk > 0 ORDER BY pk"), "stationId,hour")
 
         let rejects = try ImporterProcess.rejects(in: out + "/reports/retail")
         XCTAssertEqual(rejects.map { "\($0.string("entity") ?? "") \($0.int("line")) \($0.string("reason") ?? "")" }, [
             "Reading 6 reference", "Reading 7 range", "Reading 8 duplicate", "Receipt 10 required", "Receipt 11 range",
         ])
+        // A (hash, range) key is a JSON array in rejects.ndjson.
+        XCTAssertEqual(rejects[2]["key"] as? [String], ["ST1", "2024-06-01T10:00:00.000Z"])
         let entities = try ImporterProcess.report(in: out + "/reports/retail").objects("entities")
         let receipt = entities.first { $0.string("entity") == "Receipt" }?.object("references") ?? [:]
         XCTAssertEqual(receipt.object("product").int("missing"), 2)

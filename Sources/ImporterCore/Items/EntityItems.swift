@@ -62,7 +62,8 @@ public struct EntityItems {
 
     /// Deletes `item` if it is still at its version (or whatever its version, when it has none).
     public func delete(_ item: Item) throws {
-        try delete(item[entity.hashKey], version: item[entity.versionAttribute].integerValue)
+        let key = entity.rangeKey.map { Value.pair(item[entity.hashKey], item[$0]) } ?? item[entity.hashKey]
+        try delete(key, version: item[entity.versionAttribute].integerValue)
     }
 
     /// Deletes every item (and applies the delete rules); all or none. Returns how many.
@@ -91,16 +92,16 @@ public struct EntityItems {
     private func write(_ items: [Item], mode: WriteConfig.Mode, mustExist: Bool = false) throws -> [Item] {
         let records = try items.map { PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: try validate($0)) }
         var seen = Set<Value>()
-        for record in records where !seen.insert(record.values[entity.hashKeyIndex]).inserted {
+        for record in records where !seen.insert(entity.key(of: record.values)).inserted {
             throw ItemError.invalid(entity: entity.name, field: entity.hashKey, reason: .duplicate,
-                message: "\(entity.hashKey) '\(record.values[entity.hashKeyIndex])' appears twice in one call")
+                message: "\(entity.describe(key: entity.key(of: record.values))) appears twice in one call")
         }
         var config = WriteConfig()
         config.mode = mode
         let rules = VersionRules(entity: entity, write: config)
         return try owner.transaction {
             for record in records {
-                let key = record.values[entity.hashKeyIndex]
+                let key = entity.key(of: record.values)
                 if mustExist, try store.fetch(key, of: entity) == nil { throw ItemError.notFound(entity: entity.name, key: key) }
                 try checkReferences(record.values)
             }
@@ -108,7 +109,7 @@ public struct EntityItems {
             for (record, outcome) in zip(records, outcomes) {
                 if case .rejected(let rejection) = outcome.result { throw try error(rejection, record.values) }
             }
-            return try records.map { try store.fetch($0.values[entity.hashKeyIndex], of: entity).map(item)! }
+            return try records.map { try store.fetch(entity.key(of: $0.values), of: entity).map(item)! }
         }
     }
 
@@ -127,8 +128,10 @@ public struct EntityItems {
 
     private func checkReferences(_ values: [Value]) throws {
         for relationship in entity.toOneRelationships {
-            guard let keyName = relationship.key, let parent = owner.model.entity(named: relationship.destination) else { continue }
-            let key = values[entity.attributeIndex[keyName]!]
+            guard !relationship.keys.isEmpty, let parent = owner.model.entity(named: relationship.destination) else { continue }
+            let parts = relationship.keys.map { values[entity.attributeIndex[$0]!] }
+            let keyName = relationship.keys.joined(separator: ", ")
+            let key = parts.contains(where: \.isNull) ? Value.null : parts.count == 1 ? parts[0] : .pair(parts[0], parts[1])
             if !key.isNull, try store.fetch(key, of: parent) == nil {
                 throw ItemError.invalid(entity: entity.name, field: keyName, reason: .reference,
                     message: "\(keyName): '\(key)' names no stored \(parent.name)")
@@ -137,7 +140,7 @@ public struct EntityItems {
     }
 
     private func error(_ rejection: Rejection, _ values: [Value]) throws -> ItemError {
-        let key = values[entity.hashKeyIndex]
+        let key = entity.key(of: values)
         switch rejection.reason {
         case .duplicate: return .duplicate(entity: entity.name, key: key)
         case .conflict:
@@ -165,6 +168,7 @@ public struct EntityItems {
         case .date(let millis): return .text(ISO8601.format(millis: millis))
         case .boolean(let flag): return .bool(flag)
         case .binary(let bytes): return .text(Base64.encode(bytes))
+        case .pair: return .text(value.description)
         }
     }
 }

@@ -81,6 +81,7 @@ public struct MigrationReport: Codable, Sendable {
         case .date(let millis): return JSONText.quote(ISO8601.format(millis: millis))
         case .boolean(let flag): return flag ? "true" : "false"
         case .binary(let bytes): return JSONText.quote(Base64.encode(bytes))
+        case .pair(let hash, let range): return "[\(json(hash)),\(json(range))]"
         }
     }
 }

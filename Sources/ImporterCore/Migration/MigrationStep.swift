@@ -78,6 +78,18 @@ public struct EntityMapping: Sendable {
             } else {
                 refuse(entity.attributes[entity.hashKeyIndex], "the hash key must be the previous version's hash key \(source.hashKey) (renamed at most): a new key changes every item's identity")
             }
+            // A range key added, removed or replaced changes every item's identity too.
+            switch (source.rangeKeyIndex, entity.rangeKeyIndex) {
+            case (nil, nil): break
+            case (let old?, let new?):
+                if case .carried(let index, _) = mappings[new].origin, index == old, source.attributes[old].type == entity.attributes[new].type {} else {
+                    refuse(entity.attributes[new], "the range key must be the previous version's range key \(source.rangeKey!) (renamed at most, of the same type): a new key changes every item's identity; export, transform and import into a new store instead")
+                }
+            case (nil, let new?):
+                refuse(entity.attributes[new], "a range key cannot be added to an entity with items: it changes every item's identity; export, transform and import into a new store instead")
+            case (let old?, nil):
+                refuse(source.attributes[old], "the range key \(source.rangeKey!) cannot be removed: items would lose their identity; export, transform and import into a new store instead")
+            }
             if case .carried(let index, _) = mappings[entity.versionIndex].origin, index == source.versionIndex {} else {
                 refuse(entity.attributes[entity.versionIndex], "the version attribute must be the previous version's \(source.versionAttribute) (renamed at most), so items keep their versions")
             }

@@ -74,7 +74,7 @@ public enum ModelLoader {
     }
 
     private static let entityKeys: Set<String> = [
-        "table", "hashKey", "versionAttribute", "attributes", "relationships", "renamedFrom",
+        "table", "hashKey", "rangeKey", "versionAttribute", "attributes", "relationships", "renamedFrom",
     ]
     private static let attributeKeys: Set<String> = [
         "type", "required", "min", "max", "maxLength", "pattern", "values", "default", "renamedFrom", "convert",
@@ -124,14 +124,33 @@ public enum ModelLoader {
             throw versionNode.error("version attribute '\(versionAttribute)' must be int64, not \(version.type.rawValue)")
         }
         guard versionAttribute != hashKey else { throw versionNode.error("the version attribute cannot be the hash key") }
+        let rangeKey = try fields["rangeKey"].map { try parseRangeKey($0, entity: name, hashKey: hashKey,
+                                                                      versionAttribute: versionAttribute, attributes: attributes) }
 
         let table = try fields["table"]?.string() ?? name
         if let reason = tableNameProblem(table) {
             throw (fields["table"] ?? node).error("table name '\(table)': \(reason)")
         }
-        return Entity(name: name, table: table, hashKey: hashKey, versionAttribute: versionAttribute,
+        return Entity(name: name, table: table, hashKey: hashKey, rangeKey: rangeKey, versionAttribute: versionAttribute,
                       attributes: attributes, relationships: relationships,
                       renamedFrom: try fields["renamedFrom"]?.string(), line: node.line)
+    }
+
+    /// The sort key (SPEC §14): a string, integer, decimal or date attribute other than the hash
+    /// key and the version attribute.
+    private static func parseRangeKey(_ node: YAMLNode, entity: String, hashKey: String, versionAttribute: String,
+                                      attributes: [Attribute]) throws -> String {
+        let rangeKey = try node.string()
+        guard let attribute = attributes.first(where: { $0.name == rangeKey }) else {
+            throw node.error("range key '\(rangeKey)' is not an attribute of '\(entity)'")
+        }
+        guard rangeKey != hashKey, rangeKey != versionAttribute else {
+            throw node.error("the range key must be another attribute than the hash key and the version attribute")
+        }
+        guard attribute.type.canBeKey || attribute.type == .date else {
+            throw node.error("range key '\(rangeKey)' is a \(attribute.type.rawValue); a range key must be a string, integer, decimal or date attribute")
+        }
+        return rangeKey
     }
 
     private static func parseAttribute(_ name: String, _ node: YAMLNode) throws -> Attribute {
@@ -235,9 +254,16 @@ public enum ModelLoader {
             }
             deleteRule = rule
         }
+        // `key: sku`, or `key: [stationId, hour]` for a destination with a range key.
+        let keys: [String]
+        if let keyNode = fields["key"] {
+            keys = try (try? keyNode.strings()) ?? [keyNode.string()]
+            guard (1...2).contains(keys.count) else { throw keyNode.error("'key:' names one attribute, or two for a destination with a range key") }
+        } else {
+            keys = []
+        }
         return Relationship(name: name, destination: destination, toMany: try fields["toMany"]?.bool() ?? false,
-                            inverse: try fields["inverse"]?.string(), key: try fields["key"]?.string(),
-                            deleteRule: deleteRule)
+                            inverse: try fields["inverse"]?.string(), keys: keys, deleteRule: deleteRule)
     }
 
     private static func checkRelationships(_ entities: [Entity], _ nodes: [String: YAMLNode]) throws {
@@ -270,15 +296,21 @@ public enum ModelLoader {
                     if relationship.key != nil { throw at("'key:' belongs on the to-one side, not on a to-many relationship") }
                     continue
                 }
-                guard let keyName = relationship.key else {
+                guard !relationship.keys.isEmpty else {
                     throw at("a to-one relationship needs 'key:', the attribute holding the \(destination.name)'s \(destination.hashKey)")
                 }
-                guard let keyAttribute = entity.attribute(named: keyName) else {
-                    throw at("key '\(keyName)' is not an attribute of '\(entity.name)'")
+                guard relationship.keys.count == destination.keyAttributes.count else {
+                    let wanted = destination.keyAttributes.joined(separator: ", ")
+                    throw at("'key:' names \(relationship.keys.count) attribute(s), but \(destination.name) is keyed by \(destination.keyAttributes.count) (\(wanted)); write key: [\(wanted)] with this entity's attributes holding them")
                 }
-                let destinationKey = destination.attribute(named: destination.hashKey)!
-                guard keyAttribute.type == destinationKey.type else {
-                    throw at("key '\(keyName)' is a \(keyAttribute.type.rawValue) but \(destination.name).\(destination.hashKey) is a \(destinationKey.type.rawValue)")
+                for (keyName, destinationKeyName) in zip(relationship.keys, destination.keyAttributes) {
+                    guard let keyAttribute = entity.attribute(named: keyName) else {
+                        throw at("key '\(keyName)' is not an attribute of '\(entity.name)'")
+                    }
+                    let destinationKey = destination.attribute(named: destinationKeyName)!
+                    guard keyAttribute.type == destinationKey.type else {
+                        throw at("key '\(keyName)' is a \(keyAttribute.type.rawValue) but \(destination.name).\(destinationKeyName) is a \(destinationKey.type.rawValue)")
+                    }
                 }
             }
         }
@@ -318,12 +350,12 @@ public enum ModelLoader {
     private static func canonicalDescription(_ name: String, _ version: Int, _ entities: [Entity]) -> String {
         var text = "model \(name) \(version)\n"
         for entity in entities {
-            text += "entity \(entity.name) table=\(entity.table) key=\(entity.hashKey) version=\(entity.versionAttribute) renamedFrom=\(entity.renamedFrom ?? "")\n"
+            text += "entity \(entity.name) table=\(entity.table) key=\(entity.hashKey)\(entity.rangeKey.map { " range=\($0)" } ?? "") version=\(entity.versionAttribute) renamedFrom=\(entity.renamedFrom ?? "")\n"
             for a in entity.attributes {
                 text += "  attribute \(a.name) \(a.type.rawValue) required=\(a.required) min=\(a.minimum.map { "\($0)" } ?? "") max=\(a.maximum.map { "\($0)" } ?? "") maxLength=\(a.maxLength.map { "\($0)" } ?? "") pattern=\(a.pattern ?? "") values=\(a.allowedValues?.joined(separator: "|") ?? "") default=\(a.defaultValue.map { "\($0)" } ?? "") renamedFrom=\(a.renamedFrom ?? "")\(a.conversion.map { " convert=\($0)" } ?? "")\n"
             }
             for r in entity.relationships {
-                text += "  relationship \(r.name) -> \(r.destination) toMany=\(r.toMany) inverse=\(r.inverse ?? "") key=\(r.key ?? "") deleteRule=\(r.deleteRule.rawValue)\n"
+                text += "  relationship \(r.name) -> \(r.destination) toMany=\(r.toMany) inverse=\(r.inverse ?? "") key=\(r.keys.joined(separator: ",")) deleteRule=\(r.deleteRule.rawValue)\n"
             }
         }
         return text

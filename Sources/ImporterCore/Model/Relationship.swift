@@ -5,14 +5,26 @@ public enum DeleteRule: String, Sendable {
 
 /// A to-one or to-many relationship between two entities.
 ///
-/// A to-one relationship names the attribute (`key`) that holds the destination's hash key;
-/// a to-many relationship is the inverse of a to-one.
+/// A to-one relationship names the attributes (`keys`) that hold the destination's key: its
+/// hash key, or its hash and range keys; a to-many relationship is the inverse of a to-one.
 public struct Relationship: Sendable {
     public let name: String
     public let destination: String
     public let toMany: Bool
     public let inverse: String?
-    /// The attribute holding the destination's hash key (to-one only).
-    public let key: String?
+    /// The attributes holding the destination's key, in its key order (to-one only; empty on a to-many).
+    public let keys: [String]
     public let deleteRule: DeleteRule
+
+    /// The attribute holding the destination's hash key (to-one only).
+    public var key: String? { keys.first }
+
+    public init(name: String, destination: String, toMany: Bool, inverse: String?, keys: [String], deleteRule: DeleteRule) {
+        self.name = name
+        self.destination = destination
+        self.toMany = toMany
+        self.inverse = inverse
+        self.keys = keys
+        self.deleteRule = deleteRule
+    }
 }

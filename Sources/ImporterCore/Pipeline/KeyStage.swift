@@ -77,23 +77,39 @@ final class KeyStage {
     /// then retains one object each, not every field of the parent entity.
     fileprivate final class Reference {
         let relationship: String
-        let attributeIndex: Int
+        /// The attributes holding the parent's key: its hash key, or its hash and range keys.
+        let attributeIndices: [Int]
         let parent: Entity
         let policy: ReferencePolicy
 
-        init(relationship: String, attributeIndex: Int, parent: Entity, policy: ReferencePolicy) {
+        init(relationship: String, attributeIndices: [Int], parent: Entity, policy: ReferencePolicy) {
             self.relationship = relationship
-            self.attributeIndex = attributeIndex
+            self.attributeIndices = attributeIndices
             self.parent = parent
             self.policy = policy
+        }
+
+        /// The parent's key the record names; null when any of its attributes is null.
+        @inline(__always)
+        func key(in values: [Value]) -> Value {
+            let hash = values[attributeIndices[0]]
+            guard attributeIndices.count == 2 else { return hash }
+            let range = values[attributeIndices[1]]
+            return hash.isNull || range.isNull ? .null : .pair(hash, range)
+        }
+
+        /// `stationId`, or `[stationId, hour]`: the attributes, for messages.
+        func attributes(of entity: Entity) -> String {
+            let names = attributeIndices.map { entity.attributes[$0].name }
+            return names.count == 1 ? names[0] : "[\(names.joined(separator: ", "))]"
         }
     }
 
     fileprivate func references(of input: Int) -> [Reference] {
         let entity = inputs[input].entity
         return entity.toOneRelationships.compactMap { relationship -> Reference? in
-            guard let key = relationship.key, let parent = model.entity(named: relationship.destination) else { return nil }
-            return Reference(relationship: relationship.name, attributeIndex: entity.attributeIndex[key]!, parent: parent,
+            guard !relationship.keys.isEmpty, let parent = model.entity(named: relationship.destination) else { return nil }
+            return Reference(relationship: relationship.name, attributeIndices: relationship.keys.map { entity.attributeIndex[$0]! }, parent: parent,
                              policy: inputs[input].source.references.policy(for: relationship.name))
         }
     }
@@ -103,23 +119,24 @@ final class KeyStage {
     fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], at location: RecordLocation) -> Rejection? {
         do {
             for reference in references {
-                let key = values[reference.attributeIndex]
+                let key = reference.key(in: values)
                 if key.isNull { continue }
                 if try ledger.contains(key, entity: reference.parent.name) || store?.contains(key, in: reference.parent) == true { continue }
-                let attribute = entity.attributes[reference.attributeIndex].name
-                let message = "\(attribute): '\(key)' names no \(reference.parent.name) in this run's input or in the store"
+                let attribute = reference.attributes(of: entity)
+                let shown = reference.attributeIndices.count == 1 ? "'\(key)'" : key.description
+                let message = "\(attribute): \(shown) names no \(reference.parent.name) in this run's input or in the store"
                 guard reference.policy != .reject else {
                     return Rejection(stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
                 }
-                if reference.policy == .nullify { values[reference.attributeIndex] = .null }
+                if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
                 recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                                          action: reference.policy, line: location.line, key: values[entity.hashKeyIndex], message)
+                                          action: reference.policy, line: location.line, key: entity.key(of: values), message)
             }
-            let key = values[entity.hashKeyIndex]
+            let key = entity.key(of: values)
             if let first = try ledger.record(key, entity: entity.name, at: location) {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
-                return Rejection(stage: .validate, reason: .duplicate, field: entity.hashKey,
-                    "\(entity.hashKey) '\(key)' already appeared on line \(first.line)\(file); the first occurrence is kept")
+                return Rejection(stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
+                    "\(entity.describe(key: key)) already appeared on line \(first.line)\(file); the first occurrence is kept")
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
@@ -195,7 +212,7 @@ private struct ChunkCheck {
     private mutating func reject(_ record: PreparedRecord, _ rejection: Rejection) {
         let entity = stage.inputs[input].entity
         reject(RejectedRecord(ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                              key: record.values[entity.hashKeyIndex], raw: record.raw, rejection: rejection))
+                              key: entity.key(of: record.values), raw: record.raw, rejection: rejection))
     }
 
     private mutating func reject(_ record: RejectedRecord) {

@@ -44,17 +44,17 @@ final class MapStage {
         switch mapper.map(record) {
         case .success(let mapped): fields = mapped
         case .failure(let rejection):
-            return reject(record.names.firstIndex(of: entity.hashKey).flatMap { Self.keyValue(record.values[$0]) }, rejection)
+            return reject(key { name in record.names.firstIndex(of: name).flatMap { Self.keyValue(record.values[$0]) } }, rejection)
         }
         var values: [Value]
         switch validator.validate(fields) {
         case .success(let validated): values = validated
-        case .failure(let rejection): return reject(Self.keyValue(fields[entity.hashKeyIndex]), rejection)
+        case .failure(let rejection): return reject(key { Self.keyValue(fields[entity.attributeIndex[$0]!]) }, rejection)
         }
         if let migrator {
             switch migrator.migrate(values) {
             case .success(let migrated): values = migrated
-            case .failure(let rejection): return reject(values[entity.hashKeyIndex], rejection)
+            case .failure(let rejection): return reject(entity.key(of: values), rejection)
             }
         }
         chunk.records.append(PreparedRecord(inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
@@ -62,6 +62,13 @@ final class MapStage {
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
+    /// A rejected record's key as far as it could be read, from each key attribute's text.
+    private func key(_ text: (String) -> Value?) -> Value? {
+        guard let hash = text(entity.hashKey) else { return nil }
+        guard let rangeKey = entity.rangeKey else { return hash }
+        return text(rangeKey).map { .pair(hash, $0) }
+    }
+
     private static func keyValue(_ field: FieldValue) -> Value? {
         switch field {
         case .text(let text), .number(let text): return .string(text)

@@ -22,7 +22,7 @@ final class RejectsFile {
         guard let handle else { return }
         let rejection = record.rejection
         var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(record.line),\"offset\":\(record.offset),\"entity\":\(JSONText.quote(entity))"
-        text += ",\"key\":\(record.key.flatMap(Self.keyText).map(JSONText.quote) ?? "null")"
+        text += ",\"key\":\(record.key.flatMap(ReportedKey.init)?.json ?? "null")"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }
         text += ",\"message\":\(JSONText.quote(rejection.message))"
@@ -38,10 +38,6 @@ final class RejectsFile {
     }
 
     /// How reports show a key: its text; nil for a null key.
-    static func keyText(_ key: Value) -> String? {
-        key.isNull ? nil : key.description
-    }
-
     func close() {
         try? handle?.close()
     }

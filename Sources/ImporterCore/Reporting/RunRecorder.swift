@@ -110,7 +110,7 @@ final class RunRecorder: Sendable {
 
     /// Counts a rejected record of `input` (rejects.ndjson is written by the write stage).
     func reject(input: Int, line: Int, key: Value?, _ rejection: Rejection) {
-        let keyText = key.flatMap(RejectsFile.keyText)
+        let keyText = key.flatMap(ReportedKey.init)
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
             state.inputs[input].counts.rejected += 1
@@ -137,7 +137,7 @@ final class RunRecorder: Sendable {
     /// Counts a reference that named no item and was nullified or kept (`action`).
     func missingReference(input: Int, relationship: String, target: String, action: ReferencePolicy, line: Int, key: Value,
                           _ message: String) {
-        let keyText = RejectsFile.keyText(key)
+        let keyText = ReportedKey(key)
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
             var counted = state.references[entity, default: [:]][relationship]

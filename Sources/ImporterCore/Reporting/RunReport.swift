@@ -52,7 +52,7 @@ public struct RunReport: Codable, Sendable {
     public struct RejectExample: Codable, Sendable {
         public var source: String
         public var line: Int
-        public var key: String?
+        public var key: ReportedKey?
         public var message: String
     }
 

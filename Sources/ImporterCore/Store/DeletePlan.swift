@@ -19,7 +19,11 @@ public struct DeletePlan: Sendable {
         public let entity: String
         public let key: Value
         public let item: [Value]
-        public let attribute: String
+        /// The attributes cleared: those holding the deleted parent's key.
+        public let attributes: [String]
+
+        /// The attributes cleared, for reports (`stationId, hour`).
+        public var attribute: String { attributes.joined(separator: ", ") }
     }
 
     /// A requested delete that was refused, with everything it would have reached.
@@ -62,11 +66,11 @@ public struct DeletePlan: Sendable {
         for nullification in nullifications {
             let entity = model.entity(named: nullification.entity)!
             var values = nullification.item
-            values[entity.attributeIndex[nullification.attribute]!] = .null
+            for attribute in nullification.attributes { values[entity.attributeIndex[attribute]!] = .null }
             let record = PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: values)
             let outcome = try store.write([record], of: entity, rules: VersionRules(entity: entity, write: write))
             if case .updated = outcome[0].result { continue }
-            changed.append(Denial(entity: entity.name, key: values[entity.hashKeyIndex],
+            changed.append(Denial(entity: entity.name, key: entity.key(of: values),
                 message: "changed by another writer while it was being nullified; left as it is"))
         }
         // Children first: a dependant never outlives its parent, even for a moment.
@@ -105,7 +109,7 @@ private struct Planner {
         for entityName in model.parentsFirstOrder {
             guard let items = requested[entityName], let entity = model.entity(named: entityName) else { continue }
             for item in items {
-                let reference = DeletePlan.ItemReference(entity: entityName, key: item[entity.hashKeyIndex])
+                let reference = DeletePlan.ItemReference(entity: entityName, key: entity.key(of: item))
                 guard roots[reference] == nil else { continue }
                 roots[reference] = reference
                 deletions.append((deletion(item, entity, from: nil), reference))
@@ -132,29 +136,34 @@ private struct Planner {
         var next: [String: [[Value]]] = [:]
         for (entityName, parents) in items {
             let parentEntity = model.entity(named: entityName)!
-            let parentKeys = Set(parents.map { $0[parentEntity.hashKeyIndex] })
+            let parentKeys = Set(parents.map { parentEntity.key(of: $0) })
             for relationship in parentEntity.relationships where relationship.key == nil {
                 // The dependants hold the key, in the inverse (to-one) relationship's attribute.
                 guard let dependantEntity = model.entity(named: relationship.destination),
                       let inverse = dependantEntity.relationships.first(where: { $0.name == relationship.inverse }),
-                      let keyName = inverse.key, let keyIndex = dependantEntity.attributeIndex[keyName] else { continue }
+                      !inverse.keys.isEmpty else { continue }
+                let keyIndices = inverse.keys.map { dependantEntity.attributeIndex[$0]! }
+                let keyName = inverse.keys.joined(separator: ", ")
+                func parentKey(_ item: [Value]) -> Value {
+                    keyIndices.count == 1 ? item[keyIndices[0]] : .pair(item[keyIndices[0]], item[keyIndices[1]])
+                }
                 var dependants: [[Value]] = []
                 try store.scan(dependantEntity) { item in
-                    if parentKeys.contains(item[keyIndex]) { dependants.append(item) }
+                    if parentKeys.contains(parentKey(item)) { dependants.append(item) }
                 }
                 for dependant in dependants {
-                    let parent = DeletePlan.ItemReference(entity: entityName, key: dependant[keyIndex])
+                    let parent = DeletePlan.ItemReference(entity: entityName, key: parentKey(dependant))
                     let root = roots[parent]!
-                    let reference = DeletePlan.ItemReference(entity: dependantEntity.name, key: dependant[dependantEntity.hashKeyIndex])
+                    let reference = DeletePlan.ItemReference(entity: dependantEntity.name, key: dependantEntity.key(of: dependant))
                     let described = "\(dependantEntity.name) '\(reference.key)'"
                     switch relationship.deleteRule {
                     case .deny:
                         deny(root, "\(described) still refers to \(entityName) '\(parent.key)' and \(entityName).\(relationship.name) has deleteRule deny")
                     case .nullify:
-                        if dependantEntity.attributes[keyIndex].required {
+                        if keyIndices.contains(where: { dependantEntity.attributes[$0].required || dependantEntity.keyIndices.contains($0) }) {
                             deny(root, "\(described) would lose its required \(keyName) (deleteRule nullify on \(entityName).\(relationship.name)); delete or re-point it first")
                         } else {
-                            nullifications.append((.init(entity: dependantEntity.name, key: reference.key, item: dependant, attribute: keyName), reference, root))
+                            nullifications.append((.init(entity: dependantEntity.name, key: reference.key, item: dependant, attributes: inverse.keys), reference, root))
                         }
                     case .cascade:
                         if try isProtected(dependantEntity, reference.key) {
@@ -176,7 +185,7 @@ private struct Planner {
     }
 
     private func deletion(_ item: [Value], _ entity: Entity, from parent: DeletePlan.ItemReference?) -> DeletePlan.Deletion {
-        DeletePlan.Deletion(entity: entity.name, key: item[entity.hashKeyIndex],
+        DeletePlan.Deletion(entity: entity.name, key: entity.key(of: item),
                             version: item[entity.versionIndex].integerValue ?? 0, cascadedFrom: parent)
     }
 }

@@ -36,7 +36,7 @@ public struct SyncDeletes {
         for entity in entities {
             try store.scan(entity) { item in
                 stored[entity.name, default: 0] += 1
-                if try !isInInput(entity, item[entity.hashKeyIndex]) { vanished[entity.name, default: []].append(item) }
+                if try !isInInput(entity, entity.key(of: item)) { vanished[entity.name, default: []].append(item) }
             }
         }
         var outcome = Outcome()

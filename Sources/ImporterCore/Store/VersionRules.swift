@@ -112,7 +112,7 @@ public struct VersionRules: Sendable {
     }
 
     private func keyText(_ values: [Value]) -> String {
-        "\(entity.name) \(entity.hashKey) '\(values[entity.hashKeyIndex])'"
+        "\(entity.name) \(entity.describe(key: entity.key(of: values)))"
     }
 }
 

@@ -11,6 +11,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case date(Int64)
     case boolean(Bool)
     case binary([UInt8])
+    /// The key of an item with a range key: (hash, range).
+    indirect case pair(Value, Value)
 
     /// A cheap 64-bit sort key for writing keys in index order: integers by value, text by its
     /// first eight bytes. Records sorted by it land on neighbouring pages of a store's key index.
@@ -41,6 +43,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .date(let millis): return ISO8601.format(millis: millis)
         case .boolean(let flag): return flag ? "true" : "false"
         case .binary(let bytes): return Base64.encode(bytes)
+        case .pair(let hash, let range): return "[\(JSONText.quote(hash.description)), \(JSONText.quote(range.description))]"
         }
     }
 }

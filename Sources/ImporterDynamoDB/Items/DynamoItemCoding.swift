@@ -110,6 +110,7 @@ public struct DynamoItemCoding: Sendable {
             }
         case .boolean(let flag): return ("BOOL", flag ? "true" : "false")
         case .binary(let bytes): return ("B", Base64.encode(bytes))
+        case .pair: return ("S", value.description)  // a key's parts are attributes of their own (`key(_:)`)
         }
     }
 

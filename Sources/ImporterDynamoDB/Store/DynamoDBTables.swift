@@ -54,10 +54,14 @@ struct DynamoDBTables: Sendable {
     }
 
     /// DynamoDB's rule for table names (3 to 255 characters of `a-z A-Z 0-9 _ - .`), applied to
-    /// each entity's table with the prefix, before any request. Throws `ConfigurationError`
-    /// naming the model file and the entity's line.
+    /// each entity's table with the prefix, before any request; and no range keys yet. Throws
+    /// `ConfigurationError` naming the model file and the entity's line.
     func checkNames(_ model: Model) throws {
         for entity in model.entities {
+            if let rangeKey = entity.rangeKey {
+                throw ConfigurationError(file: model.file, line: entity.line, key: "rangeKey",
+                    "\(entity.name) has a range key (\(rangeKey)); DynamoDB destinations do not take range keys yet — use an SQLite destination, or a key computed with map.compute")
+            }
             let name = table(of: entity)
             if let reason = Self.tableNameProblem(name) {
                 throw ConfigurationError(file: model.file, line: entity.line, key: entity.name,

@@ -61,6 +61,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
             case .double(let number): return String(number)
             case .string(let text), .decimal(let text): return literal(text)
             case .date(let millis): return literal(ISO8601.format(millis: millis))
+            case .pair: return literal(argument.description)
             case .binary(let bytes): return "X'" + bytes.prefix(16).map { String(format: "%02X", $0) }.joined() + (bytes.count > 16 ? "…'" : "'")
             }
         }

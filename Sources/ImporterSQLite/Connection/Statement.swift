@@ -76,6 +76,9 @@ final class Statement {
         case .date(let millis): try bind(index, date: millis)
         case .boolean(let flag): try bind(index, int64: flag ? 1 : 0)
         case .binary(let bytes): try bind(index, blob: bytes)
+        case .pair:
+            // A (hash, range) key binds as its two attributes (`Entity.keyParts`), never as one value.
+            throw SQLiteError(code: SQLITE_MISUSE, message: "a (hash, range) key bound as one value", sql: sql)
         }
     }
 

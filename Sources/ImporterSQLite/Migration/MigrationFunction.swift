@@ -138,6 +138,7 @@ final class MigrationFunction {
         case .double(let number): sqlite3_result_double(context, number)
         case .date(let millis): resultText(ISO8601.format(millis: millis), context)
         case .boolean(let flag): sqlite3_result_int64(context, flag ? 1 : 0)
+        case .pair: resultText(value.description, context)
         case .binary(let bytes) where bytes.isEmpty: sqlite3_result_zeroblob(context, 0)
         case .binary(let bytes): bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), transient) }
         }

@@ -16,8 +16,8 @@ extension StoreConnection {
         try database.inTransaction(.immediate) {
             for (name, keys) in deleting {
                 guard let entity = plan.from.entity(named: name) else { continue }
-                let delete = "DELETE FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?"
-                for key in keys { try database.execute(delete, [key]) }
+                let delete = "DELETE FROM \(quoted(entity.table)) WHERE \(EntityStatements.keyCondition(entity))"
+                for key in keys { try database.execute(delete, entity.keyParts(key)) }
             }
             for (index, step) in plan.steps.enumerated() {
                 let started = Date()
@@ -127,12 +127,15 @@ extension StoreConnection {
     /// Deletes the rows the function failed on, and returns their keys.
     private func deleteFailures(of source: Entity, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
         let table = quoted(source.table)
-        let select = try database.prepare("SELECT \(quoted(source.hashKey)) FROM \(table) WHERE rowid = ?")
-        let keyType = source.attributes[source.hashKeyIndex].type
+        let select = try database.prepare("SELECT \(source.keyAttributes.map(quoted).joined(separator: ", ")) FROM \(table) WHERE rowid = ?")
         var failures: [(key: Value, rejection: Rejection)] = []
         for failure in function.failures {
             var key: Value?
-            try select.query([.integer(failure.rowid)]) { key = ValueColumns.read($0, column: 0, as: keyType) }
+            try select.query([.integer(failure.rowid)]) { row in
+                key = source.key(of: source.keyIndices.enumerated().reduce(into: [Value](repeating: .null, count: source.attributes.count)) { values, part in
+                    values[part.element] = ValueColumns.read(row, column: Int32(part.offset), as: source.attributes[part.element].type)
+                })
+            }
             guard let key else { continue }  // failed in another column too: already deleted
             failures.append((key, failure.rejection))
             try database.execute("DELETE FROM \(table) WHERE rowid = ?", [.integer(failure.rowid)])
@@ -179,6 +182,7 @@ extension StoreConnection {
         case .double(let number): return number.description
         case .date(let millis): return "'\(ISO8601.format(millis: millis))'"
         case .boolean(let flag): return flag ? "1" : "0"
+        case .pair: return "'" + value.description.replacingOccurrences(of: "'", with: "''") + "'"
         case .binary(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }

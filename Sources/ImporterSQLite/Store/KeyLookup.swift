@@ -13,8 +13,9 @@ final class KeyLookup {
 
     func contains(_ key: Value, in entity: Entity) throws -> Bool {
         let statement = try self.statement(entity)
-        return try statement.withArguments([key]) {
-            try statement.bind(key, at: 1)
+        let parts = entity.keyParts(key)
+        return try statement.withArguments(parts) {
+            for (index, part) in parts.enumerated() { try statement.bind(part, at: Int32(index + 1)) }
             defer { statement.reset() }
             return try statement.step()
         }
@@ -24,7 +25,7 @@ final class KeyLookup {
         if let statement = statements[entity.name] { return statement }
         let database = try self.database ?? Database(path: path)
         self.database = database
-        let statement = try database.prepare("SELECT 1 FROM \(quoted(entity.table)) WHERE \(quoted(entity.hashKey)) = ?")
+        let statement = try database.prepare("SELECT 1 FROM \(quoted(entity.table)) WHERE \(EntityStatements.keyCondition(entity))")
         statements[entity.name] = statement
         return statement
     }

@@ -65,12 +65,15 @@ extension StoreConnection {
     func createTable(_ entity: Entity) -> String {
         let columns = entity.attributes.map { attribute -> String in
             var column = "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))"
-            if attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }
+            if entity.rangeKey == nil, attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }
+            if entity.keyAttributes.contains(attribute.name) && entity.rangeKey != nil { column += " NOT NULL" }
             if attribute.name == entity.versionAttribute { column += " NOT NULL" }
             return column
         }
+        // (hash, range): a composite primary key (SPEC §14).
+        let primaryKey = entity.rangeKey == nil ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))"
         // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
         // order and only the (much smaller) index takes random inserts when keys are random.
-        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", ")))"
+        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", "))\(primaryKey))"
     }
 }

@@ -68,7 +68,7 @@ extension StoreConnection {
             let outcome = try apply(values, blind: write.blind, statements, entity, rules)
             if let index, outcome.wrote {
                 // A blind upsert leaves exactly its own content; other writes, what the rules made of it.
-                index.update(key: write.image?.key ?? images.key(values[entity.hashKeyIndex]), content: write.image?.content ?? 0)
+                index.update(key: write.image?.key ?? images.key(entity.key(of: values)), content: write.image?.content ?? 0)
             }
             return outcome
         } catch let error as SQLiteError where !error.isFatal {
@@ -106,9 +106,9 @@ extension StoreConnection {
             if database.changes == 1 { return WriteOutcome(.inserted) }
         }
         let select = statements.select
-        let key = values[entity.hashKeyIndex]
-        let stored = try select.withArguments([key]) {
-            try select.bind(key, at: 1)
+        let parts = entity.keyIndices.map { values[$0] }
+        let stored = try select.withArguments(parts) {
+            for (index, part) in parts.enumerated() { try select.bind(part, at: Int32(index + 1)) }
             defer { select.reset() }
             return try select.step() ? row(select, entity) : nil
         }
@@ -124,9 +124,9 @@ extension StoreConnection {
             try statements.insert.execute(row)
             return WriteOutcome(.inserted, conflict: conflict)
         case .update(let row, let expectedVersion):
-            try statements.update.execute(row + [row[entity.hashKeyIndex], .integer(expectedVersion)])
+            try statements.update.execute(row + entity.keyIndices.map { row[$0] } + [.integer(expectedVersion)])
             guard database.changes == 1 else {
-                throw StoreError("\(path): \(entity.name) '\(row[entity.hashKeyIndex])' changed during the write")
+                throw StoreError("\(path): \(entity.name) \(entity.describe(key: entity.key(of: row))) changed during the write")
             }
             return WriteOutcome(.updated, conflict: conflict)
         }
@@ -157,7 +157,7 @@ extension StoreConnection {
         do {
             try beginWriting()
             if let index = contentIndexes[entity.name] { index.update(key: images.key(key), content: 0) }
-            try delete.execute([key, .integer(expectedVersion)])
+            try delete.execute(entity.keyParts(key) + [.integer(expectedVersion)])
             return database.changes == 1
         } catch {
             rollBack()

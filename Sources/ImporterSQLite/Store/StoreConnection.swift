@@ -57,8 +57,9 @@ final class StoreConnection {
 
     func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
         let select = try prepared(entity).select
-        return try select.withArguments([key]) {
-            try select.bind(key, at: 1)
+        let parts = entity.keyParts(key)
+        return try select.withArguments(parts) {
+            for (index, part) in parts.enumerated() { try select.bind(part, at: Int32(index + 1)) }
             defer { select.reset() }
             return try select.step() ? row(select, entity) : nil
         }

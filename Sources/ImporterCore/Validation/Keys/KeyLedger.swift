@@ -74,6 +74,11 @@ public final class KeyLedger {
         }
         image.reset()
         image.append(UInt64(id))
+        append(key)
+        return image.value
+    }
+
+    private func append(_ key: Value) {
         switch key {
         case .string(var text):
             image.append(UInt8(1))
@@ -81,13 +86,19 @@ public final class KeyLedger {
         case .integer(let number):
             image.append(UInt8(2))
             image.append(UInt64(bitPattern: number))
+        case .date(let millis):
+            image.append(UInt8(5))
+            image.append(UInt64(bitPattern: millis))
+        case .pair(let hash, let range):
+            image.append(UInt8(4))
+            append(hash)
+            append(range)
         default:
             var hasher = Hasher()  // keys of other types are rare: hashed by value
             hasher.combine(key)
             image.append(UInt8(3))
             image.append(UInt64(bitPattern: Int64(hasher.finalize())))
         }
-        return image.value
     }
 }
 
