@@ -59,9 +59,15 @@ public enum DynamoDB {
         public var keySchema: [KeySchemaElement]
         public var billingMode = "PAY_PER_REQUEST"
         public init(tableName: String, hashKey: String, type: String) {
+            self.init(tableName: tableName, keys: [(hashKey, type)])
+        }
+
+        /// A table keyed by `keys`: the hash (partition) key, then the range (sort) key if any,
+        /// each with its attribute type (`S`, `N`, `B`).
+        public init(tableName: String, keys: [(name: String, type: String)]) {
             self.tableName = tableName
-            attributeDefinitions = [AttributeDefinition(hashKey, type)]
-            keySchema = [KeySchemaElement(hashKey, "HASH")]
+            attributeDefinitions = keys.map { AttributeDefinition($0.name, $0.type) }
+            keySchema = keys.enumerated().map { KeySchemaElement($1.name, $0 == 0 ? "HASH" : "RANGE") }
         }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", attributeDefinitions = "AttributeDefinitions", keySchema = "KeySchema"

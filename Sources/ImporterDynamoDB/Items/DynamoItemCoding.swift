@@ -87,12 +87,15 @@ public struct DynamoItemCoding: Sendable {
 
     /// An item's key alone (`["id": .s("…")]`).
     public func key(_ key: Value) -> DynamoItem {
-        [entity.hashKey: attributeValue(key) ?? .null]
+        var item: DynamoItem = [:]
+        for (name, part) in zip(entity.keyAttributes, entity.keyParts(key)) { item[name] = attributeValue(part) ?? .null }
+        return item
     }
 
-    /// The key schema's type of a hash key (`AttributeType.canBeKey`): `S` for text, else `N`.
-    public static func keyType(of type: AttributeType) -> String {
-        type.isText ? "S" : "N"
+    /// The key schema's type of a key attribute (`AttributeType.canBeKey`, or a date range
+    /// key): `S` for text and ISO-8601 dates, else `N`.
+    public static func keyType(of type: AttributeType, dates: DateEncoding = .iso8601) -> String {
+        type.isText || (type == .date && dates == .iso8601) ? "S" : "N"
     }
 
     /// DynamoDB's type tag and the value's text under it (`BOOL`'s is the JSON literal); nil for null.

@@ -54,7 +54,9 @@ struct ItemMigration: Sendable {
 
     /// The stored item's key in the start version's coding (for deletes and re-reads).
     func key(of raw: DynamoItem) -> DynamoItem {
-        [source.hashKey: raw[source.hashKey] ?? .null]
+        var key: DynamoItem = [:]
+        for name in source.keyAttributes { key[name] = raw[name] ?? .null }
+        return key
     }
 
     func migrate(_ raw: DynamoItem) -> Outcome {
@@ -72,7 +74,7 @@ struct ItemMigration: Sendable {
             return .failed(MigrationFailure(entity: source.name, key: keyValue(raw),
                                             rejection: Rejection(stage: .migrate, reason: .type, "\(error)"), toVersion: plan.to.version))
         }
-        let key = old[source.hashKeyIndex]
+        let key = source.key(of: old)
         let new: [Value]
         switch migrator.migrateNamingStep(old) {
         case .failure(let failure):
@@ -102,11 +104,17 @@ struct ItemMigration: Sendable {
                          toVersion: plan.to.version, item: try? oldCoding.decode(raw))
     }
 
+    /// The key of an item that could not be decoded, as far as its key attributes can be read.
     private func keyValue(_ raw: DynamoItem) -> Value {
-        switch raw[source.hashKey] {
-        case .s(let text): return .string(text)
-        case .n(let text): return DynamoNumberText.integer(text).map(Value.integer) ?? .decimal(text)
-        default: return .null
+        func part(_ name: String) -> Value {
+            switch raw[name] {
+            case .s(let text): return .string(text)
+            case .n(let text): return DynamoNumberText.integer(text).map(Value.integer) ?? .decimal(text)
+            default: return .null
+            }
         }
+        let hash = part(source.hashKey)
+        guard let rangeKey = source.rangeKey else { return hash }
+        return .pair(hash, part(rangeKey))
     }
 }

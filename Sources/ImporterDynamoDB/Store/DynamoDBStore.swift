@@ -53,7 +53,7 @@ public final class DynamoDBStore: Store, Sendable {
     public init(client: DynamoDBClient, options: Options) {
         self.client = client
         self.options = options
-        tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables,
+        tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates,
                                 file: options.pipelineFile)
     }
 

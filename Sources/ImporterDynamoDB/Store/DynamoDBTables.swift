@@ -7,6 +7,8 @@ struct DynamoDBTables: Sendable {
     let client: DynamoDBClient
     let prefix: String
     let createMissing: Bool
+    /// How dates are stored: a date range key is S (ISO-8601) or N (epoch seconds).
+    let dates: DateEncoding
     /// The pipeline file, for configuration errors.
     let file: String
 
@@ -29,12 +31,13 @@ struct DynamoDBTables: Sendable {
     func ensureTables(_ model: Model) async throws {
         try checkNames(model)
         var wanted = model.entities.map { entity in
-            (name: table(of: entity), key: entity.hashKey,
-             type: DynamoItemCoding.keyType(of: entity.attributes[entity.hashKeyIndex].type))
+            (name: table(of: entity), keys: entity.keyIndices.map { index in
+                (name: entity.attributes[index].name, type: DynamoItemCoding.keyType(of: entity.attributes[index].type, dates: dates))
+            })
         }
-        wanted.append((name: metaTable, key: "model", type: "S"))
+        wanted.append((name: metaTable, keys: [(name: "model", type: "S")]))
         var created: [String] = []
-        for table in wanted where try await ensure(table.name, key: table.key, type: table.type) {
+        for table in wanted where try await ensure(table.name, keys: table.keys) {
             created.append(table.name)
         }
         for name in created { try await waitUntilActive(name) }
@@ -54,14 +57,10 @@ struct DynamoDBTables: Sendable {
     }
 
     /// DynamoDB's rule for table names (3 to 255 characters of `a-z A-Z 0-9 _ - .`), applied to
-    /// each entity's table with the prefix, before any request; and no range keys yet. Throws
-    /// `ConfigurationError` naming the model file and the entity's line.
+    /// each entity's table with the prefix, before any request. Throws `ConfigurationError`
+    /// naming the model file and the entity's line.
     func checkNames(_ model: Model) throws {
         for entity in model.entities {
-            if let rangeKey = entity.rangeKey {
-                throw ConfigurationError(file: model.file, line: entity.line, key: "rangeKey",
-                    "\(entity.name) has a range key (\(rangeKey)); DynamoDB destinations do not take range keys yet — use an SQLite destination, or a key computed with map.compute")
-            }
             let name = table(of: entity)
             if let reason = Self.tableNameProblem(name) {
                 throw ConfigurationError(file: model.file, line: entity.line, key: entity.name,
@@ -79,38 +78,44 @@ struct DynamoDBTables: Sendable {
     }
 
     /// Whether the table had to be created.
-    private func ensure(_ name: String, key: String, type: String) async throws -> Bool {
+    private func ensure(_ name: String, keys: [(name: String, type: String)]) async throws -> Bool {
         do {
             let description = try await client.send(DynamoDB.DescribeTable(tableName: name))
-            try checkKeySchema(description.table, name: name, key: key, type: type)
+            try checkKeySchema(description.table, name: name, keys: keys)
             return false
         } catch let error as DynamoDBError where error.code == .resourceNotFound {
             guard createMissing else {
                 throw ConfigurationError(file: file, key: "destination",
-                    "table \(name) does not exist at \(client.endpoint.absoluteString); create it (hash key \(key), type \(type)) or set destination.createTables: true")
+                    "table \(name) does not exist at \(client.endpoint.absoluteString); create it (\(Self.describe(keys))) or set destination.createTables: true")
             }
         }
         do {
-            _ = try await client.send(DynamoDB.CreateTable(tableName: name, hashKey: key, type: type))
+            _ = try await client.send(DynamoDB.CreateTable(tableName: name, keys: keys))
         } catch let error as DynamoDBError where error.code == .resourceInUse {
             // Created meanwhile by another run: check it like an existing one.
             let description = try await client.send(DynamoDB.DescribeTable(tableName: name))
-            try checkKeySchema(description.table, name: name, key: key, type: type)
+            try checkKeySchema(description.table, name: name, keys: keys)
         }
         return true
     }
 
-    private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, key: String, type: String) throws {
+    /// `hash key id (S)`, or `hash key stationId (S), range key hour (S)`.
+    private static func describe(_ keys: [(name: String, type: String)]) -> String {
+        keys.enumerated().map { "\($0 == 0 ? "hash" : "range") key \($1.name) (\($1.type))" }.joined(separator: ", ")
+    }
+
+    private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, keys: [(name: String, type: String)]) throws {
         let schema = (table?.keySchema ?? []).map { "\($0.attributeName) \($0.keyType)" }
         let definitions = Dictionary((table?.attributeDefinitions ?? []).map { ($0.attributeName, $0.attributeType) },
                                      uniquingKeysWith: { first, _ in first })
-        guard schema == ["\(key) HASH"], definitions[key] == type else {
+        let wanted = keys.enumerated().map { "\($1.name) \($0 == 0 ? "HASH" : "RANGE")" }
+        guard schema == wanted, keys.allSatisfy({ definitions[$0.name] == $0.type }) else {
             let found = schema.map { part in
                 let attribute = String(part.split(separator: " ").first ?? "")
                 return "\(part) (\(definitions[attribute] ?? "?"))"
             }.joined(separator: ", ")
             throw ConfigurationError(file: file, key: "destination",
-                "table \(name) is keyed by \(found.isEmpty ? "nothing known" : found), but the model needs hash key \(key) of type \(type) alone; point tablePrefix at other tables or fix the model")
+                "table \(name) is keyed by \(found.isEmpty ? "nothing known" : found), but the model needs \(Self.describe(keys)) alone; point tablePrefix at other tables or fix the model")
         }
     }
 

@@ -57,7 +57,7 @@ struct EntityWriter: Sendable {
     /// One outcome per record, in order.
     func write(_ records: ArraySlice<PreparedRecord>) async throws -> [WriteOutcome] {
         let incoming = records.map(\.values)
-        let keys = incoming.map { $0[entity.hashKeyIndex] }
+        let keys = incoming.map { entity.key(of: $0) }
         var outcomes = [WriteOutcome?](repeating: nil, count: incoming.count)
         var stored: [[Value]?] = knownEmpty ? Array(repeating: nil, count: incoming.count) : try await read(keys)
         var pending = Array(incoming.indices)
@@ -150,7 +150,7 @@ struct EntityWriter: Sendable {
                 let response = try await client.send(request, retries: retries, entity: entity.name)
                 for item in response.responses?[table] ?? [] {
                     let values = try coding.decode(item)
-                    found[values[entity.hashKeyIndex]] = values
+                    found[entity.key(of: values)] = values
                 }
                 guard let unprocessed = response.unprocessedKeys, !unprocessed.isEmpty else { break }
                 try await pauseForUnprocessed(&attempt, "BatchGetItem")

@@ -1,0 +1,101 @@
+import Foundation
+import ImporterCore
+import TestSupport
+import XCTest
+
+/// Entities keyed by (hash, range) in DynamoDB tables (SPEC §14): KeySchema HASH + RANGE,
+/// duplicates, versions, references to the pair and sync deletes, through `importer run` on moto.
+final class DynamoDBCompositeKeyTests: MotoTestCase {
+    private static let model = """
+        model: Weather
+        version: 1
+        entities:
+          Reading:
+            hashKey: stationId
+            rangeKey: hour
+            versionAttribute: version
+            attributes:
+              stationId:   { type: string }
+              hour:        { type: date }
+              temperature: { type: double }
+              version:     { type: int64 }
+            relationships:
+              alerts: { destination: Alert, toMany: true, inverse: reading, deleteRule: cascade }
+          Alert:
+            hashKey: alertId
+            versionAttribute: version
+            attributes:
+              alertId:   { type: string }
+              stationId: { type: string }
+              hour:      { type: date }
+              version:   { type: int64 }
+            relationships:
+              reading: { destination: Reading, key: [stationId, hour], inverse: alerts }
+        """
+
+    private func run(_ directory: String, readings: String, alerts: String, mode: String = "upsert") throws -> (status: Int32, output: String) {
+        try Self.model.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
+        try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+        try """
+            model: model.yaml
+            sources:
+              - { entity: Reading, path: readings.csv }
+              - { entity: Alert, path: alerts.csv }
+            destination: { type: dynamodb, tablePrefix: "pair-", createTables: true }
+            write: { mode: \(mode), maxDeletes: 100% }
+            errors: { maxErrorRatio: 1 }
+            report: { directory: reports }
+            """.write(toFile: directory + "/pipeline.yaml", atomically: true, encoding: .utf8)
+        return try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(try server()))
+    }
+
+    /// Reading items as `stationId/hour=temperature vN`, sorted, and the table's key schema, read by boto3.
+    private func readings() throws -> (items: [String], keySchema: String) {
+        let server = try server()
+        let script = """
+            import boto3, sys
+            client = boto3.client("dynamodb", endpoint_url=sys.argv[1], region_name="us-east-1")
+            table = client.describe_table(TableName="pair-Reading")["Table"]
+            types = {d["AttributeName"]: d["AttributeType"] for d in table["AttributeDefinitions"]}
+            print(" ".join(f'{k["AttributeName"]}:{k["KeyType"]}:{types[k["AttributeName"]]}' for k in table["KeySchema"]))
+            for item in client.scan(TableName="pair-Reading")["Items"]:
+                print(f'{item["stationId"]["S"]}/{item["hour"]["S"]}={item.get("temperature", {}).get("N", "null")} v{item["version"]["N"]}')
+            """
+        let output = try CommandLineTools.run(try MotoServer.findExecutable("python3").path, ["-c", script, server.endpoint.absoluteString], environment: [
+            "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId, "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
+        ])
+        let lines = output.split(separator: "\n").map(String.init)
+        return (lines.dropFirst().sorted(), lines.first ?? "")
+    }
+
+    func testThePairKeysTheTableAndEverythingThatWorksOnAKey() throws {
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let h10 = "2024-06-01T10:00:00Z", h11 = "2024-06-01T11:00:00Z"
+        let first = try run(directory, readings: "ST1,\(h10),18.5\nST1,\(h11),19\nST2,\(h10),21\nST1,\(h10),17\n",
+                            alerts: "a1,ST1,\(h11)\na2,ST2,\(h11)\n")
+        XCTAssertEqual(first.status, 1, first.output)
+        var (items, keySchema) = try readings()
+        XCTAssertEqual(keySchema, "stationId:HASH:S hour:RANGE:S")
+        XCTAssertEqual(items, ["ST1/2024-06-01T10:00:00.000Z=18.5 v1", "ST1/2024-06-01T11:00:00.000Z=19 v1", "ST2/2024-06-01T10:00:00.000Z=21 v1"])
+        let rejects = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
+        XCTAssertTrue(rejects.contains(#""key":["ST1","2024-06-01T10:00:00.000Z"],"stage":"validate","reason":"duplicate""#), rejects)
+        XCTAssertTrue(rejects.contains(#""entity":"Alert","key":"a2","stage":"validate","reason":"reference""#), rejects)
+
+        let again = try run(directory, readings: "ST1,\(h10),18.5\nST1,\(h11),19.5\nST2,\(h10),21\n", alerts: "a1,ST1,\(h11)\n")
+        XCTAssertEqual(again.status, 0, again.output)
+        let totals = try ImporterBinary.report(directory + "/reports")
+        XCTAssertEqual([totals.number("totals", "unchanged"), totals.number("totals", "updated")], [3, 1], again.output)
+        (items, _) = try readings()
+        XCTAssertTrue(items.contains("ST1/2024-06-01T11:00:00.000Z=19.5 v2"), "\(items)")
+
+        let sync = try run(directory, readings: "ST1,\(h10),18.5\nST2,\(h10),21\n", alerts: "", mode: "sync")
+        XCTAssertEqual(sync.status, 0, sync.output)
+        (items, _) = try readings()
+        XCTAssertEqual(items, ["ST1/2024-06-01T10:00:00.000Z=18.5 v1", "ST2/2024-06-01T10:00:00.000Z=21 v1"])
+        let deletes = try String(contentsOfFile: directory + "/reports/deletes.ndjson", encoding: .utf8)
+        XCTAssertTrue(deletes.contains(#""entity":"Reading","key":["ST1","2024-06-01T11:00:00.000Z"]"#), deletes)
+        XCTAssertTrue(deletes.contains(#""entity":"Alert","key":"a1""#), "the cascade reaches the alert of the deleted reading: \(deletes)")
+    }
+}
