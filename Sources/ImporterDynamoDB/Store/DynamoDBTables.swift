@@ -99,9 +99,9 @@ struct DynamoDBTables: Sendable {
         return true
     }
 
-    /// `hash key id (S)`, or `hash key stationId (S), range key hour (S)`.
+    /// `hash key id of type S`, or `hash key stationId of type S and range key hour of type S`.
     private static func describe(_ keys: [(name: String, type: String)]) -> String {
-        keys.enumerated().map { "\($0 == 0 ? "hash" : "range") key \($1.name) (\($1.type))" }.joined(separator: ", ")
+        keys.enumerated().map { "\($0 == 0 ? "hash" : "range") key \($1.name) of type \($1.type)" }.joined(separator: " and ")
     }
 
     private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, keys: [(name: String, type: String)]) throws {
