@@ -10,7 +10,7 @@ public struct ConformanceRunner {
     }
 
     /// Every scenario of the table.
-    public static var scenarios: [ConformanceScenario] { VersionScenarios.all + SyncScenarios.all }
+    public static var scenarios: [ConformanceScenario] { VersionScenarios.all + VersionScenarios.onCompositeKeys + SyncScenarios.all }
 
     /// Runs `scenario` on `store` (new and empty) and returns what differs from the table; an
     /// empty list means the store conforms.
@@ -42,7 +42,10 @@ public struct ConformanceRunner {
         try store.commit()
 
         if !scenario.synced.isEmpty {
-            let inputKeys = Set(scenario.incoming.map { "\($0.entity)/\($0.item["id"])" })
+            let inputKeys = Set(try scenario.incoming.map { incoming in
+                let entity = model.entity(named: incoming.entity)!
+                return "\(entity.name)/\(entity.key(of: try record(incoming.item, entity).values))"
+            })
             let sync = SyncDeletes(model: model, store: store, limit: scenario.write.maxDeletes)
             let result = try sync.run(entities: scenario.synced.map { model.entity(named: $0)! }) { entity, key in
                 inputKeys.contains("\(entity.name)/\(key)")

@@ -72,6 +72,17 @@ public enum ConformanceModel {
               note:    { type: string }
               qty:     { type: int32 }
               version: { type: int64 }
+          Pair:
+            hashKey: id
+            rangeKey: part
+            versionAttribute: version
+            attributes:
+              id:      { type: string }
+              part:    { type: string }
+              name:    { type: string }
+              note:    { type: string }
+              qty:     { type: int32 }
+              version: { type: int64 }
           Owner:
             hashKey: id
             versionAttribute: version

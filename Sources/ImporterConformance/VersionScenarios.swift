@@ -18,6 +18,26 @@ public enum VersionScenarios {
         return scenarios
     }
 
+    /// The same table on an entity keyed by (id, part): every item shares one hash key, and the
+    /// range key tells them apart, so a store that keyed by the hash key alone would fail it.
+    public static var onCompositeKeys: [ConformanceScenario] {
+        func pair(_ item: Item) -> Item {
+            var pair = item
+            pair["id"] = .string("k")
+            pair["part"] = item["id"]
+            return pair
+        }
+        return all.map { scenario in
+            ConformanceScenario(
+                name: scenario.name + ", on a (hash, range) key", write: scenario.write,
+                stored: ["Pair": (scenario.stored["Item"] ?? []).map(pair)],
+                incoming: scenario.incoming.map { .init(entity: "Pair", item: pair($0.item), outcome: $0.outcome, conflict: $0.conflict) },
+                synced: scenario.synced.isEmpty ? [] : ["Pair"],
+                expected: ["Pair": (scenario.expected["Item"] ?? []).map(pair)],
+                expectedDeleted: Set(scenario.expectedDeleted.map { "Pair/" + Value.pair(.string("k"), .string(String($0.dropFirst("Item/".count)))).description }))
+        }
+    }
+
     static func item(_ id: String, _ name: String?, _ note: String?, _ qty: Int64?, version: Int64?) -> Item {
         var item = Item(["id": .string(id)])
         if let name { item["name"] = .string(name) }

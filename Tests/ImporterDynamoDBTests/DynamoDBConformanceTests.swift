@@ -11,7 +11,7 @@ final class DynamoDBConformanceTests: MotoTestCase {
         let runner = try ConformanceRunner()
         let client = try client()
         let scenarios = ConformanceRunner.scenarios
-        XCTAssertEqual(scenarios.count, 4 * 3 * 5 + 9)
+        XCTAssertEqual(scenarios.count, 2 * 4 * 3 * 5 + 9)
         for (index, scenario) in scenarios.enumerated() {
             var options = DynamoDBStore.Options()
             options.tablePrefix = "conformance\(index)-"
