@@ -5,8 +5,10 @@ import ImporterCore
 extension StoreConnection {
     /// A record that needs a statement; written in `order`, then `position`.
     private struct PendingWrite {
-        /// The key's locality, so that neighbouring keys share B-tree pages.
+        /// The key's locality, so that neighbouring keys share B-tree pages: the hash key's,
+        /// then the range key's (0 without one).
         let order: UInt64
+        let rangeOrder: UInt64
         let position: Int
         let blind: Bool
         let image: (key: UInt64, content: UInt64)?
@@ -55,9 +57,11 @@ extension StoreConnection {
                 }
                 image = record
             }
-            pending.append(PendingWrite(order: values[entity.hashKeyIndex].localityKey, position: position, blind: blind, image: image))
+            pending.append(PendingWrite(order: values[entity.hashKeyIndex].localityKey,
+                                        rangeOrder: entity.rangeKeyIndex.map { values[$0].localityKey } ?? 0,
+                                        position: position, blind: blind, image: image))
         }
-        pending.sort { ($0.order, $0.position) < ($1.order, $1.position) }
+        pending.sort { ($0.order, $0.rangeOrder, $0.position) < ($1.order, $1.rangeOrder, $1.position) }
         return (pending, unchanged)
     }
 
