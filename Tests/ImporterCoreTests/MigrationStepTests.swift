@@ -82,6 +82,21 @@ final class MigrationStepTests: XCTestCase {
                       refusals(from: v1, to: without)[0])
     }
 
+    /// A range key added, removed or replaced changes every item's identity: refused (SPEC §14).
+    func testAChangeOfKeyIsRefused() throws {
+        func keyed(_ version: Int, rangeKey: String?) throws -> Model {
+            let text = "model: M\nversion: \(version)\nentities:\n  Item:\n    hashKey: id\n"
+                + (rangeKey.map { "    rangeKey: \($0)\n" } ?? "")
+                + "    versionAttribute: version\n    attributes:\n      id: { type: string }\n      day: { type: date }\n      seq: { type: int32 }\n      version: { type: int64 }\n"
+            return try ModelLoader.parse(text: text, file: "v\(version).yaml")
+        }
+        let plain = try keyed(1, rangeKey: nil), byDay = try keyed(2, rangeKey: "day"), bySeq = try keyed(3, rangeKey: "seq")
+        XCTAssertEqual(refusals(from: byDay, to: try keyed(3, rangeKey: "day")), [], "the same range key migrates")
+        XCTAssertTrue(refusals(from: plain, to: byDay).first?.contains("a range key cannot be added") == true, "\(refusals(from: plain, to: byDay))")
+        XCTAssertTrue(refusals(from: byDay, to: try keyed(3, rangeKey: nil)).first?.contains("the range key day cannot be removed") == true)
+        XCTAssertTrue(refusals(from: byDay, to: bySeq).first?.contains("the range key must be the previous version's range key day") == true)
+    }
+
     func testWideningTypeChanges() throws {
         let v1 = try Self.model(version: 1, ["a: { type: int16 }", "b: { type: int32 }", "c: { type: int64 }", "d: { type: float }",
                                              "e: { type: date }", "f: { type: boolean }", "g: { type: double }"])
