@@ -32,21 +32,8 @@ public enum ValueCoercion {
         switch type {
         case .string:
             return .success(.string(text))
-        case .uuid:
-            guard let canonical = UUIDText.canonical(trimmingSpaces(text)) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a UUID (32 hex digits, as 8-4-4-4-12)"))
-            }
-            return .success(.string(canonical))
-        case .uri:
-            guard URIText.isAbsolute(text) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not an absolute URI (scheme:rest, without spaces)"))
-            }
-            return .success(.string(text))
-        case .binary:
-            guard !fromJSONNumber, let bytes = Base64.decode(text) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text.prefix(40))' is not base64 (A–Z a–z 0–9 + /, padded with =)"))
-            }
-            return .success(.binary(bytes))
+        case .uuid, .uri, .binary:
+            return coerceCoreDataText(text, to: type, fromJSONNumber: fromJSONNumber)
         case .int16, .int32, .int64:
             let trimmed = trimmingSpaces(text)
             guard let number = Int64(trimmed) else {
@@ -94,6 +81,27 @@ public enum ValueCoercion {
             default:
                 return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a boolean (true/false, 1/0, yes/no)"))
             }
+        }
+    }
+
+    /// uuid, uri and binary (SPEC §14): text of a form, stored canonically.
+    private static func coerceCoreDataText(_ text: String, to type: AttributeType, fromJSONNumber: Bool) -> Result<Value, CoercionProblem> {
+        switch type {
+        case .uuid:
+            guard let canonical = UUIDText.canonical(trimmingSpaces(text)) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a UUID (32 hex digits, as 8-4-4-4-12)"))
+            }
+            return .success(.string(canonical))
+        case .uri:
+            guard URIText.isAbsolute(text) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not an absolute URI (scheme:rest, without spaces)"))
+            }
+            return .success(.string(text))
+        default:
+            guard !fromJSONNumber, let bytes = Base64.decode(text) else {
+                return .failure(CoercionProblem(reason: .type, message: "'\(text.prefix(40))' is not base64 (A–Z a–z 0–9 + /, padded with =)"))
+            }
+            return .success(.binary(bytes))
         }
     }
 
