@@ -8,19 +8,7 @@ final class BinaryRoundTripTests: XCTestCase {
 
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
-        try! """
-            model: Files
-            version: 1
-            entities:
-              Document:
-                hashKey: id
-                versionAttribute: version
-                attributes:
-                  id: { type: uuid }
-                  source: { type: uri }
-                  thumbnail: { type: binary }
-                  version: { type: int64 }
-            """.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try! TestModels.files.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
         try! """
             {"id": "0E8A3C5E-1F2B-4C3D-8E9F-A0B1C2D3E4F5", "source": "https://example.com/a?b=c", "thumbnail": "AAEC+v8="}
             {"id": "11111111222233334444555555555555", "source": "urn:isbn:0451450523", "thumbnail": ""}

@@ -8,32 +8,7 @@ final class CompositeKeyTests: XCTestCase {
 
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
-        try! """
-            model: Weather
-            version: 1
-            entities:
-              Reading:
-                hashKey: stationId
-                rangeKey: hour
-                versionAttribute: version
-                attributes:
-                  stationId:   { type: string }
-                  hour:        { type: int32 }
-                  temperature: { type: double }
-                  version:     { type: int64 }
-                relationships:
-                  alerts: { destination: Alert, toMany: true, inverse: reading, deleteRule: cascade }
-              Alert:
-                hashKey: alertId
-                versionAttribute: version
-                attributes:
-                  alertId:   { type: string }
-                  stationId: { type: string }
-                  hour:      { type: int32 }
-                  version:   { type: int64 }
-                relationships:
-                  reading: { destination: Reading, key: [stationId, hour], inverse: alerts }
-            """.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try! TestModels.weather(hour: "int32").write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }

@@ -6,32 +6,7 @@ import XCTest
 /// Entities keyed by (hash, range) in DynamoDB tables (SPEC §14): KeySchema HASH + RANGE,
 /// duplicates, versions, references to the pair and sync deletes, through `importer run` on moto.
 final class DynamoDBCompositeKeyTests: MotoTestCase {
-    private static let model = """
-        model: Weather
-        version: 1
-        entities:
-          Reading:
-            hashKey: stationId
-            rangeKey: hour
-            versionAttribute: version
-            attributes:
-              stationId:   { type: string }
-              hour:        { type: date }
-              temperature: { type: double }
-              version:     { type: int64 }
-            relationships:
-              alerts: { destination: Alert, toMany: true, inverse: reading, deleteRule: cascade }
-          Alert:
-            hashKey: alertId
-            versionAttribute: version
-            attributes:
-              alertId:   { type: string }
-              stationId: { type: string }
-              hour:      { type: date }
-              version:   { type: int64 }
-            relationships:
-              reading: { destination: Reading, key: [stationId, hour], inverse: alerts }
-        """
+    private static let model = TestModels.weather(hour: "date")
 
     private func run(_ directory: String, readings: String, alerts: String, mode: String = "upsert") throws -> (status: Int32, output: String) {
         try Self.model.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import TestSupport
 import XCTest
 @testable import ImporterDynamoDB
 
@@ -9,19 +10,7 @@ final class MoreTypesTests: MotoTestCase {
         let directory = NSTemporaryDirectory() + "more-types-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-            model: Files
-            version: 1
-            entities:
-              Document:
-                hashKey: id
-                versionAttribute: version
-                attributes:
-                  id: { type: uuid }
-                  source: { type: uri }
-                  thumbnail: { type: binary }
-                  version: { type: int64 }
-            """.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try TestModels.files.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
         return try ModelLoader.load(path: directory + "/model.yaml").newest
     }
 
