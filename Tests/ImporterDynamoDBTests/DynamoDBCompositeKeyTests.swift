@@ -10,34 +10,41 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
 
     private func run(_ directory: String, readings: String, alerts: String, mode: String = "upsert") throws -> (status: Int32, output: String) {
         try Self.model.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try pipeline(directory, name: "pipeline", destination: #"{ type: dynamodb, tablePrefix: "pair-", createTables: true }"#, mode: mode)
         try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
         try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+        return try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(try server()))
+    }
+
+    @discardableResult
+    private func pipeline(_ directory: String, name: String, destination: String, mode: String = "upsert") throws -> String {
+        let path = directory + "/\(name).yaml"
         try """
             model: model.yaml
             sources:
               - { entity: Reading, path: readings.csv }
               - { entity: Alert, path: alerts.csv }
-            destination: { type: dynamodb, tablePrefix: "pair-", createTables: true }
+            destination: \(destination)
             write: { mode: \(mode), maxDeletes: 100% }
             errors: { maxErrorRatio: 1 }
             report: { directory: reports }
-            """.write(toFile: directory + "/pipeline.yaml", atomically: true, encoding: .utf8)
-        return try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(try server()))
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// Reading items as `stationId/hour=temperature vN`, sorted, and the table's key schema, read by boto3.
-    private func readings() throws -> (items: [String], keySchema: String) {
+    private func readings(table: String = "pair-Reading") throws -> (items: [String], keySchema: String) {
         let server = try server()
         let script = """
             import boto3, sys
             client = boto3.client("dynamodb", endpoint_url=sys.argv[1], region_name="us-east-1")
-            table = client.describe_table(TableName="pair-Reading")["Table"]
+            table = client.describe_table(TableName=sys.argv[2])["Table"]
             types = {d["AttributeName"]: d["AttributeType"] for d in table["AttributeDefinitions"]}
             print(" ".join(f'{k["AttributeName"]}:{k["KeyType"]}:{types[k["AttributeName"]]}' for k in table["KeySchema"]))
-            for item in client.scan(TableName="pair-Reading")["Items"]:
+            for item in client.scan(TableName=sys.argv[2])["Items"]:
                 print(f'{item["stationId"]["S"]}/{item["hour"]["S"]}={item.get("temperature", {}).get("N", "null")} v{item["version"]["N"]}')
             """
-        let output = try CommandLineTools.run(try MotoServer.findExecutable("python3").path, ["-c", script, server.endpoint.absoluteString], environment: [
+        let output = try CommandLineTools.run(try MotoServer.findExecutable("python3").path, ["-c", script, server.endpoint.absoluteString, table], environment: [
             "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId, "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
         ])
         let lines = output.split(separator: "\n").map(String.init)
@@ -64,6 +71,23 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
         XCTAssertEqual([totals.number("totals", "unchanged"), totals.number("totals", "updated")], [3, 1], again.output)
         (items, _) = try readings()
         XCTAssertTrue(items.contains("ST1/2024-06-01T11:00:00.000Z=19.5 v2"), "\(items)")
+
+        // Exported from the tables and restored into an SQLite store and into new tables: every pair, value and version.
+        let archive = directory + "/weather.tar.zst"
+        let environment = ImporterBinary.environment(try server())
+        let export = try ImporterBinary.run(["export", directory + "/pipeline.yaml", "--out", archive, "--format", "dynamodb-json"], environment: environment)
+        XCTAssertEqual(export.status, 0, export.output)
+        let local = try pipeline(directory, name: "local", destination: "{ type: sqlite, path: restored.sqlite }")
+        let toSQLite = try ImporterBinary.run(["restore", archive, local, "--quiet"], environment: environment)
+        XCTAssertEqual(toSQLite.status, 0, toSQLite.output)
+        let restored = try CommandLineTools.run("/usr/bin/sqlite3", [directory + "/restored.sqlite",
+            "SELECT stationId || '/' || hour || '=' || temperature || ' v' || version FROM Reading ORDER BY 1"])
+        XCTAssertEqual(restored.split(separator: "\n").map(String.init), items.map { $0.replacingOccurrences(of: "=19 v", with: "=19.0 v").replacingOccurrences(of: "=21 v", with: "=21.0 v") })
+        let copy = try pipeline(directory, name: "copy", destination: #"{ type: dynamodb, tablePrefix: "copy-", createTables: true }"#)
+        let toTables = try ImporterBinary.run(["restore", archive, copy, "--quiet"], environment: environment)
+        XCTAssertEqual(toTables.status, 0, toTables.output)
+        XCTAssertEqual(try readings(table: "copy-Reading").items, items)
+        XCTAssertEqual(try readings(table: "copy-Reading").keySchema, "stationId:HASH:S hour:RANGE:S")
 
         let sync = try run(directory, readings: "ST1,\(h10),18.5\nST2,\(h10),21\n", alerts: "", mode: "sync")
         XCTAssertEqual(sync.status, 0, sync.output)
