@@ -97,4 +97,51 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
         XCTAssertTrue(deletes.contains(#""entity":"Reading","key":["ST1","2024-06-01T11:00:00.000Z"]"#), deletes)
         XCTAssertTrue(deletes.contains(#""entity":"Alert","key":"a1""#), "the cascade reaches the alert of the deleted reading: \(deletes)")
     }
+
+    /// `importer migrate` rewrites each item by its pair: version 2 adds an attribute with a default.
+    func testAMigrationRewritesEveryPair() throws {
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/model", withIntermediateDirectories: true)
+        let v1 = Self.model.replacingOccurrences(of: "model: Weather", with: "model: Migrating")
+        try v1.write(toFile: directory + "/model/v1.yaml", atomically: true, encoding: .utf8)
+        try "stationId,hour,temperature\nST1,2024-06-01T10:00:00Z,18.5\nST1,2024-06-01T11:00:00Z,19\nST2,2024-06-01T10:00:00Z,21\n"
+            .write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
+        try "alertId,stationId,hour\na1,ST1,2024-06-01T11:00:00Z\n".write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+        func pipeline(_ name: String, version: String) throws -> String {
+            try """
+                model: model
+                \(version)
+                sources:
+                  - { entity: Reading, path: readings.csv }
+                  - { entity: Alert, path: alerts.csv }
+                destination: { type: dynamodb, tablePrefix: "mig-pair-", createTables: true }
+                report: { directory: reports-\(name) }
+                """.write(toFile: directory + "/\(name).yaml", atomically: true, encoding: .utf8)
+            return directory + "/\(name).yaml"
+        }
+        let environment = ImporterBinary.environment(try server())
+        let run = try ImporterBinary.run(["run", try pipeline("run", version: "modelVersion: 1"), "--quiet"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.output)
+
+        try v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
+            .replacingOccurrences(of: "      temperature: { type: double }\n", with: "      temperature: { type: double }\n      humidity:    { type: int32, default: 50 }\n")
+            .write(toFile: directory + "/model/v2.yaml", atomically: true, encoding: .utf8)
+        let migrate = try ImporterBinary.run(["migrate", try pipeline("migrate", version: ""), "--quiet"], environment: environment)
+        XCTAssertEqual(migrate.status, 0, migrate.output)
+
+        let server = try server()
+        let script = """
+            import boto3, sys
+            client = boto3.client("dynamodb", endpoint_url=sys.argv[1], region_name="us-east-1")
+            for item in client.scan(TableName="mig-pair-Reading")["Items"]:
+                print(f'{item["stationId"]["S"]}/{item["hour"]["S"]} humidity {item.get("humidity", {}).get("N", "none")}')
+            """
+        let output = try CommandLineTools.run(try MotoServer.findExecutable("python3").path, ["-c", script, server.endpoint.absoluteString], environment: [
+            "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId, "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
+        ])
+        XCTAssertEqual(output.split(separator: "\n").map(String.init).sorted(), [
+            "ST1/2024-06-01T10:00:00.000Z humidity 50", "ST1/2024-06-01T11:00:00.000Z humidity 50", "ST2/2024-06-01T10:00:00.000Z humidity 50",
+        ])
+    }
 }
