@@ -77,4 +77,56 @@ final class CompositeKeyTests: XCTestCase {
             XCTAssertEqual(try query("SELECT count(*) FROM pragma_table_info('Reading') WHERE pk > 0"), "2", format)
         }
     }
+
+    /// `kill -9` in the middle, then `--resume`: the same store, versions and counts as an
+    /// uninterrupted run, on (hash, range) keys.
+    func testAKilledRunResumesToTheStoreOfAnUninterruptedRun() throws {
+        var readings = ""
+        for index in 0..<60_000 {
+            let key = (index &* 7919) % 60_000
+            readings += "ST\(key % 300),\(key / 300),\(Double(key % 400) / 10)\n"
+            if index % 997 == 0 { readings += "ST\(key % 300),\(key / 300),0\n" }  // a duplicate pair
+        }
+        func pipeline(_ name: String) throws -> String {
+            try """
+                model: model.yaml
+                sources:
+                  - { entity: Reading, path: readings.csv }
+                destination: { path: \(name).sqlite }
+                write: { batchSize: 2000 }
+                errors: { maxErrorRatio: 1 }
+                report: { directory: reports-\(name) }
+                """.write(toFile: directory + "/\(name).yaml", atomically: true, encoding: .utf8)
+            return directory + "/\(name).yaml"
+        }
+        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
+        let reference = try ImporterProcess.run(["run", try pipeline("reference"), "--quiet"])
+        XCTAssertEqual(reference.status, 1, reference.stderr)
+
+        let resumed = try pipeline("resumed")
+        let process = ImporterProcess.start(["run", resumed, "--resume", "--quiet"])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let store = directory + "/resumed.sqlite"
+        func done() -> Int {
+            let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(state.utf8))) as? [String: Any] else { return 0 }
+            return object.objects("inputs").first?.int("nextRecord") ?? 0
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, done() < 20_000 { usleep(5_000) }
+        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertGreaterThanOrEqual(done(), 20_000)
+
+        let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
+        XCTAssertEqual(last.status, 1, last.stderr)
+        let dump = "SELECT stationId, hour, temperature, version FROM Reading ORDER BY stationId, hour"
+        XCTAssertEqual(try ImporterProcess.sqlite(store, dump), try ImporterProcess.sqlite(directory + "/reference.sqlite", dump))
+        let expected = try ImporterProcess.report(in: directory + "/reports-reference").object("totals")
+        let totals = try ImporterProcess.report(in: directory + "/reports-resumed").object("totals")
+        for count in ["read", "inserted", "rejected"] { XCTAssertEqual(totals.int(count), expected.int(count), count) }
+        XCTAssertEqual(totals.int("rejected"), 61)
+    }
 }
