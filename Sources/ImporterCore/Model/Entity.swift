@@ -19,6 +19,10 @@ public struct Entity: Sendable {
     public let hashKeyIndex: Int
     public let rangeKeyIndex: Int?
     public let versionIndex: Int
+    /// The key attributes: the hash key, then the range key if there is one.
+    public let keyAttributes: [String]
+    /// The positions of the key attributes (made once: scans read them for every row).
+    public let keyIndices: [Int]
 
     public init(
         name: String, table: String, hashKey: String, rangeKey: String? = nil, versionAttribute: String,
@@ -39,6 +43,8 @@ public struct Entity: Sendable {
         self.hashKeyIndex = attributeIndex[hashKey]!
         self.rangeKeyIndex = rangeKey.map { attributeIndex[$0]! }
         self.versionIndex = attributeIndex[versionAttribute]!
+        self.keyAttributes = [hashKey] + (rangeKey.map { [$0] } ?? [])
+        self.keyIndices = keyAttributes.map { attributeIndex[$0]! }
     }
 
     /// The same entity with attribute objects of its own, for a thread that reads them for every
@@ -48,12 +54,6 @@ public struct Entity: Sendable {
                attributes: attributes.map { $0.copy() },
                relationships: relationships, renamedFrom: renamedFrom, line: line)
     }
-
-    /// The key attributes: the hash key, then the range key if there is one.
-    public var keyAttributes: [String] { [hashKey] + (rangeKey.map { [$0] } ?? []) }
-
-    /// The positions of the key attributes.
-    public var keyIndices: [Int] { [hashKeyIndex] + (rangeKeyIndex.map { [$0] } ?? []) }
 
     /// An item's key from its values: the hash key's value, or `.pair(hash, range)`. Null when
     /// a key attribute is null.

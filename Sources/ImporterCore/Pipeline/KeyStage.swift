@@ -118,6 +118,8 @@ final class KeyStage {
     /// or is cleared (`nullify`) or kept, and counted.
     fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], at location: RecordLocation) -> Rejection? {
         do {
+            // Counted once the record passed every check: a duplicate stores nothing.
+            var missing: [(reference: Reference, message: String)] = []
             for reference in references {
                 let key = reference.key(in: values)
                 if key.isNull { continue }
@@ -129,14 +131,17 @@ final class KeyStage {
                     return Rejection(stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
                 }
                 if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
-                recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                                          action: reference.policy, line: location.line, key: entity.key(of: values), message)
+                missing.append((reference, message))
             }
             let key = entity.key(of: values)
             if let first = try ledger.record(key, entity: entity.name, at: location) {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
                 return Rejection(stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
                     "\(entity.describe(key: key)) already appeared on line \(first.line)\(file); the first occurrence is kept")
+            }
+            for (reference, message) in missing {
+                recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
+                                          action: reference.policy, line: location.line, key: key, message)
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
