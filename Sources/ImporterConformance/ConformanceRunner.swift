@@ -4,9 +4,12 @@ import ImporterCore
 /// `write` with `VersionRules`, `commit`, and `SyncDeletes` for sync.
 public struct ConformanceRunner {
     public let model: Model
+    /// The model of the scenarios on a (hash, range) key.
+    public let pairModel: Model
 
     public init() throws {
         model = try ConformanceModel.load()
+        pairModel = try ConformanceModel.loadPairs()
     }
 
     /// Every scenario of the table.
@@ -15,6 +18,7 @@ public struct ConformanceRunner {
     /// Runs `scenario` on `store` (new and empty) and returns what differs from the table; an
     /// empty list means the store conforms.
     public func run(_ scenario: ConformanceScenario, on store: Store) throws -> [String] {
+        let model = scenario.stored["Pair"] != nil || scenario.incoming.contains { $0.entity == "Pair" } ? pairModel : self.model
         try store.prepare(for: model)
         var preserve = WriteConfig()
         preserve.versions = .preserve

@@ -72,17 +72,6 @@ public enum ConformanceModel {
               note:    { type: string }
               qty:     { type: int32 }
               version: { type: int64 }
-          Pair:
-            hashKey: id
-            rangeKey: part
-            versionAttribute: version
-            attributes:
-              id:      { type: string }
-              part:    { type: string }
-              name:    { type: string }
-              note:    { type: string }
-              qty:     { type: int32 }
-              version: { type: int64 }
           Owner:
             hashKey: id
             versionAttribute: version
@@ -135,5 +124,28 @@ public enum ConformanceModel {
 
     public static func load() throws -> Model {
         try ModelLoader.parse(text: yaml, file: "conformance.yaml")
+    }
+
+    /// The model of the scenarios on a (hash, range) key (`VersionScenarios.onCompositeKeys`):
+    /// one entity, so that each scenario creates one table.
+    public static let pairs = """
+        model: ConformancePairs
+        version: 1
+        entities:
+          Pair:
+            hashKey: id
+            rangeKey: part
+            versionAttribute: version
+            attributes:
+              id:      { type: string }
+              part:    { type: string }
+              name:    { type: string }
+              note:    { type: string }
+              qty:     { type: int32 }
+              version: { type: int64 }
+        """
+
+    public static func loadPairs() throws -> Model {
+        try ModelLoader.parse(text: pairs, file: "conformance-pairs.yaml")
     }
 }
