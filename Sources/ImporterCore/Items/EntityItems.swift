@@ -62,8 +62,7 @@ public struct EntityItems {
 
     /// Deletes `item` if it is still at its version (or whatever its version, when it has none).
     public func delete(_ item: Item) throws {
-        let key = entity.rangeKey.map { Value.pair(item[entity.hashKey], item[$0]) } ?? item[entity.hashKey]
-        try delete(key, version: item[entity.versionAttribute].integerValue)
+        try delete(entity.key(of: entity.attributes.map { item[$0.name] }), version: item[entity.versionAttribute].integerValue)
     }
 
     /// Deletes every item (and applies the delete rules); all or none. Returns how many.
@@ -129,9 +128,8 @@ public struct EntityItems {
     private func checkReferences(_ values: [Value]) throws {
         for relationship in entity.toOneRelationships {
             guard !relationship.keys.isEmpty, let parent = owner.model.entity(named: relationship.destination) else { continue }
-            let parts = relationship.keys.map { values[entity.attributeIndex[$0]!] }
             let keyName = relationship.keys.joined(separator: ", ")
-            let key = parts.contains(where: \.isNull) ? Value.null : parts.count == 1 ? parts[0] : .pair(parts[0], parts[1])
+            let key = Value.key(values, at: relationship.keys.map { entity.attributeIndex[$0]! })
             if !key.isNull, try store.fetch(key, of: parent) == nil {
                 throw ItemError.invalid(entity: entity.name, field: keyName, reason: .reference,
                     message: "\(keyName): '\(key)' names no stored \(parent.name)")

@@ -58,11 +58,7 @@ public struct Entity: Sendable {
     /// An item's key from its values: the hash key's value, or `.pair(hash, range)`. Null when
     /// a key attribute is null.
     @inline(__always)
-    public func key(of values: [Value]) -> Value {
-        guard let rangeKeyIndex else { return values[hashKeyIndex] }
-        let (hash, range) = (values[hashKeyIndex], values[rangeKeyIndex])
-        return hash.isNull || range.isNull ? .null : .pair(hash, range)
-    }
+    public func key(of values: [Value]) -> Value { Value.key(values, at: keyIndices) }
 
     /// The key attributes' values of `key` (`key(of:)`'s parts).
     public func keyParts(_ key: Value) -> [Value] {

@@ -293,7 +293,7 @@ public enum ModelLoader {
                     throw at("missing 'inverse:'; a to-many relationship needs the to-one relationship of '\(destination.name)' that points back")
                 }
                 if relationship.toMany {
-                    if relationship.key != nil { throw at("'key:' belongs on the to-one side, not on a to-many relationship") }
+                    if relationship.isToOne { throw at("'key:' belongs on the to-one side, not on a to-many relationship") }
                     continue
                 }
                 guard !relationship.keys.isEmpty else {

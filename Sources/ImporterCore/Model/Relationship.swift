@@ -16,8 +16,8 @@ public struct Relationship: Sendable {
     public let keys: [String]
     public let deleteRule: DeleteRule
 
-    /// The attribute holding the destination's hash key (to-one only).
-    public var key: String? { keys.first }
+    /// Whether the relationship is to-one (it holds the destination's key).
+    public var isToOne: Bool { !keys.isEmpty }
 
     public init(name: String, destination: String, toMany: Bool, inverse: String?, keys: [String], deleteRule: DeleteRule) {
         self.name = name

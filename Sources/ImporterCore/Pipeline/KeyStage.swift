@@ -89,15 +89,6 @@ final class KeyStage {
             self.policy = policy
         }
 
-        /// The parent's key the record names; null when any of its attributes is null.
-        @inline(__always)
-        func key(in values: [Value]) -> Value {
-            let hash = values[attributeIndices[0]]
-            guard attributeIndices.count == 2 else { return hash }
-            let range = values[attributeIndices[1]]
-            return hash.isNull || range.isNull ? .null : .pair(hash, range)
-        }
-
         /// `stationId`, or `[stationId, hour]`: the attributes, for messages.
         func attributes(of entity: Entity) -> String {
             let names = attributeIndices.map { entity.attributes[$0].name }
@@ -121,7 +112,7 @@ final class KeyStage {
             // Counted once the record passed every check: a duplicate stores nothing.
             var missing: [(reference: Reference, message: String)] = []
             for reference in references {
-                let key = reference.key(in: values)
+                let key = Value.key(values, at: reference.attributeIndices)
                 if key.isNull { continue }
                 if try ledger.contains(key, entity: reference.parent.name) || store?.contains(key, in: reference.parent) == true { continue }
                 let attribute = reference.attributes(of: entity)

@@ -33,18 +33,19 @@ public struct ReferencePolicies: Sendable, Equatable {
             guard let relationship = entity.relationships.first(where: { $0.name == name }) else {
                 throw error("'\(name)' is not a relationship of \(entity.name); it has \(entity.toOneRelationships.map(\.name).joined(separator: ", "))")
             }
-            guard relationship.key != nil else { throw error("'\(name)' is a to-many relationship; policies are for to-one relationships") }
+            guard relationship.isToOne else { throw error("'\(name)' is a to-many relationship; policies are for to-one relationships") }
         }
         for relationship in entity.toOneRelationships where policy(for: relationship.name) == .nullify {
-            guard let key = relationship.key, let attribute = entity.attribute(named: key) else { continue }
-            if attribute.required {
-                throw error("nullify on '\(relationship.name)' would store null in '\(key)', which is required; use reject or keep")
-            }
-            if key == entity.hashKey {
-                throw error("nullify on '\(relationship.name)' would clear '\(key)', the key of \(entity.name); use reject or keep")
-            }
-            if let other = entity.toOneRelationships.first(where: { $0.name != relationship.name && $0.key == key }) {
-                throw error("nullify on '\(relationship.name)' would clear '\(key)', which is also the key of '\(other.name)'; use reject or keep")
+            for key in relationship.keys {
+                if entity.attribute(named: key)?.required == true {
+                    throw error("nullify on '\(relationship.name)' would store null in '\(key)', which is required; use reject or keep")
+                }
+                if entity.keyAttributes.contains(key) {
+                    throw error("nullify on '\(relationship.name)' would clear '\(key)', the key of \(entity.name); use reject or keep")
+                }
+                if let other = entity.toOneRelationships.first(where: { $0.name != relationship.name && $0.keys.contains(key) }) {
+                    throw error("nullify on '\(relationship.name)' would clear '\(key)', which is also the key of '\(other.name)'; use reject or keep")
+                }
             }
         }
     }

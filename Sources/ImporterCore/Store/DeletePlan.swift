@@ -137,16 +137,14 @@ private struct Planner {
         for (entityName, parents) in items {
             let parentEntity = model.entity(named: entityName)!
             let parentKeys = Set(parents.map { parentEntity.key(of: $0) })
-            for relationship in parentEntity.relationships where relationship.key == nil {
+            for relationship in parentEntity.relationships where relationship.keys.isEmpty {
                 // The dependants hold the key, in the inverse (to-one) relationship's attribute.
                 guard let dependantEntity = model.entity(named: relationship.destination),
                       let inverse = dependantEntity.relationships.first(where: { $0.name == relationship.inverse }),
                       !inverse.keys.isEmpty else { continue }
                 let keyIndices = inverse.keys.map { dependantEntity.attributeIndex[$0]! }
                 let keyName = inverse.keys.joined(separator: ", ")
-                func parentKey(_ item: [Value]) -> Value {
-                    keyIndices.count == 1 ? item[keyIndices[0]] : .pair(item[keyIndices[0]], item[keyIndices[1]])
-                }
+                func parentKey(_ item: [Value]) -> Value { Value.key(item, at: keyIndices) }
                 var dependants: [[Value]] = []
                 try store.scan(dependantEntity) { item in
                     if parentKeys.contains(parentKey(item)) { dependants.append(item) }

@@ -33,6 +33,16 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
+    /// The key held at `indices` of `values` (an item's own key, or the key a reference names):
+    /// the one value, or `.pair(hash, range)` for two; null when any part is null.
+    @inline(__always)
+    public static func key(_ values: [Value], at indices: [Int]) -> Value {
+        let hash = values[indices[0]]
+        guard indices.count == 2 else { return hash }
+        let range = values[indices[1]]
+        return hash.isNull || range.isNull ? .null : .pair(hash, range)
+    }
+
     /// The text a user would write for this value (dates as `YYYY-MM-DDTHH:MM:SS.sssZ`).
     public var description: String {
         switch self {

@@ -58,10 +58,6 @@ public enum DynamoDB {
         public var attributeDefinitions: [AttributeDefinition]
         public var keySchema: [KeySchemaElement]
         public var billingMode = "PAY_PER_REQUEST"
-        public init(tableName: String, hashKey: String, type: String) {
-            self.init(tableName: tableName, keys: [(hashKey, type)])
-        }
-
         /// A table keyed by `keys`: the hash (partition) key, then the range (sort) key if any,
         /// each with its attribute type (`S`, `N`, `B`).
         public init(tableName: String, keys: [(name: String, type: String)]) {
