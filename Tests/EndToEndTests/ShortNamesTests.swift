@@ -8,17 +8,7 @@ final class ShortNamesTests: XCTestCase {
     func testATwoLetterEntityIsStoredInSQLite() throws {
         let directory = ImporterProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-            model: Shop
-            version: 1
-            entities:
-              AB:
-                hashKey: id
-                versionAttribute: version
-                attributes:
-                  id: { type: string }
-                  version: { type: int64 }
-            """.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try TestModels.twoLetterEntity.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
         try "id\na\nb\n".write(toFile: directory + "/ab.csv", atomically: true, encoding: .utf8)
         try """
             model: model.yaml

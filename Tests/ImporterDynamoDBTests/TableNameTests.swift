@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import ImporterDynamoDB
+import TestSupport
 import XCTest
 
 /// DynamoDB's table-name rule is the DynamoDB store's: checked with the prefix, before any
@@ -12,17 +13,7 @@ final class TableNameTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/model.yaml"
-        try """
-            model: Shop
-            version: 1
-            entities:
-              AB:
-                hashKey: id
-                versionAttribute: version
-                attributes:
-                  id: { type: string }
-                  version: { type: int64 }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        try TestModels.twoLetterEntity.write(toFile: file, atomically: true, encoding: .utf8)
         let model = try ModelLoader.load(path: file).newest
 
         let closedPort = URL(string: "http://127.0.0.1:9")!

@@ -45,4 +45,18 @@ public enum TestModels {
               thumbnail: { type: binary }
               version: { type: int64 }
         """
+
+    /// One entity with a two-letter name: a table SQLite takes and DynamoDB refuses (3 to 255
+    /// characters). The entity's mapping starts on line 5.
+    public static let twoLetterEntity = """
+        model: Shop
+        version: 1
+        entities:
+          AB:
+            hashKey: id
+            versionAttribute: version
+            attributes:
+              id: { type: string }
+              version: { type: int64 }
+        """
 }
