@@ -4,10 +4,10 @@ import ImporterCore
 public enum ReaderFactory {
     public static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
         switch source.format ?? InputFormat(path: path) ?? .csv {
-        case .csv, .tsv: return try CSVReader(path: path, options: source.csv)
-        case .ndjson: return try NDJSONReader(path: path)
-        case .dynamodbJSON: return try NDJSONReader(path: path, layout: .dynamoDBItem)
-        case .json: return try JSONArrayReader(path: path)
+        case .csv, .tsv: return try CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
+        case .ndjson: return try NDJSONReader(path: path, maxRecordBytes: source.maxRecordBytes)
+        case .dynamodbJSON: return try NDJSONReader(path: path, layout: .dynamoDBItem, maxRecordBytes: source.maxRecordBytes)
+        case .json: return try JSONArrayReader(path: path, maxRecordBytes: source.maxRecordBytes)
         }
     }
 

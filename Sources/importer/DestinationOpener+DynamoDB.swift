@@ -44,7 +44,7 @@ extension DestinationOpener {
         options.transactionSize = config.write.batchSize ?? 25
         options.transactional = config.write.transactional
         options.concurrency = config.write.concurrency
-        options.checkpointFile = (reportDirectory as NSString).appendingPathComponent("checkpoint.json")
+        options.checkpointFile = FilePaths.join(reportDirectory, "checkpoint.json")
         options.pipelineFile = config.file
         let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2)
         return DynamoDBStore(client: client, options: options)

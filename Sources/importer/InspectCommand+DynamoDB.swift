@@ -25,7 +25,7 @@ extension InspectCommand {
             text += "  \(entity.name) (\(store.table(of: entity))): \(try store.count(of: entity))\n"
         }
         text += describe(migrations: recorded.migrations)
-        let checkpoint = (reportDirectory as NSString).appendingPathComponent("checkpoint.json")
+        let checkpoint = FilePaths.join(reportDirectory, "checkpoint.json")
         if FileManager.default.fileExists(atPath: checkpoint) {
             text += "interrupted run: \(checkpoint); continue it with: importer run \(config.file) --resume\n"
         }

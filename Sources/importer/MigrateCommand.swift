@@ -77,7 +77,7 @@ struct MigrateCommand: ParsableCommand {
         }
         printPlan(plan)
         var settings = MigrationSettings(
-            checkpointFile: (reportDirectory as NSString).appendingPathComponent("migration-checkpoint.json"))
+            checkpointFile: FilePaths.join(reportDirectory, "migration-checkpoint.json"))
         settings.dryRun = dryRun
         settings.allowRejects = allowRejects
         let result = try target.store.migrate(plan, settings: settings)

@@ -51,8 +51,8 @@ struct ModelCommand: ParsableCommand {
                 guard from.version < to.version else {
                     throw ConfigurationError(file: new, key: "version", "version \(to.version) is not newer than version \(from.version) of \(old)")
                 }
-                let directory = (old as NSString).deletingLastPathComponent
-                guard directory == (new as NSString).deletingLastPathComponent else { return [MigrationStep(from: from, to: to)] }
+                let directory = FilePaths.directory(of: old)
+                guard directory == FilePaths.directory(of: new) else { return [MigrationStep(from: from, to: to)] }
                 let versions = try ModelLoader.load(path: directory.isEmpty ? "." : directory)
                 return versions.steps(from: from.version, to: to.version)
             }

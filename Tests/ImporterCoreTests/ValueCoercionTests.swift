@@ -10,8 +10,8 @@ final class ValueCoercionTests: XCTestCase {
         try? coerce(field, type, format).get()
     }
 
-    func reason(_ field: FieldValue, _ type: AttributeType) -> RejectReason? {
-        if case .failure(let problem) = coerce(field, type) { return problem.reason }
+    func reason(_ field: FieldValue, _ type: AttributeType, _ format: DateFormat = .iso8601) -> RejectReason? {
+        if case .failure(let problem) = coerce(field, type, format) { return problem.reason }
         return nil
     }
 
@@ -67,6 +67,19 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(text(.number("1709288130.5")), "2024-03-01T10:15:30.500Z")
         XCTAssertEqual(text(.text("1709288130250"), .epochMillis), "2024-03-01T10:15:30.250Z")
         XCTAssertEqual(text(.text("01/03/2024 10:15"), .pattern("dd/MM/yyyy HH:mm")), "2024-03-01T10:15:00.000Z")
+    }
+
+    /// Found by fuzzing (issue 24): an epoch number past year 9999 was stored as a date whose
+    /// year no longer fit its text. The years 0000–9999 are kept; anything else is a range rejection.
+    func testEpochNumbersOutsideTheYears0To9999AreRangeRejections() {
+        func text(_ input: FieldValue, _ format: DateFormat) -> String? { value(input, .date, format).map(\.description) }
+        XCTAssertEqual(text(.text("253402300799999"), .epochMillis), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(text(.text("-62167219200000"), .epochMillis), "0000-01-01T00:00:00.000Z")
+        XCTAssertEqual(reason(.text("253402300800000"), .date, .epochMillis), .range)
+        XCTAssertEqual(reason(.text("9223372036854775807"), .date, .epochMillis), .range)
+        XCTAssertEqual(reason(.text("-62167219200001"), .date, .epochMillis), .range)
+        XCTAssertEqual(reason(.number("253402300800"), .date, .epochSeconds), .range)
+        XCTAssertEqual(reason(.number("99999999999999"), .date), .range, "a JSON number read as epoch seconds")
     }
 
     func testBooleans() {

@@ -6,9 +6,9 @@ import XCTest
 /// Retries through a fault-injecting proxy in front of moto: throttling, 5xx, connection
 /// resets and swallowed responses (the write reached the server, its answer never came back).
 final class DynamoDBFaultTests: MotoTestCase {
-    static let checkinCount = 20_000
+    static let checkinCount = 10_000
 
-    /// 20k Checkins imported, then refreshed with 10% changed, through 20% throttling, 5% 5xx,
+    /// 10k Checkins imported, then refreshed with 10% changed, through 20% throttling, 5% 5xx,
     /// 1% resets and 1% swallowed responses: every item is written exactly once at the right
     /// version, and the report's retries are exactly the faults the proxy injected.
     func testEveryItemIsWrittenOnceAtTheRightVersionThroughInjectedFaults() throws {

@@ -19,10 +19,12 @@ public enum ImporterProcess {
         public let stderr: String
     }
 
-    /// Runs `importer ARGUMENTS` with extra environment variables and waits for it.
+    /// Runs `importer ARGUMENTS` with extra environment variables, in `directory` (the
+    /// repository by default), and waits for it.
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
         let process = start(arguments, environment: environment)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -1,5 +1,6 @@
 import CArchive
 import Foundation
+import ImporterCore
 
 /// Writes an archive entry by entry with libarchive. The archive is written to
 /// `<path>.partial` and renamed into place by `finish()`, so a failed export never leaves a
@@ -27,7 +28,7 @@ final class ArchiveWriter {
         case .tarXz: archive_write_add_filter_xz(archive)
         case .tar, .zip: archive_write_add_filter_none(archive)
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterCore
 
 /// Writes a tar archive (plain, `.tar.gz` or `.tar.zst`) in one pass over the data, for
 /// exports that learn a file's size and SHA-256 only by writing it.
@@ -30,7 +31,7 @@ final class StreamingTarWriter {
         partialPath = path + ".partial"
         self.codec = codec
         workers = codec == .identity ? 1 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }

@@ -12,7 +12,7 @@ public enum ModelLoader {
         let files = try FileManager.default.contentsOfDirectory(atPath: path)
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .sorted()
-            .map { (path as NSString).appendingPathComponent($0) }
+            .map { FilePaths.join(path, $0) }
         guard !files.isEmpty else {
             throw ConfigurationError(file: path, "the model directory holds no *.yaml model versions")
         }

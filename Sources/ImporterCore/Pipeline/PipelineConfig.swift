@@ -30,6 +30,13 @@ public struct SourceConfig: Sendable {
     public var references: ReferencePolicies
     /// The line of this source in the pipeline file.
     public var line: Int?
+    /// A record longer than this is rejected (reason `size`) and skipped in bounded memory.
+    public var maxRecordBytes = SourceConfig.defaultMaxRecordBytes
+
+    /// 64 MiB.
+    public static let defaultMaxRecordBytes = 64 << 20
+    /// What `maxRecordBytes` may be set to: a record must fit a parser's 32-bit lengths.
+    public static let maxRecordBytesRange = 1...(1 << 30)
 
     public init(entity: String, pattern: String, paths: [String], format: InputFormat?, csv: CSVOptions = CSVOptions(),
                 modelVersion: Int? = nil, map: MapConfig = MapConfig(), references: ReferencePolicies = ReferencePolicies(),

@@ -26,7 +26,7 @@ public struct PipelineLoader {
     }
 
     public func parse(text: String, file: String) throws -> PipelineConfig {
-        let directory = (file as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: file)
         let root = try YAMLNode.load(text: text, file: file)
         let top = try root.fields(allowed: [
             "name", "model", "modelVersion", "sources", "destination", "write", "retry", "errors", "report",
@@ -39,7 +39,7 @@ public struct PipelineLoader {
 
         let destination = try top["destination"].map { try parseDestination($0, directory: directory) } ?? DestinationConfig()
         var config = PipelineConfig(
-            name: try top["name"].map(scalar) ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension,
+            name: try top["name"].map(scalar) ?? FilePaths.deletingExtension(FilePaths.lastComponent(file)),
             file: file,
             modelPath: resolve(try scalar(modelNode), against: directory),
             modelVersion: try top["modelVersion"].map { try int(scalar($0), $0) },
@@ -64,7 +64,7 @@ public struct PipelineLoader {
     // MARK: Sections
 
     private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
-        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map", "references"])
+        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes"])
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
         let pattern = try scalar(pathNode)
@@ -86,11 +86,27 @@ public struct PipelineLoader {
             csv.delimiter = UInt8(ascii: "\t")
         }
         if let csvNode = fields["csv"] { csv = try parseCSV(csvNode, defaults: csv) }
-        return SourceConfig(
+        var source = SourceConfig(
             entity: try scalar(entityNode), pattern: pattern, paths: paths, format: format, csv: csv,
             modelVersion: try fields["modelVersion"].map { try int(scalar($0), $0) },
             map: try fields["map"].map(parseMap) ?? MapConfig(),
             references: try fields["references"].map(parseReferences) ?? ReferencePolicies(), line: node.line)
+        if let limitNode = fields["maxRecordBytes"] { source.maxRecordBytes = try byteCount(limitNode) }
+        return source
+    }
+
+    /// `maxRecordBytes: 1048576`, `512KiB`, `64MiB` or `1GiB`, within `SourceConfig.maxRecordBytesRange`.
+    private func byteCount(_ node: YAMLNode) throws -> Int {
+        let text = try scalar(node)
+        let units = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]
+        let unit = units.first { text.hasSuffix($0.0) }!
+        let range = SourceConfig.maxRecordBytesRange
+        guard let count = Int(text.dropLast(unit.0.count)), case let (bytes, overflow) = count.multipliedReportingOverflow(by: unit.1),
+              !overflow, range.contains(bytes)
+        else {
+            throw node.error("maxRecordBytes must be a size from 1 byte to 1GiB (a number of bytes, or with KiB, MiB or GiB), found '\(text)'")
+        }
+        return bytes
     }
 
     /// `references: nullify`, or `references: { product: nullify, reading: keep }`.
@@ -294,9 +310,9 @@ public struct PipelineLoader {
     }
 
     private func resolve(_ path: String, against directory: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = FilePaths.expandingTilde(path, home: FileManager.default.homeDirectoryForCurrentUser.path)
         if expanded.hasPrefix("/") { return normalized(expanded) }
-        return normalized(((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(expanded))
+        return normalized(FilePaths.join(directory.isEmpty ? "." : directory, expanded))
     }
 
     /// `a/./b/../c` → `a/c`, keeping leading `..` of relative paths.

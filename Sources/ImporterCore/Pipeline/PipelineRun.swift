@@ -57,7 +57,7 @@ public struct PipelineRun: ~Copyable {
         let writing = options.dryRun ? nil : store
         let resume = try resumePoint(inputs, atomic: atomic)
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
-        let rejectsFile = try RejectsFile(path: (reportDirectory as NSString).appendingPathComponent("rejects.ndjson"))
+        let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
         let recorder = RunRecorder(
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
         if let interrupted = resume.interrupted {

@@ -38,7 +38,7 @@ final class ReadStage {
         let totalBytes = inputs.reduce(Int64(0)) { $0 + $1.fileSize }
         var bytesBefore: Int64 = 0
         for index in inputs.indices where !recorder.isAborted {
-            let name = (inputs[index].path as NSString).lastPathComponent
+            let name = FilePaths.lastComponent(inputs[index].path)
             bytesBefore += read(input: index) { [progress] bytesRead, records in
                 progress.update(input: name, records: records, bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
             }

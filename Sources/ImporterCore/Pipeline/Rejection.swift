@@ -33,7 +33,8 @@ public enum RejectReason: String, Sendable, Codable, CaseIterable {
     case conversion
     /// The store refused the write.
     case constraint
-    /// The item is larger than the store allows (DynamoDB: 400 KB).
+    /// The record is larger than its source's `maxRecordBytes` (read), or the item larger than
+    /// the store allows (write; DynamoDB: 400 KB).
     case size
 }
 
@@ -53,5 +54,13 @@ public struct Rejection: Error, Sendable {
         self.field = field
         self.target = target
         self.message = message
+    }
+}
+
+extension Rejection {
+    /// A record of `size` bytes, over its source's `maxRecordBytes` (`limit`): skipped unread.
+    public static func oversized(size: Int64, limit: Int) -> Rejection {
+        Rejection(stage: .read, reason: .size,
+                  "the record is \(size) bytes, more than the source's maxRecordBytes (\(limit)); it was skipped unread and its raw text holds its first \(SourceRecord.excerptBytes) bytes. Raise maxRecordBytes if such records are expected")
     }
 }

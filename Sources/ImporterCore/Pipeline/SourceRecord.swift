@@ -21,6 +21,14 @@ public struct SourceRecord: Sendable {
         self.values = values
         self.failure = failure
     }
+
+    /// How much of a record too large to keep (`maxRecordBytes`) its rejection shows as raw text.
+    public static let excerptBytes = 1024
+
+    /// The first `excerptBytes` of `bytes`, copied (not a view that keeps a large window alive).
+    public static func excerpt(of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        ArraySlice(Array(bytes.prefix(excerptBytes)))
+    }
 }
 
 /// A streaming reader of one input file. Memory stays bounded whatever the file's size.

@@ -33,7 +33,7 @@ struct SyncDeletePhase {
             let sync = SyncDeletes(model: model, store: store, limit: limit)
             let outcome = try sync.run(entities: entities, preview: dryRun) { entity, key in try keys.wasNamed(key, entity: entity) }
             phase = RunReport.DeletePhase(outcome)
-            try DeletesFile.write(outcome, to: (reportDirectory as NSString).appendingPathComponent("deletes.ndjson"))
+            try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
         } catch {
             if dryRun {
                 phase.refused = "cannot plan the delete phase: \(error)"

@@ -27,11 +27,10 @@ public enum DateFormat: Sendable, Equatable {
             guard let canonical = DecimalText.canonical(text), let seconds = Double(canonical), seconds.isFinite,
                   abs(seconds) < 1e14
             else { return .failure(.notADate) }
-            let millis = (seconds * 1000).rounded()
-            return .success(Int64(millis))
+            return ISO8601.checkedYear(Int64((seconds * 1000).rounded()))
         case .epochMillis:
             guard let millis = Int64(text) else { return .failure(.notADate) }
-            return .success(millis)
+            return ISO8601.checkedYear(millis)
         case .pattern(let pattern): return DatePattern.parse(text, pattern: pattern)
         }
     }

@@ -65,6 +65,16 @@ public enum ISO8601 {
         return .success(seconds * 1000 + Int64(millis))
     }
 
+    /// The moments a date attribute holds: the years 0000 to 9999, which four digits write.
+    public static let representable: ClosedRange<Int64> =
+        Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000...Int64(daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
+
+    /// `millis` if it lies in `representable`, else `.yearOutOfRange` (an epoch number too large
+    /// would otherwise become a date whose year no longer fits its text).
+    static func checkedYear(_ millis: Int64) -> Result<Int64, DateProblem> {
+        representable.contains(millis) ? .success(millis) : .failure(.yearOutOfRange)
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
     public static func format(millis: Int64) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
@@ -138,12 +148,13 @@ public enum ISO8601 {
 
 /// Why a text is not a date.
 public enum DateProblem: Error, Sendable {
-    case notADate, outOfRange, subMillisecond
+    case notADate, outOfRange, subMillisecond, yearOutOfRange
 
     public var message: String {
         switch self {
         case .notADate: return "is not a date in the expected format"
         case .outOfRange: return "has a month, day or time out of range"
+        case .yearOutOfRange: return "is a moment outside the years 0000 to 9999 that a date attribute holds"
         case .subMillisecond: return "has precision below a millisecond, which a date attribute cannot keep; use a string attribute"
         }
     }

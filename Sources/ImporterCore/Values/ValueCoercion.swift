@@ -72,7 +72,7 @@ public enum ValueCoercion {
             switch format.parse(trimmingSpaces(text)) {
             case .success(let millis): return .success(.date(millis))
             case .failure(let problem):
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' \(problem.message)"))
+                return .failure(CoercionProblem(reason: problem == .yearOutOfRange ? .range : .type, message: "'\(text)' \(problem.message)"))
             }
         case .boolean:
             switch trimmingSpaces(text).lowercased() {

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterCore
 
 /// Where the DynamoDB store gets its credentials, region and endpoint from (SPEC §11).
 ///
@@ -51,10 +52,10 @@ public struct AWSEnvironment: Sendable {
     /// else `<home>/.aws/credentials`.
     public var sharedCredentialsFile: String {
         guard let path = value(of: "AWS_SHARED_CREDENTIALS_FILE") else {
-            return (homeDirectory as NSString).appendingPathComponent(".aws/credentials")
+            return FilePaths.join(homeDirectory, ".aws/credentials")
         }
         if path == "~" { return homeDirectory }
-        if path.hasPrefix("~/") { return (homeDirectory as NSString).appendingPathComponent(String(path.dropFirst(2))) }
+        if path.hasPrefix("~/") { return FilePaths.join(homeDirectory, String(path.dropFirst(2))) }
         return path
     }
 

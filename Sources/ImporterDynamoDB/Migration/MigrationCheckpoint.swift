@@ -36,7 +36,7 @@ struct MigrationCheckpoint: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = FilePaths.directory(of: path)
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

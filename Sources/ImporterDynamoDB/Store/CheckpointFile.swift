@@ -13,7 +13,7 @@ enum CheckpointFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = FilePaths.directory(of: path)
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             let contents = Contents(checkpoint: checkpoint, rejections: checkpoint.rejections)
             try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)

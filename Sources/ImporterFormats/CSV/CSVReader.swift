@@ -13,6 +13,7 @@ public final class CSVReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let options: CSVOptions
     private let path: String
+    private let maxRecordBytes: Int
     private var names: [String] = []
     /// The line at `input.position`.
     private var line = 1
@@ -39,14 +40,15 @@ public final class CSVReader: PartitionedRecordReader {
         case needMore
     }
 
-    public convenience init(path: String, options: CSVOptions) throws {
-        try self.init(source: openByteSource(path), name: path, options: options)
+    public convenience init(path: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+        try self.init(source: openByteSource(path), name: path, options: options, maxRecordBytes: maxRecordBytes)
     }
 
     /// Reads `source`; `name` stands for it in messages.
-    public init(source: ByteSource, name: String, options: CSVOptions) {
+    public init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         self.path = name
         self.options = options
+        self.maxRecordBytes = maxRecordBytes
         self.input = ChunkedInput(source: source)
         self.nullValues = options.nullValues.map { Array($0.utf8) }
     }
@@ -54,10 +56,11 @@ public final class CSVReader: PartitionedRecordReader {
     /// A reader of whole records cut from an input: `bytes` start at `offset` and on `line` of
     /// it, after its header (`names`).
     private init(part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, path: String,
-                 options: CSVOptions, nullValues: [[UInt8]]) {
+                 options: CSVOptions, nullValues: [[UInt8]], maxRecordBytes: Int) {
         // Arrays of its own: the thread reading the part retains them for every record or field.
         self.path = path
         self.options = options
+        self.maxRecordBytes = maxRecordBytes
         self.nullValues = nullValues.map { $0.map { $0 } }
         input = ChunkedInput(bytes: bytes, offset: offset)
         self.line = line
@@ -120,6 +123,9 @@ public final class CSVReader: PartitionedRecordReader {
                     cursor = min(lineEnd(from: cursor) + 1, input.bytes.count)
                     line += 1
                     records += 1
+                } else if input.bytes.count - cursor > maxRecordBytes {
+                    guard records == 0, headerFailure == nil else { break }  // the part ends before it
+                    return OneRecordReader(try oversizedRecord(from: cursor))
                 } else {
                     _ = try refill()
                 }
@@ -131,7 +137,8 @@ public final class CSVReader: PartitionedRecordReader {
         }
         guard cursor > input.position || headerFailure != nil else { return nil }
         let part = CSVReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
-                             line: firstLine, names: names, leading: headerFailure, path: path, options: options, nullValues: nullValues)
+                             line: firstLine, names: names, leading: headerFailure, path: path, options: options, nullValues: nullValues,
+                             maxRecordBytes: maxRecordBytes)
         input.position = cursor
         return part
     }
@@ -165,8 +172,11 @@ public final class CSVReader: PartitionedRecordReader {
                 if input.atEOF {
                     return unterminatedQuote(from: start)
                 }
+                if input.bytes.count - start > maxRecordBytes { return try oversizedRecord(from: start) }
                 _ = try input.refill()
                 continue
+            case .record(let end, _, _) where end - start > maxRecordBytes, .textAfterQuote(let end, _, _) where end - start > maxRecordBytes:
+                return try oversizedRecord(from: start)
             case .record(let end, let next, let newlines):
                 let record = makeRecord(start: start, end: end)
                 input.position = next
@@ -192,6 +202,35 @@ public final class CSVReader: PartitionedRecordReader {
         input.position = min(end + 1, input.bytes.count)
         line += 1
         return record
+    }
+
+    /// A record at `start` that runs past `maxRecordBytes`: its first line is rejected (reason
+    /// `size`) and read to its end in bounded memory; reading resumes on the next line, as after
+    /// an unterminated quote.
+    private func oversizedRecord(from start: Int) throws -> SourceRecord {
+        let offset = input.offset(of: start), firstLine = line
+        let excerpt = SourceRecord.excerpt(of: input.bytes[start...])
+        var from = start
+        while true {
+            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
+                guard from < buffer.count, let found = memchr(buffer.baseAddress! + from, 10, buffer.count - from) else { return nil }
+                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            if let newline {
+                input.position = newline + 1
+                line += 1
+                break
+            }
+            input.position = input.bytes.count
+            if try input.atEOF || !input.refill() { break }
+            from = input.position
+        }
+        let size = input.offset(of: input.position) - offset
+        let failure = size > maxRecordBytes
+            ? Rejection.oversized(size: size, limit: maxRecordBytes)
+            : Rejection(stage: .read, reason: .size,
+                        "a quoted field runs on past maxRecordBytes (\(maxRecordBytes)) bytes (is a quote never closed?); the record's first line is skipped and reading resumes on the next line")
+        return SourceRecord(line: firstLine, byteOffset: offset, raw: excerpt, names: [], values: [], failure: failure)
     }
 
     /// The index of the line feed that ends the line holding `start`, or the window's end.

@@ -61,6 +61,7 @@ final class FileSource: ByteSource {
 
 /// A gzip file, decompressed by libarchive's raw format.
 final class GzipSource: ByteSource {
+    /// Owned: freed once, by `close()` (or deinit), including when `init` fails.
     private let archive: OpaquePointer
     private let path: String
     private var closed = false
@@ -70,22 +71,37 @@ final class GzipSource: ByteSource {
         archive = archive_read_new()
         archive_read_support_filter_all(archive)
         archive_read_support_format_raw(archive)
-        var entry: OpaquePointer?
-        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK,
-              archive_read_next_header(archive, &entry) == ARCHIVE_OK
-        else {
-            let message = String(cString: archive_error_string(archive))
-            archive_read_free(archive)
-            throw InputError(path: path, message: "cannot open as gzip: \(message)")
+        archive_read_support_format_empty(archive)  // gzip of nothing
+        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
+            throw InputError(path: path, message: "cannot open as gzip: \(lastError(or: "the file cannot be read"))")  // deinit frees the handle
         }
+        var entry: OpaquePointer?
+        let header = archive_read_next_header(archive, &entry)
+        // libarchive passes bytes it does not recognise through as they are: a `.gz` must be gzip.
+        guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_GZIP else {
+            throw InputError(path: path, message: "is not gzip-compressed: it does not start with a whole gzip header (empty or truncated file?); a plain text file must not be named .gz")
+        }
+        switch header {
+        case ARCHIVE_OK: break
+        case ARCHIVE_EOF: empty = true  // gzip of nothing: an empty input
+        default: throw InputError(path: path, message: "cannot open as gzip: \(lastError(or: "a damaged gzip header"))")
+        }
+    }
+
+    private var empty = false
+
+    /// libarchive's message for the last failure (it may have none).
+    private func lastError(or fallback: String) -> String {
+        archive_error_string(archive).map { String(cString: $0) } ?? fallback
     }
 
     var bytesConsumed: Int64 { archive_filter_bytes(archive, -1) }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if empty { return 0 }
         let result = archive_read_data(archive, buffer, count)
         guard result >= 0 else {
-            throw InputError(path: path, message: "cannot decompress: \(String(cString: archive_error_string(archive)))")
+            throw InputError(path: path, message: "cannot decompress: \(lastError(or: "error \(result)")) (truncated or damaged file?)")
         }
         return result
     }

@@ -1,33 +1,53 @@
 import ImporterCore
 
-/// A JSON document whose top level is an array of objects, read element by element: the
-/// scanner finds each element's bytes and json-c parses just that element, so the whole
+/// A JSON document whose top level is an array of objects, read element by element: a scan
+/// finds each element's bytes and the strict parser parses just that element, so the whole
 /// document is never in memory.
+///
+/// An element that is not a valid object is rejected on its own and reading goes on. A break in
+/// the array itself (a missing `,`, a trailing comma, a stray `}`, text after `]`, a truncated
+/// file) ends the reading with one rejection naming the line and column: what follows cannot be
+/// read reliably, and it is counted as that one rejected record.
 public final class JSONArrayReader: RecordReader {
     private var input: ChunkedInput
     private let parser = JSONTextParser()
-    /// The line at `input.position`.
+    private let maxRecordBytes: Int
+    /// The line at `input.position`, and the input offset where it starts (for columns).
     private var line = 1
-    private enum State { case start, elements, done }
+    private var lineStart: Int64 = 0
+    private enum State {
+        case start
+        /// After `[`: an element or `]`.
+        case firstElement
+        /// After `,`: an element.
+        case element
+        /// After an element: `,` or `]`.
+        case separator
+        /// After `]`: only whitespace.
+        case end
+        case done
+    }
     private var state = State.start
 
-    public convenience init(path: String) throws {
-        self.init(source: try openByteSource(path))
+    public convenience init(path: String, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+        self.init(source: try openByteSource(path), maxRecordBytes: maxRecordBytes)
     }
 
-    public init(source: ByteSource) {
+    public init(source: ByteSource, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         input = ChunkedInput(source: source)
+        self.maxRecordBytes = maxRecordBytes
     }
 
     public var bytesRead: Int64 { input.bytesConsumed }
 
     public func next() throws -> SourceRecord? {
         while true {
+            let atEnd = try !skipSpace()
             switch state {
             case .done:
                 return nil
             case .start:
-                guard try skipSpace() else {
+                if atEnd {
                     state = .done
                     return nil
                 }
@@ -36,26 +56,36 @@ public final class JSONArrayReader: RecordReader {
                     continue
                 }
                 guard input.bytes[input.position] == UInt8(ascii: "[") else {
-                    state = .done
-                    return documentFailure("the file does not start with '[': a .json input must be an array of objects (use ndjson for one object per line)")
+                    return structureFailure("the file does not start with '[': a .json input must be an array of objects (use ndjson for one object per line)")
                 }
                 input.position += 1
-                state = .elements
-            case .elements:
-                guard try skipSpace() else {
-                    state = .done
-                    return documentFailure("the array is not closed with ']' (truncated file?)")
-                }
+                state = .firstElement
+            case .firstElement, .element, .separator:
+                guard !atEnd else { return structureFailure("the array is not closed with ']' (truncated file?)") }
                 let byte = input.bytes[input.position]
-                if byte == UInt8(ascii: ",") {
+                switch (state, byte) {
+                case (.separator, UInt8(ascii: ",")):
                     input.position += 1
-                    continue
+                    state = .element
+                case (.separator, UInt8(ascii: "]")), (.firstElement, UInt8(ascii: "]")):
+                    input.position += 1
+                    state = .end
+                case (.separator, _):
+                    return structureFailure("expected ',' or ']' after an element, found \(shown(byte))")
+                case (.element, UInt8(ascii: "]")):
+                    return structureFailure("a trailing comma before ']'")
+                case (_, UInt8(ascii: ",")), (_, UInt8(ascii: "]")), (_, UInt8(ascii: "}")), (_, UInt8(ascii: ":")):
+                    return structureFailure("expected an element, found \(shown(byte))")
+                default:
+                    state = .separator
+                    return try element()
                 }
-                if byte == UInt8(ascii: "]") {
+            case .end:
+                if atEnd {
                     state = .done
                     return nil
                 }
-                return try element()
+                return structureFailure("unexpected text after the array's closing ']'")
             }
         }
     }
@@ -64,7 +94,7 @@ public final class JSONArrayReader: RecordReader {
     private func skipSpace() throws -> Bool {
         while true {
             while input.position < input.bytes.count, isJSONSpace(input.bytes[input.position]) {
-                if input.bytes[input.position] == 10 { line += 1 }
+                if input.bytes[input.position] == 10 { newLine(at: input.position) }
                 input.position += 1
             }
             if input.position < input.bytes.count { return true }
@@ -72,72 +102,118 @@ public final class JSONArrayReader: RecordReader {
         }
     }
 
-    /// Reads the element starting at the current position.
+    private func newLine(at index: Int) {
+        line += 1
+        lineStart = input.offset(of: index + 1)
+    }
+
+    /// Reads the element starting at the current position: its record, or its rejection when it
+    /// is larger than `maxRecordBytes` (skipped in bounded memory) or cut off by the end of the file.
     private func element() throws -> SourceRecord {
+        let firstLine = line
+        let start = input.offset(of: input.position)
+        var scan = ElementScan()
+        var cursor = input.position
+        var excerpt: ArraySlice<UInt8>?
         while true {
-            let start = input.position
-            if let (end, newlines) = scanElement(from: start) {
-                let record = parser.record(input.bytes, start..<end, line: line, offset: input.offset(of: start))
-                input.position = end
-                line += newlines
-                return record
-            }
-            if input.atEOF {
-                let end = input.bytes.count
-                let record = SourceRecord(
-                    line: line, byteOffset: input.offset(of: start), raw: input.bytes[start..<end], names: [], values: [],
-                    failure: Rejection(stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)"))
-                state = .done
-                return record
-            }
-            _ = try input.refill()
-        }
-    }
-
-    /// The end of the element at `start` and the newlines inside it; nil if the window ends first.
-    private func scanElement(from start: Int) -> (Int, Int)? {
-        input.bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-            var depth = 0
-            var inString = false
-            var newlines = 0
-            var i = start
-            while i < buffer.count {
-                let byte = buffer[i]
-                if byte == 10 { newlines += 1 }
-                if inString {
-                    if byte == UInt8(ascii: "\\") {
-                        i += 2
-                        continue
-                    }
-                    if byte == UInt8(ascii: "\"") {
-                        inString = false
-                        if depth == 0 { return (i + 1, newlines) }
-                    }
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "\""): inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        if depth == 0 { return (i, newlines) }  // a scalar element ended by ']'
-                        depth -= 1
-                        if depth == 0 { return (i + 1, newlines) }
-                    case UInt8(ascii: ","), 32, 9, 13, 10:
-                        if depth == 0 { return (i, newlines - (byte == 10 ? 1 : 0)) }
-                    default: break
-                    }
+            let found = input.bytes.withUnsafeBufferPointer { scan.end(in: $0, from: cursor) }
+            for newline in scan.takeNewlines() { newLine(at: newline) }
+            if let end = found {
+                if excerpt != nil || input.offset(of: end) - start > maxRecordBytes {
+                    let raw = excerpt ?? SourceRecord.excerpt(of: input.bytes[input.position..<end])
+                    input.position = end
+                    return oversized(raw, line: firstLine, offset: start, size: input.offset(of: end) - start)
                 }
-                i += 1
+                let record = parser.record(input.bytes, input.position..<end, line: firstLine, offset: start)
+                input.position = end
+                return record
             }
-            return nil
+            cursor = input.bytes.count
+            if excerpt == nil, input.offset(of: cursor) - start > maxRecordBytes {
+                excerpt = SourceRecord.excerpt(of: input.bytes[input.position...])
+            }
+            if excerpt != nil { input.position = cursor }  // skipping: nothing of it is kept
+            let scanned = cursor - input.position
+            if try input.atEOF || !input.refill() {
+                state = .done
+                let raw = excerpt ?? input.bytes[input.position..<input.bytes.count]
+                return SourceRecord(line: firstLine, byteOffset: start, raw: raw, names: [], values: [],
+                                    failure: Rejection(stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)"))
+            }
+            cursor = input.position + scanned
         }
     }
 
-    private func documentFailure(_ message: String) -> SourceRecord {
+    /// The rejection of an element larger than `maxRecordBytes`; `raw` is its first bytes.
+    private func oversized(_ raw: ArraySlice<UInt8>, line: Int, offset: Int64, size: Int64) -> SourceRecord {
+        SourceRecord(line: line, byteOffset: offset, raw: raw, names: [], values: [],
+                     failure: .oversized(size: size, limit: maxRecordBytes))
+    }
+
+    /// Ends the reading with one rejection at the current position: the rest of its line as raw text.
+    private func structureFailure(_ message: String) -> SourceRecord {
+        state = .done
         let bytes = input.bytes
         let start = min(input.position, bytes.count)
         var end = start
-        while end < bytes.count, bytes[end] != 10 { end += 1 }
+        while end < bytes.count, bytes[end] != 10, end - start < SourceRecord.excerptBytes { end += 1 }
+        let column = input.offset(of: start) - lineStart + 1
         return SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end], names: [], values: [],
-                            failure: Rejection(stage: .read, reason: .malformed, message))
+                            failure: Rejection(stage: .read, reason: .malformed, "column \(column): \(message); the rest of the file is not read"))
+    }
+
+    private func shown(_ byte: UInt8) -> String {
+        byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+}
+
+/// Where an element of a JSON array ends, found across windows: the scan keeps its state
+/// (nesting, inside a string, an escape) so a window that ends mid-element resumes where it stopped.
+struct ElementScan {
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    /// Indices of line feeds passed since the last `takeNewlines()`.
+    private var newlines: [Int] = []
+
+    /// The end (exclusive) of the element in `buffer`, scanning from `start`; nil if the window ends first.
+    mutating func end(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start
+        while i < buffer.count {
+            let byte = buffer[i]
+            if byte == 10 { newlines.append(i) }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    if depth == 0 { return i + 1 }
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 { return i }  // a scalar element ended by ']'
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                case UInt8(ascii: ","), 32, 9, 13, 10:
+                    if depth == 0 {
+                        if byte == 10 { newlines.removeLast() }  // after the element: skipSpace counts it
+                        return i
+                    }
+                default: break
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    mutating func takeNewlines() -> [Int] {
+        defer { newlines.removeAll(keepingCapacity: true) }
+        return newlines
     }
 }

@@ -6,30 +6,36 @@ import ImporterCore
 /// DynamoDB export item, `{"Item":{"attr":{"S":"…"}}}`.
 ///
 /// A large input can also be cut into parts (`nextPart`) at line ends, which other threads
-/// parse, each part with a json-c tokener of its own.
+/// parse, each part with a parser of its own.
+///
+/// A line longer than `maxRecordBytes` is rejected (reason `size`) and skipped without being
+/// kept in memory.
 public final class NDJSONReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let parser: JSONTextParser
     private let layout: JSONRecordLayout
+    private let maxRecordBytes: Int
     /// The line before the one at `input.position`.
     private var line = 0
 
-    public convenience init(path: String, layout: JSONRecordLayout = .object) throws {
-        self.init(source: try openByteSource(path), layout: layout)
+    public convenience init(path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+        self.init(source: try openByteSource(path), layout: layout, maxRecordBytes: maxRecordBytes)
     }
 
-    public init(source: ByteSource, layout: JSONRecordLayout = .object) {
+    public init(source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         input = ChunkedInput(source: source)
         parser = JSONTextParser(layout: layout)
         self.layout = layout
+        self.maxRecordBytes = maxRecordBytes
     }
 
     /// A reader of whole lines cut from an input: `bytes` start at `offset` in it, after `line`
     /// lines.
-    private init(part bytes: [UInt8], offset: Int64, line: Int, layout: JSONRecordLayout) {
+    private init(part bytes: [UInt8], offset: Int64, line: Int, layout: JSONRecordLayout, maxRecordBytes: Int) {
         input = ChunkedInput(bytes: bytes, offset: offset)
         parser = JSONTextParser(layout: layout)
         self.layout = layout
+        self.maxRecordBytes = maxRecordBytes
         self.line = line
     }
 
@@ -37,8 +43,17 @@ public final class NDJSONReader: PartitionedRecordReader {
 
     public func next() throws -> SourceRecord? {
         while true {
-            guard let (start, end, next) = try nextLine() else { return nil }
-            line += 1
+            let start: Int, end: Int, next: Int
+            switch try nextLine() {
+            case .end: return nil
+            case .tooLong:
+                line += 1
+                return try skipLongLine()
+            case .line(let bounds):
+                line += 1
+                (start, end, next) = bounds
+                if end - start > maxRecordBytes { return try skipLongLine() }
+            }
             let bytes = input.bytes
             var contentStart = start
             if input.offset(of: start) == 0, bytes[start...].starts(with: [0xEF, 0xBB, 0xBF]) { contentStart += 3 }
@@ -56,6 +71,7 @@ public final class NDJSONReader: PartitionedRecordReader {
         var lines = 0
         // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.
         var cursor = input.position
+        var lineStart = cursor
         while lines < maximumRecords {
             let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
                 guard cursor < buffer.count,
@@ -65,8 +81,14 @@ public final class NDJSONReader: PartitionedRecordReader {
             }
             if let newline {
                 cursor = newline + 1
+                lineStart = cursor
                 lines += 1
                 continue
+            }
+            if input.bytes.count - lineStart > maxRecordBytes {
+                guard lines == 0 else { break }  // the part ends before the long line
+                line += 1
+                return OneRecordReader(try skipLongLine())
             }
             if input.atEOF {
                 if cursor < input.bytes.count {  // the last line, without a line feed
@@ -75,34 +97,83 @@ public final class NDJSONReader: PartitionedRecordReader {
                 }
                 break
             }
-            let scanned = cursor - input.position
+            let scanned = cursor - input.position, lineOffset = lineStart - input.position
             _ = try input.refill()
             cursor = input.position + scanned
+            lineStart = input.position + lineOffset
         }
         guard cursor > input.position else { return nil }
         // Bytes of its own: the thread reading the part retains them for every record's raw text.
         let part = NDJSONReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
-                                line: firstLine, layout: layout)
+                                line: firstLine, layout: layout, maxRecordBytes: maxRecordBytes)
         input.position = cursor
         line += lines
         return part
     }
 
-    /// The bounds of the next line: its start, its end (before `\n`) and where the next begins.
-    private func nextLine() throws -> (Int, Int, Int)? {
+    private enum NextLine {
+        /// Its start, its end (before `\n`) and where the next line begins.
+        case line((Int, Int, Int))
+        /// Longer than `maxRecordBytes`; it starts at `input.position`.
+        case tooLong
+        case end
+    }
+
+    /// The bounds of the next line.
+    private func nextLine() throws -> NextLine {
+        var scanned = 0  // bytes of the line already searched for a line feed
         while true {
             let start = input.position
             let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard start < buffer.count else { return nil }
-                guard let found = memchr(buffer.baseAddress! + start, 10, buffer.count - start) else { return nil }
+                guard start + scanned < buffer.count,
+                      let found = memchr(buffer.baseAddress! + start + scanned, 10, buffer.count - start - scanned) else { return nil }
                 return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
-            if let newline { return (start, newline, newline + 1) }
+            if let newline { return .line((start, newline, newline + 1)) }
+            scanned = input.bytes.count - start
+            if scanned > maxRecordBytes { return .tooLong }
             if input.atEOF {
                 let count = input.bytes.count
-                return start < count ? (start, count, count) : nil
+                return start < count ? .line((start, count, count)) : .end
             }
             _ = try input.refill()
         }
+    }
+
+    /// The rejection of the line at `input.position`, longer than `maxRecordBytes`: read to its
+    /// end in bounded memory, only its first bytes kept.
+    private func skipLongLine() throws -> SourceRecord {
+        let offset = input.offset(of: input.position)
+        let excerpt = SourceRecord.excerpt(of: input.bytes[input.position...])
+        while true {
+            let from = input.position
+            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
+                guard from < buffer.count, let found = memchr(buffer.baseAddress! + from, 10, buffer.count - from) else { return nil }
+                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            if let newline {
+                input.position = newline + 1
+                return SourceRecord(line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
+                                    failure: .oversized(size: input.offset(of: newline) - offset, limit: maxRecordBytes))
+            }
+            input.position = input.bytes.count
+            if try input.atEOF || !input.refill() {
+                return SourceRecord(line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
+                                    failure: .oversized(size: input.offset(of: input.position) - offset, limit: maxRecordBytes))
+            }
+        }
+    }
+}
+
+/// A reader of one record made already: a part that is a single skipped line.
+final class OneRecordReader: RecordReader {
+    private var record: SourceRecord?
+    let bytesRead: Int64 = 0
+
+    init(_ record: SourceRecord) { self.record = record }
+
+    func next() throws -> SourceRecord? {
+        defer { record = nil }
+        return record
     }
 }

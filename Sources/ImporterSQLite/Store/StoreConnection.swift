@@ -28,7 +28,7 @@ final class StoreConnection {
     /// Opens or creates the store file (and its directory).
     init(path: String) throws {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }

@@ -48,6 +48,9 @@ def draw(operation):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: without TCP_NODELAY the body waits for the
+    # client's delayed ACK (~40 ms a response), which made the fault tests mostly waiting.
+    disable_nagle_algorithm = True
 
     def log_message(self, *a):
         pass
