@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
         .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
+        // For the fuzzing package in Fuzz/ only.
+        .library(name: "ImporterFuzzing", targets: ["ImporterFuzzing"]),
     ],
     traits: [
         // The DynamoDB destination and its HTTP stack (AsyncHTTPClient, swift-nio, nio-ssl's
@@ -58,6 +60,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What the fuzz targets (Fuzz/, scripts/fuzz) do with an input; FuzzCorpusTests replays their corpus.
+        .target(name: "ImporterFuzzing", dependencies: ["ImporterCore", "ImporterFormats", "ImporterArchive"]),
+
         // The README's library example, built with everything else so it cannot rot.
         .executableTarget(name: "LibraryExample", dependencies: ["ImporterCore", "ImporterSQLite"], path: "Examples/LibraryExample"),
 
@@ -67,6 +72,7 @@ let package = Package(
         // The pipeline's stages in process: records fed in, what comes out asserted.
         .testTarget(name: "PipelineStageTests", dependencies: ["ImporterCore", "ImporterFormats", "ImporterSQLite"]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["ImporterFuzzing", "ImporterCore"]),
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import ImporterFormats
 
 /// `manifest.json`, an archive's first entry: what the archive holds and the proof of it
 /// (SPEC §10). Restore checks every data file against it before writing anything.
@@ -46,7 +47,15 @@ public struct Manifest: Codable, Equatable, Sendable {
         return Array(try encoder.encode(self)) + [10]
     }
 
+    /// The manifest, if its text is strict JSON (a duplicate key could hide a second count).
     static func decode(_ bytes: [UInt8]) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        if let problem = StrictJSON.problem(in: bytes) { throw ManifestSyntaxError(message: problem) }
+        return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
     }
+}
+
+/// A manifest whose text is not strict JSON.
+struct ManifestSyntaxError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -32,13 +32,7 @@ public enum ModelLoader {
 
     /// Loads and checks one model version file.
     public static func loadFile(_ file: String) throws -> Model {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ConfigurationError(file: file, "cannot read the model file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(file: file, "the model file is not UTF-8 text")
-        }
-        return try parse(text: text, file: file)
+        try parse(text: YAMLNode.readText(file, what: "model file"), file: file)
     }
 
     /// Parses and checks model YAML text.

@@ -16,13 +16,7 @@ public struct PipelineLoader {
     }
 
     public func load(path: String) throws -> PipelineConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(file: path, "cannot read the pipeline file; check the path")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(file: path, "the pipeline file is not UTF-8 text")
-        }
-        return try parse(text: text, file: path)
+        try parse(text: YAMLNode.readText(path, what: "pipeline file"), file: path)
     }
 
     public func parse(text: String, file: String) throws -> PipelineConfig {

@@ -10,7 +10,7 @@ public struct SourceRecord: Sendable {
     public var names: [String]
     /// Field values, parallel to `names`.
     public var values: [FieldValue]
-    /// Set when the reader could not make a record of the text; names and values are then empty.
+    /// Set when the reader could not make a record of the text; its values are then empty.
     public var failure: Rejection?
 
     public init(line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue], failure: Rejection? = nil) {

@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// A YAML node with the file it came from, so every error can name file, line and key.
@@ -7,7 +8,28 @@ struct YAMLNode {
     /// The key this node was found under, for error messages.
     let key: String?
 
+    /// The largest pipeline or model file read: far above any real one, low enough that a huge
+    /// or hostile document is refused at once instead of being parsed.
+    static let maximumBytes = 4 << 20
+
+    /// The UTF-8 text of the file at `path`; `what` names it in errors ("pipeline file").
+    static func readText(_ path: String, what: String) throws -> String {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw ConfigurationError(file: path, "the \(what) is \(size) bytes; at most \(maximumBytes) are read (is it the right file?)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(file: path, "cannot read the \(what); check the path")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, "the \(what) is not UTF-8 text")
+        }
+        return text
+    }
+
     static func load(text: String, file: String) throws -> YAMLNode {
+        guard text.utf8.count <= maximumBytes else {
+            throw ConfigurationError(file: file, "the file is \(text.utf8.count) bytes; at most \(maximumBytes) are read (is it the right file?)")
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigurationError(file: file, line: 1, "the file is empty")

@@ -1,14 +1,13 @@
 import Foundation
 import ImporterCore
 
-/// The common record of a JSON dump, scanned without json-c: one flat object whose values are
+/// The common record of a JSON dump, scanned on a fast path: one flat object whose values are
 /// strings, numbers, booleans or null, in the plainest spelling.
 ///
-/// It takes only text that json-c parses, and returns exactly the names and values that json-c's
-/// parse and `JSONObjectConverter.fields` give for it; anything else (nested values, `\u`
-/// escapes, control characters, exponents, long or non-canonical numbers, duplicate keys,
-/// invalid UTF-8, any syntax error) it declines (nil), and json-c parses the text as before,
-/// with its messages. It keeps no json-c state, so one scanner serves one thread.
+/// It takes only valid JSON, and returns exactly the names and values that `StrictJSONParser`
+/// gives for it; anything else (nested values, `\u` escapes, control characters, exponents,
+/// long or non-canonical numbers, duplicate keys, invalid UTF-8, any syntax error) it declines
+/// (nil), and the strict parser parses the text, with its messages. One scanner serves one thread.
 ///
 /// A record whose keys are byte for byte those of the one before shares that record's `names`
 /// array, which also lets the mapper see at once that the names did not change.
@@ -21,7 +20,7 @@ struct FlatObjectScanner {
     /// Unescaped string bytes.
     private var scratch: [UInt8] = []
 
-    /// The names and values of `text`, or nil for json-c to parse it.
+    /// The names and values of `text`, or nil for the strict parser.
     mutating func fields(_ text: UnsafeBufferPointer<UInt8>) -> (names: [String], values: [FieldValue])? {
         var keys: [Range<Int>] = []
         swap(&keys, &self.keys)
@@ -55,7 +54,7 @@ struct FlatObjectScanner {
         return (names, values)
     }
 
-    /// The value at the cursor, which moves past it; nil for json-c.
+    /// The value at the cursor, which moves past it; nil for the strict parser.
     @inline(__always)
     private mutating func value(_ cursor: inout Cursor) -> FieldValue? {
         guard !cursor.atEnd else { return nil }
@@ -117,7 +116,7 @@ struct FlatObjectScanner {
             return true
         }
 
-        /// A key without escapes and its colon: the key's bytes; nil for json-c.
+        /// A key without escapes and its colon: the key's bytes; nil for the strict parser.
         @inline(__always) mutating func key() -> Range<Int>? {
             guard i < count, base[i] == 34 else { return nil }
             var escaped = false
@@ -154,7 +153,7 @@ struct FlatObjectScanner {
     }
 
     /// The names of `keys`: the last ones if the bytes match, else new ones (nil if a key is
-    /// not UTF-8, or repeats: json-c keeps one entry for it).
+    /// not UTF-8, or repeats: the strict parser rejects that).
     private mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ keys: [Range<Int>]) -> [String]? {
         let base = text.baseAddress!
         if keys.count == lastNames.count {
@@ -184,7 +183,7 @@ struct FlatObjectScanner {
                 return nil
             }
             let slice = UnsafeBufferPointer(rebasing: text[key])
-            // json-c hands keys over as C strings: NUL cannot occur here (no `\u` escapes).
+            // NUL cannot occur here (no `\u` escapes; a raw control character is declined).
             guard let name = UTF8Text.string(slice) else { return nil }
             names.append(name)
             bytes.append(contentsOf: slice)
@@ -218,33 +217,29 @@ struct FlatObjectScanner {
         return scratch.withUnsafeBufferPointer(UTF8Text.string)
     }
 
-    /// The end of the number at `start`, if it is `-?(0|[1-9][0-9]*)`, not `-0`, with at most 18
-    /// digits (json-c prints such an integer back as it is written), or that followed by `.`
-    /// and digits, at most 40 bytes (json-c keeps a decimal's source text); nil otherwise.
+    /// The end of the number at `start`, if it is a JSON number,
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; nil otherwise. Its text is kept exactly.
     private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
         @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && base[index] >= 48 && base[index] <= 57 }
         var i = start
         if base[i] == 45 { i += 1 }
         guard isDigit(i) else { return nil }
-        let digitsStart = i
         if base[i] == 48 {
             i += 1
             if isDigit(i) { return nil }
         } else {
             while isDigit(i) { i += 1 }
         }
-        var decimal = false
         if i < count, base[i] == 46 {  // .
             i += 1
             guard isDigit(i) else { return nil }
             while isDigit(i) { i += 1 }
-            decimal = true
         }
-        if i < count, base[i] == 101 || base[i] == 69 { return nil }  // an exponent: json-c's business
-        if decimal {
-            guard i - start <= 40 else { return nil }
-        } else {
-            guard i - digitsStart <= 18, !(base[start] == 45 && i - digitsStart == 1 && base[digitsStart] == 48) else { return nil }
+        if i < count, base[i] == 101 || base[i] == 69 {  // e E
+            i += 1
+            if i < count, base[i] == 43 || base[i] == 45 { i += 1 }  // + -
+            guard isDigit(i) else { return nil }
+            while isDigit(i) { i += 1 }
         }
         return i
     }

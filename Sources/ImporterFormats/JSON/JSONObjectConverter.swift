@@ -114,12 +114,14 @@ public enum JSONRecordLayout: Sendable {
     case dynamoDBItem
 }
 
-/// A reusable json-c tokener parsing one complete JSON text at a time (with a scanner for the
-/// common flat object). One thread uses it at a time.
+/// Parses one complete JSON text at a time into a record's fields, strictly (RFC 8259): a scanner
+/// for the common flat object, the strict parser for everything else, and for DynamoDB export
+/// items json-c after the strict parser has checked the text. One thread uses it at a time.
 final class JSONTextParser {
     private let tokener: UnsafeMutablePointer<json_tokener>
     private let layout: JSONRecordLayout
     private var scanner = FlatObjectScanner()
+    private var strict = StrictJSONParser()
 
     init(layout: JSONRecordLayout = .object) {
         tokener = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH)!
@@ -141,37 +143,42 @@ final class JSONTextParser {
         return record
     }
 
-    /// Parses `bytes` as one JSON object, or returns the rejection of the text. A flat object
-    /// is scanned without json-c (same names and values); anything else goes to json-c.
+    /// Parses `bytes` as one JSON object, or returns the rejection of the text.
     func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
-        if layout == .object, let fields = scanner.fields(bytes) { return .success(fields) }
-        return parseWithJSONC(bytes)
+        switch layout {
+        case .object:
+            if let fields = scanner.fields(bytes) { return .success(fields) }
+            return strict.objectFields(bytes).mapError(rejection)
+        case .dynamoDBItem:
+            if let problem = strict.validate(bytes) { return .failure(rejection(problem)) }
+            return parseWithJSONC(bytes)
+        }
     }
 
-    /// Parses `bytes` with json-c as one JSON object, or returns the rejection of the text.
-    func parseWithJSONC(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+    private func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
+        switch problem.kind {
+        case .encoding:
+            return Rejection(stage: .read, reason: .encoding,
+                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); fix the bytes or re-export the file as UTF-8")
+        case .syntax:
+            return Rejection(stage: .read, reason: .malformed, "invalid JSON at byte \(problem.offset + 1): \(problem.message)")
+        }
+    }
+
+    /// A DynamoDB export item parsed with json-c (the text is valid JSON already).
+    private func parseWithJSONC(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
         json_tokener_reset(tokener)
         let parsed = bytes.withMemoryRebound(to: CChar.self) { text in
             json_tokener_parse_ex(tokener, text.baseAddress, Int32(text.count))
         }
         guard let object = parsed else {
             let error = json_tokener_get_error(tokener)
-            let message = error == json_tokener_continue
-                ? "the JSON text ends before the value is complete (truncated record?)"
-                : "invalid JSON at byte \(json_tokener_get_parse_end(tokener) + 1): \(String(cString: json_tokener_error_desc(error)))"
-            return .failure(Rejection(stage: .read, reason: .malformed, message))
+            return .failure(Rejection(stage: .read, reason: .malformed,
+                "invalid JSON at byte \(json_tokener_get_parse_end(tokener) + 1): \(String(cString: json_tokener_error_desc(error)))"))
         }
         defer { json_object_put(object) }
-        let end = Int(json_tokener_get_parse_end(tokener))
-        if bytes[end...].contains(where: { !isJSONSpace($0) }) {
-            return .failure(Rejection(stage: .read, reason: .malformed,
-                "unexpected text after the JSON value at byte \(end + 1); one record per line"))
-        }
         do {
-            switch layout {
-            case .object: return .success(try JSONObjectConverter.fields(of: object))
-            case .dynamoDBItem: return .success(try JSONObjectConverter.dynamoDBFields(of: object))
-            }
+            return .success(try JSONObjectConverter.dynamoDBFields(of: object))
         } catch JSONObjectConverter.Problem.notAnObject(let kind) {
             return .failure(Rejection(stage: .read, reason: .malformed, "the record is \(kind), not a JSON object"))
         } catch JSONObjectConverter.Problem.notADynamoDBItem(let problem) {

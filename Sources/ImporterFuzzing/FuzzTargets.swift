@@ -1,0 +1,52 @@
+import Foundation
+import ImporterArchive
+import ImporterCore
+import ImporterFormats
+
+/// What each fuzz target does with one input (SPEC §18): hostile bytes must give records,
+/// rejections or a clear error — never a crash, a hang or a broken account. The libFuzzer
+/// executables (Fuzz/, `scripts/fuzz`) and the corpus replay test (`FuzzCorpusTests`) both call
+/// these, so every input kept in Fuzz/Corpus is a regression test.
+///
+/// A broken invariant throws `FuzzViolation`; the fuzzer turns it into a crash it keeps.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case csv, ndjson, jsonArray = "json-array", dynamodbJSON = "dynamodb-json", model, pipeline, restore
+
+    /// Runs the target on `bytes`.
+    public func run(_ bytes: [UInt8]) throws {
+        switch self {
+        case .csv: try ReaderInvariants.check(bytes) { CSVReader(source: MemorySource(bytes), name: "fuzz.csv", options: CSVOptions()) }
+        case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes)) }
+        case .dynamodbJSON: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes), layout: .dynamoDBItem) }
+        case .jsonArray: try ReaderInvariants.check(bytes) { JSONArrayReader(source: MemorySource(bytes)) }
+        case .model: _ = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+        case .pipeline:
+            _ = try? PipelineLoader(variables: [:], environment: [:]).parse(text: String(decoding: bytes, as: UTF8.self), file: "/nonexistent/fuzz.yaml")
+        case .restore: try RestoreInvariants.check(bytes)
+        }
+    }
+}
+
+/// A broken invariant: what was expected, and what the input gave.
+public struct FuzzViolation: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Bytes in memory as an input.
+final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var bytesConsumed: Int64 { Int64(position) }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        let n = min(count, bytes.count - position)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
+        position += n
+        return n
+    }
+
+    func close() {}
+}
