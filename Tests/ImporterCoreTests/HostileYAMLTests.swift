@@ -16,10 +16,29 @@ final class HostileYAMLTests: XCTestCase {
         return lines.joined(separator: "\n")
     }()
 
-    func testAnAliasBombIsAnErrorAtItsLine() {
+    func testAnAliasBombIsAnErrorAtTheAliasThatExplodes() {
         XCTAssertThrowsError(try ModelLoader.parse(text: Self.aliasBomb, file: "bomb.yaml")) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.line, 12, "\(error)")
+            XCTAssertTrue("\(error)".contains("expand the document past 100000 nodes"), "\(error)")
+        }
+    }
+
+    /// Found by fuzzing the pipeline loader: the same bomb used as mapping keys hung Yams, which
+    /// hashed every copy. Such a document is refused before it is composed, at the alias's line.
+    func testAliasesThatExplodeAreRefusedBeforeTheDocumentIsComposed() {
+        var lines = ["model: m.yaml", "a: &a [x, x, x, x, x, x, x, x, x]"]
+        for level in 1...8 {
+            let name = Character(Unicode.Scalar(UInt8(97 + level))), previous = Character(Unicode.Scalar(UInt8(96 + level)))
+            lines.append("\(name): &\(name) [\(Array(repeating: "*\(previous)", count: 9).joined(separator: ", "))]")
+        }
+        lines.append("? *i\n: keyed by the bomb")
+        XCTAssertThrowsError(try PipelineLoader().parse(text: lines.joined(separator: "\n"), file: "bomb.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("expand the document past 100000 nodes"), "\(error)")
             XCTAssertEqual((error as? ConfigurationError)?.line, 7, "\(error)")
         }
+        // Aliases that stay small are YAML as usual.
+        let shared = "name: n\nmodel: m.yaml\nsources:\n  - { entity: A, path: a.csv, csv: &csv { nullValues: [NA] } }\n  - { entity: B, path: b.csv, csv: *csv }\n"
+        XCTAssertNil(YAMLAliasCheck.explodingAliasLine(in: shared))
     }
 
     func testAHugeDocumentIsRefusedBeforeItIsParsed() throws {

@@ -30,6 +30,10 @@ struct YAMLNode {
         guard text.utf8.count <= maximumBytes else {
             throw ConfigurationError(file: file, "the file is \(text.utf8.count) bytes; at most \(maximumBytes) are read (is it the right file?)")
         }
+        if let line = YAMLAliasCheck.explodingAliasLine(in: text) {
+            throw ConfigurationError(file: file, line: line,
+                "its aliases (*name) expand the document past \(YAMLAliasCheck.maximumNodes) nodes; refused (an alias bomb?)")
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigurationError(file: file, line: 1, "the file is empty")
