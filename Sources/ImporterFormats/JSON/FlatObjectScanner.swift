@@ -29,7 +29,7 @@ struct FlatObjectScanner {
         var values: [FieldValue] = []
         values.reserveCapacity(lastNames.count)
         guard let base = text.baseAddress else { return nil }
-        var cursor = Cursor(base: base, count: text.count)
+        var cursor = JSONCursor(base: base, count: text.count)
         cursor.skipSpace()
         guard cursor.take(123) else { return nil }  // {
         cursor.skipSpace()
@@ -56,7 +56,7 @@ struct FlatObjectScanner {
 
     /// The value at the cursor, which moves past it; nil for the strict parser.
     @inline(__always)
-    private mutating func value(_ cursor: inout Cursor) -> FieldValue? {
+    private mutating func value(_ cursor: inout JSONCursor) -> FieldValue? {
         guard !cursor.atEnd else { return nil }
         let base = cursor.base, i = cursor.i, count = cursor.count
         let byte = base[i]
@@ -73,83 +73,10 @@ struct FlatObjectScanner {
             cursor.i = end
             return .number(String(decoding: UnsafeBufferPointer(start: base + i, count: end - i), as: UTF8.self))
         }
-        if Self.matches(base, i, count, "true") {
-            cursor.i += 4
-            return .bool(true)
-        }
-        if Self.matches(base, i, count, "false") {
-            cursor.i += 5
-            return .bool(false)
-        }
-        if Self.matches(base, i, count, "null") {
-            cursor.i += 4
-            return .null
-        }
+        if cursor.take("true") { return .bool(true) }
+        if cursor.take("false") { return .bool(false) }
+        if cursor.take("null") { return .null }
         return nil
-    }
-
-    /// A position in the text being scanned.
-    private struct Cursor {
-        let base: UnsafePointer<UInt8>
-        let count: Int
-        var i = 0
-
-        init(base: UnsafePointer<UInt8>, count: Int) {
-            self.base = base
-            self.count = count
-        }
-
-        var atEnd: Bool { i >= count }
-
-        @inline(__always) mutating func skipSpace() {
-            while i < count {
-                let byte = base[i]
-                guard byte == 32 || byte == 9 || byte == 13 || byte == 10 else { return }
-                i += 1
-            }
-        }
-
-        /// Moves past `byte` if it is next.
-        @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
-            guard i < count, base[i] == byte else { return false }
-            i += 1
-            return true
-        }
-
-        /// A key without escapes and its colon: the key's bytes; nil for the strict parser.
-        @inline(__always) mutating func key() -> Range<Int>? {
-            guard i < count, base[i] == 34 else { return nil }
-            var escaped = false
-            guard let end = stringEnd(escaped: &escaped), !escaped else { return nil }
-            let key = i + 1..<end - 1
-            i = end
-            skipSpace()
-            guard take(58) else { return nil }  // :
-            skipSpace()
-            return key
-        }
-
-        /// Past the closing quote of the string whose opening quote is at `i`; nil if it has a
-        /// `\u` escape, a control character or no end. `escaped` tells whether it has escapes.
-        @inline(__always) func stringEnd(escaped: inout Bool) -> Int? {
-            var j = i + 1
-            while j < count {
-                let byte = base[j]
-                if byte == 34 { return j + 1 }
-                if byte < 32 { return nil }
-                if byte == 92 {
-                    guard j + 1 < count else { return nil }
-                    switch base[j + 1] {
-                    case 34, 92, 47, 98, 102, 110, 114, 116: escaped = true
-                    default: return nil  // \u, or not an escape
-                    }
-                    j += 2
-                    continue
-                }
-                j += 1
-            }
-            return nil
-        }
     }
 
     /// The names of `keys`: the last ones if the bytes match, else new ones (nil if a key is
@@ -243,11 +170,42 @@ struct FlatObjectScanner {
         }
         return i
     }
+}
 
-    @inline(__always)
-    private static func matches(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ word: StaticString) -> Bool {
-        let length = word.utf8CodeUnitCount
-        guard start + length <= count else { return false }
-        return memcmp(base + start, word.utf8Start, length) == 0
+/// The scanner's steps over a JSON text.
+private extension JSONCursor {
+    /// A key without escapes and its colon: the key's bytes; nil for the strict parser.
+    @inline(__always) mutating func key() -> Range<Int>? {
+        guard i < count, base[i] == 34 else { return nil }
+        var escaped = false
+        guard let end = stringEnd(escaped: &escaped), !escaped else { return nil }
+        let key = i + 1..<end - 1
+        i = end
+        skipSpace()
+        guard take(58) else { return nil }  // :
+        skipSpace()
+        return key
+    }
+
+    /// Past the closing quote of the string whose opening quote is at `i`; nil if it has a
+    /// `\u` escape, a control character or no end. `escaped` tells whether it has escapes.
+    @inline(__always) func stringEnd(escaped: inout Bool) -> Int? {
+        var j = i + 1
+        while j < count {
+            let byte = base[j]
+            if byte == 34 { return j + 1 }
+            if byte < 32 { return nil }
+            if byte == 92 {
+                guard j + 1 < count else { return nil }
+                switch base[j + 1] {
+                case 34, 92, 47, 98, 102, 110, 114, 116: escaped = true
+                default: return nil  // \u, or not an escape
+                }
+                j += 2
+                continue
+            }
+            j += 1
+        }
+        return nil
     }
 }

@@ -297,17 +297,18 @@ struct JSONCursor {
     var peek: UInt8 { i < count ? base[i] : 0 }
     var isDigit: Bool { i < count && base[i] >= 48 && base[i] <= 57 }
 
-    mutating func skipSpace() {
+    @inline(__always) mutating func skipSpace() {
         while i < count, isJSONSpace(base[i]) { i += 1 }
     }
 
-    mutating func take(_ byte: UInt8) -> Bool {
+    /// Moves past `byte` if it is next.
+    @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
         guard i < count, base[i] == byte else { return false }
         i += 1
         return true
     }
 
-    mutating func take(_ word: StaticString) -> Bool {
+    @inline(__always) mutating func take(_ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
         guard i + length <= count, memcmp(base + i, word.utf8Start, length) == 0 else { return false }
         i += length
