@@ -323,7 +323,7 @@ public final class CSVReader: PartitionedRecordReader {
             while true {
                 if i < count && buffer[i] == quote {
                     let contentStart = i + 1
-                    guard let (j, doubled) = Self.closingQuote(buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
+                    guard let (j, doubled) = CSVBytes.closingQuote(buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
                     else { return .needMore }
                     if keepingFields { spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled)) }
                     i = j + 1
@@ -336,7 +336,7 @@ public final class CSVReader: PartitionedRecordReader {
                     if byte == 10 || byte == 13 { return recordEnd(i) }
                     return Self.textAfterQuote(buffer, at: i, recordStart: start, eof: eof, newlines: newlines)
                 } else {
-                    var j = Self.skipWords(buffer, from: i, withoutAny: delimiter, 10, 13)
+                    var j = CSVBytes.skipWords(buffer, from: i, withoutAny: delimiter, 10, 13)
                     while j < count {
                         let byte = buffer[j]
                         if byte == delimiter || byte == 10 || byte == 13 { break }
@@ -354,30 +354,6 @@ public final class CSVReader: PartitionedRecordReader {
         }
     }
 
-    /// The closing quote of a quoted field whose content starts at `start`, and whether the
-    /// content has doubled quotes; nil when the window ends first. Counts the line breaks inside.
-    @inline(__always)
-    private static func closingQuote(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, eof: Bool,
-                                     newlines: inout Int) -> (Int, Bool)? {
-        let count = buffer.count
-        var j = start
-        var doubled = false
-        while true {
-            while true {  // to the next quote, counting line breaks
-                j = skipWords(buffer, from: j, withoutAny: quote, 10, quote)
-                while j < count && buffer[j] != quote && buffer[j] != 10 { j += 1 }
-                guard j < count, buffer[j] == 10 else { break }
-                newlines += 1
-                j += 1
-            }
-            if j == count { return nil }
-            if j + 1 == count && !eof { return nil }
-            guard j + 1 < count && buffer[j + 1] == quote else { return (j, doubled) }
-            doubled = true
-            j += 2
-        }
-    }
-
     /// Text after a closing quote that is neither a delimiter nor a line end: the bad record
     /// ends at the end of its line (at `at` or later).
     @inline(__always)
@@ -389,24 +365,5 @@ public final class CSVReader: PartitionedRecordReader {
         if end == count && !eof { return .needMore }
         let rawEnd = end > recordStart && buffer[end - 1] == 13 ? end - 1 : end
         return .textAfterQuote(end: rawEnd, next: min(end + 1, count), newlines: newlines + 1)
-    }
-
-    /// The offset, from `start` on, of the first 8-byte word of `buffer` that may hold `a`, `b`
-    /// or `c` (or of its last few bytes): the scan then goes on byte by byte. Eight bytes at a
-    /// time, by the bit trick that tells whether a word has a zero byte.
-    @inline(__always)
-    private static func skipWords(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutAny a: UInt8, _ b: UInt8,
-                                  _ c: UInt8) -> Int {
-        guard let base = buffer.baseAddress else { return start }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let fillA = ones &* UInt64(a), fillB = ones &* UInt64(b), fillC = ones &* UInt64(c)
-        var offset = start
-        while offset + 8 <= buffer.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let xa = word ^ fillA, xb = word ^ fillB, xc = word ^ fillC
-            if ((xa &- ones) & ~xa | (xb &- ones) & ~xb | (xc &- ones) & ~xc) & highs != 0 { break }
-            offset += 8
-        }
-        return offset
     }
 }
