@@ -212,10 +212,7 @@ public final class CSVReader: PartitionedRecordReader {
         let excerpt = SourceRecord.excerpt(of: input.bytes[start...])
         var from = start
         while true {
-            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard from < buffer.count, let found = memchr(buffer.baseAddress! + from, 10, buffer.count - from) else { return nil }
-                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
+            let newline = input.lineFeed(from: from)
             if let newline {
                 input.position = newline + 1
                 line += 1

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The window of an input that readers parse: a byte array that refills in large chunks.
 ///
 /// Each refill makes a new array holding the unconsumed tail plus fresh bytes, so record
@@ -61,5 +63,13 @@ struct ChunkedInput {
         position = 0
         bytes = fresh
         return total > 0
+    }
+
+    /// The index of the first line feed in the window at or after `start`, or nil.
+    func lineFeed(from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard start < buffer.count, let found = memchr(buffer.baseAddress! + start, 10, buffer.count - start) else { return nil }
+            return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
     }
 }

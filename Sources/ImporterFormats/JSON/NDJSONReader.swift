@@ -73,12 +73,7 @@ public final class NDJSONReader: PartitionedRecordReader {
         var cursor = input.position
         var lineStart = cursor
         while lines < maximumRecords {
-            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard cursor < buffer.count,
-                      let found = memchr(buffer.baseAddress! + cursor, 10, buffer.count - cursor)
-                else { return nil }
-                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
+            let newline = input.lineFeed(from: cursor)
             if let newline {
                 cursor = newline + 1
                 lineStart = cursor
@@ -124,11 +119,7 @@ public final class NDJSONReader: PartitionedRecordReader {
         var scanned = 0  // bytes of the line already searched for a line feed
         while true {
             let start = input.position
-            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard start + scanned < buffer.count,
-                      let found = memchr(buffer.baseAddress! + start + scanned, 10, buffer.count - start - scanned) else { return nil }
-                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
+            let newline = input.lineFeed(from: start + scanned)
             if let newline { return .line((start, newline, newline + 1)) }
             scanned = input.bytes.count - start
             if scanned > maxRecordBytes { return .tooLong }
@@ -147,10 +138,7 @@ public final class NDJSONReader: PartitionedRecordReader {
         let excerpt = SourceRecord.excerpt(of: input.bytes[input.position...])
         while true {
             let from = input.position
-            let newline = input.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard from < buffer.count, let found = memchr(buffer.baseAddress! + from, 10, buffer.count - from) else { return nil }
-                return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
+            let newline = input.lineFeed(from: from)
             if let newline {
                 input.position = newline + 1
                 return SourceRecord(line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
