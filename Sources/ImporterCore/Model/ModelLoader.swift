@@ -43,28 +43,16 @@ public enum ModelLoader {
         guard let versionNode = top["version"] else { throw root.error("missing 'version: N'") }
         guard let entitiesNode = top["entities"] else { throw root.error("missing 'entities:'") }
         let name = try nameNode.string()
-        try checkName(name, at: nameNode)
+        try ModelChecks.checkName(name, at: nameNode)
         let version = try versionNode.int()
         guard version >= 1 else { throw versionNode.error("the version must be 1 or more") }
 
-        var entities: [Entity] = []
-        var entityNodes: [String: YAMLNode] = [:]
+        var drafts: [EntityDraft] = []
         for (entityName, entityNode) in try entitiesNode.mapping() {
-            try checkName(entityName, at: entityNode)
-            entities.append(try parseEntity(entityName, entityNode))
-            entityNodes[entityName] = entityNode
+            try ModelChecks.checkName(entityName, at: entityNode)
+            drafts.append(try parseEntity(entityName, entityNode))
         }
-        guard !entities.isEmpty else { throw entitiesNode.error("the model declares no entities") }
-        try checkRelationships(entities, entityNodes)
-        var tables: [String: String] = [:]
-        for entity in entities {
-            if let other = tables[entity.table.lowercased()] {
-                throw entityNodes[entity.name]!.error("table '\(entity.table)' is also used by entity '\(other)'")
-            }
-            tables[entity.table.lowercased()] = entity.name
-        }
-        return Model(name: name, version: version, entities: entities,
-                     checksum: SHA256.hex(of: Array(canonicalDescription(name, version, entities).utf8)), file: file)
+        return try ModelChecks.model(name: name, version: version, drafts: drafts, syntax: .yaml, file: file, place: entitiesNode)
     }
 
     private static let entityKeys: Set<String> = [
@@ -80,71 +68,34 @@ public enum ModelLoader {
         "destination", "toMany", "inverse", "key", "deleteRule",
     ]
 
-    private static func parseEntity(_ name: String, _ node: YAMLNode) throws -> Entity {
+    private static func parseEntity(_ name: String, _ node: YAMLNode) throws -> EntityDraft {
         let fields = try node.fields(allowed: entityKeys)
         guard let attributesNode = fields["attributes"] else { throw node.error("entity '\(name)' has no 'attributes:'") }
         var attributes: [Attribute] = []
         for (attributeName, attributeNode) in try attributesNode.mapping() {
-            try checkName(attributeName, at: attributeNode)
+            try ModelChecks.checkName(attributeName, at: attributeNode)
             attributes.append(try parseAttribute(attributeName, attributeNode))
         }
         var relationships: [Relationship] = []
+        var relationshipPlaces: [String: any ModelPlace] = [:]
         if let relationshipsNode = fields["relationships"] {
             for (relationshipName, relationshipNode) in try relationshipsNode.mapping() {
-                try checkName(relationshipName, at: relationshipNode)
+                try ModelChecks.checkName(relationshipName, at: relationshipNode)
                 if attributes.contains(where: { $0.name == relationshipName }) {
                     throw relationshipNode.error("'\(relationshipName)' is both an attribute and a relationship")
                 }
                 relationships.append(try parseRelationship(relationshipName, relationshipNode))
+                relationshipPlaces[relationshipName] = relationshipNode
             }
         }
 
-        guard let hashKeyNode = fields["hashKey"] else { throw node.error("entity '\(name)' needs 'hashKey: ATTRIBUTE'") }
-        let hashKey = try hashKeyNode.string()
-        guard let keyAttribute = attributes.first(where: { $0.name == hashKey }) else {
-            throw hashKeyNode.error("hash key '\(hashKey)' is not an attribute of '\(name)'")
+        func declared(_ key: String) throws -> Declared<String>? {
+            try fields[key].map { Declared(value: try $0.string(), place: $0) }
         }
-        guard keyAttribute.type.canBeKey else {
-            throw hashKeyNode.error("hash key '\(hashKey)' is a \(keyAttribute.type.rawValue); a hash key must be a string or numeric attribute")
-        }
-        guard let versionNode = fields["versionAttribute"] else {
-            throw node.error("entity '\(name)' needs 'versionAttribute: ATTRIBUTE' (an int64 attribute the tool manages)")
-        }
-        let versionAttribute = try versionNode.string()
-        guard let version = attributes.first(where: { $0.name == versionAttribute }) else {
-            throw versionNode.error("version attribute '\(versionAttribute)' is not an attribute of '\(name)'; add '\(versionAttribute): { type: int64 }'")
-        }
-        guard version.type == .int64 else {
-            throw versionNode.error("version attribute '\(versionAttribute)' must be int64, not \(version.type.rawValue)")
-        }
-        guard versionAttribute != hashKey else { throw versionNode.error("the version attribute cannot be the hash key") }
-        let rangeKey = try fields["rangeKey"].map { try parseRangeKey($0, entity: name, hashKey: hashKey,
-                                                                      versionAttribute: versionAttribute, attributes: attributes) }
-
-        let table = try fields["table"]?.string() ?? name
-        if let reason = tableNameProblem(table) {
-            throw (fields["table"] ?? node).error("table name '\(table)': \(reason)")
-        }
-        return Entity(name: name, table: table, hashKey: hashKey, rangeKey: rangeKey, versionAttribute: versionAttribute,
-                      attributes: attributes, relationships: relationships,
-                      renamedFrom: try fields["renamedFrom"]?.string(), line: node.line)
-    }
-
-    /// The sort key (SPEC §14): a string, integer, decimal or date attribute other than the hash
-    /// key and the version attribute.
-    private static func parseRangeKey(_ node: YAMLNode, entity: String, hashKey: String, versionAttribute: String,
-                                      attributes: [Attribute]) throws -> String {
-        let rangeKey = try node.string()
-        guard let attribute = attributes.first(where: { $0.name == rangeKey }) else {
-            throw node.error("range key '\(rangeKey)' is not an attribute of '\(entity)'")
-        }
-        guard rangeKey != hashKey, rangeKey != versionAttribute else {
-            throw node.error("the range key must be another attribute than the hash key and the version attribute")
-        }
-        guard attribute.type.canBeKey || attribute.type == .date else {
-            throw node.error("range key '\(rangeKey)' is a \(attribute.type.rawValue); a range key must be a string, integer, decimal or date attribute")
-        }
-        return rangeKey
+        return EntityDraft(name: name, place: node, table: try declared("table"), hashKey: try declared("hashKey"),
+                           rangeKey: try declared("rangeKey"), versionAttribute: try declared("versionAttribute"),
+                           attributes: attributes, relationships: relationships, relationshipPlaces: relationshipPlaces,
+                           renamedFrom: try fields["renamedFrom"]?.string(), line: node.line)
     }
 
     private static func parseAttribute(_ name: String, _ node: YAMLNode) throws -> Attribute {
@@ -258,100 +209,5 @@ public enum ModelLoader {
         }
         return Relationship(name: name, destination: destination, toMany: try fields["toMany"]?.bool() ?? false,
                             inverse: try fields["inverse"]?.string(), keys: keys, deleteRule: deleteRule)
-    }
-
-    private static func checkRelationships(_ entities: [Entity], _ nodes: [String: YAMLNode]) throws {
-        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
-        for entity in entities {
-            let entityNode = nodes[entity.name]!
-            for relationship in entity.relationships {
-                let at = { (message: String) in
-                    ConfigurationError(file: entityNode.file, line: relationshipLine(entityNode, relationship.name),
-                                       key: relationship.name, message)
-                }
-                guard let destination = byName[relationship.destination] else {
-                    throw at("destination '\(relationship.destination)' is not an entity of this model")
-                }
-                // A to-one may go without an inverse (as in Core Data); a to-many is the inverse of a to-one.
-                if let inverseName = relationship.inverse {
-                    guard let inverse = destination.relationships.first(where: { $0.name == inverseName }) else {
-                        throw at("inverse '\(inverseName)' is not a relationship of '\(destination.name)'")
-                    }
-                    guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
-                        throw at("inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(relationship.name)'")
-                    }
-                    if relationship.toMany && inverse.toMany {
-                        throw at("many-to-many relationships are not supported; model the link as an entity of its own")
-                    }
-                } else if relationship.toMany {
-                    throw at("missing 'inverse:'; a to-many relationship needs the to-one relationship of '\(destination.name)' that points back")
-                }
-                if relationship.toMany {
-                    if relationship.isToOne { throw at("'key:' belongs on the to-one side, not on a to-many relationship") }
-                    continue
-                }
-                guard !relationship.keys.isEmpty else {
-                    throw at("a to-one relationship needs 'key:', the attribute holding the \(destination.name)'s \(destination.hashKey)")
-                }
-                guard relationship.keys.count == destination.keyAttributes.count else {
-                    let wanted = destination.keyAttributes.joined(separator: ", ")
-                    throw at("'key:' names \(relationship.keys.count) attribute(s), but \(destination.name) is keyed by \(destination.keyAttributes.count) (\(wanted)); write key: [\(wanted)] with this entity's attributes holding them")
-                }
-                for (keyName, destinationKeyName) in zip(relationship.keys, destination.keyAttributes) {
-                    guard let keyAttribute = entity.attribute(named: keyName) else {
-                        throw at("key '\(keyName)' is not an attribute of '\(entity.name)'")
-                    }
-                    let destinationKey = destination.attribute(named: destinationKeyName)!
-                    guard keyAttribute.type == destinationKey.type else {
-                        throw at("key '\(keyName)' is a \(keyAttribute.type.rawValue) but \(destination.name).\(destinationKeyName) is a \(destinationKey.type.rawValue)")
-                    }
-                }
-            }
-        }
-    }
-
-    private static func relationshipLine(_ entityNode: YAMLNode, _ name: String) -> Int? {
-        guard let relationships = entityNode.node.mapping?["relationships"]?.mapping else { return entityNode.line }
-        for (key, value) in relationships where key.string == name { return value.mark?.line ?? key.mark?.line }
-        return entityNode.line
-    }
-
-    private static func checkName(_ name: String, at node: YAMLNode) throws {
-        guard isValidName(name) else {
-            throw ConfigurationError(file: node.file, line: node.line, key: name,
-                                     "'\(name)' is not a valid name; use letters, digits and _ and do not start with a digit")
-        }
-    }
-
-    /// `[A-Za-z_][A-Za-z0-9_]*`
-    static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
-        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || (48...57).contains($0) }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
-
-    /// What every store needs of a table name (DynamoDB's own rule is the DynamoDB store's,
-    /// checked with the pipeline's `tablePrefix` when the destination is DynamoDB).
-    static func tableNameProblem(_ table: String) -> String? {
-        if table.isEmpty { return "a table needs a name" }
-        if table.lowercased().hasPrefix("sqlite_") { return "names beginning with 'sqlite_' are SQLite's own" }
-        if table.utf8.contains(0) { return "a table name cannot hold a NUL character" }
-        return nil
-    }
-
-    /// A stable text of everything that affects stored data, for the checksum.
-    private static func canonicalDescription(_ name: String, _ version: Int, _ entities: [Entity]) -> String {
-        var text = "model \(name) \(version)\n"
-        for entity in entities {
-            text += "entity \(entity.name) table=\(entity.table) key=\(entity.hashKey)\(entity.rangeKey.map { " range=\($0)" } ?? "") version=\(entity.versionAttribute) renamedFrom=\(entity.renamedFrom ?? "")\n"
-            for a in entity.attributes {
-                text += "  attribute \(a.name) \(a.type.rawValue) required=\(a.required) min=\(a.minimum.map { "\($0)" } ?? "") max=\(a.maximum.map { "\($0)" } ?? "") maxLength=\(a.maxLength.map { "\($0)" } ?? "") pattern=\(a.pattern ?? "") values=\(a.allowedValues?.joined(separator: "|") ?? "") default=\(a.defaultValue.map { "\($0)" } ?? "") renamedFrom=\(a.renamedFrom ?? "")\(a.conversion.map { " convert=\($0)" } ?? "")\n"
-            }
-            for r in entity.relationships {
-                text += "  relationship \(r.name) -> \(r.destination) toMany=\(r.toMany) inverse=\(r.inverse ?? "") key=\(r.keys.joined(separator: ",")) deleteRule=\(r.deleteRule.rawValue)\n"
-            }
-        }
-        return text
     }
 }
