@@ -5,19 +5,20 @@ import ImporterCore
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
-        abstract: "Check a model's versions, or show the migration between two of them.",
-        subcommands: [Check.self, Diff.self])
+        abstract: "Check a model's versions, show the migration between two of them, or convert a model.",
+        subcommands: [Check.self, Diff.self, Convert.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check every version of a model (a file or a directory of vN.yaml) and every step between them.",
+            abstract: "Check every version of a model (a YAML file, a directory of vN.yaml, an .xcdatamodeld) and every step between them.",
             discussion: "Exit 0 when every version loads and every step from one version to the next can be migrated; 2 otherwise, with what is refused.")
 
-        @Argument(help: "A model file or a directory of model versions.")
+        @Argument(help: "A model file, a directory of model versions, or a Core Data .xcdatamodeld or .xcdatamodel.")
         var model: String
 
         func run() throws {
             let versions = try exitOnConfigurationError { try ModelLoader.load(path: model) }
+            printWarnings(versions)
             let steps = versions.steps(from: versions.versions[0].version, to: versions.newest.version)
             let refusals = steps.flatMap(\.refusals)
             for version in versions.versions {

@@ -30,6 +30,7 @@ struct PipelineOptions: ParsableArguments {
         loader.requireInputs = requireInputs
         let config = try loader.load(path: pipeline)
         let versions = try ModelLoader.load(path: config.modelPath)
+        printWarnings(versions)
         guard let pinned = config.modelVersion else { return (config, versions, versions.newest) }
         guard let model = versions.version(pinned) else {
             throw ConfigurationError(file: config.file, key: "modelVersion",

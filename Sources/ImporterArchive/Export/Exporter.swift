@@ -24,7 +24,7 @@ public struct Exporter {
 
     /// Writes the archive at `path` (its kind from the name) and returns its manifest.
     public func export(to path: String, kind: ArchiveKind) throws -> Manifest {
-        guard let modelText = FileManager.default.contents(atPath: model.file) else {
+        guard let modelText = Self.modelText(of: model) else {
             throw ArchiveError(path: model.file, "cannot read the model file to put it into the archive")
         }
         return try store.readingSnapshot {
@@ -140,6 +140,13 @@ public struct Exporter {
     /// Chunks of this size compress well as independent frames (zstd's window at level 3 is
     /// smaller) and keep a few in flight cheap.
     private static let chunkSize = 4 << 20
+
+    /// The archive's model.yaml: the model's own YAML file, or a Core Data model written as YAML
+    /// (the same checksum).
+    static func modelText(of model: Model) -> Data? {
+        guard CoreDataPackage.isCoreData(model.file) else { return FileManager.default.contents(atPath: model.file) }
+        return Data(ModelYAMLWriter.text(of: model).utf8)
+    }
 }
 
 /// The store changed between the two passes of a two-pass export (a store without snapshots).

@@ -32,10 +32,13 @@ public struct Model: Sendable {
 /// Every version of a model found in a directory, oldest first.
 public struct VersionedModel: Sendable {
     public let versions: [Model]
+    /// What the model files declare that the importer does not use (SPEC §15), to be shown.
+    public let warnings: [ModelWarning]
 
     /// The versions, oldest first.
-    public init(versions: [Model]) {
+    public init(versions: [Model], warnings: [ModelWarning] = []) {
         self.versions = versions.sorted { $0.version < $1.version }
+        self.warnings = warnings
     }
 
     public var newest: Model { versions.last! }

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Loads model files (YAML) and checks them, with errors that name file, line and key.
+/// Loads model files (YAML or Core Data's XML) and checks them, with errors that name file, line and key.
 public enum ModelLoader {
-    /// Loads a model file, or every `*.yaml` version in a directory.
+    /// Loads a model file, every `*.yaml` version in a directory, or a Core Data model
+    /// (`.xcdatamodeld` with its versions, or one `.xcdatamodel`).
     public static func load(path: String) throws -> VersionedModel {
+        if CoreDataPackage.isCoreData(path) { return try CoreDataPackage.load(path: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ConfigurationError(file: path, "the model file or directory does not exist")
@@ -30,9 +32,16 @@ public enum ModelLoader {
         return VersionedModel(versions: versions)
     }
 
-    /// Loads and checks one model version file.
+    /// Loads and checks one model version: a YAML file or an `.xcdatamodel` package.
     public static func loadFile(_ file: String) throws -> Model {
-        try parse(text: YAMLNode.readText(file, what: "model file"), file: file)
+        if CoreDataPackage.isCoreData(file) {
+            let versions = try CoreDataPackage.load(path: file)
+            guard versions.versions.count == 1 else {
+                throw ConfigurationError(file: file, "holds \(versions.versions.count) versions; name one of its .xcdatamodel packages")
+            }
+            return versions.newest
+        }
+        return try parse(text: YAMLNode.readText(file, what: "model file"), file: file)
     }
 
     /// Parses and checks model YAML text.
@@ -137,7 +146,7 @@ public enum ModelLoader {
 
     /// `convert:` — exactly one of `copy`, `map` (with `from`), `datePattern` (with `from`),
     /// `join` (with `separator`), `split` (with `from`, optional `index`) or `constant`.
-    private static func parseConversion(_ node: YAMLNode, type: AttributeType) throws -> Conversion {
+    static func parseConversion(_ node: YAMLNode, type: AttributeType) throws -> Conversion {
         let fields = try node.fields(allowed: conversionKeys)
         let kinds = ["copy", "map", "datePattern", "join", "split", "constant"].filter { fields[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {

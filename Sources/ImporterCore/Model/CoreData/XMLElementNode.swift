@@ -1,0 +1,47 @@
+/// An element of a small XML document (a Core Data `contents` file, a property list), read
+/// with `XMLEventReader`: its attributes, children and text, and the line it starts on.
+struct XMLElementNode {
+    let name: String
+    let attributes: [String: String]
+    let line: Int
+    var children: [XMLElementNode] = []
+    var text = ""
+
+    /// The root element of `bytes`; errors name `file` and the line.
+    static func parse(_ bytes: [UInt8], file: String) throws -> XMLElementNode {
+        do {
+            var reader = try XMLEventReader(bytes: bytes)
+            var stack: [XMLElementNode] = []
+            var root: XMLElementNode?
+            while let event = try reader.next() {
+                switch event {
+                case .start(let name, let attributes, let line):
+                    stack.append(XMLElementNode(name: name, attributes: attributes, line: line))
+                case .end:
+                    let done = stack.removeLast()
+                    guard !stack.isEmpty else { root = done; continue }
+                    stack[stack.count - 1].children.append(done)
+                case .text(let text, _):
+                    stack[stack.count - 1].text += text
+                }
+            }
+            guard let root else { throw XMLSyntaxError(line: 1, message: "the document has no root element") }
+            return root
+        } catch let error as XMLSyntaxError {
+            throw ConfigurationError(file: file, line: error.line, "not well-formed XML: \(error.message)")
+        }
+    }
+
+    func children(named name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
+
+    /// `<userInfo><entry key="hashKey" value="locationId"/></userInfo>` as a dictionary.
+    var userInfo: [String: String] {
+        var entries: [String: String] = [:]
+        for info in children(named: "userInfo") {
+            for entry in info.children(named: "entry") {
+                if let key = entry.attributes["key"] { entries[key] = entry.attributes["value"] ?? "" }
+            }
+        }
+        return entries
+    }
+}
