@@ -36,7 +36,11 @@ public struct VersionedModel: Sendable {
     public let warnings: [ModelWarning]
 
     /// The versions, oldest first.
-    public init(versions: [Model], warnings: [ModelWarning] = []) {
+    public init(versions: [Model]) {
+        self.init(versions: versions, warnings: [])
+    }
+
+    public init(versions: [Model], warnings: [ModelWarning]) {
         self.versions = versions.sorted { $0.version < $1.version }
         self.warnings = warnings
     }

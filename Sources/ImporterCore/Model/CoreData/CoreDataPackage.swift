@@ -34,25 +34,36 @@ public enum CoreDataPackage {
         let packages = names.filter { $0.hasSuffix(versionExtension) }.sorted()
         guard !packages.isEmpty else { throw ConfigurationError(file: folder, "holds no .xcdatamodel versions") }
         let name = modelName(of: folder)
-        var versions: [Model] = [], warnings: [ModelWarning] = []
+        var numbers: [Int: String] = [:]
         for package in packages {
-            let (model, found) = try loadVersion(FilePaths.join(folder, package), modelName: name)
-            if let other = versions.first(where: { $0.version == model.version }) {
+            let number = numbered(package).version
+            if let other = numbers.updateValue(package, forKey: number) {
                 throw ConfigurationError(file: FilePaths.join(folder, package),
-                    "is version \(model.version), as is \(FilePaths.lastComponent(FilePaths.directory(of: other.file))); rename one (the trailing number is the version)")
+                    "is version \(number), as is \(other); rename one (the trailing number is the version)")
             }
+        }
+        var current = numbers.keys.max()!
+        var warnings: [ModelWarning] = []
+        if let currentName = try currentVersion(of: folder) {
+            guard packages.contains(currentName) else {
+                throw ConfigurationError(file: FilePaths.join(folder, currentVersionFile),
+                    "names the current version '\(currentName)', which is not in the model folder")
+            }
+            current = numbered(currentName).version
+        }
+        var versions: [Model] = []
+        for (number, package) in numbers.sorted(by: { $0.key > $1.key }) {
+            guard number <= current else {
+                warnings.append(ModelWarning(file: FilePaths.join(folder, package), line: nil,
+                    message: "version \(number) is newer than the current version \(current) (\(currentVersionFile)) and is not read"))
+                continue
+            }
+            let (model, found) = try loadVersion(FilePaths.join(folder, package), modelName: name)
             versions.append(model)
-            warnings += found
+            // What every version declares is said once, for the newest.
+            warnings += found.filter { warning in !warnings.contains { $0.message == warning.message } }
         }
-        guard let current = try currentVersion(of: folder) else { return VersionedModel(versions: versions, warnings: warnings) }
-        guard let currentNumber = packages.contains(current) ? numbered(current).version : nil else {
-            throw ConfigurationError(file: FilePaths.join(folder, currentVersionFile), "names the current version '\(current)', which is not in the model folder")
-        }
-        for later in versions where later.version > currentNumber {
-            warnings.append(ModelWarning(file: later.file, line: nil,
-                message: "version \(later.version) is newer than the current version \(currentNumber) (\(currentVersionFile)) and is not used"))
-        }
-        return VersionedModel(versions: versions.filter { $0.version <= currentNumber }, warnings: warnings)
+        return VersionedModel(versions: versions, warnings: warnings)
     }
 
     private static func loadVersion(_ package: String, modelName: String) throws -> (Model, [ModelWarning]) {
