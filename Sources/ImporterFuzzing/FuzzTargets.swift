@@ -10,7 +10,7 @@ import ImporterFormats
 ///
 /// A broken invariant throws `FuzzViolation`; the fuzzer turns it into a crash it keeps.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case csv, ndjson, jsonArray = "json-array", dynamodbJSON = "dynamodb-json", model, pipeline, restore
+    case csv, ndjson, jsonArray = "json-array", dynamodbJSON = "dynamodb-json", model, coreDataModel = "coredata-model", pipeline, restore
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) throws {
@@ -19,11 +19,23 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes)) }
         case .dynamodbJSON: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes), layout: .dynamoDBItem) }
         case .jsonArray: try ReaderInvariants.check(bytes) { JSONArrayReader(source: MemorySource(bytes)) }
-        case .model: _ = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+        case .model:
+            guard let model = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
+            try checkRoundTrip(model)
+        case .coreDataModel:
+            guard let model = try? ModelRoundTrip.coreDataModel(bytes) else { return }
+            try checkRoundTrip(model)
         case .pipeline:
             _ = try? PipelineLoader(variables: [:], environment: [:]).parse(text: String(decoding: bytes, as: UTF8.self), file: "/nonexistent/fuzz.yaml")
         case .restore: try RestoreInvariants.check(bytes)
         }
+    }
+}
+
+/// A model that loads is written as YAML and as Core Data XML, and each reads back the same.
+private func checkRoundTrip(_ model: Model) throws {
+    if let mismatch = ModelRoundTrip.mismatch(model) {
+        throw FuzzViolation(description: "the model does not survive conversion: \(mismatch)")
     }
 }
 

@@ -13,7 +13,12 @@ struct CoreDataModelReader {
     }
 
     mutating func read(name: String, version: Int) throws -> Model {
-        let root = try XMLElementNode.parse(Array(try YAMLNode.readText(file, what: "Core Data model file").utf8), file: file)
+        try parse(Array(try YAMLNode.readText(file, what: "Core Data model file").utf8), name: name, version: version)
+    }
+
+    /// Reads `contents` bytes as if they were in `file`.
+    mutating func parse(_ bytes: [UInt8], name: String, version: Int) throws -> Model {
+        let root = try XMLElementNode.parse(bytes, file: file)
         let place = FilePlace(file: file, line: root.line, key: nil)
         guard root.name == "model" else {
             throw place.error("not a Core Data model: the root element is <\(root.name)>, not <model>")
