@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ImporterCore", targets: ["ImporterCore"]),
         .library(name: "ImporterFormats", targets: ["ImporterFormats"]),
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
+        .library(name: "ImporterAWS", targets: ["ImporterAWS"]),
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
         .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
         // For the fuzzing package in Fuzz/ only.
@@ -44,11 +45,13 @@ let package = Package(
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
-        // The remote store: DynamoDB's JSON protocol over HTTP (AsyncHTTPClient), SigV4, retries, conditional writes.
-        .target(name: "ImporterDynamoDB", dependencies: [
+        // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
+        .target(name: "ImporterAWS", dependencies: [
             "ImporterCore", "CNettle",
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // The remote store: DynamoDB's JSON protocol, conditional writes, tables, scans, migration.
+        .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore", "ImporterAWS"]),
         // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256.
         .target(name: "ImporterArchive", dependencies: [
             "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd",
@@ -56,6 +59,7 @@ let package = Package(
         // The executable: commands only, wiring the modules together.
         .executableTarget(name: "importer", dependencies: [
             "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
+            .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
             .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -76,6 +80,6 @@ let package = Package(
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
-        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterDynamoDB", "ImporterConformance", "TestSupport"]),
+        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterConformance", "TestSupport"]),
     ]
 )

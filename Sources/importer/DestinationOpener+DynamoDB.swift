@@ -1,5 +1,6 @@
 #if DynamoDB
 import Foundation
+import ImporterAWS
 import ImporterCore
 import ImporterDynamoDB
 

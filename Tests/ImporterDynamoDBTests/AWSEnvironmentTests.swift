@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// Every precedence rule of SPEC §11's configuration, with an injected environment and a temp home directory.

@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// Two importer processes updating the same items at once: the conditional writes let exactly

@@ -2,6 +2,7 @@ import Foundation
 import ImporterConformance
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// The store conformance table (every mode × versions × mergePolicy, and sync deletes) on

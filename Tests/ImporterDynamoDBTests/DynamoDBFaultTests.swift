@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// Retries through a fault-injecting proxy in front of moto: throttling, 5xx, connection

@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+@testable import ImporterAWS
 import ImporterDynamoDB
 import TestSupport
 import XCTest

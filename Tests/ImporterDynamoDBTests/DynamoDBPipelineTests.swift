@@ -2,6 +2,7 @@ import Foundation
 import ImporterCore
 import TestSupport
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// `importer run` with `destination.type: dynamodb`, against moto with authentication on.

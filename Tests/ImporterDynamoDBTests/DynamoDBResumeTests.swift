@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// SPEC §12 on DynamoDB: a run killed with SIGKILL resumes from `<report dir>/checkpoint.json`;

@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// The store's own checks, through its API against moto.

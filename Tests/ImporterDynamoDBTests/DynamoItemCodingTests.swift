@@ -1,6 +1,7 @@
 import Foundation
 import ImporterCore
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// SPEC §5's DynamoDB item encoding: the JSON text, the item size, and decode(encode(x)) == x.

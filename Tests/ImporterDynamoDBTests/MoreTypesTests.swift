@@ -2,6 +2,7 @@ import Foundation
 import ImporterCore
 import TestSupport
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// uuid, uri and binary on DynamoDB (SPEC §14): S, S and B, through the store on moto.

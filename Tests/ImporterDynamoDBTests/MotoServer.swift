@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// A real DynamoDB-protocol server for the tests (SPEC §11): moto's server (PyPI `moto[server]`,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// SigV4Signer against a real DynamoDB-protocol server (moto, authentication enforced): a correctly signed

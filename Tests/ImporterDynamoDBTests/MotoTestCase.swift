@@ -1,4 +1,5 @@
 import Foundation
+@testable import ImporterAWS
 import ImporterDynamoDB
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// The signer against AWS's SigV4 test suite (aws-sig-v4-test-suite, 2015-08-30 edition).

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// A DynamoDB item as the JSON protocol carries it: attribute name → typed value.

@@ -1,3 +1,4 @@
+import ImporterAWS
 import Foundation
 
 /// DynamoDB's JSON protocol 1.0 over HTTP: one signed POST per operation

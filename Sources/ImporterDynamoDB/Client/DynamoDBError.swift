@@ -1,3 +1,4 @@
+import ImporterAWS
 import Foundation
 
 /// A failed DynamoDB call: the service's error (`__type` / `x-amzn-errortype`, `message`), an

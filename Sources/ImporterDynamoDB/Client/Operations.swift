@@ -1,3 +1,4 @@
+import ImporterAWS
 import Foundation
 
 /// The typed requests and responses of the DynamoDB operations the store uses, with the wire

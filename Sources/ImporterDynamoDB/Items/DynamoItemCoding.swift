@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// How a date attribute is stored in DynamoDB (SPEC §5 `dateEncoding`).

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// How one entity's stored items change in a migration: decoded with the start version's

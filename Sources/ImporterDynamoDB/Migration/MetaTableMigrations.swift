@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// What the meta table records of a model: its version and checksum, an unfinished migration,

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 import Synchronization
 

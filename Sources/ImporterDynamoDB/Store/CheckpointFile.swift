@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// A checkpoint and its write-stage rejections as one JSON file, replaced atomically (written

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// The tables a model needs: one per entity (`tablePrefix` + the entity's table, keyed by its

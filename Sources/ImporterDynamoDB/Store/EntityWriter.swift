@@ -1,4 +1,5 @@
 import Foundation
+import ImporterAWS
 import ImporterCore
 
 /// Writes one group of records of an entity (one transaction's worth) with SPEC §6's rules

@@ -1,3 +1,4 @@
+import ImporterAWS
 import Foundation
 import Synchronization
 

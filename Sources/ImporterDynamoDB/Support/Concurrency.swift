@@ -1,3 +1,4 @@
+import ImporterAWS
 import ImporterCore
 
 /// Runs `body` for every index of `0..<count` with at most `limit` running at once (a task

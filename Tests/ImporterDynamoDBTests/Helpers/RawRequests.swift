@@ -1,4 +1,5 @@
 import Foundation
+@testable import ImporterAWS
 @testable import ImporterDynamoDB
 
 /// A request body from Foundation values, for tests that look at the tables directly.

@@ -4,11 +4,11 @@ import NIOCore
 import Synchronization
 
 /// An HTTP response as the client reads it.
-struct HTTPResponse: Sendable {
-    let status: Int
+public struct HTTPResponse: Sendable {
+    public let status: Int
     /// The `x-amzn-errortype` header, if any.
-    let errorType: String?
-    let body: Data
+    public let errorType: String?
+    public let body: Data
 }
 
 /// POSTs over AsyncHTTPClient's async API: at most `limit` requests in flight (the others wait,
@@ -18,12 +18,12 @@ struct HTTPResponse: Sendable {
 ///
 /// (URLSession, which needs nothing compiled, was measured too; on Linux it spun the CPU and
 /// stalled when a connection was reset — BENCHMARKS.md.)
-final class HTTPTransport: Sendable {
+public final class HTTPTransport: Sendable {
     private let http: HTTPClient
     private let slots: RequestSlots
     private let timeout: TimeAmount
 
-    init(limit: Int, timeout: Double) {
+    public init(limit: Int, timeout: Double) {
         let milliseconds = Int64(timeout * 1000)
         self.timeout = .milliseconds(milliseconds)
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
@@ -35,7 +35,7 @@ final class HTTPTransport: Sendable {
     deinit { http.shutdown(queue: .global()) { _ in } }
 
     /// POSTs `body` with `headers` to `url`; throws when no response came back in time.
-    func post(_ url: URL, headers: [(name: String, value: String)], body: Data) async throws -> HTTPResponse {
+    public func post(_ url: URL, headers: [(name: String, value: String)], body: Data) async throws -> HTTPResponse {
         await slots.acquire()
         defer { slots.release() }
         var request = HTTPClientRequest(url: url.absoluteString)

@@ -22,7 +22,7 @@ public struct RetryPolicy: Sendable {
 
     /// After failed attempt number `attempt`: false when no attempt is left; else counts a
     /// retry for `entity`, sleeps the backoff (suspending, not blocking) and moves `attempt` on.
-    func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) async throws -> Bool {
+    public func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) async throws -> Bool {
         guard attempt < maxAttempts else { return false }
         retries?.add(1, for: entity)
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 30))))
@@ -38,7 +38,7 @@ public final class RetryCounter: Sendable {
 
     public init() {}
 
-    func add(_ retries: Int, for entity: String) {
+    public func add(_ retries: Int, for entity: String) {
         guard retries > 0 else { return }
         counts.withLock { $0[entity, default: 0] += retries }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Where the DynamoDB store gets its credentials, region and endpoint from (SPEC §11).
+/// Where the AWS clients (DynamoDB, S3) get their credentials, region and endpoints from (SPEC §11, §16).
 ///
 /// Everything is read from the injected `variables` and `homeDirectory`, never from the process
 /// directly, so tests need no real environment; `AWSEnvironment.current` reads the real one.
@@ -101,13 +101,14 @@ public struct AWSEnvironment: Sendable {
         throw .noRegion
     }
 
-    /// The pipeline's endpoint when it gives one, else `AWS_ENDPOINT_URL_DYNAMODB`, else `AWS_ENDPOINT_URL`,
-    /// else DynamoDB's public endpoint for `region` (`https://dynamodb.<region>.amazonaws.com`,
+    /// The pipeline's endpoint when it gives one, else the service's variable
+    /// (`AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_S3`), else `AWS_ENDPOINT_URL`, else the
+    /// service's public endpoint for `region` (`https://dynamodb.<region>.amazonaws.com`,
     /// `.amazonaws.com.cn` for the `cn-` regions). An explicit endpoint must be an http or https URL with a host.
-    public func endpoint(pipelineEndpoint: String? = nil, region: String) throws(AWSConfigurationError) -> URL {
+    public func endpoint(pipelineEndpoint: String? = nil, region: String, service: AWSService = .dynamodb) throws(AWSConfigurationError) -> URL {
         let candidates: [(source: String, value: String?)] = [
             ("the pipeline's endpoint", nonBlank(pipelineEndpoint)),
-            ("AWS_ENDPOINT_URL_DYNAMODB", value(of: "AWS_ENDPOINT_URL_DYNAMODB")),
+            (service.endpointVariable, value(of: service.endpointVariable)),
             ("AWS_ENDPOINT_URL", value(of: "AWS_ENDPOINT_URL")),
         ]
         if let (source, text) = candidates.first(where: { $0.value != nil }).map({ ($0.source, $0.value ?? "") }) {
@@ -121,7 +122,7 @@ public struct AWSEnvironment: Sendable {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }
         let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
-        guard isHostLabel, !region.isEmpty, let url = URL(string: "https://dynamodb.\(region).\(domain)") else {
+        guard isHostLabel, !region.isEmpty, let url = URL(string: "https://\(service.signingName).\(region).\(domain)") else {
             throw .invalidRegion(region)
         }
         return url
@@ -129,12 +130,12 @@ public struct AWSEnvironment: Sendable {
 
     /// Credentials, region and endpoint together, as the store needs them.
     public func resolve(
-        pipelineRegion: String? = nil, pipelineEndpoint: String? = nil
+        pipelineRegion: String? = nil, pipelineEndpoint: String? = nil, service: AWSService = .dynamodb
     ) throws(AWSConfigurationError) -> AWSResolvedConfiguration {
         let region = try region(pipelineRegion: pipelineRegion)
         return AWSResolvedConfiguration(
             credentials: try credentials(), region: region,
-            endpoint: try endpoint(pipelineEndpoint: pipelineEndpoint, region: region))
+            endpoint: try endpoint(pipelineEndpoint: pipelineEndpoint, region: region, service: service))
     }
 
     // MARK: - Helpers
@@ -147,7 +148,7 @@ public struct AWSEnvironment: Sendable {
     }
 }
 
-/// What `AWSEnvironment.resolve` found: everything a signed DynamoDB request needs.
+/// What `AWSEnvironment.resolve` found: everything a signed request to one service needs.
 public struct AWSResolvedConfiguration: Sendable, Equatable {
     public var credentials: AWSCredentials
     public var region: String
