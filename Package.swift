@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
         .library(name: "ImporterAWS", targets: ["ImporterAWS"]),
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
+        .library(name: "ImporterS3", targets: ["ImporterS3"]),
         .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
         // For the fuzzing package in Fuzz/ only.
         .library(name: "ImporterFuzzing", targets: ["ImporterFuzzing"]),
@@ -52,6 +53,8 @@ let package = Package(
         ]),
         // The remote store: DynamoDB's JSON protocol, conditional writes, tables, scans, migration.
         .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore", "ImporterAWS"]),
+        // Object storage: S3's REST API (listing, ranged reads), S3 objects as inputs of the readers.
+        .target(name: "ImporterS3", dependencies: ["ImporterCore", "ImporterFormats", "ImporterAWS"]),
         // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256.
         .target(name: "ImporterArchive", dependencies: [
             "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd",
@@ -61,6 +64,7 @@ let package = Package(
             "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
             .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
             .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
+            .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -80,6 +84,6 @@ let package = Package(
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
-        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterConformance", "TestSupport"]),
+        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
     ]
 )

@@ -13,12 +13,13 @@ public enum ReaderFactory {
 
     /// A reader of `format` over bytes that are not a file of their own (an archive entry);
     /// `name` stands for them in messages.
-    public static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions) -> RecordReader {
+    public static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions,
+                                  maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) -> RecordReader {
         switch format {
-        case .csv, .tsv: return CSVReader(source: source, name: name, options: csv)
-        case .ndjson: return NDJSONReader(source: source)
-        case .dynamodbJSON: return NDJSONReader(source: source, layout: .dynamoDBItem)
-        case .json: return JSONArrayReader(source: source)
+        case .csv, .tsv: return CSVReader(source: source, name: name, options: csv, maxRecordBytes: maxRecordBytes)
+        case .ndjson: return NDJSONReader(source: source, maxRecordBytes: maxRecordBytes)
+        case .dynamodbJSON: return NDJSONReader(source: source, layout: .dynamoDBItem, maxRecordBytes: maxRecordBytes)
+        case .json: return JSONArrayReader(source: source, maxRecordBytes: maxRecordBytes)
         }
     }
 }

@@ -9,9 +9,26 @@ public struct HTTPResponse: Sendable {
     /// The `x-amzn-errortype` header, if any.
     public let errorType: String?
     public let body: Data
+    /// Every header, names lowercased (the last value of a repeated one).
+    public let headers: [String: String]
+
+    public init(status: Int, errorType: String?, body: Data, headers: [String: String]) {
+        self.status = status
+        self.errorType = errorType
+        self.body = body
+        self.headers = headers
+    }
 }
 
-/// POSTs over AsyncHTTPClient's async API: at most `limit` requests in flight (the others wait,
+/// An HTTP response whose body is still arriving: S3 objects are read as they stream in.
+public struct HTTPStreamingResponse: Sendable {
+    public let status: Int
+    /// Every header, names lowercased.
+    public let headers: [String: String]
+    public let body: HTTPClientResponse.Body
+}
+
+/// Requests over AsyncHTTPClient's async API: at most `limit` requests in flight (the others wait,
 /// suspended, in order), over a pool of `limit` kept-alive connections, each request given up
 /// after `timeout` seconds. No thread per request and no blocking wait: the event loop does
 /// the I/O, tasks suspend meanwhile.
@@ -36,16 +53,45 @@ public final class HTTPTransport: Sendable {
 
     /// POSTs `body` with `headers` to `url`; throws when no response came back in time.
     public func post(_ url: URL, headers: [(name: String, value: String)], body: Data) async throws -> HTTPResponse {
+        try await send("POST", url, headers: headers, body: body)
+    }
+
+    /// Sends a request and collects its response (at most 64 MiB: DynamoDB answers, S3 listings).
+    public func send(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) async throws -> HTTPResponse {
         await slots.acquire()
         defer { slots.release() }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        for header in headers { request.headers.add(name: header.name, value: header.value) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await http.execute(request, timeout: timeout)
+        let response = try await http.execute(request(method, url, headers: headers, body: body), timeout: timeout)
         let bytes = try await response.body.collect(upTo: 64 << 20)
-        return HTTPResponse(status: Int(response.status.code), errorType: response.headers.first(name: "x-amzn-errortype"),
-                            body: Data(bytes.readableBytesView))
+        let headers = Self.headers(response.headers)
+        return HTTPResponse(status: Int(response.status.code), errorType: headers["x-amzn-errortype"],
+                            body: Data(bytes.readableBytesView), headers: headers)
+    }
+
+    /// Sends a request and hands over the response as its body starts to arrive. The request's
+    /// slot is held until `body` is done with, so call it for bodies read at once.
+    public func stream<T: Sendable>(_ method: String, _ url: URL, headers: [(name: String, value: String)],
+                                    _ body: (HTTPStreamingResponse) async throws -> T) async throws -> T {
+        await slots.acquire()
+        defer { slots.release() }
+        // Only connecting and the head have the timeout: a long body keeps streaming (its
+        // reads time out on the connection's read timeout).
+        let response = try await http.execute(request(method, url, headers: headers, body: nil), timeout: timeout)
+        return try await body(HTTPStreamingResponse(status: Int(response.status.code), headers: Self.headers(response.headers),
+                                                    body: response.body))
+    }
+
+    private func request(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: method)
+        for header in headers { request.headers.add(name: header.name, value: header.value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return request
+    }
+
+    private static func headers(_ headers: some Sequence<(name: String, value: String)>) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers { result[name.lowercased()] = value }
+        return result
     }
 }
 

@@ -61,7 +61,8 @@ public struct SigV4Signer: Sendable {
             Self.canonicalQuery(percentEncodedQuery: components?.percentEncodedQuery),
             canonicalHeaders,
             signedHeaders,
-            SHA256.hex(of: body),
+            // S3 signs the payload hash it is sent (`UNSIGNED-PAYLOAD` for a streamed body).
+            sent.first { $0.name.lowercased() == "x-amz-content-sha256" }?.value ?? SHA256.hex(of: body),
         ].joined(separator: "\n")
 
         let scope = "\(timestamp.day)/\(region)/\(service)/aws4_request"
@@ -159,7 +160,7 @@ public struct SigV4Signer: Sendable {
     }
 
     /// RFC 3986 percent-encoding of the UTF-8 bytes: letters, digits and `-._~` kept, the rest `%XX` (uppercase).
-    static func uriEncode(_ text: String) -> String {
+    public static func uriEncode(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {

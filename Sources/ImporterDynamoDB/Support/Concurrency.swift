@@ -21,19 +21,3 @@ func concurrentMap<T: Sendable>(_ count: Int, limit: Int, _ body: @escaping @Sen
         return results.map { $0! }
     }
 }
-
-/// The one bridge from the synchronous `Store` protocol into the async client: runs `body` in a
-/// task and blocks the calling thread until it is done.
-///
-/// Call it only from a thread that is not one of Swift concurrency's cooperative pool (the
-/// pipeline's writer thread, the command's main thread): blocking a pool thread could starve
-/// the very task it waits for.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = ConditionBox<Result<T, any Error>?>(nil)
-    Task {
-        let result: Result<T, any Error>
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        outcome.withLock { $0 = result }
-    }
-    return try outcome.wait(until: { $0 != nil }) { $0! }.get()
-}

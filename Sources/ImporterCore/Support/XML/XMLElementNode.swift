@@ -1,14 +1,14 @@
-/// An element of a small XML document (a Core Data `contents` file, a property list), read
-/// with `XMLEventReader`: its attributes, children and text, and the line it starts on.
-struct XMLElementNode {
-    let name: String
-    let attributes: [String: String]
-    let line: Int
-    var children: [XMLElementNode] = []
-    var text = ""
+/// An element of a small XML document (a Core Data `contents` file, a property list, an S3
+/// response), read with `XMLEventReader`: its attributes, children and text, and its line.
+public struct XMLElementNode: Sendable {
+    public let name: String
+    public let attributes: [String: String]
+    public let line: Int
+    public internal(set) var children: [XMLElementNode] = []
+    public internal(set) var text = ""
 
     /// The root element of `bytes`; errors name `file` and the line.
-    static func parse(_ bytes: [UInt8], file: String) throws -> XMLElementNode {
+    public static func parse(_ bytes: [UInt8], file: String) throws -> XMLElementNode {
         do {
             var reader = try XMLEventReader(bytes: bytes)
             var stack: [XMLElementNode] = []
@@ -32,7 +32,10 @@ struct XMLElementNode {
         }
     }
 
-    func children(named name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
+    public func children(named name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
+
+    /// The text of the first child named `name` (`<Key>a.csv</Key>` → `a.csv`).
+    public func childText(_ name: String) -> String? { children.first { $0.name == name }?.text }
 
     /// `<userInfo><entry key="hashKey" value="locationId"/></userInfo>` as a dictionary.
     var userInfo: [String: String] {

@@ -1,0 +1,134 @@
+import Foundation
+import ImporterAWS
+import ImporterCore
+
+/// An object as ListObjectsV2 lists it.
+public struct S3Object: Sendable, Equatable {
+    public let location: S3Location
+    public let size: Int64
+    /// The entity tag, without its quotes: what identifies this content of the object.
+    public let etag: String
+}
+
+/// S3's REST API for what the importer needs (SPEC §16): listing a prefix and reading ranges of
+/// an object, SigV4-signed, retried with backoff like the DynamoDB client (`RetryPolicy`).
+/// With an endpoint (moto, MinIO) requests are path-style (`endpoint/bucket/key`), else
+/// virtual-hosted (`https://bucket.s3.region.amazonaws.com/key`).
+public final class S3Client: Sendable {
+    private let signer: SigV4Signer
+    private let endpoint: URL?
+    private let region: String
+    private let retry: RetryPolicy
+    private let transport: HTTPTransport
+
+    /// `endpoint` nil means AWS's own S3 for `configuration.region`.
+    public init(configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
+                connections: Int = 4, timeout: Double = 30) {
+        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: AWSService.s3.signingName)
+        self.endpoint = endpoint
+        region = configuration.region
+        self.retry = retry
+        transport = HTTPTransport(limit: connections, timeout: timeout)
+    }
+
+    /// Every object whose key starts with `prefix`, in key order (ListObjectsV2, page by page).
+    public func list(bucket: String, prefix: String) async throws -> [S3Object] {
+        var objects: [S3Object] = []
+        var token: String?
+        let location = S3Location(bucket: bucket, key: prefix).description
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try await send("GET", url(bucket: bucket, key: nil, query: query), operation: "ListObjectsV2", location: location)
+            let page = try XMLElementNode.parse(Array(response.body), file: location)
+            for contents in page.children(named: "Contents") {
+                guard let key = contents.childText("Key"), let size = contents.childText("Size").flatMap(Int64.init) else { continue }
+                objects.append(S3Object(location: S3Location(bucket: bucket, key: key), size: size,
+                                        etag: Self.unquoted(contents.childText("ETag") ?? "")))
+            }
+            token = page.childText("IsTruncated") == "true" ? page.childText("NextContinuationToken") : nil
+        } while token != nil
+        return objects
+    }
+
+    /// Bytes `range` of an object whose ETag must still be `etag`. A transfer that breaks
+    /// resumes at the byte it reached (a Range request for the rest), with backoff.
+    public func read(_ object: S3Object, range: Range<Int64>) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(range.count))
+        var attempt = 1
+        while true {
+            let start = range.lowerBound + Int64(bytes.count)
+            guard start < range.upperBound else { return bytes }
+            do {
+                try await stream(object, from: start, to: range.upperBound) { bytes += $0 }
+                return bytes
+            } catch let error as S3Error where !error.isRetryable {
+                throw error
+            } catch {
+                guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else { throw error }
+            }
+        }
+    }
+
+    private func stream(_ object: S3Object, from start: Int64, to end: Int64, _ append: ([UInt8]) -> Void) async throws {
+        let url = url(bucket: object.location.bucket, key: object.location.key, query: [])
+        let headers = signed("GET", url, extra: [("Range", "bytes=\(start)-\(end - 1)"), ("If-Match", "\"\(object.etag)\"")])
+        try await transport.stream("GET", url, headers: headers) { response in
+            guard response.status == 206 || response.status == 200 else {
+                let body = try await response.body.collect(upTo: 1 << 20)
+                throw S3Error(operation: "GetObject", location: object.location.description,
+                              response: HTTPResponse(status: response.status, errorType: nil, body: Data(body.readableBytesView), headers: response.headers))
+            }
+            var received = 0
+            for try await buffer in response.body {
+                received += buffer.readableBytes
+                append(Array(buffer.readableBytesView))
+            }
+            guard Int64(received) == end - start else {
+                throw S3Error(operation: "GetObject", location: object.location.description, status: response.status, code: nil,
+                              message: "the transfer ended after \(received) of \(end - start) bytes")
+            }
+        }
+    }
+
+    /// Sends a request with retries for throttling, server errors and broken connections.
+    private func send(_ method: String, _ url: URL, operation: String, location: String) async throws -> HTTPResponse {
+        var attempt = 1
+        while true {
+            do {
+                let response = try await transport.send(method, url, headers: signed(method, url, extra: []), body: nil)
+                guard (200..<300).contains(response.status) else {
+                    throw S3Error(operation: operation, location: location, response: response)
+                }
+                return response
+            } catch let error as S3Error where !error.isRetryable {
+                throw error
+            } catch {
+                guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else { throw error }
+            }
+        }
+    }
+
+    private func signed(_ method: String, _ url: URL, extra: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        signer.sign(method: method, url: url, headers: extra + [("x-amz-content-sha256", Self.emptyPayloadHash)], body: [], date: Date())
+    }
+
+    /// Path-style with an endpoint, virtual-hosted without; the key encoded segment by segment.
+    func url(bucket: String, key: String?, query: [(String, String)]) -> URL {
+        let path = key.map { "/" + $0.split(separator: "/", omittingEmptySubsequences: false).map { SigV4Signer.uriEncode(String($0)) }.joined(separator: "/") } ?? "/"
+        let queryText = query.isEmpty ? "" : "?" + query.map { "\(SigV4Signer.uriEncode($0.0))=\(SigV4Signer.uriEncode($0.1))" }.joined(separator: "&")
+        if let endpoint {
+            let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
+            return URL(string: base + "/" + SigV4Signer.uriEncode(bucket) + (key == nil ? "" : path) + queryText)!
+        }
+        let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
+        return URL(string: "https://\(bucket).s3.\(region).\(domain)\(path)\(queryText)")!
+    }
+
+    static let emptyPayloadHash = SHA256.hex(of: [])
+
+    static func unquoted(_ etag: String) -> String {
+        etag.count >= 2 && etag.hasPrefix("\"") && etag.hasSuffix("\"") ? String(etag.dropFirst().dropLast()) : etag
+    }
+}

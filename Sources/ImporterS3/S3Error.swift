@@ -1,0 +1,56 @@
+import Foundation
+import ImporterAWS
+import ImporterCore
+
+/// A request S3 refused or could not answer: the operation, the object, S3's error code and
+/// message, and what to check. Never carries a credential.
+public struct S3Error: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let location: String
+    public let status: Int
+    /// S3's error code (`NoSuchBucket`, `AccessDenied`, …), or nil without one.
+    public let code: String?
+    public let message: String
+
+    public var description: String {
+        var text = "\(location): \(operation) failed (HTTP \(status)\(code.map { ", \($0)" } ?? ""))"
+        if !message.isEmpty { text += ": \(message)" }
+        if let hint = Self.hints[code ?? ""] ?? (status == 412 ? Self.changedHint : nil) { text += "; \(hint)" }
+        return text
+    }
+
+    static let changedHint = "the object changed while it was read (its ETag is not the one listed); run again"
+
+    /// What a user should check for each refusal.
+    static let hints: [String: String] = [
+        "NoSuchBucket": "check the bucket name in the path and the region (AWS_REGION) or endpoint",
+        "NoSuchKey": "check the key in the path; keys are case-sensitive",
+        "AccessDenied": "the credentials in use may not read this object: check the IAM policy (s3:GetObject, s3:ListBucket) and AWS_PROFILE",
+        "InvalidAccessKeyId": "the access key is unknown to this endpoint: check AWS_ACCESS_KEY_ID or AWS_PROFILE, and the endpoint",
+        "SignatureDoesNotMatch": "the secret key does not match the access key, or the region is wrong: check AWS_SECRET_ACCESS_KEY and AWS_REGION",
+        "PermanentRedirect": "the bucket is in another region: set AWS_REGION to the bucket's region",
+        "AuthorizationHeaderMalformed": "the region is wrong: set AWS_REGION to the bucket's region",
+        "ExpiredToken": "the session token expired: refresh the credentials",
+    ]
+
+    /// The error a failed response carries (`<Error><Code>…</Code><Message>…</Message></Error>`).
+    init(operation: String, location: String, response: HTTPResponse) {
+        self.operation = operation
+        self.location = location
+        status = response.status
+        let xml = try? XMLElementNode.parse(Array(response.body), file: location)
+        code = xml?.childText("Code")
+        message = xml?.childText("Message") ?? ""
+    }
+
+    init(operation: String, location: String, status: Int, code: String?, message: String) {
+        self.operation = operation
+        self.location = location
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// Whether another attempt may succeed (throttling, server errors).
+    var isRetryable: Bool { status == 429 || status >= 500 || code == "SlowDown" || code == "RequestTimeout" }
+}

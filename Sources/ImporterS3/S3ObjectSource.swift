@@ -1,0 +1,62 @@
+import ImporterAWS
+import ImporterCore
+import ImporterFormats
+
+/// An S3 object as the bytes a reader parses (SPEC §16): read in ranges of `chunkSize`, the
+/// next range downloading while the reader parses the current one, so memory stays bounded
+/// whatever the object's size. Each range must still have the listed ETag.
+///
+/// Used from the pipeline's reading thread (never from Swift concurrency's pool): it waits for
+/// each range with `runBlocking`.
+public final class S3ObjectSource: ByteSource {
+    private let client: S3Client
+    private let object: S3Object
+    private let chunkSize: Int64
+    private var chunk: [UInt8] = []
+    private var position = 0
+    private var nextOffset: Int64 = 0
+    private var pending: Task<[UInt8], any Error>?
+    public private(set) var bytesConsumed: Int64 = 0
+
+    public init(client: S3Client, object: S3Object, chunkSize: Int = 8 << 20) {
+        self.client = client
+        self.object = object
+        self.chunkSize = Int64(max(1, chunkSize))
+        pending = fetchNext()
+    }
+
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if position == chunk.count {
+            guard let download = pending else { return 0 }
+            do {
+                chunk = try runBlocking { try await download.value }
+            } catch {
+                throw InputError(path: object.location.description, message: "cannot read: \(error)")
+            }
+            position = 0
+            pending = fetchNext()
+            if chunk.isEmpty { return 0 }
+        }
+        let n = min(count, chunk.count - position)
+        chunk.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
+        position += n
+        bytesConsumed += Int64(n)
+        return n
+    }
+
+    public func close() {
+        pending?.cancel()
+        pending = nil
+    }
+
+    deinit { pending?.cancel() }
+
+    /// Starts downloading the next range, or nil after the last one.
+    private func fetchNext() -> Task<[UInt8], any Error>? {
+        guard nextOffset < object.size else { return nil }
+        let range = nextOffset..<min(object.size, nextOffset + chunkSize)
+        nextOffset = range.upperBound
+        let client = client, object = object
+        return Task { try await client.read(object, range: range) }
+    }
+}

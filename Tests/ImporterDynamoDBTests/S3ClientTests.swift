@@ -1,0 +1,89 @@
+import Foundation
+@testable import ImporterAWS
+import ImporterCore
+import ImporterFormats
+@testable import ImporterS3
+import XCTest
+
+/// The S3 client against moto's S3 (authentication on): listing with pages, ranged reads,
+/// objects as byte sources for the readers, and errors that say what to check.
+final class S3ClientTests: MotoTestCase {
+    private var bucket = ""
+
+    /// A bucket with `objects` (key → text), made with signed PUTs.
+    private func makeBucket(_ objects: [String: String]) throws -> S3Client {
+        let server = try server()
+        bucket = "b-" + UUID().uuidString.lowercased().prefix(8)
+        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
+        let created = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer)
+        XCTAssertEqual(created.status, 200, created.text)
+        for (key, text) in objects {
+            let url = URL(string: server.endpoint.absoluteString + bucket + "/" + SigV4Signer.uriEncode(key).replacingOccurrences(of: "%2F", with: "/"))!
+            let put = try HTTPTestClient.signedS3("PUT", url, body: Array(text.utf8), signer: signer)
+            XCTAssertEqual(put.status, 200, put.text)
+        }
+        return client(of: server)
+    }
+
+    private func client(of server: MotoServer, credentials: AWSCredentials? = nil) -> S3Client {
+        S3Client(configuration: AWSResolvedConfiguration(credentials: credentials ?? server.credentials, region: "us-east-1", endpoint: server.endpoint),
+                 pathStyleEndpoint: server.endpoint, retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.05))
+    }
+
+    func testListingFollowsPagesAndReadsRangesOfAnObject() throws {
+        try server().withAuthenticationOff(listPagesAndReadRanges)
+    }
+
+    private func listPagesAndReadRanges() throws {
+        var objects: [String: String] = [:]
+        for index in 0..<1005 { objects[String(format: "dumps/part-%04d.csv", index)] = "id\n\(index)\n" }
+        objects["dumps/sub dir/ü b+c.csv"] = "id\nspecial\n"
+        objects["other/x.csv"] = "id\n1\n"
+        let client = try makeBucket(objects)
+        let listed = try { let bucket = self.bucket; return try runBlocking { try await client.list(bucket: bucket, prefix: "dumps/") } }()
+        XCTAssertEqual(listed.count, 1006, "more than one page of 1000")
+        XCTAssertEqual(listed.map(\.location.key), objects.keys.filter { $0.hasPrefix("dumps/") }.sorted())
+        let special = try XCTUnwrap(listed.first { $0.location.key.hasSuffix("ü b+c.csv") })
+        XCTAssertEqual(special.size, 11)
+        XCTAssertEqual(special.etag.count, 32, "an MD5 ETag without quotes")
+        let middle = try runBlocking { try await client.read(special, range: 3..<10) }
+        XCTAssertEqual(String(decoding: middle, as: UTF8.self), "special")
+    }
+
+    func testAnObjectReadInSmallChunksIsReadWhole() throws {
+        let text = (0..<2000).map { "{\"id\":\"\($0)\",\"note\":\"línea \($0)\"}" }.joined(separator: "\n") + "\n"
+        let client = try makeBucket(["data.ndjson": text])
+        let object = try XCTUnwrap({ let bucket = self.bucket; return try runBlocking { try await client.list(bucket: bucket, prefix: "data") } }().first)
+        let source = S3ObjectSource(client: client, object: object, chunkSize: 1000)
+        let reader = ReaderFactory.makeReader(format: .ndjson, source: source, name: object.location.description, csv: CSVOptions())
+        var ids: [String] = []
+        while let record = try reader.next() {
+            ids.append(record.values.first.map { "\($0)" } ?? "")
+        }
+        XCTAssertEqual(ids.count, 2000)
+        XCTAssertEqual(source.bytesConsumed, Int64(text.utf8.count))
+    }
+
+    func testRefusalsNameTheObjectAndWhatToCheck() throws {
+        let server = try server()
+        let client = try makeBucket(["a.csv": "id\n1\n"])
+        XCTAssertThrowsError(try runBlocking { try await client.list(bucket: "no-such-bucket-here", prefix: "") }) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("s3://no-such-bucket-here/: ListObjectsV2 failed (HTTP 404, NoSuchBucket)"), text)
+            XCTAssertTrue(text.contains("check the bucket name"), text)
+        }
+        let wrongSecret = self.client(of: server, credentials: AWSCredentials(accessKeyId: server.credentials.accessKeyId, secretAccessKey: "s3cr3t-XYZ"))
+        XCTAssertThrowsError(try { let bucket = self.bucket; return try runBlocking { try await wrongSecret.list(bucket: bucket, prefix: "") } }()) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("SignatureDoesNotMatch"), text)
+            XCTAssertTrue(text.contains("check AWS_SECRET_ACCESS_KEY"), text)
+            XCTAssertFalse(text.contains("s3cr3t-XYZ"), "no secret in messages: \(text)")
+        }
+        // The object changed after it was listed: its ETag no longer matches.
+        let listed = try XCTUnwrap({ let bucket = self.bucket; return try runBlocking { try await client.list(bucket: bucket, prefix: "a") } }().first)
+        let stale = S3Object(location: listed.location, size: listed.size, etag: String(repeating: "0", count: 32))
+        XCTAssertThrowsError(try runBlocking { try await client.read(stale, range: 0..<5) }) { error in
+            XCTAssertTrue("\(error)".contains("the object changed while it was read"), "\(error)")
+        }
+    }
+}
