@@ -59,13 +59,14 @@ struct OutputOptions: ParsableArguments {
 
 /// Runs a pipeline and exits with the report's exit code.
 private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions) throws {
-    let (config, versions, model) = try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model) in
-        let (config, versions, model) = try pipeline.loadVersions()
+    let (config, versions, model, makeReader) = try exitOnConfigurationError {
+        () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
+        var (config, versions, model) = try pipeline.loadVersions()
         try PipelineRun.checkConfiguration(config, model: model, versions: versions)
-        return (config, versions, model)
+        let makeReader = try ObjectInputs.prepare(&config)
+        return (config, versions, model, makeReader)
     }
-    try runPipeline(config, model: model, versions: versions, options: options, output: output,
-                    makeReader: ReaderFactory.makeReader)
+    try runPipeline(config, model: model, versions: versions, options: options, output: output, makeReader: makeReader)
 }
 
 /// Opens the destination, runs the pipeline, prints the summary and exits with the report's

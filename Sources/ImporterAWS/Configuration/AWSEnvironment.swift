@@ -106,18 +106,7 @@ public struct AWSEnvironment: Sendable {
     /// service's public endpoint for `region` (`https://dynamodb.<region>.amazonaws.com`,
     /// `.amazonaws.com.cn` for the `cn-` regions). An explicit endpoint must be an http or https URL with a host.
     public func endpoint(pipelineEndpoint: String? = nil, region: String, service: AWSService = .dynamodb) throws(AWSConfigurationError) -> URL {
-        let candidates: [(source: String, value: String?)] = [
-            ("the pipeline's endpoint", nonBlank(pipelineEndpoint)),
-            (service.endpointVariable, value(of: service.endpointVariable)),
-            ("AWS_ENDPOINT_URL", value(of: "AWS_ENDPOINT_URL")),
-        ]
-        if let (source, text) = candidates.first(where: { $0.value != nil }).map({ ($0.source, $0.value ?? "") }) {
-            guard let url = URL(string: text),
-                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = url.host, !host.isEmpty
-            else { throw .invalidEndpoint(source: source, value: text) }
-            return url
-        }
+        if let url = try explicitEndpoint(pipelineEndpoint: pipelineEndpoint, service: service) { return url }
         let isHostLabel = region.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }
@@ -125,6 +114,22 @@ public struct AWSEnvironment: Sendable {
         guard isHostLabel, !region.isEmpty, let url = URL(string: "https://\(service.signingName).\(region).\(domain)") else {
             throw .invalidRegion(region)
         }
+        return url
+    }
+
+    /// The endpoint the pipeline or the environment names (nil for the service's public one):
+    /// S3 is addressed path-style at such an endpoint.
+    public func explicitEndpoint(pipelineEndpoint: String? = nil, service: AWSService) throws(AWSConfigurationError) -> URL? {
+        let candidates: [(source: String, value: String?)] = [
+            ("the pipeline's endpoint", nonBlank(pipelineEndpoint)),
+            (service.endpointVariable, value(of: service.endpointVariable)),
+            ("AWS_ENDPOINT_URL", value(of: "AWS_ENDPOINT_URL")),
+        ]
+        guard let (source, text) = candidates.first(where: { $0.value != nil }).map({ ($0.source, $0.value ?? "") }) else { return nil }
+        guard let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { throw .invalidEndpoint(source: source, value: text) }
         return url
     }
 

@@ -52,7 +52,8 @@ public struct Checkpoint: Codable, Sendable, Equatable {
     }
 }
 
-/// What identifies an input file's content cheaply: its size and the SHA-256 of its head.
+/// What identifies an input file's content cheaply: its size and the SHA-256 of its head (for
+/// an object in S3, `etag:` and its ETag, SPEC §16).
 public struct InputFingerprint: Codable, Sendable, Equatable {
     public var size: Int64
     public var headSHA256: String

@@ -12,6 +12,31 @@ public struct PipelineConfig: Sendable {
     public var retry: RetryConfig
     public var errors: ErrorLimits
     public var reportDirectory: String
+    /// `s3:` — where `s3://` sources are read from (SPEC §16).
+    public var s3 = S3Config()
+    /// The objects `s3://` sources name, by URL, as listed when the run started (the readers
+    /// and checkpoints use their size and ETag); empty until the command lists them.
+    public var objects: [String: RemoteObject] = [:]
+}
+
+/// The `s3:` section: an endpoint (path-style requests, for MinIO or moto) and a region, each
+/// else from the environment (`AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`; `AWS_REGION`).
+public struct S3Config: Sendable {
+    public var endpoint: String?
+    public var region: String?
+
+    public init() {}
+}
+
+/// An object in object storage as listed: what identifies its content for `--resume`.
+public struct RemoteObject: Sendable, Equatable {
+    public let size: Int64
+    public let etag: String
+
+    public init(size: Int64, etag: String) {
+        self.size = size
+        self.etag = etag
+    }
 }
 
 /// One input of a pipeline: an entity and the files holding its records.

@@ -23,7 +23,7 @@ public struct PipelineLoader {
         let directory = FilePaths.directory(of: file)
         let root = try YAMLNode.load(text: text, file: file)
         let top = try root.fields(allowed: [
-            "name", "model", "modelVersion", "sources", "destination", "write", "retry", "errors", "report",
+            "name", "model", "modelVersion", "sources", "destination", "write", "retry", "errors", "report", "s3",
         ])
         guard let modelNode = top["model"] else { throw root.error("missing 'model:', the model file or directory") }
         guard let sourcesNode = top["sources"] else { throw root.error("missing 'sources:', the list of inputs") }
@@ -49,6 +49,11 @@ public struct PipelineLoader {
                 config.reportDirectory = resolve(try scalar(directoryNode), against: directory)
             }
         }
+        if let s3 = top["s3"] {
+            let fields = try s3.fields(allowed: ["endpoint", "region"])
+            config.s3.endpoint = try fields["endpoint"].map(scalar)
+            config.s3.region = try fields["region"].map(scalar)
+        }
         if config.destination.kind == .sqlite && config.destination.path == nil {
             config.destination.path = resolve("\(config.name).sqlite", against: directory)
         }
@@ -62,7 +67,9 @@ public struct PipelineLoader {
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
         let pattern = try scalar(pathNode)
-        let paths = try expand(resolve(pattern, against: directory), at: pathNode)
+        // `s3://bucket/keys`: listed by the command that reads them (it has the S3 client).
+        let paths = pattern.hasPrefix("s3://") ? [try objectPattern(pattern, at: pathNode)]
+            : try expand(resolve(pattern, against: directory), at: pathNode)
         var format: InputFormat?
         if let formatNode = fields["format"] {
             let name = try scalar(formatNode)
@@ -322,6 +329,14 @@ public struct PipelineLoader {
         }
         let joined = parts.joined(separator: "/")
         return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    private func objectPattern(_ pattern: String, at node: YAMLNode) throws -> String {
+        let rest = pattern.dropFirst("s3://".count)
+        guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex, rest.index(after: slash) != rest.endIndex else {
+            throw node.error("'\(pattern)' is not an S3 path; write s3://BUCKET/KEY (globs allowed in the key)")
+        }
+        return pattern
     }
 
     private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {

@@ -25,7 +25,7 @@ struct ResumePoint: Sendable {
     /// changed (`ConfigurationError`).
     init(store: any RunCheckpoints, inputs: [RunInput], pipelineFile: String, runId: String, resume: Bool) throws {
         self.init(inputCount: inputs.count)
-        fingerprints = try inputs.map { try InputFingerprint(of: $0.path) }
+        fingerprints = try inputs.map { try $0.fingerprint() }
         let pipeline = RunInput.absolute(pipelineFile)
         checkpoint = Checkpoint(pipeline: pipeline, runId: runId)
         let previous = try store.loadCheckpoint()

@@ -12,9 +12,13 @@ struct RunInput: Sendable {
     /// How checkpoints name the file: absolute, so a resume from another directory finds it.
     let absolutePath: String
 
-    init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?) {
+    /// The object an `s3://` path names, as listed (nil for a local file).
+    let remote: RemoteObject?
+
+    init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?, remote: RemoteObject? = nil) {
         self.source = source
         self.path = path
+        self.remote = remote
         self.entity = entity
         self.sourceEntity = sourceEntity
         self.migration = migration
@@ -23,14 +27,23 @@ struct RunInput: Sendable {
 
     var format: InputFormat { source.format ?? InputFormat(path: path) ?? .csv }
 
-    /// The file's size on disk, for progress (0 when it cannot be read).
+    /// The file's size on disk (an object's as listed), for progress (0 when it cannot be read).
     var fileSize: Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        if let remote { return remote.size }
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// Checkpoints name files by absolute path, so a resume from another directory finds them.
+    /// What identifies the input's content: a file's size and first MiB, an object's size and ETag.
+    func fingerprint() throws -> InputFingerprint {
+        guard let remote else { return try InputFingerprint(of: path) }
+        return InputFingerprint(size: remote.size, headSHA256: "etag:" + remote.etag)
+    }
+
+    /// Checkpoints name files by absolute path, so a resume from another directory finds them;
+    /// an `s3://` URL is absolute already.
     static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        if path.hasPrefix("s3://") { return path }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Every input file, parents-first by the model's relationships, in pipeline order within
@@ -54,7 +67,8 @@ struct RunInput: Sendable {
             for (index, source) in config.sources.enumerated() where source.entity == entityName {
                 let (sourceEntity, migration) = sourceEntities[index]
                 inputs += source.paths.map {
-                    RunInput(source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration)
+                    RunInput(source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration,
+                             remote: config.objects[$0])
                 }
             }
         }

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import ImporterAWS
+import ImporterCore
+import ImporterFormats
+
+/// The `s3://` sources of a pipeline (SPEC §16): their key patterns listed into objects when a
+/// command starts, and each object opened as the input of its format's reader.
+public struct S3Inputs: Sendable {
+    private let client: S3Client
+
+    /// The client for `config`'s `s3:` section and the environment (credentials, region,
+    /// endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`; path-style at an explicit endpoint).
+    public init(config: PipelineConfig, environment: AWSEnvironment) throws {
+        do {
+            let region = try environment.region(pipelineRegion: config.s3.region)
+            let explicit = try environment.explicitEndpoint(pipelineEndpoint: config.s3.endpoint, service: .s3)
+            let configuration = AWSResolvedConfiguration(
+                credentials: try environment.credentials(), region: region,
+                endpoint: try environment.endpoint(pipelineEndpoint: config.s3.endpoint, region: region, service: .s3))
+            client = S3Client(configuration: configuration, pathStyleEndpoint: explicit, retry: RetryPolicy(config.retry))
+        } catch {
+            throw ConfigurationError(file: config.file, key: "s3", "\(error)")
+        }
+    }
+
+    /// Whether any source of `config` reads from S3.
+    public static func needed(by config: PipelineConfig) -> Bool {
+        config.sources.contains { $0.paths.contains { $0.hasPrefix(S3Location.scheme) } }
+    }
+
+    /// Replaces each `s3://` pattern by the objects it matches, in key order, and records their
+    /// sizes and ETags in `config.objects`. A pattern that matches nothing is an error.
+    public func expand(_ config: inout PipelineConfig) throws {
+        for index in config.sources.indices {
+            var paths: [String] = []
+            for path in config.sources[index].paths {
+                guard let location = S3Location(path) else {
+                    paths.append(path)
+                    continue
+                }
+                let matches = try list(location, config: config, source: config.sources[index])
+                for object in matches {
+                    paths.append(object.location.description)
+                    config.objects[object.location.description] = RemoteObject(size: object.size, etag: object.etag)
+                }
+            }
+            config.sources[index].paths = paths
+        }
+    }
+
+    private func list(_ location: S3Location, config: PipelineConfig, source: SourceConfig) throws -> [S3Object] {
+        let at = { (message: String) in ConfigurationError(file: config.file, line: source.line, key: "path", message) }
+        let listed: [S3Object]
+        do {
+            let client = client
+            listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.listingPrefix) }
+        } catch {
+            throw at("\(error)")
+        }
+        // `*` and `?` stay within one level of the key, as in local paths.
+        let matches = location.isPattern
+            ? listed.filter { fnmatch(location.key, $0.location.key, FNM_PATHNAME) == 0 }
+            : listed.filter { $0.location.key == location.key }
+        guard !matches.isEmpty else {
+            throw at(location.isPattern ? "no object matches '\(location)'" : "input object '\(location)' does not exist")
+        }
+        return matches
+    }
+
+    /// The reader of one input: an S3 object streamed in ranges, or a local file.
+    public func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
+        guard let location = S3Location(path), let object else { return try ReaderFactory.makeReader(source: source, path: path) }
+        let bytes = S3ObjectSource(client: client, object: S3Object(location: location, size: object.size, etag: object.etag))
+        let format = source.format ?? InputFormat(path: path) ?? .csv
+        return ReaderFactory.makeReader(format: format, source: bytes, name: path, csv: source.csv, maxRecordBytes: source.maxRecordBytes)
+    }
+}

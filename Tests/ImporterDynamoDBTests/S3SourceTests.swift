@@ -1,0 +1,101 @@
+import Foundation
+import ImporterCore
+import TestSupport
+import XCTest
+@testable import ImporterAWS
+
+/// `importer run` with `s3://` sources (SPEC §16) against moto's S3 with authentication on:
+/// objects matched by a key pattern, streamed through the readers, rejects naming the object.
+final class S3SourceTests: MotoTestCase {
+    private let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path
+
+    /// A bucket holding `objects`.
+    private func bucket(_ objects: [String: String]) throws -> String {
+        let server = try server()
+        let bucket = "dumps-" + UUID().uuidString.lowercased().prefix(8)
+        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
+        XCTAssertEqual(try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer).status, 200)
+        for (key, text) in objects {
+            let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent(key),
+                                                  body: Array(text.utf8), signer: signer)
+            XCTAssertEqual(put.status, 200, put.text)
+        }
+        return bucket
+    }
+
+    private func pipeline(_ out: String, sources: String) throws -> String {
+        let file = out + "/pipeline.yaml"
+        try """
+            name: s3-refresh
+            model: \(model)
+            modelVersion: 1
+            sources:
+            \(sources)
+            destination: { type: sqlite, path: \(out)/store.sqlite }
+            report: { directory: \(out)/reports }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    private func environment() throws -> [String: String] {
+        var environment = ImporterBinary.environment(try server())
+        environment["AWS_ENDPOINT_URL_S3"] = try server().endpoint.absoluteString
+        return environment
+    }
+
+    func testObjectsMatchedByAPatternAreImportedAndRejectsNameTheObject() throws {
+        let header = "locationId,name,latitude,longitude,createdAt,active,rating,visits\n"
+        let bucket = try bucket([
+            "locations-1.csv": header + "loc-1,\"Café, \"\"Zoë\"\"\",1.5,2.5,2024-01-01T00:00:00Z,true,1.5,3\nloc-2,Two,1,2,2024-01-02T00:00:00Z,,,\n",
+            "locations-2.csv": header + "loc-3,Three,1,2,2024-01-03T00:00:00Z,false,2,7\n",
+            "locations-old.tsv": "not matched\n",
+            "checkins.ndjson": """
+                {"checkinId":"c-1","locationId":"loc-1","checkinTime":"2024-06-17T00:31:52.754Z","rating":5}
+                {"checkinId":"c-2","locationId":"loc-3","checkinTime":"2024-06-18T00:00:00Z","rating":4}
+                {"checkinId":"c-3","locationId":"loc-2","checkinTime":"yesterday","rating":3}
+                {"checkinId":"c-4","locationId":"loc-2","checkinTime":"2024-06-19T00:00:00Z","rating":1}
+
+                """,
+        ])
+        let out = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let file = try pipeline(out, sources: """
+              - { entity: Location, path: "s3://\(bucket)/locations-*.csv" }
+              - { entity: Checkin, path: "s3://\(bucket)/checkins.ndjson" }
+            """)
+        let run = try ImporterBinary.run(["run", file, "--quiet"], environment: try environment())
+        XCTAssertEqual(run.status, 1, run.output)
+        let store = out + "/store.sqlite"
+        XCTAssertEqual(try ImporterProcess.sqlite(store, #"SELECT locationId, name, visits FROM "AWS-Locations" ORDER BY 1"#),
+                       "loc-1|Café, \"Zoë\"|3\nloc-2|Two|0\nloc-3|Three|7")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT group_concat(checkinId) FROM (SELECT checkinId FROM Checkin ORDER BY 1)"), "c-1,c-2,c-4")
+        let rejects = try ImporterProcess.rejects(in: out + "/reports")
+        XCTAssertEqual(rejects.count, 1)
+        XCTAssertEqual(rejects.first?.string("source"), "s3://\(bucket)/checkins.ndjson")
+        XCTAssertEqual(rejects.first?.int("line"), 3)
+        let report = try ImporterBinary.report(out + "/reports")
+        XCTAssertEqual(report.number("totals", "read"), 7)
+        XCTAssertEqual(report.number("totals", "inserted"), 6)
+
+        // Nothing changed: every object's records are unchanged the second time.
+        let again = try ImporterBinary.run(["run", file, "--quiet"], environment: try environment())
+        XCTAssertEqual(again.status, 1, again.output)
+        XCTAssertEqual(try ImporterBinary.report(out + "/reports").number("totals", "unchanged"), 6)
+    }
+
+    func testAPatternThatMatchesNothingOrAMissingBucketIsAConfigurationError() throws {
+        let bucket = try bucket(["a.csv": "x\n"])
+        let out = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let none = try pipeline(out, sources: "  - { entity: Location, path: \"s3://\(bucket)/nothing-*.csv\" }")
+        let run = try ImporterBinary.run(["run", none, "--quiet"], environment: try environment())
+        XCTAssertEqual(run.status, 2, run.output)
+        XCTAssertTrue(run.output.contains("no object matches 's3://\(bucket)/nothing-*.csv'"), run.output)
+        let missing = try pipeline(out, sources: "  - { entity: Location, path: \"s3://no-such-bucket-\(bucket)/a.csv\" }")
+        let failed = try ImporterBinary.run(["run", missing, "--quiet"], environment: try environment())
+        XCTAssertEqual(failed.status, 2, failed.output)
+        XCTAssertTrue(failed.output.contains("NoSuchBucket"), failed.output)
+        XCTAssertTrue(failed.output.contains("check the bucket name"), failed.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/store.sqlite"), "nothing is written")
+    }
+}
