@@ -11,6 +11,14 @@ public enum ReaderFactory {
         }
     }
 
+    /// The reader of one input of `source` whose bytes come from elsewhere (an S3 object):
+    /// `name` (its URL) gives the format when the source does not, and `.gz` decompression.
+    public static func makeReader(source: SourceConfig, bytes: ByteSource, name: String) throws -> RecordReader {
+        let input = name.lowercased().hasSuffix(".gz") ? try GzipSource(source: bytes, name: name) : bytes
+        return makeReader(format: source.format ?? InputFormat(path: name) ?? .csv, source: input, name: name, csv: source.csv,
+                          maxRecordBytes: source.maxRecordBytes)
+    }
+
     /// A reader of `format` over bytes that are not a file of their own (an archive entry);
     /// `name` stands for them in messages.
     public static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions,

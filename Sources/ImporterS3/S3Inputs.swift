@@ -76,7 +76,6 @@ public struct S3Inputs: Sendable {
     public func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
         guard let location = S3Location(path), let object else { return try ReaderFactory.makeReader(source: source, path: path) }
         let bytes = S3ObjectSource(client: client, object: S3Object(location: location, size: object.size, etag: object.etag))
-        let format = source.format ?? InputFormat(path: path) ?? .csv
-        return ReaderFactory.makeReader(format: format, source: bytes, name: path, csv: source.csv, maxRecordBytes: source.maxRecordBytes)
+        return try ReaderFactory.makeReader(source: source, bytes: bytes, name: path)
     }
 }

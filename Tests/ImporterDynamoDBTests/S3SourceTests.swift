@@ -9,15 +9,31 @@ import XCTest
 final class S3SourceTests: MotoTestCase {
     private let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path
 
+    /// `text` compressed by gzip(1).
+    private func gzip(_ text: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-c"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Array(bytes)
+    }
+
     /// A bucket holding `objects`.
-    private func bucket(_ objects: [String: String]) throws -> String {
+    private func bucket(_ objects: [String: String], binary: [String: [UInt8]] = [:]) throws -> String {
         let server = try server()
         let bucket = "dumps-" + UUID().uuidString.lowercased().prefix(8)
         let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
         XCTAssertEqual(try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer).status, 200)
-        for (key, text) in objects {
+        for (key, bytes) in objects.mapValues({ Array($0.utf8) }).merging(binary, uniquingKeysWith: { $1 }) {
             let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent(key),
-                                                  body: Array(text.utf8), signer: signer)
+                                                  body: bytes, signer: signer)
             XCTAssertEqual(put.status, 200, put.text)
         }
         return bucket
@@ -56,31 +72,32 @@ final class S3SourceTests: MotoTestCase {
                 {"checkinId":"c-4","locationId":"loc-2","checkinTime":"2024-06-19T00:00:00Z","rating":1}
 
                 """,
-        ])
+        ], binary: ["extra-1.csv.gz": try gzip(header + "loc-4,Four (gzip),3,4,2024-01-04T00:00:00Z,true,1,1\n")])
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let file = try pipeline(out, sources: """
               - { entity: Location, path: "s3://\(bucket)/locations-*.csv" }
+              - { entity: Location, path: "s3://\(bucket)/extra-*.csv.gz" }
               - { entity: Checkin, path: "s3://\(bucket)/checkins.ndjson" }
             """)
         let run = try ImporterBinary.run(["run", file, "--quiet"], environment: try environment())
         XCTAssertEqual(run.status, 1, run.output)
         let store = out + "/store.sqlite"
         XCTAssertEqual(try ImporterProcess.sqlite(store, #"SELECT locationId, name, visits FROM "AWS-Locations" ORDER BY 1"#),
-                       "loc-1|Café, \"Zoë\"|3\nloc-2|Two|0\nloc-3|Three|7")
+                       "loc-1|Café, \"Zoë\"|3\nloc-2|Two|0\nloc-3|Three|7\nloc-4|Four (gzip)|1")
         XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT group_concat(checkinId) FROM (SELECT checkinId FROM Checkin ORDER BY 1)"), "c-1,c-2,c-4")
         let rejects = try ImporterProcess.rejects(in: out + "/reports")
         XCTAssertEqual(rejects.count, 1)
         XCTAssertEqual(rejects.first?.string("source"), "s3://\(bucket)/checkins.ndjson")
         XCTAssertEqual(rejects.first?.int("line"), 3)
         let report = try ImporterBinary.report(out + "/reports")
-        XCTAssertEqual(report.number("totals", "read"), 7)
-        XCTAssertEqual(report.number("totals", "inserted"), 6)
+        XCTAssertEqual(report.number("totals", "read"), 8)
+        XCTAssertEqual(report.number("totals", "inserted"), 7)
 
         // Nothing changed: every object's records are unchanged the second time.
         let again = try ImporterBinary.run(["run", file, "--quiet"], environment: try environment())
         XCTAssertEqual(again.status, 1, again.output)
-        XCTAssertEqual(try ImporterBinary.report(out + "/reports").number("totals", "unchanged"), 6)
+        XCTAssertEqual(try ImporterBinary.report(out + "/reports").number("totals", "unchanged"), 7)
     }
 
     func testAPatternThatMatchesNothingOrAMissingBucketIsAConfigurationError() throws {

@@ -66,15 +66,44 @@ final class GzipSource: ByteSource {
     private let path: String
     private var closed = false
 
+    /// The compressed bytes when they come from another source (an S3 object), not a file.
+    private let compressed: CompressedInput?
+
     init(path: String) throws {
         self.path = path
-        archive = archive_read_new()
-        archive_read_support_filter_all(archive)
-        archive_read_support_format_raw(archive)
-        archive_read_support_format_empty(archive)  // gzip of nothing
+        compressed = nil
+        archive = Self.newArchive()
         guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
             throw InputError(path: path, message: "cannot open as gzip: \(lastError(or: "the file cannot be read"))")  // deinit frees the handle
         }
+        try readHeader()
+    }
+
+    /// Decompresses the bytes of `source`; `name` stands for them in messages.
+    init(source: ByteSource, name: String) throws {
+        path = name
+        let input = CompressedInput(source)
+        compressed = input
+        archive = Self.newArchive()
+        let opened = archive_read_open(archive, Unmanaged.passUnretained(input).toOpaque(), nil, { _, client, block in
+            let input = Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue()
+            return input.next(block!)
+        }, nil)
+        guard opened == ARCHIVE_OK else {
+            throw input.error ?? InputError(path: name, message: "cannot open as gzip: \(lastError(or: "the input cannot be read"))")
+        }
+        try readHeader()
+    }
+
+    private static func newArchive() -> OpaquePointer {
+        let archive = archive_read_new()!
+        archive_read_support_filter_all(archive)
+        archive_read_support_format_raw(archive)
+        archive_read_support_format_empty(archive)  // gzip of nothing
+        return archive
+    }
+
+    private func readHeader() throws {
         var entry: OpaquePointer?
         let header = archive_read_next_header(archive, &entry)
         // libarchive passes bytes it does not recognise through as they are: a `.gz` must be gzip.
@@ -100,6 +129,7 @@ final class GzipSource: ByteSource {
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         if empty { return 0 }
         let result = archive_read_data(archive, buffer, count)
+        if result < 0, let error = compressed?.error { throw error }
         guard result >= 0 else {
             throw InputError(path: path, message: "cannot decompress: \(lastError(or: "error \(result)")) (truncated or damaged file?)")
         }
@@ -113,4 +143,31 @@ final class GzipSource: ByteSource {
     }
 
     deinit { close() }
+}
+
+/// Bytes handed to libarchive's read callback from another byte source, a block at a time;
+/// a failure of the source is kept to be thrown instead of libarchive's message.
+final class CompressedInput {
+    private let source: ByteSource
+    private let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    private(set) var error: Error?
+
+    init(_ source: ByteSource) { self.source = source }
+
+    /// The next block for libarchive: its length (0 at the end, -1 on failure).
+    func next(_ start: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        do {
+            let count = try source.read(into: block, count: 1 << 16)
+            start.pointee = UnsafeRawPointer(block)
+            return count
+        } catch {
+            self.error = error
+            return -1
+        }
+    }
+
+    deinit {
+        source.close()
+        block.deallocate()
+    }
 }
