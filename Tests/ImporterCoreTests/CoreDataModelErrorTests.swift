@@ -74,6 +74,9 @@ final class CoreDataModelErrorTests: XCTestCase {
         assertRefused(line: 6, "regularExpressionString '[' is not a valid regular expression") {
             try load(entity: #"<attribute name="code" attributeType="String" regularExpressionString="["/>"#)
         }
+        assertRefused(line: 6, "renaming identifier 'old name' must be the name in the previous version") {
+            try load(entity: #"<attribute name="renamed" attributeType="String" elementID="old name"/>"#)
+        }
         assertRefused(line: 6, "default 'many' is not a valid int16") {
             try load(entity: #"<attribute name="count" attributeType="Integer 16" defaultValueString="many"/>"#)
         }
@@ -124,7 +127,7 @@ final class CoreDataModelErrorTests: XCTestCase {
         ])
         for (text, message) in [("<a>", "ends inside <a>"), ("<a/><b/>", "a second root element"), ("", "no root element"),
                                 ("<a x=1/>", "must be in quotes"), ("<a>&#0;</a>", "not a character XML allows"),
-                                ("<a><!-- a -- b --></a>", "'--' inside a comment"), ("<a>x</a>y", "text outside the root")] {
+                                ("<a><!-- a -- b --></a>", "'--' inside a comment"), ("<a>x</a>y", "text outside the root"), ("<a b=\"n\u{1}me\"/>", "control character 0x1 is not allowed")] {
             var reader = try XMLEventReader(bytes: Array(text.utf8))
             XCTAssertThrowsError(try { while try reader.next() != nil {} }(), text) { error in
                 XCTAssertTrue((error as? XMLSyntaxError)?.message.contains(message) == true, "\(text): \(error)")

@@ -41,7 +41,7 @@ struct CoreDataAttributes {
             minimum: minimum, maximum: maximum, maxLength: maxLength, pattern: pattern,
             allowedValues: try info["values"].map { try CoreDataUserInfo.list($0, place: place) },
             defaultValue: try defaultValue(element, type: type, place: place),
-            renamedFrom: element.attributes["renamingIdentifier"] ?? element.attributes["elementID"],
+            renamedFrom: try CoreDataUserInfo.renamedFrom(element, place: place),
             conversion: try info["convert"].map { try CoreDataUserInfo.conversion($0, type: type, place: place) },
             line: element.line)
     }

@@ -71,7 +71,7 @@ struct CoreDataEntityReader {
         return CoreDataEntity(
             name: name, parent: element.attributes["parentEntity"], isAbstract: element.attributes["isAbstract"] == "YES",
             place: place, info: element.userInfo, attributes: attributes, relationships: relationships,
-            renamedFrom: element.attributes["renamingIdentifier"] ?? element.attributes["elementID"],
+            renamedFrom: try CoreDataUserInfo.renamedFrom(element, place: place),
             uniquenessConstraints: element.children(named: "uniquenessConstraints").flatMap { $0.children(named: "uniquenessConstraint") }
                 .map { $0.children(named: "constraint").compactMap { $0.attributes["value"] } })
     }

@@ -14,6 +14,16 @@ enum CoreDataUserInfo {
         try withYAML(text, entry: "convert", place: place) { try ModelLoader.parseConversion($0, type: type) }
     }
 
+    /// The renaming identifier (Xcode's `elementID`, or `renamingIdentifier`): the name in the
+    /// previous version, so it must be a name.
+    static func renamedFrom(_ element: XMLElementNode, place: FilePlace) throws -> String? {
+        guard let identifier = element.attributes["renamingIdentifier"] ?? element.attributes["elementID"] else { return nil }
+        guard ModelChecks.isValidName(identifier) else {
+            throw place.error("renaming identifier '\(identifier)' must be the name in the previous version (letters, digits and _)")
+        }
+        return identifier
+    }
+
     /// `key`: `locationId`, or `stationId,hour` for a destination with a range key.
     static func keys(_ text: String) -> [String] {
         text.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }

@@ -9,7 +9,7 @@ public enum ModelYAMLWriter {
             lines.append("    hashKey: \(entity.hashKey)")
             if let rangeKey = entity.rangeKey { lines.append("    rangeKey: \(rangeKey)") }
             lines.append("    versionAttribute: \(entity.versionAttribute)")
-            if let renamedFrom = entity.renamedFrom { lines.append("    renamedFrom: \(renamedFrom)") }
+            if let renamedFrom = entity.renamedFrom { lines.append("    renamedFrom: \(ModelText.yamlScalar(renamedFrom))") }
             lines.append("    attributes:")
             for attribute in entity.attributes { lines.append("      \(attribute.name): \(flow(attribute))") }
             if !entity.relationships.isEmpty {
@@ -30,7 +30,7 @@ public enum ModelYAMLWriter {
         if let pattern = attribute.pattern { fields.append("pattern: \(JSONText.quote(pattern))") }
         if let values = attribute.allowedValues { fields.append("values: \(ModelText.list(values))") }
         if let value = attribute.defaultValue { fields.append("default: \(ModelText.yamlScalar(ModelText.defaultText(value)))") }
-        if let renamedFrom = attribute.renamedFrom { fields.append("renamedFrom: \(renamedFrom)") }
+        if let renamedFrom = attribute.renamedFrom { fields.append("renamedFrom: \(ModelText.yamlScalar(renamedFrom))") }
         if let conversion = attribute.conversion { fields.append("convert: \(ModelText.conversion(conversion))") }
         return "{ " + fields.joined(separator: ", ") + " }"
     }

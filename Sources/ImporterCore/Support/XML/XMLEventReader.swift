@@ -35,6 +35,11 @@ struct XMLEventReader {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw XMLSyntaxError(line: 1, message: "the file is not UTF-8 text")
         }
+        // XML 1.0 allows no control character but tab, line feed and carriage return.
+        if let index = bytes.firstIndex(where: { $0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13 }) {
+            let line = 1 + bytes[..<index].count { $0 == 10 }
+            throw XMLSyntaxError(line: line, message: "control character 0x\(String(bytes[index], radix: 16, uppercase: true)) is not allowed in XML")
+        }
         self.bytes = bytes
     }
 
