@@ -17,9 +17,10 @@ let package = Package(
         .library(name: "ImporterFuzzing", targets: ["ImporterFuzzing"]),
     ],
     traits: [
-        // The DynamoDB destination and its HTTP stack (AsyncHTTPClient, swift-nio, nio-ssl's
-        // BoringSSL): most of a fresh build. `scripts/run-sample` builds without it.
-        .trait(name: "DynamoDB", description: "The DynamoDB destination (AsyncHTTPClient, SigV4)"),
+        // The AWS clients — the DynamoDB destination, S3 sources — and their HTTP stack
+        // (AsyncHTTPClient, swift-nio, nio-ssl's BoringSSL): most of a fresh build.
+        // `scripts/run-sample` builds without it.
+        .trait(name: "DynamoDB", description: "The AWS clients: the DynamoDB destination, S3 sources (AsyncHTTPClient, SigV4)"),
         .default(enabledTraits: ["DynamoDB"]),
     ],
     dependencies: [

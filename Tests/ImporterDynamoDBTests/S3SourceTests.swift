@@ -100,6 +100,40 @@ final class S3SourceTests: MotoTestCase {
         XCTAssertEqual(try ImporterBinary.report(out + "/reports").number("totals", "unchanged"), 7)
     }
 
+    func testResumeRefusesAnObjectWhoseETagChanged() throws {
+        let lines = (1...200_000).map { #"{"checkinId":"c-\#($0)","locationId":"loc-1","checkinTime":"2024-06-17T00:00:00Z"}"# }
+        let bucket = try bucket(["checkins.ndjson": lines.joined(separator: "\n") + "\n"])
+        let out = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let file = try pipeline(out, sources: "  - { entity: Checkin, path: \"s3://\(bucket)/checkins.ndjson\", references: keep }")
+        try (String(contentsOfFile: file, encoding: .utf8) + "\nwrite: { batchSize: 5000 }\n").write(toFile: file, atomically: true, encoding: .utf8)
+
+        // Killed (-9) once a batch is committed: the store keeps a checkpoint.
+        let log = URL(fileURLWithPath: out + "/run.log")
+        let process = try ImporterBinary.process(["run", file, "--quiet"], environment: try environment(), log: log)
+        try process.run()
+        let store = out + "/store.sqlite"
+        let deadline = Date().addingTimeInterval(60)
+        func checkpoints() -> Int {
+            guard FileManager.default.fileExists(atPath: store) else { return 0 }
+            return Int((try? ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_checkpoint")) ?? "") ?? 0
+        }
+        while process.isRunning, Date() < deadline, checkpoints() == 0 { usleep(20_000) }
+        XCTAssertTrue(process.isRunning, "the run finished before it could be killed: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        // The object is replaced: a resume would skip records of another content.
+        let server = try server()
+        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
+        let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent("checkins.ndjson"),
+                                              body: Array((lines.reversed().joined(separator: "\n") + "\n").utf8), signer: signer)
+        XCTAssertEqual(put.status, 200)
+        let resumed = try ImporterBinary.run(["run", file, "--resume", "--quiet"], environment: try environment())
+        XCTAssertEqual(resumed.status, 2, resumed.output)
+        XCTAssertTrue(resumed.output.contains("--resume: the input changed since the interrupted run"), resumed.output)
+    }
+
     func testAPatternThatMatchesNothingOrAMissingBucketIsAConfigurationError() throws {
         let bucket = try bucket(["a.csv": "x\n"])
         let out = try ImporterBinary.temporaryDirectory()
