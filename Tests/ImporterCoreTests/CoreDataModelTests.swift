@@ -140,5 +140,10 @@ final class CoreDataModelTests: XCTestCase {
         XCTAssertEqual(back.checksum, model.checksum)
         XCTAssertEqual(back.entity(named: "Alert")?.relationships.first?.keys, ["stationId", "hour"])
         XCTAssertEqual(back.entity(named: "Reading")?.attribute(named: "note")?.defaultValue, .string("line one\nline\ttwo"))
+        // Characters YAML does not allow unescaped, or would fold, written as escapes.
+        let awkward = "a\u{7F}b\u{85}c\u{2028}d\u{9F}e\r"
+        XCTAssertEqual(ModelText.quoted(awkward), #""a\u007Fb\u0085c\u2028d\u009Fe\u000D""#)
+        let node = try YAMLNode.load(text: "x: " + ModelText.quoted(awkward), file: "t.yaml")
+        XCTAssertEqual(try node.fields(allowed: ["x"])["x"]?.string(), awkward)
     }
 }

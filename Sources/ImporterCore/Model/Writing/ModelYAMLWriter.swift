@@ -27,7 +27,7 @@ public enum ModelYAMLWriter {
         if let minimum = attribute.minimum { fields.append("min: \(ModelText.number(minimum))") }
         if let maximum = attribute.maximum { fields.append("max: \(ModelText.number(maximum))") }
         if let maxLength = attribute.maxLength { fields.append("maxLength: \(maxLength)") }
-        if let pattern = attribute.pattern { fields.append("pattern: \(JSONText.quote(pattern))") }
+        if let pattern = attribute.pattern { fields.append("pattern: \(ModelText.quoted(pattern))") }
         if let values = attribute.allowedValues { fields.append("values: \(ModelText.list(values))") }
         if let value = attribute.defaultValue { fields.append("default: \(ModelText.yamlScalar(ModelText.defaultText(value)))") }
         if let renamedFrom = attribute.renamedFrom { fields.append("renamedFrom: \(ModelText.yamlScalar(renamedFrom))") }
