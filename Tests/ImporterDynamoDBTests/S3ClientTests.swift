@@ -64,6 +64,33 @@ final class S3ClientTests: MotoTestCase {
         XCTAssertEqual(source.bytesConsumed, Int64(text.utf8.count))
     }
 
+    /// Through a proxy that breaks half the GetObject answers midway: every range is read
+    /// whole, each broken transfer resumed at the byte it reached.
+    func testBrokenTransfersResumeAtTheByteReached() throws {
+        let text = (0..<20_000).map { "line \($0) of the object" }.joined(separator: "\n")
+        let client = try makeBucket(["big.txt": text])
+        let server = try server()
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(cut: 0.5), operations: ["GetObject"])
+        defer { proxy.stop() }
+        let throughProxy = S3Client(
+            configuration: AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint),
+            pathStyleEndpoint: proxy.endpoint, retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.001, maxDelay: 0.01))
+        let bucket = bucket
+        let object = try XCTUnwrap(runBlocking { try await client.list(bucket: bucket, prefix: "big") }.first)
+        let source = S3ObjectSource(client: throughProxy, object: object, chunkSize: 50_000)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 10_000)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0.baseAddress!, count: $0.count) }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+        }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), text)
+        let stats = try proxy.stats()
+        XCTAssertGreaterThan(stats.cut, 2, "transfers were broken")
+        XCTAssertTrue(stats.rangeStarts.contains { $0 % 50_000 != 0 }, "a broken range resumes where it broke, not at its start: \(stats.rangeStarts)")
+    }
+
     func testRefusalsNameTheObjectAndWhatToCheck() throws {
         let server = try server()
         let client = try makeBucket(["a.csv": "id\n1\n"])

@@ -10,6 +10,8 @@ final class FaultProxy {
         var swallow = 0.0
         /// An HTML 500 page instead of an answer.
         var htmlError = 0.0
+        /// A GetObject answer broken off halfway through its body.
+        var cut = 0.0
     }
 
     /// What the proxy injected so far.
@@ -20,7 +22,10 @@ final class FaultProxy {
         let reset: Int
         let swallow: Int
         let htmlError: Int
-        var faults: Int { throttle + serverError + reset + swallow + htmlError }
+        let cut: Int
+        /// The first byte of every GetObject range requested, in order.
+        let rangeStarts: [Int]
+        var faults: Int { throttle + serverError + reset + swallow + htmlError + cut }
     }
 
     let port: Int
@@ -34,7 +39,7 @@ final class FaultProxy {
         process.executableURL = try MotoServer.findExecutable("python3")
         process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
                              "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
-                             "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError),
+                             "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError), "--cut", String(rates.cut),
                              "--ops", operations.joined(separator: ","), "--seed", String(seed)]
         process.standardInput = FileHandle.nullDevice
         try process.run()

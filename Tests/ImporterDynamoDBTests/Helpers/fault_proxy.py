@@ -3,7 +3,8 @@
 server (moto) and, at the given rates, answers a request itself with a throttling error or a
 5xx, resets the connection before forwarding, or forwards and then resets the connection
 instead of answering ("swallowed": the write reached the server, the client never learns), or
-answers with an HTML 500 page, as a load balancer or proxy in front of a service may. With
+answers with an HTML 500 page, as a load balancer or proxy in front of a service may; S3 GETs
+are forwarded, and --cut breaks a GetObject response halfway through its body. With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 
 Faults are drawn only for the operations named by --ops. Counts of what was injected are
@@ -15,7 +16,7 @@ import argparse, http.client, http.server, json, random, socket, struct, sys, th
 from urllib.parse import urlparse
 
 args = None
-stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0}
+stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "rangeStarts": []}
 lock = threading.Lock()
 rng = random.Random()
 
@@ -38,7 +39,8 @@ def draw(operation):
         stats["requests"] += 1
         r = rng.random()
         for name, rate in (("throttle", args.throttle), ("serverError", args.server_error),
-                           ("reset", args.reset), ("swallow", args.swallow), ("htmlError", args.html_error)):
+                           ("reset", args.reset), ("swallow", args.swallow), ("htmlError", args.html_error),
+                           ("cut", args.cut)):
             if r < rate:
                 stats[name] += 1
                 return name
@@ -56,12 +58,39 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if self.path != "/__stats":
+            return self.forward_get()
         body = json.dumps(stats).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def forward_get(self):
+        """An S3 GET (GetObject when it has a Range): forwarded; a "cut" sends the headers and
+        half the body, then resets the connection, as a transfer that breaks midway."""
+        fault = draw("GetObject" if self.headers.get("Range") else "GET")
+        if self.headers.get("Range", "").startswith("bytes="):
+            with lock:
+                stats["rangeStarts"].append(int(self.headers["Range"][6:].split("-")[0]))
+        upstream = urlparse(args.upstream)
+        connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+        connection.request("GET", self.path, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        self.send_response(response.status)
+        for k, v in response.getheaders():
+            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if fault == "cut" and len(data) > 1:
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            return self.reset()
+        self.wfile.write(data)
 
     def reset(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -132,6 +161,7 @@ def main():
     parser.add_argument("--reset", type=float, default=0)
     parser.add_argument("--swallow", type=float, default=0)
     parser.add_argument("--html-error", type=float, default=0)
+    parser.add_argument("--cut", type=float, default=0)
     parser.add_argument("--latency", type=float, default=0)
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
