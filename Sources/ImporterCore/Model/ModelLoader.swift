@@ -104,7 +104,7 @@ public enum ModelLoader {
         return EntityDraft(name: name, place: node, table: try declared("table"), hashKey: try declared("hashKey"),
                            rangeKey: try declared("rangeKey"), versionAttribute: try declared("versionAttribute"),
                            attributes: attributes, relationships: relationships, relationshipPlaces: relationshipPlaces,
-                           renamedFrom: try fields["renamedFrom"]?.string(), line: node.line)
+                           renamedFrom: try renamedFrom(fields), line: node.line)
     }
 
     private static func parseAttribute(_ name: String, _ node: YAMLNode) throws -> Attribute {
@@ -140,8 +140,16 @@ public enum ModelLoader {
             minimum: try fields["min"]?.double(), maximum: try fields["max"]?.double(),
             maxLength: maxLength, pattern: pattern,
             allowedValues: try fields["values"]?.strings(), defaultValue: defaultValue,
-            renamedFrom: try fields["renamedFrom"]?.string(),
+            renamedFrom: try renamedFrom(fields),
             conversion: try fields["convert"].map { try parseConversion($0, type: type) }, line: node.line)
+    }
+
+    /// `renamedFrom:`, the name in the previous version (so a name).
+    private static func renamedFrom(_ fields: [String: YAMLNode]) throws -> String? {
+        guard let node = fields["renamedFrom"] else { return nil }
+        let name = try node.string()
+        try ModelChecks.checkName(name, at: node)
+        return name
     }
 
     /// `convert:` — exactly one of `copy`, `map` (with `from`), `datePattern` (with `from`),
