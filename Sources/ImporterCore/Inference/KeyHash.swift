@@ -1,0 +1,167 @@
+/// A 64-bit hash of a field's value for key detection: equal values of any type a column may
+/// end up with hash equal. Text is trimmed of spaces and tabs (as coercion trims numbers and
+/// dates), then hashed as an integer (without leading zeros), an ISO-8601 instant, a UUID (case
+/// folded) or else as its bytes. Hashing collapses at worst values that differ (`+1`, `1`), so a
+/// column found unique is unique; one found not unique may, rarely, be unique after all.
+///
+/// `0` stands for null, `1…4` for a null marker (`NullMarkers`); no value hashes below 5.
+///
+/// The reading also says which of those forms the text has: `TypeCandidates` uses it in place
+/// of parsing again (each form is read exactly as `ValueCoercion` reads it; tests hold them equal).
+enum KeyHash {
+    static let null: UInt64 = 0
+    static let reserved: UInt64 = 5
+
+    /// The form a value's text has.
+    enum Form: Equatable {
+        /// `[+-]?digits` without a leading zero that fits an Int64 (`Int64(text)` reads it).
+        case integer(Int64)
+        /// `ISO8601.parse` reads it.
+        case iso8601
+        /// `UUIDText.canonical` reads it.
+        case uuid
+        case other
+    }
+
+    struct Reading {
+        var hash: UInt64
+        var form: Form
+        /// The text holds a `|` (a separator `rowKey` avoids).
+        var pipe = false
+    }
+
+    static func of(_ field: FieldValue) -> Reading {
+        switch field {
+        case .null: return Reading(hash: null, form: .other)
+        case .bool(let flag): return Reading(hash: finish(flag ? 0xB001 : 0xB000, tag: 4), form: .other)
+        case .text(let text), .number(let text), .composite(let text): return of(text)
+        }
+    }
+
+    static func of(_ text: String) -> Reading {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ of(bytes: $0) }) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer { of(bytes: $0) }
+    }
+
+    private static func of(bytes all: UnsafeBufferPointer<UInt8>) -> Reading {
+        var start = 0, end = all.count
+        while start < end, all[start] == 32 || all[start] == 9 { start += 1 }
+        while end > start, all[end - 1] == 32 || all[end - 1] == 9 { end -= 1 }
+        let bytes = UnsafeBufferPointer(rebasing: all[start..<end])
+        if let number = integer(bytes) { return Reading(hash: finish(UInt64(bitPattern: number), tag: 1), form: .integer(number)) }
+        if bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), case .success(let millis) = ISO8601.parse(bytes: bytes) {
+            return Reading(hash: finish(UInt64(bitPattern: millis), tag: 2), form: .iso8601)
+        }
+        if bytes.count == 32 || bytes.count == 36, let value = uuid(bytes) { return Reading(hash: value, form: .uuid) }
+        return text(bytes)
+    }
+
+    /// `[+-]?digits` without a leading zero, as an Int64 (as `Int64(text)` reads it).
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty else { return nil }
+        var index = 0
+        let negative = bytes[0] == 45
+        if bytes[0] == 43 || bytes[0] == 45 { index = 1 }
+        guard index < bytes.count, bytes.count - index <= 19 else { return nil }
+        if bytes[index] == 48 && bytes.count - index > 1 { return nil }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 48
+            guard digit <= 9 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
+    }
+
+    /// Hex digit values, 0xFF for other bytes.
+    private static let hexDigits: [UInt8] = (0...255).map { byte in
+        switch byte {
+        case 48...57: UInt8(byte - 48)
+        case 97...102: UInt8(byte - 87)
+        case 65...70: UInt8(byte - 55)
+        default: 0xFF
+        }
+    }
+
+    private static let hyphenated = [0..<8, 9..<13, 14..<18, 19..<23, 24..<36]
+    private static let plain = [0..<32]
+
+    /// 32 hex digits, or 8-4-4-4-12 with hyphens, folded to lower case (as `UUIDText` reads it).
+    private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        if bytes.count == 36, bytes[8] != 45 || bytes[13] != 45 || bytes[18] != 45 || bytes[23] != 45 { return nil }
+        let groups = bytes.count == 36 ? hyphenated : plain
+        var value: (UInt64, UInt64) = (0, 0)
+        var nibbles = 0
+        let valid = hexDigits.withUnsafeBufferPointer { table -> Bool in
+            var bad: UInt8 = 0
+            for group in groups {
+                for index in group {
+                    let nibble = table[Int(bytes[index])]
+                    bad |= nibble
+                    if nibbles < 16 { value.0 = value.0 << 4 | UInt64(nibble & 15) } else { value.1 = value.1 << 4 | UInt64(nibble & 15) }
+                    nibbles += 1
+                }
+            }
+            return bad & 0xF0 == 0
+        }
+        return valid ? finish(value.0 ^ mix(value.1), tag: 3) : nil
+    }
+
+    /// The bytes, eight at a time.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> Reading {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var pipe = false
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                pipe = pipe || hasPipe(word)
+                hash = mix(hash ^ word)
+                index += 8
+            }
+        }
+        var tail: UInt64 = 0
+        while index < bytes.count {
+            pipe = pipe || bytes[index] == 124
+            tail = tail << 8 | UInt64(bytes[index])
+            index += 1
+        }
+        return Reading(hash: finish(mix(hash ^ tail), tag: 0), form: .other, pipe: pipe)
+    }
+
+    @inline(__always)
+    private static func hasPipe(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = word ^ (ones &* 124)
+        return (x &- ones) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// A pair of hashes as one (for two-column keys and rowKey combinations).
+    static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let value = mix(a &* 0x9E37_79B9_7F4A_7C15 ^ b)
+        return value < reserved ? value + reserved : value
+    }
+
+    /// murmur3's 64-bit finaliser.
+    @inline(__always)
+    static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+
+    @inline(__always)
+    private static func finish(_ value: UInt64, tag: UInt64) -> UInt64 {
+        let hash = mix(value ^ (tag &* 0xD6E8_FEB8_6659_FD93))
+        return hash < reserved ? hash + reserved : hash
+    }
+}

@@ -1,0 +1,50 @@
+/// Profiles a file on `threadCount` threads: its reader cuts parts (whole records) on the
+/// calling thread, the threads profile them, and the part profiles are joined in file order.
+/// The result is the profile one pass would have made.
+public enum PartProfiler {
+    static let threadCount = 2
+    /// Records per part.
+    static let partSize = 8192
+
+    private struct Part {
+        let sequence: Int
+        let reader: RecordReader
+    }
+
+    /// The profile of everything `reader` reads; `empty` is the file's profile before any
+    /// record. `quotedCells` says which marker-text cells of a record were quoted (CSV).
+    public static func profile(_ reader: PartitionedRecordReader, into empty: FileProfile,
+                               quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>) throws -> FileProfile {
+        let parts = BoundedChannel<Part?>(capacity: threadCount * 2)
+        let (path, format, csv) = (empty.path, empty.format, empty.csv)
+        let threads = (0..<threadCount).map { number in
+            StageThread("infer part profiler \(number + 1)", owning: ()) { _ -> [(Int, Result<FileProfile, Error>)] in
+                var done: [(Int, Result<FileProfile, Error>)] = []
+                while let part = parts.take() {
+                    var profile = FileProfile(path: path, format: format, csv: csv)
+                    done.append((part.sequence, Result {
+                        while let record = try part.reader.next() { profile.observe(record, quotedCells: quotedCells(record)) }
+                        return profile
+                    }))
+                }
+                return done
+            }
+        }
+        var sequence = 0
+        var cutError: Error?
+        do {
+            while let reader = try reader.nextPart(maximumRecords: partSize) {
+                parts.put(Part(sequence: sequence, reader: reader))
+                sequence += 1
+            }
+        } catch {
+            cutError = error
+        }
+        for _ in threads { parts.put(nil) }
+        let done = threads.flatMap { $0.join() }.sorted { $0.0 < $1.0 }
+        if let cutError { throw cutError }
+        var profile = empty
+        for (_, result) in done { profile.append(try result.get()) }
+        return profile
+    }
+}

@@ -1,0 +1,57 @@
+import ImporterCore
+
+/// Profiles input files for `importer model infer`: sniffs each file's format, then reads it
+/// once, streaming, with the reader `importer run` uses (`ReaderFactory`), into a
+/// `FileProfile`. Memory holds the reader's window and, per column, one 64-bit hash per record
+/// (for key detection); `sample` stops after that many records.
+public enum FileScanner {
+    /// The profile of `path`, read as `format` (nil: sniffed). Throws a `ConfigurationError`
+    /// that names the file and says what to do when it cannot be read.
+    public static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil) throws -> FileProfile {
+        let (format, csv) = try FormatSniffer.sniff(path: path, format: format)
+        var profile = FileProfile(path: path, format: format, csv: csv)
+        let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
+        do {
+            let reader = try ReaderFactory.makeReader(source: source, path: path)
+            let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in
+                csv.map { quotedMarkers(in: record, options: $0, path: path) } ?? []
+            }
+            if sample == nil, let partitioned = reader as? PartitionedRecordReader {
+                return try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
+            }
+            var count = 0
+            while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
+                count += 1
+                profile.observe(record, quotedCells: quoted(record))
+            }
+            profile.sampled = sample.map { count >= $0 } ?? false
+        } catch let error as InputError {
+            throw ConfigurationError(file: path, "cannot be read: \(error.message); check the file")
+        }
+        return profile
+    }
+
+    /// Cells whose text is a null marker but that were quoted, so are values: read again
+    /// (rarely: only a record holding a quoted marker's text) with the markers as null values.
+    static func quotedMarkers(in record: SourceRecord, options: CSVOptions, path: String) -> Set<Int> {
+        guard record.failure == nil else { return [] }
+        let markerCells = record.values.indices.filter { index in
+            if case .text(let text) = record.values[index], text.utf8.count <= 4 { return NullMarkers.all.contains(text) }
+            return false
+        }
+        guard !markerCells.isEmpty, record.raw.contains(options.quote) else { return [] }
+        let quoted = Set(markerCells.compactMap { index -> [UInt8]? in
+            guard case .text(let text) = record.values[index] else { return nil }
+            return [options.quote] + Array(text.utf8) + [options.quote]
+        })
+        guard quoted.contains(where: { record.raw.firstRange(of: $0) != nil }) else { return [] }
+        var again = options
+        again.header = false
+        again.columns = record.names
+        again.nullValues = NullMarkers.all
+        guard let reread = try? CSVReader(source: BytesSource(Array(record.raw)), name: path, options: again).next(),
+              reread.failure == nil, reread.values.count == record.values.count
+        else { return [] }
+        return Set(markerCells.filter { reread.values[$0] != .null })
+    }
+}
