@@ -63,9 +63,10 @@ struct PipelineDocument {
         guard expected > 0 else { return [] }
         let ratio = Double(expected) / Double(max(1, records))
         var lines = ["# \(expected) record(s) are expected to be rejected; the model's comments say why."]
-        if expected >= 1000 || ratio >= 0.05 {
-            let limit = min(1.0, (ratio * 100).rounded(.up) / 100 + 0.05)
-            lines.append("errors: { maxErrors: \(expected + 1000), maxErrorRatio: \(limit) }")
+        // The defaults (1000, 5% once 1000 records were read) would abort the run: raise them.
+        if expected >= 1000 || (ratio >= 0.05 && records >= 1000) {
+            let percent = min(100, Int((ratio * 100).rounded(.up)) + 5)
+            lines.append("errors: { maxErrors: \(expected + 1000), maxErrorRatio: \(Double(percent) / 100) }")
         }
         return lines
     }
