@@ -77,38 +77,23 @@ enum KeyHash {
         return value
     }
 
-    /// Hex digit values, 0xFF for other bytes.
-    private static let hexDigits: [UInt8] = (0...255).map { byte in
-        switch byte {
-        case 48...57: UInt8(byte - 48)
-        case 97...102: UInt8(byte - 87)
-        case 65...70: UInt8(byte - 55)
-        default: 0xFF
-        }
-    }
-
     private static let hyphenated = [0..<8, 9..<13, 14..<18, 19..<23, 24..<36]
     private static let plain = [0..<32]
 
     /// 32 hex digits, or 8-4-4-4-12 with hyphens, folded to lower case (as `UUIDText` reads it).
     private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         if bytes.count == 36, bytes[8] != 45 || bytes[13] != 45 || bytes[18] != 45 || bytes[23] != 45 { return nil }
-        let groups = bytes.count == 36 ? hyphenated : plain
-        var value: (UInt64, UInt64) = (0, 0)
-        var nibbles = 0
-        let valid = hexDigits.withUnsafeBufferPointer { table -> Bool in
-            var bad: UInt8 = 0
-            for group in groups {
-                for index in group {
-                    let nibble = table[Int(bytes[index])]
-                    bad |= nibble
-                    if nibbles < 16 { value.0 = value.0 << 4 | UInt64(nibble & 15) } else { value.1 = value.1 << 4 | UInt64(nibble & 15) }
-                    nibbles += 1
-                }
+        var high: UInt64 = 0, low: UInt64 = 0, nibbles = 0
+        for group in bytes.count == 36 ? hyphenated : plain {
+            for index in group {
+                let byte = bytes[index], folded = byte | 0x20  // A–F folded to a–f
+                let nibble: UInt8
+                if byte >= 48 && byte <= 57 { nibble = byte - 48 } else if folded >= 97 && folded <= 102 { nibble = folded - 87 } else { return nil }
+                if nibbles < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+                nibbles += 1
             }
-            return bad & 0xF0 == 0
         }
-        return valid ? finish(value.0 ^ mix(value.1), tag: 3) : nil
+        return finish(high ^ mix(low), tag: 3)
     }
 
     /// The bytes, eight at a time.
@@ -121,7 +106,8 @@ enum KeyHash {
             while index + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 pipe = pipe || hasPipe(word)
-                hash = mix(hash ^ word)
+                hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 29
                 index += 8
             }
         }
