@@ -77,23 +77,42 @@ enum KeyHash {
         return value
     }
 
-    private static let hyphenated = [0..<8, 9..<13, 14..<18, 19..<23, 24..<36]
-    private static let plain = [0..<32]
-
-    /// 32 hex digits, or 8-4-4-4-12 with hyphens, folded to lower case (as `UUIDText` reads it).
+    /// 32 hex digits, or 8-4-4-4-12 with hyphens, folded to lower case (as `UUIDText` reads it):
+    /// the digits gathered, then checked and hashed eight at a time.
     private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         if bytes.count == 36, bytes[8] != 45 || bytes[13] != 45 || bytes[18] != 45 || bytes[23] != 45 { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0, nibbles = 0
-        for group in bytes.count == 36 ? hyphenated : plain {
-            for index in group {
-                let byte = bytes[index], folded = byte | 0x20  // A–F folded to a–f
-                let nibble: UInt8
-                if byte >= 48 && byte <= 57 { nibble = byte - 48 } else if folded >= 97 && folded <= 102 { nibble = folded - 87 } else { return nil }
-                if nibbles < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-                nibbles += 1
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 4) { words -> UInt64? in
+            let target = UnsafeMutableRawPointer(words.baseAddress!), source = UnsafeRawPointer(bytes.baseAddress!)
+            if bytes.count == 36 {
+                target.copyMemory(from: source, byteCount: 8)
+                (target + 8).copyMemory(from: source + 9, byteCount: 4)
+                (target + 12).copyMemory(from: source + 14, byteCount: 4)
+                (target + 16).copyMemory(from: source + 19, byteCount: 4)
+                (target + 20).copyMemory(from: source + 24, byteCount: 12)
+            } else {
+                target.copyMemory(from: source, byteCount: 32)
             }
+            var hash: UInt64 = 0x5555_5555_5555_5555
+            for index in 0..<4 {
+                let word = words[index]
+                guard isHex(word) else { return nil }
+                hash = mix(hash ^ (word | 0x2020_2020_2020_2020))  // A–F as a–f; digits keep 0x20
+            }
+            return finish(hash, tag: 3)
         }
-        return finish(high ^ mix(low), tag: 3)
+    }
+
+    /// Every byte of `word` is 0–9, A–F or a–f.
+    @inline(__always)
+    private static func isHex(_ word: UInt64) -> Bool {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard word & highs == 0 else { return false }
+        /// High bit of each byte in `low…high` (bytes below 0x80, so no carries between bytes).
+        func within(_ low: UInt8, _ high: UInt8) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            return (word &+ ones &* UInt64(0x80 - low)) & ~(word &+ ones &* UInt64(0x7F - high)) & highs
+        }
+        return within(0x30, 0x39) | within(0x41, 0x46) | within(0x61, 0x66) == highs
     }
 
     /// The bytes, eight at a time.
