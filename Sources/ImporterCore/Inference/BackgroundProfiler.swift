@@ -6,6 +6,8 @@ public final class BackgroundProfiler {
     static let batchSize = 4096
 
     private let batches = BoundedChannel<[SourceRecord]?>(capacity: 4)
+    /// Profiled batches, freed on the reading thread that made them (as the pipeline does).
+    private let profiled = Handback<[SourceRecord]>()
     private let thread: StageThread<FileProfile>
     private var batch: [SourceRecord] = []
 
@@ -13,9 +15,10 @@ public final class BackgroundProfiler {
     /// cells of a record were quoted (CSV).
     public init(_ profile: sending FileProfile, quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>) {
         batch.reserveCapacity(Self.batchSize)
-        thread = StageThread("infer profiler", owning: profile) { [batches] profile in
+        thread = StageThread("infer profiler", owning: profile) { [batches, profiled] profile in
             while let batch = batches.take() {
                 for record in batch { profile.observe(record, quotedCells: quotedCells(record)) }
+                profiled.put(batch)
             }
             return profile
         }
@@ -31,10 +34,13 @@ public final class BackgroundProfiler {
     public func finish() -> FileProfile {
         if !batch.isEmpty { handOver() }
         batches.put(nil)
-        return thread.join()
+        let profile = thread.join()
+        profiled.releaseAll()
+        return profile
     }
 
     private func handOver() {
+        profiled.releaseAll()
         let full = batch
         batch = []
         batch.reserveCapacity(Self.batchSize)
