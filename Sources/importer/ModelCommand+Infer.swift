@@ -44,6 +44,9 @@ extension ModelCommand {
             if let format, InputFormat(rawValue: format) == nil || format == InputFormat.dynamodbJSON.rawValue {
                 problem = "--format must be csv, tsv, ndjson or json, not '\(format)'"
             }
+            if let name, !ModelInference.isValidName(name) {
+                problem = "--name '\(name)' is not a valid name; use letters, digits and _ and do not start with a digit"
+            }
             guard let problem else { return }
             FileHandle.standardError.write(Data("importer: \(problem)\n".utf8))
             throw ExitCode(2)
@@ -65,6 +68,7 @@ extension ModelCommand {
                                                  sourcePaths: files.map { RelativePaths.relative($0, from: directory) },
                                                  name: FilePaths.deletingExtension(FilePaths.lastComponent(pipeline)))
                 try write(text, to: pipeline)
+                _ = try exitOnConfigurationError { try PipelineLoader().load(path: pipeline) }
             }
             for line in inferred.summary { FileHandle.standardError.write(Data("importer: \(line)\n".utf8)) }
         }

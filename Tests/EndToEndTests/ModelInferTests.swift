@@ -131,6 +131,7 @@ final class ModelInferTests: XCTestCase {
             (["dumps/blob.dat"], "dumps/blob.dat: the format is unknown and the file is not text"),
             (["dumps/empty.csv", "--format", "xml"], "--format must be csv, tsv, ndjson or json, not 'xml'"),
             (["dumps/empty.csv", "--pipeline", "p.yaml"], "--pipeline needs --out"),
+            (["dumps/empty.csv", "--name", "my model"], "--name 'my model' is not a valid name"),
         ]
         for (arguments, message) in cases {
             let result = try ImporterProcess.run(["model", "infer"] + arguments, in: directory)

@@ -27,6 +27,9 @@ public enum ModelInference {
         return InferredModel(name: modelName, entities: suggester.suggest())
     }
 
+    /// Whether `name` can name a model (`[A-Za-z_][A-Za-z0-9_]*`).
+    public static func isValidName(_ name: String) -> Bool { Identifiers.isValid(name) }
+
     /// A model name made of a directory's name (`retail-dumps` → `RetailDumps`); nil when none
     /// can be made.
     public static func modelName(fromDirectory name: String) -> String? {
