@@ -20,6 +20,9 @@ public enum NullMarkers {
         }
     }
 
+    /// Whether `text` is one of the markers.
+    public static func isMarker(_ text: String) -> Bool { index(of: text) != nil }
+
     /// The hash standing for marker `index` in a column's key hashes until the marker is
     /// decided (`KeyHash.null` + 1 + index).
     static func placeholder(_ index: Int) -> UInt64 { UInt64(index) + 1 }

@@ -39,7 +39,7 @@ public enum FileScanner {
     static func quotedMarkers(in record: SourceRecord, options: CSVOptions, path: String) -> Set<Int> {
         guard record.failure == nil else { return [] }
         let markerCells = record.values.indices.filter { index in
-            if case .text(let text) = record.values[index], text.utf8.count <= 4 { return NullMarkers.all.contains(text) }
+            if case .text(let text) = record.values[index] { return NullMarkers.isMarker(text) }
             return false
         }
         guard !markerCells.isEmpty, record.raw.contains(options.quote) else { return [] }
