@@ -17,7 +17,9 @@ public final class BackgroundProfiler {
         batch.reserveCapacity(Self.batchSize)
         thread = StageThread("infer profiler", owning: profile) { [batches, profiled] profile in
             while let batch = batches.take() {
-                for record in batch { profile.observe(record, quotedCells: quotedCells(record)) }
+                batch.withUnsafeBufferPointer { records in
+                    for index in records.indices { profile.observe(records[index], quotedCells: quotedCells(records[index])) }
+                }
                 profiled.put(batch)
             }
             return profile

@@ -39,9 +39,12 @@ public struct FileProfile {
             return
         }
         let indices = columnIndices(for: record.names)
-        let markers = csv != nil
-        for (position, value) in record.values.enumerated() {
-            columns[indices[position]].observe(value, markers: markers && !quotedCells.contains(position))
+        let markers = csv != nil, someQuoted = !quotedCells.isEmpty
+        record.values.withUnsafeBufferPointer { values in
+            for position in values.indices {
+                let quoted = someQuoted && quotedCells.contains(position)
+                columns[indices[position]].observe(values[position], markers: markers && !quoted)
+            }
         }
         records += 1
         if format == .json || format == .ndjson || record.values.count < columns.count { fillMissing(indices) }
