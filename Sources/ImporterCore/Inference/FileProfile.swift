@@ -10,6 +10,8 @@ public struct FileProfile {
     public let csv: CSVOptions?
     /// Whether the records were cut short by `--sample`.
     public var sampled = false
+    /// About how many records the file holds: room for so many hashes is made at once.
+    public var expectedRecords = 0
     public private(set) var records = 0
     public private(set) var failures = 0
     /// The first failure's line and message, for the model's comment.
@@ -30,20 +32,26 @@ public struct FileProfile {
     /// The names of the columns, in the order first seen.
     public var columnNames: [String] { columns.map(\.name) }
 
-    /// Adds one record. `quotedCells`: cells whose text is a null marker but that were quoted,
-    /// so are values (CSV; found by reading the record again).
-    public mutating func observe(_ record: SourceRecord, quotedCells: Set<Int> = []) {
+    /// Adds one record. `quotedCells` says which cells whose text is a null marker were quoted,
+    /// so are values (CSV; found by reading the record again); it is asked only of a record
+    /// that has such a cell.
+    public mutating func observe(_ record: SourceRecord, quotedCells: (SourceRecord) -> Set<Int> = { _ in [] }) {
         if let failure = record.failure {
             failures += 1
             if firstFailure == nil { firstFailure = "line \(record.line): \(failure.message)" }
             return
         }
         let indices = columnIndices(for: record.names)
-        let markers = csv != nil, someQuoted = !quotedCells.isEmpty
+        let isCSV = csv != nil
+        var quoted: Set<Int>?
         record.values.withUnsafeBufferPointer { values in
             for position in values.indices {
-                let quoted = someQuoted && quotedCells.contains(position)
-                columns[indices[position]].observe(values[position], markers: markers && !quoted)
+                var markers = isCSV
+                if isCSV, case .text(let text) = values[position], NullMarkers.isMarker(text) {
+                    if quoted == nil { quoted = quotedCells(record) }
+                    markers = !quoted!.contains(position)
+                }
+                columns[indices[position]].observe(values[position], markers: markers)
             }
         }
         records += 1
@@ -61,7 +69,9 @@ public struct FileProfile {
             } else {
                 columnIndex[name] = columns.count
                 indices.append(columns.count)
-                columns.append(ColumnProfile(name: name, missingRecords: records))
+                var column = ColumnProfile(name: name, missingRecords: records)
+                column.hashes.reserveCapacity(expectedRecords + expectedRecords / 16)
+                columns.append(column)
                 seen.append(records - 1)
             }
         }

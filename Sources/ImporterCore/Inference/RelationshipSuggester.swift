@@ -22,6 +22,7 @@ struct RelationshipSuggester {
 
     /// The entities with their relationships added.
     mutating func suggest() -> [InferredEntity] {
+        guard entities.count > 1 else { return entities }
         let keySets = entities.map(keySet)
         var candidates: [Candidate] = []
         for entity in entities.indices {

@@ -2,34 +2,31 @@ import ImporterCore
 
 /// Profiles input files for `importer model infer`: sniffs each file's format, then reads it
 /// once, streaming, with the reader `importer run` uses (`ReaderFactory`), into a
-/// `FileProfile` that a second thread fills (`BackgroundProfiler`). Memory holds the reader's
-/// window, a few batches of records and, per column, one 64-bit hash per record (for key
-/// detection); `sample` stops after that many records.
+/// `FileProfile`, on the calling thread (a second thread profiling while the first reads costs
+/// more CPU time than it saves when the cores are busy). Memory holds the reader's window and,
+/// per column, one 64-bit hash per record (for key detection); `sample` stops after that many
+/// records.
 public enum FileScanner {
     /// The profile of `path`, read as `format` (nil: sniffed). Throws a `ConfigurationError`
     /// that names the file and says what to do when it cannot be read.
     public static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil) throws -> FileProfile {
-        let (format, csv) = try FormatSniffer.sniff(path: path, format: format)
+        let (format, csv, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
         let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
-        let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in
+        let quoted = { (record: SourceRecord) -> Set<Int> in
             csv.map { quotedMarkers(in: record, options: $0, path: path) } ?? []
         }
-        let profiler = BackgroundProfiler(FileProfile(path: path, format: format, csv: csv), quotedCells: quoted)
+        var profile = FileProfile(path: path, format: format, csv: csv)
+        profile.expectedRecords = min(estimate, sample ?? estimate)
         var count = 0
         do {
             let reader = try ReaderFactory.makeReader(source: source, path: path)
             while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
                 count += 1
-                profiler.add(record)
+                profile.observe(record, quotedCells: quoted)
             }
         } catch let error as InputError {
-            _ = profiler.finish()
             throw ConfigurationError(file: path, "cannot be read: \(error.message); check the file")
-        } catch {
-            _ = profiler.finish()
-            throw error
         }
-        var profile = profiler.finish()
         profile.sampled = sample.map { count >= $0 } ?? false
         return profile
     }

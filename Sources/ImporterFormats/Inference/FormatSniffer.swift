@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 
 /// Guesses how a file is written from its first `sampleBytes`, as DuckDB's sniffer does: the
@@ -12,6 +13,13 @@ enum FormatSniffer {
     /// The format and CSV options to read `path` with (CSV options with no null values: the
     /// markers are counted, then chosen). Throws a `ConfigurationError` naming the file.
     static func sniff(path: String, format named: InputFormat?) throws -> (InputFormat, CSVOptions?) {
+        let (format, csv, _) = try sniffWithEstimate(path: path, format: named)
+        return (format, csv)
+    }
+
+    /// `sniff`, and about how many records the file holds (its size over the sample's bytes
+    /// per line; a plain file's size, so a .gz file's count is low).
+    static func sniffWithEstimate(path: String, format named: InputFormat?) throws -> (InputFormat, CSVOptions?, Int) {
         let (sample, complete) = try prefix(of: path)
         let text = sample.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(sample.dropFirst(3)) : sample
         guard let first = text.first(where: { ![32, 9, 10, 13].contains($0) }) else {
@@ -29,11 +37,18 @@ enum FormatSniffer {
         } else {
             format = .csv
         }
-        guard format == .csv || format == .tsv else { return (format, nil) }
+        let estimate = estimatedRecords(path: path, sample: sample, complete: complete)
+        guard format == .csv || format == .tsv else { return (format, nil, estimate) }
         guard !text.contains(0) else {
             throw ConfigurationError(file: path, "is read as \(format.rawValue) but holds NUL bytes (binary, or UTF-16?); convert it to UTF-8 text or pass --format")
         }
-        return (format, dialect(of: complete ? sample : wholeLines(sample), path: path, tab: format == .tsv))
+        return (format, dialect(of: complete ? sample : wholeLines(sample), path: path, tab: format == .tsv), estimate)
+    }
+
+    private static func estimatedRecords(path: String, sample: [UInt8], complete: Bool) -> Int {
+        let lines = max(1, sample.reduce(0) { $0 + ($1 == 10 ? 1 : 0) })
+        guard !complete, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return lines }
+        return min(size / max(1, sample.count / lines) + 1, 1 << 26)
     }
 
     /// Up to `sampleBytes` of the (decompressed) file, and whether that is all of it.
