@@ -56,19 +56,34 @@ final class InferenceReadingTests: XCTestCase {
         XCTAssertTrue(inferred.modelYAML.contains("unique and never null in the first 2 records"), inferred.modelYAML)
     }
 
-    func testRecordsOfManyBatchesAreProfiledInOrder() throws {
-        // More records than one batch, a type change and a repeated key late in the file.
+    func testOneThreadAndTwoThreadsProfileAlike() throws {
+        // More records than one part, a type change, a null marker and a repeated key late in the file.
         var rows = ["id,n,label,maybe"]
         for index in 0..<30_000 { rows.append("\(index),\(index % 100),L\(index),\(index % 7 == 0 ? "NA" : String(index))") }
         rows.append("29999,100000,x,1")
         let inferred = try fixture.infer("big.csv", rows.joined(separator: "\n") + "\n")
         XCTAssertEqual(inferred.types(), ["id: int16!", "n: int32!", "label: string!", "maybe: int16", "version: int64"])
         XCTAssertEqual(inferred.entity().hashKey, "label")
-        let profile = try FileScanner.profile(path: fixture.files.path + "/big.csv")
-        XCTAssertEqual(profile.records, 30_001)
-        XCTAssertEqual(profile.columns[0].hashes.prefix(3), [KeyHash.of("0").hash, KeyHash.of("1").hash, KeyHash.of("2").hash])
-        XCTAssertEqual(profile.columns[0].hashes.last, KeyHash.of("29999").hash)
-        XCTAssertEqual(profile.columns[3].markerCounts, [0, 30_000 / 7 + 1, 0, 0])
+        let path = fixture.files.path + "/big.csv"
+        let one = try FileScanner.profile(path: path, parallel: false), two = try FileScanner.profile(path: path, parallel: true)
+        XCTAssertEqual(one.records, 30_001)
+        XCTAssertEqual(two.records, 30_001)
+        XCTAssertEqual(one.columns.map(\.hashes), two.columns.map(\.hashes))
+        XCTAssertEqual(one.columns.map(\.markerCounts), two.columns.map(\.markerCounts))
+        XCTAssertEqual(one.columns.map { $0.types.narrowest }, two.columns.map { $0.types.narrowest })
+        XCTAssertEqual(two.columns[0].hashes.last, KeyHash.of("29999").hash)
+        XCTAssertEqual(two.columns[3].markerCounts, [0, 30_000 / 7 + 1, 0, 0])
+    }
+
+    func testJSONRecordsWithChangingFieldsProfileAlikeInParts() throws {
+        var lines: [String] = []
+        for index in 0..<20_000 { lines.append(index < 15_000 ? #"{"id":\#(index),"a":"x"}"# : #"{"id":\#(index),"b":true}"#) }
+        let path = fixture.write("late.ndjson", lines.joined(separator: "\n") + "\n")
+        let one = try FileScanner.profile(path: path, parallel: false), two = try FileScanner.profile(path: path, parallel: true)
+        XCTAssertEqual(one.columnNames, ["id", "a", "b"])
+        XCTAssertEqual(two.columnNames, ["id", "a", "b"])
+        XCTAssertEqual(one.columns.map(\.hashes), two.columns.map(\.hashes))
+        XCTAssertEqual(two.columns.map(\.nulls), [0, 5_000, 15_000])
     }
 
     func testErrorsNameTheFileAndWhatToDo() throws {

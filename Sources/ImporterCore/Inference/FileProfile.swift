@@ -79,6 +79,22 @@ public struct FileProfile {
         return indices
     }
 
+    /// A column first seen in a later part of the file.
+    mutating func addColumn(_ column: ColumnProfile) {
+        columnIndex[column.name] = columns.count
+        columns.append(column)
+        seen.append(records - 1)
+        lastNames = []
+    }
+
+    /// The counts of the records of `next`, which follow.
+    mutating func addCounts(of next: FileProfile) {
+        records += next.records
+        failures += next.failures
+        if firstFailure == nil { firstFailure = next.firstFailure }
+        lastNames = []
+    }
+
     /// Columns a JSON record lacks are null in it.
     private mutating func fillMissing(_ indices: [Int]) {
         let record = records - 1

@@ -2,20 +2,20 @@
 /// judged by `ValueCoercion`, the rules `importer run` applies, plus one of its own: a number
 /// written with a leading zero (`0123`, `-007`) is no number, so it stays a string.
 struct TypeCandidates {
-    private(set) var boolean = true
-    private(set) var integer = true
-    private(set) var double = true
-    private(set) var uuid = true
-    private(set) var string = true
+    var boolean = true
+    var integer = true
+    var double = true
+    var uuid = true
+    var string = true
     /// Bit `i`: `DateCandidates.formats[i]` reads every value.
-    private(set) var dates = DateCandidates.all
+    var dates = DateCandidates.all
     /// The smallest and largest integer seen.
-    private(set) var minimum = Int64.max
-    private(set) var maximum = Int64.min
+    var minimum = Int64.max
+    var maximum = Int64.min
     /// A value was written as a word (true, no, …), not as 0 or 1.
-    private(set) var booleanWord = false
+    var booleanWord = false
     /// Values seen (not null).
-    private(set) var count = 0
+    var count = 0
 
     /// No type holds every value.
     var isEmpty: Bool { !(boolean || integer || double || uuid || string) && dates == 0 }

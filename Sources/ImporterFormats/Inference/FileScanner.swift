@@ -2,17 +2,18 @@ import ImporterCore
 
 /// Profiles input files for `importer model infer`: sniffs each file's format, then reads it
 /// once, streaming, with the reader `importer run` uses (`ReaderFactory`), into a
-/// `FileProfile`, on the calling thread (a second thread profiling while the first reads costs
-/// more CPU time than it saves when the cores are busy). Memory holds the reader's window and,
-/// per column, one 64-bit hash per record (for key detection); `sample` stops after that many
+/// `FileProfile`: on the calling thread, or cut into parts that two threads profile when the
+/// cores are idle (`PartProfiler`). Memory holds the reader's window (and a few parts) and, per
+/// column, one 64-bit hash per record (for key detection); `sample` stops after that many
 /// records.
 public enum FileScanner {
-    /// The profile of `path`, read as `format` (nil: sniffed). Throws a `ConfigurationError`
-    /// that names the file and says what to do when it cannot be read.
-    public static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil) throws -> FileProfile {
+    /// The profile of `path`, read as `format` (nil: sniffed). `parallel`: cut into parts for
+    /// two threads (nil: when the cores are idle; never with `sample`). Throws a
+    /// `ConfigurationError` that names the file and says what to do when it cannot be read.
+    public static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil) throws -> FileProfile {
         let (format, csv, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
         let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
-        let quoted = { (record: SourceRecord) -> Set<Int> in
+        let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in
             csv.map { quotedMarkers(in: record, options: $0, path: path) } ?? []
         }
         var profile = FileProfile(path: path, format: format, csv: csv)
@@ -20,6 +21,9 @@ public enum FileScanner {
         var count = 0
         do {
             let reader = try ReaderFactory.makeReader(source: source, path: path)
+            if sample == nil, let partitioned = reader as? PartitionedRecordReader, parallel ?? PartProfiler.coresAreIdle() {
+                return try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
+            }
             while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
                 count += 1
                 profile.observe(record, quotedCells: quoted)
