@@ -6,7 +6,7 @@ struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Check a model's versions, show the migration between two of them, or convert a model.",
-        subcommands: [Check.self, Diff.self, Convert.self])
+        subcommands: [Check.self, Diff.self, Convert.self, Infer.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -9,6 +9,11 @@ public enum ISO8601 {
         return text.withUTF8 { parse(ByteScanner($0)) }
     }
 
+    /// `parse(_:)` for UTF-8 bytes (no String made).
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, DateProblem> {
+        parse(ByteScanner(bytes))
+    }
+
     private static func parse(_ scanner: ByteScanner) -> Result<Int64, DateProblem> {
         var scanner = scanner
         guard let year = scanner.number(digits: 4), scanner.skip("-"),

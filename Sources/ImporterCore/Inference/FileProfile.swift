@@ -1,0 +1,107 @@
+/// One input file as one streaming pass saw it: its columns' profiles, how many records were
+/// read and how many could not be (a malformed row, invalid UTF-8). Records come from the
+/// file's `RecordReader`, as `importer run` reads them.
+public struct FileProfile {
+    /// The file as named on the command line.
+    public let path: String
+    public let format: InputFormat
+    /// The CSV options the file was read with (CSV and TSV only); their `nullValues` are empty
+    /// (markers are counted, then chosen).
+    public let csv: CSVOptions?
+    /// Whether the records were cut short by `--sample`.
+    public var sampled = false
+    /// About how many records the file holds: room for so many hashes is made at once.
+    public var expectedRecords = 0
+    public private(set) var records = 0
+    public private(set) var failures = 0
+    /// The first failure's line and message, for the model's comment.
+    public private(set) var firstFailure: String?
+    var columns: [ColumnProfile] = []
+    private var columnIndex: [String: Int] = [:]
+    /// The previous record's names and their columns (JSON records usually repeat them).
+    private var lastNames: [String] = []
+    private var lastColumns: [Int] = []
+    private var seen: [Int] = []
+
+    public init(path: String, format: InputFormat, csv: CSVOptions?) {
+        self.path = path
+        self.format = format
+        self.csv = csv
+    }
+
+    /// The names of the columns, in the order first seen.
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// Adds one record. `quotedCells` says which cells whose text is a null marker were quoted,
+    /// so are values (CSV; found by reading the record again); it is asked only of a record
+    /// that has such a cell.
+    public mutating func observe(_ record: SourceRecord, quotedCells: (SourceRecord) -> Set<Int> = { _ in [] }) {
+        if let failure = record.failure {
+            failures += 1
+            if firstFailure == nil { firstFailure = "line \(record.line): \(failure.message)" }
+            return
+        }
+        let indices = columnIndices(for: record.names)
+        let isCSV = csv != nil
+        var quoted: Set<Int>?
+        record.values.withUnsafeBufferPointer { values in
+            for position in values.indices {
+                var markers = isCSV
+                if isCSV, case .text(let text) = values[position], NullMarkers.isMarker(text) {
+                    if quoted == nil { quoted = quotedCells(record) }
+                    markers = !quoted!.contains(position)
+                }
+                columns[indices[position]].observe(values[position], markers: markers)
+            }
+        }
+        records += 1
+        if format == .json || format == .ndjson || record.values.count < columns.count { fillMissing(indices) }
+    }
+
+    /// The column of each of `names`, adding columns not seen before.
+    private mutating func columnIndices(for names: [String]) -> [Int] {
+        if names == lastNames { return lastColumns }
+        var indices: [Int] = []
+        indices.reserveCapacity(names.count)
+        for name in names {
+            if let index = columnIndex[name] {
+                indices.append(index)
+            } else {
+                columnIndex[name] = columns.count
+                indices.append(columns.count)
+                var column = ColumnProfile(name: name, missingRecords: records)
+                column.hashes.reserveCapacity(expectedRecords + expectedRecords / 16)
+                columns.append(column)
+                seen.append(records - 1)
+            }
+        }
+        (lastNames, lastColumns) = (names, indices)
+        return indices
+    }
+
+    /// A column first seen in a later part of the file.
+    mutating func addColumn(_ column: ColumnProfile) {
+        columnIndex[column.name] = columns.count
+        columns.append(column)
+        seen.append(records - 1)
+        lastNames = []
+    }
+
+    /// The counts of the records of `next`, which follow.
+    mutating func addCounts(of next: FileProfile) {
+        records += next.records
+        failures += next.failures
+        if firstFailure == nil { firstFailure = next.firstFailure }
+        lastNames = []
+    }
+
+    /// Columns a JSON record lacks are null in it.
+    private mutating func fillMissing(_ indices: [Int]) {
+        let record = records - 1
+        for index in indices { seen[index] = record }
+        for index in columns.indices where seen[index] != record {
+            columns[index].observeNull()
+            seen[index] = record
+        }
+    }
+}

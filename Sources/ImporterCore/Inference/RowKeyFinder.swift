@@ -1,0 +1,78 @@
+/// The key of an entity without one: a `rowKey` attribute that the pipeline computes
+/// (`map.compute`) from the fields that are never null, joined by `|` (or, when a value holds a
+/// `|`, the unit separator U+001F). When those fields are unique together, fields are left out
+/// while they stay so (the widest first), giving a small combination. When they are not, the
+/// records that repeat one are counted: `importer run` rejects them as `duplicate` and the
+/// report lists them. With no never-null field, the field with the fewest nulls is used and
+/// its null records are counted (rejected as `required`).
+struct RowKeyFinder {
+    /// Fields a template can name (no braces), at most this many tried for leaving out.
+    static let maximumFields = 32
+
+    let entity: InferredEntity
+
+    /// The fields, separator, duplicates and nulls, or nil when no field can be used.
+    func find() -> (fields: [Int], separator: String, duplicates: Int, nulls: Int)? {
+        let columns = entity.profile.columns
+        let usable = entity.attributes.indices.filter { index in
+            guard let column = entity.attributes[index].column else { return false }
+            return !columns[column].name.contains("{") && !columns[column].name.contains("}")
+        }
+        var fields = usable.filter { entity.attributes[$0].required }
+        var nulls = 0
+        if fields.isEmpty {
+            let counts = usable.map { index in columns[entity.attributes[index].column!].hashes.filter { $0 == KeyHash.null }.count }
+            guard let best = counts.indices.min(by: { counts[$0] < counts[$1] }) else { return nil }
+            fields = [usable[best]]
+            nulls = counts[best]
+        }
+        let records = entity.profile.records
+        var duplicates = records - nulls - distinct(fields)
+        if duplicates == 0 {
+            fields = smallest(fields)
+        } else {
+            duplicates = max(0, duplicates)
+        }
+        let pipe = fields.contains { columns[entity.attributes[$0].column!].hasPipe }
+        return (fields, pipe ? "\u{1F}" : "|", duplicates, nulls)
+    }
+
+    /// Distinct combinations of `fields` among records where none is null.
+    private func distinct(_ fields: [Int]) -> Int {
+        HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null }, count: entity.profile.records)
+    }
+
+    private func combined(_ fields: [Int]) -> [UInt64] {
+        let columns = entity.profile.columns
+        var result = columns[entity.attributes[fields[0]].column!].hashes
+        for field in fields.dropFirst() {
+            let hashes = columns[entity.attributes[field].column!].hashes
+            for index in result.indices {
+                result[index] = result[index] == KeyHash.null || hashes[index] == KeyHash.null ? KeyHash.null : KeyHash.combine(result[index], hashes[index])
+            }
+        }
+        return result
+    }
+
+    /// `fields` without those that unique combinations do not need: numbers with a fraction,
+    /// booleans and dates tried first (seldom part of an identity), then the widest.
+    private func smallest(_ fields: [Int]) -> [Int] {
+        var kept = fields
+        let records = entity.profile.records
+        let byWidth = fields.prefix(Self.maximumFields).sorted { (weak($0), width($0)) > (weak($1), width($1)) }
+        for field in byWidth where kept.count > 1 {
+            let without = kept.filter { $0 != field }
+            if HashSet64.allDistinct(combined(without), count: records) { kept = without }
+        }
+        return kept
+    }
+
+    private func weak(_ attribute: Int) -> Int {
+        [.double, .boolean, .date].contains(entity.attributes[attribute].type) ? 1 : 0
+    }
+
+    private func width(_ attribute: Int) -> Int {
+        let column = entity.profile.columns[entity.attributes[attribute].column!]
+        return column.textBytes / max(1, column.types.count)
+    }
+}

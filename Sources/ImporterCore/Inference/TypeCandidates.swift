@@ -1,0 +1,168 @@
+/// The types that still hold every value seen in a column (a lattice narrowed value by value),
+/// judged by `ValueCoercion`, the rules `importer run` applies, plus one of its own: a number
+/// written with a leading zero (`0123`, `-007`) is no number, so it stays a string.
+struct TypeCandidates {
+    var boolean = true
+    var integer = true
+    var double = true
+    var uuid = true
+    var string = true
+    /// Bit `i`: `DateCandidates.formats[i]` reads every value.
+    var dates = DateCandidates.all
+    /// The smallest and largest integer seen.
+    var minimum = Int64.max
+    var maximum = Int64.min
+    /// A value was written as a word (true, no, …), not as 0 or 1.
+    var booleanWord = false
+    /// Values seen (not null).
+    var count = 0
+
+    /// No type holds every value.
+    var isEmpty: Bool { !(boolean || integer || double || uuid || string) && dates == 0 }
+
+    /// Narrows the candidates to those that accept `field` (not null). `form` is what
+    /// `KeyHash` read of its text: an integer, ISO-8601 and UUID text are recognised there once,
+    /// exactly as `ValueCoercion` reads them.
+    mutating func observe(_ field: FieldValue, form: KeyHash.Form? = nil) {
+        count += 1
+        switch field {
+        case .null:
+            count -= 1
+        case .composite:
+            (boolean, integer, double, uuid, string, dates) = (false, false, false, false, false, 0)
+        case .bool:
+            booleanWord = true
+            (integer, double, uuid, string, dates) = (false, false, false, false, 0)
+        case .text(let text):
+            observe(text, field: field, form: form ?? KeyHash.of(field).form, isNumber: false)
+        case .number(let text):
+            boolean = false
+            uuid = false
+            observe(text, field: field, form: form ?? KeyHash.of(field).form, isNumber: true)
+        }
+    }
+
+    private mutating func observe(_ text: String, field: FieldValue, form: KeyHash.Form, isNumber: Bool) {
+        if integer || double || boolean { narrowNumbers(text, field: field, form: form) }
+        if uuid { uuid = form == .uuid }
+        guard dates != 0 else { return }
+        if !isNumber, dates & 1 != 0, form != .iso8601 { dates &= ~1 }
+        narrowDates(field, skippingISO: !isNumber)
+    }
+
+    private mutating func narrowNumbers(_ text: String, field: FieldValue, form: KeyHash.Form) {
+        if case .integer(let number) = form {
+            // Int64 reads it, so a double reads it too; as a boolean only 0 and 1 are read.
+            if integer {
+                minimum = min(minimum, number)
+                maximum = max(maximum, number)
+            }
+            if boolean { boolean = accepts(field, .boolean) }
+            return
+        }
+        integer = false
+        if double {
+            let shape = NumberShape(text)
+            double = !shape.leadingZero && !shape.oversizedInteger && accepts(field, .double)
+        }
+        if boolean {
+            boolean = accepts(field, .boolean)
+            if boolean { booleanWord = true }
+        }
+    }
+
+    private mutating func narrowDates(_ field: FieldValue, skippingISO: Bool) {
+        var remaining = skippingISO ? dates & ~1 : dates
+        while remaining != 0 {
+            let index = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            if case .failure = ValueCoercion.coerce(field, to: .date, dateFormat: DateCandidates.formats[index]) {
+                dates &= ~(1 << UInt32(index))
+            }
+        }
+    }
+
+    private func accepts(_ field: FieldValue, _ type: AttributeType) -> Bool {
+        if case .success = ValueCoercion.coerce(field, to: type, dateFormat: .iso8601) { return true }
+        return false
+    }
+
+    /// The narrowest type that holds every value, date formats aside (see `dates`): boolean,
+    /// the smallest integer type, double, date, uuid, string; nil when none holds them all (a
+    /// JSON object next to text, say). A column without values is a string.
+    var narrowest: InferredType? {
+        if count == 0 { return .string }
+        if boolean { return .boolean }
+        if integer {
+            for type in [AttributeType.int16, .int32, .int64] where type.integerRange!.contains(minimum) && type.integerRange!.contains(maximum) {
+                return InferredType(type)
+            }
+        }
+        if double { return .double }
+        if dates != 0 { return .date }
+        if uuid { return .uuid }
+        return string ? .string : nil
+    }
+
+    /// `narrowest`, with dates read only by `format` (else the next type down).
+    func narrowest(dateFormat format: Int?) -> InferredType? {
+        guard narrowest == .date else { return narrowest }
+        if let format, dates & (1 << UInt32(format)) != 0 { return .date }
+        if uuid { return .uuid }
+        return string ? .string : nil
+    }
+}
+
+/// An inferred attribute type (the model's types that inference produces).
+enum InferredType: Equatable {
+    case boolean, int16, int32, int64, double, date, uuid, string
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .int16: self = .int16
+        case .int32: self = .int32
+        default: self = .int64
+        }
+    }
+
+    var attributeType: AttributeType {
+        switch self {
+        case .boolean: .boolean
+        case .int16: .int16
+        case .int32: .int32
+        case .int64: .int64
+        case .double: .double
+        case .date: .date
+        case .uuid: .uuid
+        case .string: .string
+        }
+    }
+
+    var isInteger: Bool { attributeType.isInteger }
+}
+
+/// How a number is written, beyond what coercion checks.
+struct NumberShape {
+    /// `0123`, `-007`, `00.5`: a digit after a leading zero.
+    var leadingZero = false
+    /// Only digits (and a sign), too many for an int64: a double would lose digits.
+    var oversizedInteger = false
+
+    init(_ text: String) {
+        var digits = 0, sawOther = false, index = 0
+        var first: UInt8 = 0, second: UInt8 = 0
+        var signSeen = false
+        for byte in text.utf8 {
+            if byte == 32 || byte == 9 { continue }
+            if index == 0, byte == 43 || byte == 45, !signSeen {
+                signSeen = true
+                continue
+            }
+            if index == 0 { first = byte } else if index == 1 { second = byte }
+            index += 1
+            if byte >= 48 && byte <= 57 { digits += 1 } else { sawOther = true }
+        }
+        leadingZero = first == 48 && second >= 48 && second <= 57
+        oversizedInteger = !sawOther && digits > 18 && Int64(text.filter { $0 != " " && $0 != "\t" }) == nil
+    }
+}

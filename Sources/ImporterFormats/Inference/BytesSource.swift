@@ -1,0 +1,21 @@
+/// Bytes in memory as a `ByteSource`: the sniffer's sample of a file, or one record read again.
+final class BytesSource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        let length = min(count, bytes.count - position)
+        guard length > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: source.baseAddress! + position, byteCount: length)
+        }
+        position += length
+        return length
+    }
+
+    var bytesConsumed: Int64 { Int64(position) }
+
+    func close() {}
+}

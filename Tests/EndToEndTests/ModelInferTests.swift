@@ -1,0 +1,142 @@
+import Foundation
+import ImporterCore
+import TestSupport
+import XCTest
+
+/// `importer model infer FILE… --out … --pipeline …` then `importer run` on the starter pipeline,
+/// as written, on the same files (SPEC §15): the rows land in a real SQLite store.
+final class ModelInferTests: XCTestCase {
+    var directory = ""
+
+    override func setUp() {
+        directory = ImporterProcess.temporaryDirectory()
+        try! FileManager.default.createDirectory(atPath: directory + "/dumps", withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(atPath: directory + "/job", withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func write(_ name: String, _ text: String) {
+        try! text.write(toFile: directory + "/dumps/" + name, atomically: true, encoding: .utf8)
+    }
+
+    /// Infers from `names` in dumps/, writing job/model.yaml and job/pipeline.yaml.
+    @discardableResult
+    private func infer(_ names: [String], _ extra: [String] = []) throws -> ImporterProcess.Result {
+        let result = try ImporterProcess.run(["model", "infer"] + names.map { "dumps/" + $0 }
+                                             + ["--out", "job/model.yaml", "--pipeline", "job/pipeline.yaml"] + extra, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result
+    }
+
+    private func runPipeline() throws -> ImporterProcess.Result {
+        try ImporterProcess.run(["run", directory + "/job/pipeline.yaml", "--quiet"])
+    }
+
+    private func sqlite(_ query: String) throws -> String { try ImporterProcess.sqlite(directory + "/job/pipeline.sqlite", query) }
+
+    func testInferredModelAndPipelineLoadEveryRowWithItsType() throws {
+        write("customers.csv", """
+            customerId,zip,Signed Up,vip,account
+            0f8fad5b-d9cb-469f-a165-70867728950e,0123,25/12/2023,yes,NA
+            7C9E6679-7425-40DE-944B-E07FC1F90AE7,4000,01/02/2024,no,17
+            1b4e28ba-2fa1-11d2-883f-0016d3cca427,0007,13/02/2024,YES,40000
+
+            """)
+        write("readings.tsv", "station\thour\ttemp\nST1\t2024-06-01T10:00:00Z\t18.5\nST1\t2024-06-01T11:00:00Z\tNA\nST2\t2024-06-01T10:00:00Z\t21\n")
+        try infer(["customers.csv", "readings.tsv"])
+        let model = try ModelLoader.loadFile(directory + "/job/model.yaml")
+        let customer = model.entity(named: "Customer")!, reading = model.entity(named: "Reading")!
+        XCTAssertEqual(customer.attributes.map { "\($0.name):\($0.type.rawValue)" },
+                       ["customerId:uuid", "zip:string", "Signed_Up:date", "vip:boolean", "account:int32", "version:int64"])
+        XCTAssertEqual([reading.hashKey, reading.rangeKey], ["station", "hour"])
+        let pipeline = try String(contentsOfFile: directory + "/job/pipeline.yaml", encoding: .utf8)
+        XCTAssertTrue(pipeline.contains("model: \"model.yaml\""), pipeline)
+        XCTAssertTrue(pipeline.contains("path: \"../dumps/customers.csv\""), pipeline)
+        XCTAssertTrue(pipeline.contains("rename: { \"Signed Up\": Signed_Up }"), pipeline)
+        XCTAssertTrue(pipeline.contains("dateFormat: \"dd/MM/yyyy\""), pipeline)
+
+        let result = try runPipeline()
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try sqlite("SELECT customerId, zip, Signed_Up, vip, account, version FROM Customer ORDER BY zip"), """
+            1b4e28ba-2fa1-11d2-883f-0016d3cca427|0007|2024-02-13T00:00:00.000Z|1|40000|1
+            0f8fad5b-d9cb-469f-a165-70867728950e|0123|2023-12-25T00:00:00.000Z|1||1
+            7c9e6679-7425-40de-944b-e07fc1f90ae7|4000|2024-02-01T00:00:00.000Z|0|17|1
+            """)
+        XCTAssertEqual(try sqlite("SELECT station, hour, temp FROM Reading ORDER BY station, hour"), """
+            ST1|2024-06-01T10:00:00.000Z|18.5
+            ST1|2024-06-01T11:00:00.000Z|
+            ST2|2024-06-01T10:00:00.000Z|21.0
+            """)
+    }
+
+    func testAFileWithoutAKeyLoadsWithAComputedRowKeyAndTheRepeatsAreReported() throws {
+        write("events.csv", "kind,level,note\nclick,1,\nclick,1,x\nview,2,\nclick,2,y\n")
+        try infer(["events.csv"])
+        let model = try String(contentsOfFile: directory + "/job/model.yaml", encoding: .utf8)
+        XCTAssertTrue(model.contains("# no column or pair of columns is unique and never null in all 4 records"), model)
+        XCTAssertTrue(model.contains("# 1 record(s) repeat an earlier record's rowKey: importer run rejects them as duplicate and reports them"), model)
+
+        let result = try runPipeline()
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(try sqlite("SELECT rowKey, kind, level, note FROM Event ORDER BY rowKey"), "click|1|click|1|\nclick|2|click|2|y\nview|2|view|2|")
+        let rejects = try ImporterProcess.rejects(in: directory + "/job/reports/pipeline")
+        XCTAssertEqual(rejects.map { "\($0.int("line")):\($0.string("reason") ?? "")" }, ["3:duplicate"])
+    }
+
+    func testASuggestedRelationshipKeepsTheMissingReferencesAndCountsThem() throws {
+        write("stations.csv", "stationId,name\nST1,Harbour\nST2,Airport\nST3,Hill\n")
+        write("stores.ndjson", """
+            {"storeId":"S1","city":"Porto","stationId":"ST1"}
+            {"storeId":"S2","city":"Lisbon","stationId":"ST2"}
+            {"storeId":"S3","city":"Faro","stationId":"ST7"}
+            {"storeId":"S4","city":"Braga","stationId":null}
+
+            """)
+        let inferred = try infer(["stores.ndjson", "stations.csv"])
+        XCTAssertTrue(inferred.stderr.contains("Store: 4 records of dumps/stores.ndjson, key storeId, station → Station (66.7%)"), inferred.stderr)
+        let result = try runPipeline()
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try sqlite("SELECT storeId, stationId FROM Store ORDER BY storeId"), "S1|ST1\nS2|ST2\nS3|ST7\nS4|")
+        let report = try ImporterProcess.report(in: directory + "/job/reports/pipeline")
+        let store = report.objects("entities").first { $0.string("entity") == "Store" }!
+        XCTAssertEqual(store.object("references").object("station").int("missing"), 1)
+    }
+
+    func testSampleReadsTheFirstRecordsOnly() throws {
+        write("big.csv", "id,n\n1,1\n2,2\n3,3.5\n")
+        try infer(["big.csv"], ["--sample", "2"])
+        let model = try ModelLoader.loadFile(directory + "/job/model.yaml")
+        XCTAssertEqual(model.entities[0].attribute(named: "n")?.type, .int16)
+        let result = try runPipeline()
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertEqual(try ImporterProcess.rejects(in: directory + "/job/reports/pipeline").map { $0.string("reason") }, ["type"])
+    }
+
+    func testTheModelGoesToStandardOutputWithoutOut() throws {
+        write("a.csv", "id,name\n1,x\n")
+        let result = try ImporterProcess.run(["model", "infer", directory + "/dumps/a.csv", "--name", "Shop"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("# Inferred by `importer model infer` from 1 file(s)"), result.stdout)
+        XCTAssertNoThrow(try ModelLoader.parse(text: result.stdout, file: "stdout"))
+        XCTAssertTrue(result.stdout.contains("model: Shop\n"), result.stdout)
+    }
+
+    func testUnreadableEmptyOrUnknownFilesExitWith2AndNameTheFile() throws {
+        write("empty.csv", "")
+        try! Data([0, 1, 2, 3]).write(to: URL(fileURLWithPath: directory + "/dumps/blob.dat"))
+        let cases: [([String], String)] = [
+            (["dumps/empty.csv"], "dumps/empty.csv: the file is empty"),
+            (["dumps/missing.csv"], "dumps/missing.csv: cannot be read: cannot open: No such file or directory"),
+            (["dumps/blob.dat"], "dumps/blob.dat: the format is unknown and the file is not text"),
+            (["dumps/empty.csv", "--format", "xml"], "--format must be csv, tsv, ndjson or json, not 'xml'"),
+            (["dumps/empty.csv", "--pipeline", "p.yaml"], "--pipeline needs --out"),
+            (["dumps/empty.csv", "--name", "my model"], "--name 'my model' is not a valid name"),
+        ]
+        for (arguments, message) in cases {
+            let result = try ImporterProcess.run(["model", "infer"] + arguments, in: directory)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+}
