@@ -72,6 +72,22 @@ public struct S3Inputs: Sendable {
         return matches
     }
 
+    /// The object at `location` (an archive to restore), as listed now.
+    public func object(at location: S3Location) throws -> S3Object {
+        let client = client
+        let listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.key) }
+        guard let object = listed.first(where: { $0.location.key == location.key }) else {
+            throw S3Error(operation: "ListObjectsV2", location: location.description, status: 404, code: "NoSuchKey",
+                          message: "no object has this key")
+        }
+        return object
+    }
+
+    /// The bytes of `object`, streamed in ranges (each read of an archive opens it anew).
+    public func open(_ object: S3Object) -> ByteSource {
+        S3ObjectSource(client: client, object: object)
+    }
+
     /// The reader of one input: an S3 object streamed in ranges, or a local file.
     public func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
         guard let location = S3Location(path), let object else { return try ReaderFactory.makeReader(source: source, path: path) }

@@ -1,4 +1,5 @@
 import Foundation
+import ImporterArchive
 import ImporterCore
 import ImporterFormats
 #if DynamoDB
@@ -24,6 +25,24 @@ enum ObjectInputs {
                 "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to read s3:// inputs")
         }
         return ReaderFactory.makeReader
+        #endif
+    }
+
+    /// What `restore` reads: a local archive, or an `s3://bucket/key` object streamed (once to
+    /// verify it, once to load it; each range must keep the listed ETag).
+    static func archive(_ path: String, config: PipelineConfig) throws -> ArchiveInput {
+        guard path.hasPrefix("s3://") else { return .file(path) }
+        #if DynamoDB
+        guard let location = S3Location(path) else {
+            throw ConfigurationError(file: path, "not an S3 path; write s3://BUCKET/KEY")
+        }
+        let inputs = try S3Inputs(config: config, environment: .current)
+        let object: S3Object
+        do { object = try inputs.object(at: location) } catch { throw ConfigurationError(file: path, "\(error)") }
+        return .stream(name: path) { inputs.open(object) }
+        #else
+        throw ConfigurationError(file: path,
+            "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to restore from S3")
         #endif
     }
 }

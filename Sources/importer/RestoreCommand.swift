@@ -14,7 +14,7 @@ struct RestoreCommand: ParsableCommand {
             versions: preserve. Into SQLite the restore is one transaction.
             """)
 
-    @Argument(help: "The archive written by `importer export`.")
+    @Argument(help: "The archive written by `importer export`: a file, or s3://BUCKET/KEY.")
     var archive: String
 
     @OptionGroup var pipeline: PipelineOptions
@@ -23,9 +23,10 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         let (config, versions, model) = try exitOnConfigurationError { try pipeline.loadVersions(requireInputs: false) }
+        let input = try exitOnConfigurationError { try ObjectInputs.archive(archive, config: config) }
         let verified: VerifiedArchive
         do {
-            verified = try ArchiveVerifier.verify(archive)
+            verified = try ArchiveVerifier.verify(input)
         } catch let error as IntegrityError {
             FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
             throw ExitCode(4)

@@ -1,4 +1,5 @@
 import CArchive
+import ImporterFormats
 import Foundation
 
 /// Reads an archive entry by entry with libarchive (any container and compression it knows),
@@ -18,14 +19,33 @@ final class ArchiveReader {
     private let archive: OpaquePointer
     private var closed = false
 
-    init(path: String) throws {
-        self.path = path
+    /// Kept alive while libarchive reads through its callback (archives not in a file).
+    private let streamed: CompressedInput?
+
+    convenience init(path: String) throws {
+        try self.init(.file(path))
+    }
+
+    init(_ input: ArchiveInput) throws {
+        path = input.name
         archive = archive_read_new()
         archive_read_support_filter_all(archive)
         archive_read_support_format_tar(archive)
         archive_read_support_format_zip(archive)
-        guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
-            let message = errorMessage
+        let opened: Int32
+        switch input {
+        case .file(let path):
+            streamed = nil
+            opened = archive_read_open_filename(archive, path, 1 << 16)
+        case .stream(_, let open):
+            let bytes = CompressedInput(try open())
+            streamed = bytes
+            opened = archive_read_open(archive, Unmanaged.passUnretained(bytes).toOpaque(), nil, { _, client, block in
+                Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue().next(block!)
+            }, nil)
+        }
+        guard opened == ARCHIVE_OK else {
+            let message = streamed?.error.map { "\($0)" } ?? errorMessage
             archive_read_free(archive)
             closed = true
             throw ArchiveError(path: path, "cannot open the archive: \(message)")
@@ -61,7 +81,7 @@ final class ArchiveReader {
     /// Reads up to `count` bytes of the current entry; 0 at its end.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         let result = archive_read_data(archive, buffer, count)
-        guard result >= 0 else { throw ArchiveError(path: path, "cannot read the data: \(errorMessage)") }
+        guard result >= 0 else { throw ArchiveError(path: path, "cannot read the data: \(streamed?.error.map { "\($0)" } ?? errorMessage)") }
         return result
     }
 

@@ -14,7 +14,7 @@ final class ArchiveEntrySource: ByteSource {
     init(_ archive: VerifiedArchive, _ file: Manifest.EntityFile) throws {
         self.file = file
         name = "\(archive.path):\(file.file)"
-        reader = try ArchiveReader(path: archive.path)
+        reader = try ArchiveReader(archive.input)
         while let entry = try reader.nextEntry() {
             try ArchiveVerifier.checkSafe(entry, in: archive.path)
             if entry.name == file.file { return }

@@ -3,7 +3,10 @@ import ImporterCore
 
 /// An archive whose every entry matched its manifest.
 public struct VerifiedArchive: Sendable {
-    public let path: String
+    /// Where the archive is read from again to load it.
+    public let input: ArchiveInput
+    /// Its path, or its name (`s3://bucket/key`), for messages.
+    public var path: String { input.name }
     public let manifest: Manifest
     /// The model version of the data, from the archive's model.yaml.
     public let model: Model
@@ -15,19 +18,25 @@ public struct VerifiedArchive: Sendable {
 public enum ArchiveVerifier {
     /// The verified archive, or `IntegrityError` naming what differs or is refused.
     public static func verify(_ path: String) throws -> VerifiedArchive {
+        try verify(.file(path))
+    }
+
+    /// Verifies an archive read from a file or a stream (S3).
+    public static func verify(_ input: ArchiveInput) throws -> VerifiedArchive {
+        let path = input.name
         let reader: ArchiveReader
-        do { reader = try ArchiveReader(path: path) } catch let error as ArchiveError {
+        do { reader = try ArchiveReader(input) } catch let error as ArchiveError {
             throw IntegrityError(path, error.message)
         }
         defer { reader.close() }
         do {
-            return try verify(reader)
+            return try verify(reader, input: input)
         } catch let error as ArchiveError {
             throw IntegrityError(path, error.message)
         }
     }
 
-    private static func verify(_ reader: ArchiveReader) throws -> VerifiedArchive {
+    private static func verify(_ reader: ArchiveReader, input: ArchiveInput) throws -> VerifiedArchive {
         let path = reader.path
         let manifest = try readManifest(reader)
         var expected: [String: Manifest.EntityFile] = [:]
@@ -62,7 +71,7 @@ public enum ArchiveVerifier {
             throw IntegrityError(path, "\(missing.file) is listed in the manifest but missing from the archive")
         }
         guard let modelText else { throw IntegrityError(path, "\(Manifest.modelEntryName) is missing") }
-        return VerifiedArchive(path: path, manifest: manifest, model: try checkModel(modelText, against: manifest, in: path))
+        return VerifiedArchive(input: input, manifest: manifest, model: try checkModel(modelText, against: manifest, in: path))
     }
 
     /// The manifest, which must be the first entry, in a format version this tool reads.

@@ -146,16 +146,17 @@ final class GzipSource: ByteSource {
 }
 
 /// Bytes handed to libarchive's read callback from another byte source, a block at a time;
-/// a failure of the source is kept to be thrown instead of libarchive's message.
-final class CompressedInput {
+/// a failure of the source is kept to be thrown instead of libarchive's message. (Compressed
+/// inputs and archives read from S3.)
+package final class CompressedInput {
     private let source: ByteSource
     private let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
-    private(set) var error: Error?
+    package private(set) var error: Error?
 
-    init(_ source: ByteSource) { self.source = source }
+    package init(_ source: ByteSource) { self.source = source }
 
     /// The next block for libarchive: its length (0 at the end, -1 on failure).
-    func next(_ start: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+    package func next(_ start: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
         do {
             let count = try source.read(into: block, count: 1 << 16)
             start.pointee = UnsafeRawPointer(block)
