@@ -116,8 +116,10 @@ public final class S3Client: Sendable {
 
     /// Path-style with an endpoint, virtual-hosted without; the key encoded segment by segment.
     func url(bucket: String, key: String?, query: [(String, String)]) -> URL {
-        let path = key.map { "/" + $0.split(separator: "/", omittingEmptySubsequences: false).map { SigV4Signer.uriEncode(String($0)) }.joined(separator: "/") } ?? "/"
-        let queryText = query.isEmpty ? "" : "?" + query.map { "\(SigV4Signer.uriEncode($0.0))=\(SigV4Signer.uriEncode($0.1))" }.joined(separator: "&")
+        let encode = SigV4Signer.uriEncode
+        let segments = key.map { $0.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) } }
+        let path = segments.map { "/" + $0.joined(separator: "/") } ?? "/"
+        let queryText = query.isEmpty ? "" : "?" + query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
         if let endpoint {
             let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
             return URL(string: base + "/" + SigV4Signer.uriEncode(bucket) + (key == nil ? "" : path) + queryText)!
