@@ -39,7 +39,8 @@ public final class S3Client: Sendable {
         repeat {
             var query = [("list-type", "2"), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
-            let response = try await send("GET", url(bucket: bucket, key: nil, query: query), operation: "ListObjectsV2", location: location)
+            let response = try await send("GET", url(bucket: bucket, key: nil, query: query), operation: "ListObjectsV2",
+                                          location: location)
             let page = try XMLElementNode.parse(Array(response.body), file: location)
             for contents in page.children(named: "Contents") {
                 guard let key = contents.childText("Key"), let size = contents.childText("Size").flatMap(Int64.init) else { continue }
@@ -92,12 +93,15 @@ public final class S3Client: Sendable {
         }
     }
 
-    /// Sends a request with retries for throttling, server errors and broken connections.
-    private func send(_ method: String, _ url: URL, operation: String, location: String) async throws -> HTTPResponse {
+    /// Sends a request with retries for throttling, server errors and broken connections; a
+    /// body is signed with its SHA-256, as S3 requires.
+    func send(_ method: String, _ url: URL, body: Data? = nil, operation: String, location: String) async throws -> HTTPResponse {
         var attempt = 1
+        let payload = body.map { Array($0) } ?? []
+        let headers = signed(method, url, extra: [], payload: payload)
         while true {
             do {
-                let response = try await transport.send(method, url, headers: signed(method, url, extra: []), body: nil)
+                let response = try await transport.send(method, url, headers: headers, body: body)
                 guard (200..<300).contains(response.status) else {
                     throw S3Error(operation: operation, location: location, response: response)
                 }
@@ -110,8 +114,10 @@ public final class S3Client: Sendable {
         }
     }
 
-    private func signed(_ method: String, _ url: URL, extra: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        signer.sign(method: method, url: url, headers: extra + [("x-amz-content-sha256", Self.emptyPayloadHash)], body: [], date: Date())
+    private func signed(_ method: String, _ url: URL, extra: [(name: String, value: String)],
+                        payload: [UInt8] = []) -> [(name: String, value: String)] {
+        let hash = payload.isEmpty ? Self.emptyPayloadHash : SHA256.hex(of: payload)
+        return signer.sign(method: method, url: url, headers: extra + [("x-amz-content-sha256", hash)], body: payload, date: Date())
     }
 
     /// Path-style with an endpoint, virtual-hosted without; the key encoded segment by segment.

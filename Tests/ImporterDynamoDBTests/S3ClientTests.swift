@@ -91,6 +91,43 @@ final class S3ClientTests: MotoTestCase {
         XCTAssertTrue(stats.rangeStarts.contains { $0 % 50_000 != 0 }, "a broken range resumes where it broke, not at its start: \(stats.rangeStarts)")
     }
 
+    /// Multipart upload: parts uploaded out of order make one object; an aborted upload
+    /// leaves no parts behind; a part under 5 MiB before the last is refused on completion.
+    func testMultipartUploadsCompleteWholeOrLeaveNothing() throws {
+        let client = try makeBucket([:])
+        let bucket = bucket
+        let first = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }), last = Data("the end\n".utf8)
+        let location = S3Location(bucket: bucket, key: "archive.tar")
+        try runBlocking {
+            let upload = try await client.startUpload(to: location)
+            let second = try await client.upload(last, part: 2, of: upload)
+            let one = try await client.upload(first, part: 1, of: upload)
+            try await client.complete(upload, parts: [second, one])
+        }
+        let object = try XCTUnwrap(runBlocking { try await client.list(bucket: bucket, prefix: "archive") }.first)
+        XCTAssertEqual(object.size, Int64(first.count + last.count))
+        XCTAssertEqual(try runBlocking { try await client.read(object, range: Int64(first.count)..<object.size) }, Array(last))
+        XCTAssertEqual(try runBlocking { try await client.read(object, range: 0..<4) }, Array(first.prefix(4)))
+
+        try runBlocking {
+            let upload = try await client.startUpload(to: S3Location(bucket: bucket, key: "abandoned.tar"))
+            _ = try await client.upload(first, part: 1, of: upload)
+            let open = try await client.unfinishedUploads(in: bucket)
+            XCTAssertEqual(open, [upload.uploadId])
+            try await client.abort(upload)
+        }
+        XCTAssertEqual(try runBlocking { try await client.unfinishedUploads(in: bucket) }, [])
+        XCTAssertEqual(try runBlocking { try await client.list(bucket: bucket, prefix: "abandoned") }.count, 0)
+
+        XCTAssertThrowsError(try runBlocking {
+            let upload = try await client.startUpload(to: S3Location(bucket: bucket, key: "small.tar"))
+            let a = try await client.upload(last, part: 1, of: upload), b = try await client.upload(last, part: 2, of: upload)
+            try await client.complete(upload, parts: [a, b])
+        }) { error in
+            XCTAssertTrue("\(error)".contains("EntityTooSmall"), "\(error)")
+        }
+    }
+
     func testRefusalsNameTheObjectAndWhatToCheck() throws {
         let server = try server()
         let client = try makeBucket(["a.csv": "id\n1\n"])

@@ -74,24 +74,7 @@ enum CoreDataModelWriter {
     }
 
     private static func tag(_ name: String, _ fields: [(String, String?)], closed: Bool) -> String {
-        let attributes = fields.compactMap { key, value in value.map { " \(key)=\"\(escaped($0))\"" } }.joined()
+        let attributes = fields.compactMap { key, value in value.map { " \(key)=\"\(XMLText.escaped($0))\"" } }.joined()
         return "<\(name)\(attributes)\(closed ? "/>" : ">")"
-    }
-
-    /// Text for a double-quoted attribute value; line breaks and tabs as character references
-    /// (a reader turns literal ones into spaces).
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n", "\r", "\t": result += "&#\(scalar.value);"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

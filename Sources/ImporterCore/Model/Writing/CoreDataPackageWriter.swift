@@ -22,7 +22,7 @@ public enum CoreDataPackageWriter {
             <plist version="1.0">
             <dict>
             \t<key>_XCCurrentVersionName</key>
-            \t<string>\(CoreDataModelWriter.escaped(packageName(versions.newest)))</string>
+            \t<string>\(XMLText.escaped(packageName(versions.newest)))</string>
             </dict>
             </plist>
 

@@ -1,0 +1,19 @@
+/// Text written into XML (Core Data models, S3 request bodies).
+public enum XMLText {
+    /// Text for a double-quoted attribute value; line breaks and tabs as character references
+    /// (a reader turns literal ones into spaces).
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "\n", "\r", "\t": result += "&#\(scalar.value);"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
