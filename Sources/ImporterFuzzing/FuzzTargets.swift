@@ -15,10 +15,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) throws {
         switch self {
-        case .csv: try ReaderInvariants.check(bytes) { CSVReader(source: MemorySource(bytes), name: "fuzz.csv", options: CSVOptions()) }
-        case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes)) }
-        case .dynamodbJSON: try ReaderInvariants.check(bytes) { NDJSONReader(source: MemorySource(bytes), layout: .dynamoDBItem) }
-        case .jsonArray: try ReaderInvariants.check(bytes) { JSONArrayReader(source: MemorySource(bytes)) }
+        case .csv: try ReaderInvariants.check(bytes) { CSVReader(source: BytesSource(bytes), name: "fuzz.csv", options: CSVOptions()) }
+        case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes)) }
+        case .dynamodbJSON: try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes), layout: .dynamoDBItem) }
+        case .jsonArray: try ReaderInvariants.check(bytes) { JSONArrayReader(source: BytesSource(bytes)) }
         case .model:
             guard let model = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
             try checkRoundTrip(model)
@@ -42,23 +42,4 @@ private func checkRoundTrip(_ model: Model) throws {
 /// A broken invariant: what was expected, and what the input gave.
 public struct FuzzViolation: Error, CustomStringConvertible {
     public let description: String
-}
-
-/// Bytes in memory as an input.
-final class MemorySource: ByteSource {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    var bytesConsumed: Int64 { Int64(position) }
-
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
-        let n = min(count, bytes.count - position)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
-        position += n
-        return n
-    }
-
-    func close() {}
 }

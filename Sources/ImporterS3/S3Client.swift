@@ -57,55 +57,53 @@ public final class S3Client: Sendable {
     public func read(_ object: S3Object, range: Range<Int64>) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(range.count))
-        var attempt = 1
-        while true {
+        try await retrying {
             let start = range.lowerBound + Int64(bytes.count)
-            guard start < range.upperBound else { return bytes }
-            do {
-                try await stream(object, from: start, to: range.upperBound) { bytes += $0 }
-                return bytes
-            } catch let error as S3Error where !error.isRetryable {
-                throw error
-            } catch {
-                guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else { throw error }
-            }
+            if start < range.upperBound { try await stream(object, from: start, to: range.upperBound, into: &bytes) }
         }
+        return bytes
     }
 
-    private func stream(_ object: S3Object, from start: Int64, to end: Int64, _ append: ([UInt8]) -> Void) async throws {
+    /// Appends bytes `start..<end` of `object` to `bytes` as they arrive.
+    private func stream(_ object: S3Object, from start: Int64, to end: Int64, into bytes: inout [UInt8]) async throws {
         let url = url(bucket: object.location.bucket, key: object.location.key, query: [])
         let headers = signed("GET", url, extra: [("Range", "bytes=\(start)-\(end - 1)"), ("If-Match", "\"\(object.etag)\"")])
+        let before = bytes.count
         try await transport.stream("GET", url, headers: headers) { response in
             guard response.status == 206 || response.status == 200 else {
                 let body = try await response.body.collect(upTo: 1 << 20)
                 throw S3Error(operation: "GetObject", location: object.location.description,
                               response: HTTPResponse(status: response.status, errorType: nil, body: Data(body.readableBytesView), headers: response.headers))
             }
-            var received = 0
-            for try await buffer in response.body {
-                received += buffer.readableBytes
-                append(Array(buffer.readableBytesView))
-            }
-            guard Int64(received) == end - start else {
-                throw S3Error(operation: "GetObject", location: object.location.description, status: response.status, code: nil,
-                              message: "the transfer ended after \(received) of \(end - start) bytes")
-            }
+            for try await buffer in response.body { bytes.append(contentsOf: buffer.readableBytesView) }
+        }
+        let received = bytes.count - before
+        guard Int64(received) == end - start else {
+            throw S3Error(operation: "GetObject", location: object.location.description, status: 206, code: nil,
+                          message: "the transfer ended after \(received) of \(end - start) bytes")
         }
     }
 
     /// Sends a request with retries for throttling, server errors and broken connections; a
     /// body is signed with its SHA-256, as S3 requires.
     func send(_ method: String, _ url: URL, body: Data? = nil, operation: String, location: String) async throws -> HTTPResponse {
+        let headers = signed(method, url, extra: [], payload: body.map { Array($0) } ?? [])
+        return try await retrying {
+            let response = try await transport.send(method, url, headers: headers, body: body)
+            guard (200..<300).contains(response.status) else {
+                throw S3Error(operation: operation, location: location, response: response)
+            }
+            return response
+        }
+    }
+
+    /// Runs `body` until it succeeds, backing off between attempts (`RetryPolicy`); an S3
+    /// refusal that another attempt cannot change is thrown at once.
+    private func retrying<T>(_ body: () async throws -> T) async throws -> T {
         var attempt = 1
-        let payload = body.map { Array($0) } ?? []
-        let headers = signed(method, url, extra: [], payload: payload)
         while true {
             do {
-                let response = try await transport.send(method, url, headers: headers, body: body)
-                guard (200..<300).contains(response.status) else {
-                    throw S3Error(operation: operation, location: location, response: response)
-                }
-                return response
+                return try await body()
             } catch let error as S3Error where !error.isRetryable {
                 throw error
             } catch {

@@ -28,11 +28,6 @@ public struct S3Inputs: Sendable {
         }
     }
 
-    /// Whether any source of `config` reads from S3.
-    public static func needed(by config: PipelineConfig) -> Bool {
-        config.sources.contains { $0.paths.contains { $0.hasPrefix(S3Location.scheme) } }
-    }
-
     /// Replaces each `s3://` pattern by the objects it matches, in key order, and records their
     /// sizes and ETags in `config.objects`. A pattern that matches nothing is an error.
     public func expand(_ config: inout PipelineConfig) throws {

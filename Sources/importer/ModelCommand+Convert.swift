@@ -49,7 +49,7 @@ extension ModelCommand {
                 try CoreDataPackageWriter.write(versions, to: folder)
                 return folder
             case .yaml where versions.versions.count == 1 && !isDirectory(out):
-                try write(ModelYAMLWriter.text(of: versions.newest), to: out)
+                try TextFile.write(ModelYAMLWriter.text(of: versions.newest), to: out)
                 return out
             case .yaml:
                 if out.hasSuffix(".yaml") || out.hasSuffix(".yml") {
@@ -57,7 +57,7 @@ extension ModelCommand {
                 }
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                 for version in versions.versions {
-                    try write(ModelYAMLWriter.text(of: version), to: FilePaths.join(out, "v\(version.version).yaml"))
+                    try TextFile.write(ModelYAMLWriter.text(of: version), to: FilePaths.join(out, "v\(version.version).yaml"))
                 }
                 return out
             }
@@ -66,12 +66,6 @@ extension ModelCommand {
         private func isDirectory(_ path: String) -> Bool {
             var directory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
-        }
-
-        private func write(_ text: String, to file: String) throws {
-            guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
-                throw ConfigurationError(file: file, "cannot write the file; check the path and permissions")
-            }
         }
     }
 }

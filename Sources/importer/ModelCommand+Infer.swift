@@ -61,13 +61,13 @@ extension ModelCommand {
             let model = inferred.modelYAML
             _ = try exitOnConfigurationError { try ModelLoader.parse(text: model, file: out ?? "<inferred model>") }
             guard let out else { return print(model, terminator: "") }
-            try write(model, to: out)
+            try exitOnConfigurationError { try TextFile.write(model, to: out) }
             if let pipeline {
                 let directory = RelativePaths.directory(of: pipeline)
                 let text = inferred.pipelineYAML(modelPath: RelativePaths.relative(out, from: directory),
                                                  sourcePaths: files.map { RelativePaths.relative($0, from: directory) },
                                                  name: FilePaths.deletingExtension(FilePaths.lastComponent(pipeline)))
-                try write(text, to: pipeline)
+                try exitOnConfigurationError { try TextFile.write(text, to: pipeline) }
                 _ = try exitOnConfigurationError { try PipelineLoader().load(path: pipeline) }
             }
             for line in inferred.summary { FileHandle.standardError.write(Data("importer: \(line)\n".utf8)) }
@@ -78,15 +78,6 @@ extension ModelCommand {
             if let name { return name }
             let directory = FilePaths.lastComponent(RelativePaths.absolute(FilePaths.directory(of: files[0])))
             return ModelInference.modelName(fromDirectory: directory) ?? "Inferred"
-        }
-
-        private func write(_ text: String, to path: String) throws {
-            do {
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
-            } catch {
-                FileHandle.standardError.write(Data("importer: \(path): cannot write: \(error.localizedDescription); check the directory exists and is writable\n".utf8))
-                throw ExitCode(2)
-            }
         }
     }
 }

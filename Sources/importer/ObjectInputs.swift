@@ -14,13 +14,13 @@ enum ObjectInputs {
     /// readers' factory for every input.
     static func prepare(_ config: inout PipelineConfig) throws -> PipelineRun.ReaderFactory {
         #if DynamoDB
-        guard S3Inputs.needed(by: config) else { return ReaderFactory.makeReader }
+        guard config.firstObjectSource != nil else { return ReaderFactory.makeReader }
         let inputs = try S3Inputs(config: config, environment: .current)
         try inputs.expand(&config)
         let objects = config.objects
         return { source, path in try inputs.makeReader(source: source, path: path, object: objects[path]) }
         #else
-        if let source = config.sources.first(where: { $0.paths.contains { $0.hasPrefix("s3://") } }) {
+        if let source = config.firstObjectSource {
             throw ConfigurationError(file: config.file, line: source.line, key: "path",
                 "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to read s3:// inputs")
         }

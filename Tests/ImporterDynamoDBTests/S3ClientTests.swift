@@ -10,18 +10,10 @@ import XCTest
 final class S3ClientTests: MotoTestCase {
     private var bucket = ""
 
-    /// A bucket with `objects` (key → text), made with signed PUTs.
+    /// A bucket with `objects` (key → text), and a client of the server.
     private func makeBucket(_ objects: [String: String]) throws -> S3Client {
         let server = try server()
-        bucket = "b-" + UUID().uuidString.lowercased().prefix(8)
-        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
-        let created = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer)
-        XCTAssertEqual(created.status, 200, created.text)
-        for (key, text) in objects {
-            let url = URL(string: server.endpoint.absoluteString + bucket + "/" + SigV4Signer.uriEncode(key).replacingOccurrences(of: "%2F", with: "/"))!
-            let put = try HTTPTestClient.signedS3("PUT", url, body: Array(text.utf8), signer: signer)
-            XCTAssertEqual(put.status, 200, put.text)
-        }
+        bucket = try server.makeBucket("b", objects: objects.mapValues { Array($0.utf8) })
         return client(of: server)
     }
 

@@ -7,15 +7,6 @@ import XCTest
 /// `importer restore s3://…` (SPEC §16) against moto's S3: the archive is streamed from the
 /// object twice (verified, then loaded), and a damaged one is refused with nothing written.
 final class S3RestoreTests: MotoTestCase {
-    private func put(_ bytes: [UInt8], bucket: String, key: String, create: Bool) throws {
-        let server = try server()
-        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
-        if create { XCTAssertEqual(try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer).status, 200) }
-        let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent(key),
-                                              body: bytes, signer: signer)
-        XCTAssertEqual(put.status, 200, put.text)
-    }
-
     func testAnArchiveInS3IsVerifiedThenRestoredAndADamagedOneIsRefused() throws {
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -25,13 +16,12 @@ final class S3RestoreTests: MotoTestCase {
             let export = try ImporterProcess.run(["export", "Pipelines/locations.yaml", "--out", "\(out)/backup.\(kind)"], environment: ["OUT_DIR": source])
             XCTAssertEqual(export.status, 0, export.stderr)
         }
-        let bucket = "backups-" + UUID().uuidString.lowercased().prefix(8)
-        try put(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/backup.tar.zst"))), bucket: bucket, key: "backup.tar.zst", create: true)
+        let bucket = try server().makeBucket("backups", objects: ["backup.tar.zst": Array(try Data(contentsOf: URL(fileURLWithPath: out + "/backup.tar.zst")))])
         // A byte of Location data flipped: its SHA-256 no longer matches the manifest.
         var damaged = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/backup.tar")))
         let at = try XCTUnwrap(damaged.firstRange(of: Array("loc-00250".utf8))).lowerBound
         damaged[at + 4] = UInt8(ascii: "X")
-        try put(damaged, bucket: bucket, key: "damaged.tar", create: false)
+        try server().putObject(damaged, bucket: bucket, key: "damaged.tar")
 
         var environment = ImporterBinary.environment(try server())
         environment["AWS_ENDPOINT_URL_S3"] = try server().endpoint.absoluteString

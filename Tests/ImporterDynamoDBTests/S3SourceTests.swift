@@ -25,18 +25,9 @@ final class S3SourceTests: MotoTestCase {
         return Array(bytes)
     }
 
-    /// A bucket holding `objects`.
+    /// A bucket holding `objects` (texts) and `binary` objects.
     private func bucket(_ objects: [String: String], binary: [String: [UInt8]] = [:]) throws -> String {
-        let server = try server()
-        let bucket = "dumps-" + UUID().uuidString.lowercased().prefix(8)
-        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
-        XCTAssertEqual(try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket), signer: signer).status, 200)
-        for (key, bytes) in objects.mapValues({ Array($0.utf8) }).merging(binary, uniquingKeysWith: { $1 }) {
-            let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent(key),
-                                                  body: bytes, signer: signer)
-            XCTAssertEqual(put.status, 200, put.text)
-        }
-        return bucket
+        try server().makeBucket("dumps", objects: objects.mapValues { Array($0.utf8) }.merging(binary) { $1 })
     }
 
     private func pipeline(_ out: String, sources: String) throws -> String {
@@ -124,11 +115,7 @@ final class S3SourceTests: MotoTestCase {
         process.waitUntilExit()
 
         // The object is replaced: a resume would skip records of another content.
-        let server = try server()
-        let signer = SigV4Signer(credentials: server.credentials, region: "us-east-1", service: "s3")
-        let put = try HTTPTestClient.signedS3("PUT", server.endpoint.appendingPathComponent(bucket).appendingPathComponent("checkins.ndjson"),
-                                              body: Array((lines.reversed().joined(separator: "\n") + "\n").utf8), signer: signer)
-        XCTAssertEqual(put.status, 200)
+        try server().putObject(Array((lines.reversed().joined(separator: "\n") + "\n").utf8), bucket: bucket, key: "checkins.ndjson")
         let resumed = try ImporterBinary.run(["run", file, "--resume", "--quiet"], environment: try environment())
         XCTAssertEqual(resumed.status, 2, resumed.output)
         XCTAssertTrue(resumed.output.contains("--resume: the input changed since the interrupted run"), resumed.output)

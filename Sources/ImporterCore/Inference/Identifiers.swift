@@ -36,12 +36,6 @@ enum Identifiers {
         return "\(name)\(number)"
     }
 
-    /// Whether `name` is a valid model name.
-    static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || isASCIILetter(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || isASCIILetter($0) || ("0"..."9").contains($0) }
-    }
-
     /// `Stations` → `Station`, `Categories` → `Category`, `Addresses` → `Address`; `Status`,
     /// `Glass` and short words unchanged.
     static func singular(_ word: String) -> String {

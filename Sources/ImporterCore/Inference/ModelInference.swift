@@ -28,7 +28,7 @@ public enum ModelInference {
     }
 
     /// Whether `name` can name a model (`[A-Za-z_][A-Za-z0-9_]*`).
-    public static func isValidName(_ name: String) -> Bool { Identifiers.isValid(name) }
+    public static func isValidName(_ name: String) -> Bool { ModelChecks.isValidName(name) }
 
     /// A model name made of a directory's name (`retail-dumps` → `RetailDumps`); nil when none
     /// can be made.

@@ -119,10 +119,10 @@ struct RelationshipSuggester {
     static func relationshipName(_ attribute: String, destination: String, taken: Set<String>) -> String {
         for suffix in ["Id", "ID", "_id", "_ID", "Key", "_key", "Uuid", "_uuid"] where attribute.hasSuffix(suffix) && attribute.count > suffix.count {
             let base = String(attribute.dropLast(suffix.count))
-            if Identifiers.isValid(base), !taken.contains(base.lowercased()) { return base }
+            if ModelChecks.isValidName(base), !taken.contains(base.lowercased()) { return base }
         }
         let lowered = destination.prefix(1).lowercased() + destination.dropFirst()
-        if Identifiers.isValid(lowered), !taken.contains(lowered.lowercased()) { return lowered }
+        if ModelChecks.isValidName(lowered), !taken.contains(lowered.lowercased()) { return lowered }
         return attribute + "Ref"
     }
 

@@ -17,6 +17,11 @@ public struct PipelineConfig: Sendable {
     /// The objects `s3://` sources name, by URL, as listed when the run started (the readers
     /// and checkpoints use their size and ETag); empty until the command lists them.
     public var objects: [String: RemoteObject] = [:]
+
+    /// The first source that reads from object storage (an `s3://` path), if any.
+    public var firstObjectSource: SourceConfig? {
+        sources.first { $0.paths.contains { $0.hasPrefix("s3://") } }
+    }
 }
 
 /// The `s3:` section: an endpoint (path-style requests, for MinIO or moto) and a region, each

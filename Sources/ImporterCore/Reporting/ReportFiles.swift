@@ -25,7 +25,7 @@ public enum ReportFiles {
             xml += "  <testsuite name=\(attribute(entity.entity)) tests=\"\(groups.count + 1)\" failures=\"\(groups.count)\" time=\"\(String(format: "%.3f", entity.seconds))\">\n"
             let c = entity.counts
             xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\"records accounted\">\n"
-            xml += "      <system-out>\(escape("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack)"))</system-out>\n"
+            xml += "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack)"))</system-out>\n"
             if !c.isBalanced || report.status == .aborted {
                 xml += "      <failure message=\(attribute(report.abortReason ?? "records are not all accounted for"))/>\n"
             }
@@ -34,7 +34,7 @@ public enum ReportFiles {
                 let name = "\(group.stage.rawValue)/\(group.reason.rawValue)"
                 let lines = group.examples.map { "\($0.source):\($0.line): \($0.message)" }
                 xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\(attribute(name))>\n"
-                xml += "      <failure message=\(attribute("\(group.count) record(s) rejected: \(name)"))>\(escape(lines.joined(separator: "\n")))</failure>\n"
+                xml += "      <failure message=\(attribute("\(group.count) record(s) rejected: \(name)"))>\(XMLText.escaped(lines.joined(separator: "\n")))</failure>\n"
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
@@ -42,20 +42,5 @@ public enum ReportFiles {
         return xml + "</testsuites>\n"
     }
 
-    private static func attribute(_ text: String) -> String { "\"\(escape(text))\"" }
-
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": out += "?"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    private static func attribute(_ text: String) -> String { "\"\(XMLText.escaped(text))\"" }
 }

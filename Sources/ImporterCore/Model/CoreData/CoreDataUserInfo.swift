@@ -37,3 +37,16 @@ enum CoreDataUserInfo {
         }
     }
 }
+
+extension XMLElementNode {
+    /// `<userInfo><entry key="hashKey" value="locationId"/></userInfo>` as a dictionary.
+    var userInfo: [String: String] {
+        var entries: [String: String] = [:]
+        for info in children(named: "userInfo") {
+            for entry in info.children(named: "entry") {
+                if let key = entry.attributes["key"] { entries[key] = entry.attributes["value"] ?? "" }
+            }
+        }
+        return entries
+    }
+}

@@ -14,7 +14,7 @@ public enum CoreDataPackageWriter {
         for model in versions.versions {
             let package = FilePaths.join(folder, packageName(model))
             try create(package)
-            try write(CoreDataModelWriter.contents(of: model), to: FilePaths.join(package, "contents"))
+            try TextFile.write(CoreDataModelWriter.contents(of: model), to: FilePaths.join(package, "contents"))
         }
         let current = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -27,7 +27,7 @@ public enum CoreDataPackageWriter {
             </plist>
 
             """
-        try write(current, to: FilePaths.join(folder, CoreDataPackage.currentVersionFile))
+        try TextFile.write(current, to: FilePaths.join(folder, CoreDataPackage.currentVersionFile))
     }
 
     /// `Locations.xcdatamodel`, `Locations 2.xcdatamodel`.
@@ -40,12 +40,6 @@ public enum CoreDataPackageWriter {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw ConfigurationError(file: directory, "cannot create the folder: \(error.localizedDescription)")
-        }
-    }
-
-    private static func write(_ text: String, to file: String) throws {
-        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
-            throw ConfigurationError(file: file, "cannot write the file; check the folder's permissions")
         }
     }
 }

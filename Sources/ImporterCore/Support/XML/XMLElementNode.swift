@@ -36,15 +36,4 @@ public struct XMLElementNode: Sendable {
 
     /// The text of the first child named `name` (`<Key>a.csv</Key>` → `a.csv`).
     public func childText(_ name: String) -> String? { children.first { $0.name == name }?.text }
-
-    /// `<userInfo><entry key="hashKey" value="locationId"/></userInfo>` as a dictionary.
-    var userInfo: [String: String] {
-        var entries: [String: String] = [:]
-        for info in children(named: "userInfo") {
-            for entry in info.children(named: "entry") {
-                if let key = entry.attributes["key"] { entries[key] = entry.attributes["value"] ?? "" }
-            }
-        }
-        return entries
-    }
 }

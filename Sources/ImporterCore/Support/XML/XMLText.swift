@@ -1,7 +1,8 @@
 /// Text written into XML (Core Data models, S3 request bodies).
 public enum XMLText {
-    /// Text for a double-quoted attribute value; line breaks and tabs as character references
-    /// (a reader turns literal ones into spaces).
+    /// Text for a double-quoted attribute value or an element: line breaks and tabs as
+    /// character references (a reader turns literal ones in attributes into spaces); other
+    /// control characters, which XML 1.0 cannot hold at all, as `?`.
     public static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -11,6 +12,7 @@ public enum XMLText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "\n", "\r", "\t": result += "&#\(scalar.value);"
+            case _ where scalar.value < 0x20: result += "?"
             default: result.unicodeScalars.append(scalar)
             }
         }

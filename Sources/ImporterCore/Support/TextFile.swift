@@ -1,0 +1,13 @@
+import Foundation
+
+/// Files the commands write whole: models, pipelines (`model convert`, `model infer`).
+public enum TextFile {
+    /// Writes `text` to `path` (replacing it, atomically); the error names the path and what to check.
+    public static func write(_ text: String, to path: String) throws(ConfigurationError) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, "cannot write: \(error.localizedDescription); check the directory exists and is writable")
+        }
+    }
+}
