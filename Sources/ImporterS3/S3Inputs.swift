@@ -90,3 +90,10 @@ public struct S3Inputs: Sendable {
         return try ReaderFactory.makeReader(source: source, bytes: bytes, name: path)
     }
 }
+
+extension S3Inputs {
+    /// An uploader of a new object at `location` (an archive `export` writes).
+    public func uploader(to location: S3Location) -> S3PartUploader {
+        S3PartUploader(client: client, location: location)
+    }
+}

@@ -9,6 +9,10 @@ public enum ArchiveKind: String, Sendable, CaseIterable {
         self = kind
     }
 
+    /// Whether an archive of this kind is written in one pass, as it can be uploaded (`.tar`,
+    /// `.tar.gz`, `.tar.zst`); `.tar.xz` and `.zip` are written from two passes over the data.
+    public var isStreamable: Bool { FrameCodec(self) != nil }
+
     /// The suffixes `init(fileName:)` knows, for messages.
     public static let knownSuffixes = suffixes.map(\.suffix).joined(separator: ", ")
 

@@ -7,7 +7,8 @@ import ImporterCore
 /// its entry's size before the data. A `.tar`, `.tar.gz` or `.tar.zst` is written in one pass
 /// (`StreamingTarWriter` rewrites the headers and the manifest in place afterwards); a `.tar.xz`
 /// or `.zip` is encoded twice from the snapshot, a first pass measuring what the second writes.
-/// Nothing is staged on disk or in memory beyond a few chunks.
+/// Nothing is staged on disk, nor in memory beyond a few chunks (and a few parts when the
+/// archive goes to an uploader).
 public struct Exporter {
     public let store: any ItemReading
     public let model: Model
@@ -22,8 +23,14 @@ public struct Exporter {
         self.sourceType = sourceType
     }
 
-    /// Writes the archive at `path` (its kind from the name) and returns its manifest.
+    /// Writes the archive at `path` and returns its manifest.
     public func export(to path: String, kind: ArchiveKind) throws -> Manifest {
+        try export(to: .file(path), kind: kind)
+    }
+
+    /// Writes the archive to `destination` and returns its manifest. An uploader takes only the
+    /// kinds written in one pass (`ArchiveKind.isStreamable`).
+    public func export(to destination: ArchiveDestination, kind: ArchiveKind) throws -> Manifest {
         guard let modelText = Self.modelText(of: model) else {
             throw ArchiveError(path: model.file, "cannot read the model file to put it into the archive")
         }
@@ -36,11 +43,18 @@ public struct Exporter {
                 model: .init(name: model.name, version: model.version, checksum: model.checksum),
                 source: sourceType, entities: [])
             let files = model.parentsFirstOrder.map { (entity: $0, file: "data/\($0).\(format.fileExtension)") }
-            if StreamingTarWriter.canName(files.map(\.file) + [Manifest.entryName, Manifest.modelEntryName]),
-               let writer = try StreamingTarWriter(path: path, kind: kind) {
-                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
-            } else {
+            let onePass = kind.isStreamable && StreamingTarWriter.canName(files.map(\.file) + [Manifest.entryName, Manifest.modelEntryName])
+            switch destination {
+            case .file(let path) where !onePass:
                 try exportInTwoPasses(files, to: path, kind: kind, manifest: &manifest, modelText: Array(modelText), created: created)
+            case .parts(let name, _) where !onePass:
+                throw ArchiveError(path: name, "an archive is uploaded as it is written only as .tar, .tar.gz or .tar.zst with names of at most 100 bytes")
+            case .file(let path):
+                let writer = StreamingTarWriter(name: path, output: try FileOutput(path: path), kind: kind)!
+                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
+            case .parts(let name, let uploader):
+                let writer = StreamingTarWriter(name: name, output: PartedOutput(uploader: uploader), kind: kind)!
+                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
             }
             return manifest
         }

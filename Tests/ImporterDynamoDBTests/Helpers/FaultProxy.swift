@@ -12,6 +12,8 @@ final class FaultProxy {
         var htmlError = 0.0
         /// A GetObject answer broken off halfway through its body.
         var cut = 0.0
+        /// UploadPart of this part number refused with AccessDenied (0: none).
+        var denyPart = 0
     }
 
     /// What the proxy injected so far.
@@ -23,6 +25,7 @@ final class FaultProxy {
         let swallow: Int
         let htmlError: Int
         let cut: Int
+        let deniedParts: Int
         /// The first byte of every GetObject range requested, in order.
         let rangeStarts: [Int]
         var faults: Int { throttle + serverError + reset + swallow + htmlError + cut }
@@ -40,6 +43,7 @@ final class FaultProxy {
         process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
                              "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
                              "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError), "--cut", String(rates.cut),
+                             "--deny-part", String(rates.denyPart),
                              "--ops", operations.joined(separator: ","), "--seed", String(seed)]
         process.standardInput = FileHandle.nullDevice
         try process.run()

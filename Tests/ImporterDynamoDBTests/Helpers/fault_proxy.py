@@ -4,7 +4,9 @@ server (moto) and, at the given rates, answers a request itself with a throttlin
 5xx, resets the connection before forwarding, or forwards and then resets the connection
 instead of answering ("swallowed": the write reached the server, the client never learns), or
 answers with an HTML 500 page, as a load balancer or proxy in front of a service may; S3 GETs
-are forwarded, and --cut breaks a GetObject response halfway through its body. With
+are forwarded, and --cut breaks a GetObject response halfway through its body; S3 PUTs and
+DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadPart number N
+(permission lost in the middle of a multipart upload). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 
 Faults are drawn only for the operations named by --ops. Counts of what was injected are
@@ -16,7 +18,7 @@ import argparse, http.client, http.server, json, random, socket, struct, sys, th
 from urllib.parse import urlparse
 
 args = None
-stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "rangeStarts": []}
+stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": []}
 lock = threading.Lock()
 rng = random.Random()
 
@@ -92,6 +94,39 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reset()
         self.wfile.write(data)
 
+    def do_PUT(self):
+        if args.deny_part and ("partNumber=%d&" % args.deny_part) in (self.path.split("?")[-1] + "&"):
+            with lock:
+                stats["deniedParts"] += 1
+            body = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>AccessDenied</Code><Message>Access Denied (injected)</Message></Error>"
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self.forward_plain("PUT")
+
+    def do_DELETE(self):
+        self.forward_plain("DELETE")
+
+    def forward_plain(self, method):
+        """Forwards a request with its body, unchanged."""
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        upstream = urlparse(args.upstream)
+        connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+        connection.request(method, self.path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        self.send_response(response.status)
+        for k, v in response.getheaders():
+            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def reset(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()
@@ -163,6 +198,7 @@ def main():
     parser.add_argument("--html-error", type=float, default=0)
     parser.add_argument("--cut", type=float, default=0)
     parser.add_argument("--latency", type=float, default=0)
+    parser.add_argument("--deny-part", type=int, default=0)
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

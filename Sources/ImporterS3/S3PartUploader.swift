@@ -1,0 +1,77 @@
+import Foundation
+import ImporterAWS
+import ImporterCore
+
+/// An object written part by part as a multipart upload (SPEC §16: archives exported to S3):
+/// the upload starts with the first part, at most `inFlight` parts are sent at once while the
+/// caller produces the next, and the object appears only on `complete()`. After a failure,
+/// `abort()` waits for the parts in flight and aborts the upload, so no parts are left behind.
+///
+/// Used from one thread at a time, never one of Swift concurrency's pool (it blocks on the
+/// uploads, as `runBlocking` requires).
+public final class S3PartUploader {
+    public let location: S3Location
+    private let client: S3Client
+    private let inFlight: Int
+    private var upload: S3Client.MultipartUpload?
+    private var sending: [Task<S3Client.UploadedPart, any Error>] = []
+    private var uploaded: [S3Client.UploadedPart] = []
+    /// The bytes of every part handed over so far.
+    public private(set) var bytes: Int64 = 0
+    /// Why `abort()` could not abort the upload (it stays open, and billed, until a bucket
+    /// lifecycle rule or `aws s3api abort-multipart-upload` removes it).
+    public private(set) var abortFailure: String?
+
+    init(client: S3Client, location: S3Location, inFlight: Int = 2) {
+        self.client = client
+        self.location = location
+        self.inFlight = inFlight
+    }
+
+    /// Sends part `number` (from 1) in the background; waits while `inFlight` parts are being
+    /// sent, and throws the failure of an earlier part.
+    public func upload(_ part: [UInt8], number: Int) throws {
+        let upload = try started()
+        while sending.count >= inFlight { try waitForOldest() }
+        let client = client
+        let data = Data(part)
+        sending.append(Task { try await client.upload(data, part: number, of: upload) })
+        bytes += Int64(part.count)
+    }
+
+    /// Waits for every part and completes the upload: the object appears, whole.
+    public func complete() throws {
+        let upload = try started()
+        while !sending.isEmpty { try waitForOldest() }
+        let client = client, parts = uploaded
+        try runBlocking { try await client.complete(upload, parts: parts) }
+        self.upload = nil
+    }
+
+    /// Waits for the parts in flight (ignoring their failures) and aborts the upload.
+    public func abort() {
+        for task in sending { _ = try? runBlocking { try await task.value } }
+        sending = []
+        guard let upload else { return }
+        self.upload = nil
+        let client = client
+        do {
+            try runBlocking { try await client.abort(upload) }
+        } catch {
+            abortFailure = "the upload \(upload.uploadId) to \(location) could not be aborted: \(error)"
+        }
+    }
+
+    private func started() throws -> S3Client.MultipartUpload {
+        if let upload { return upload }
+        let client = client, location = location
+        let started = try runBlocking { try await client.startUpload(to: location) }
+        upload = started
+        return started
+    }
+
+    private func waitForOldest() throws {
+        let task = sending.removeFirst()
+        uploaded.append(try runBlocking { try await task.value })
+    }
+}
