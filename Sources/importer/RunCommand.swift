@@ -27,10 +27,31 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Accept a model file whose checksum differs from the one the SQLite store recorded for its version; recorded in the store's migration history.")
     var acceptModelChange = false
 
+    @OptionGroup var selection: SelectionOptions
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        try execute(pipeline, options: RunOptions(dryRun: dryRun, resume: resume, acceptModelChange: acceptModelChange), output: output)
+        var options = RunOptions(dryRun: dryRun, resume: resume, acceptModelChange: acceptModelChange)
+        (options.shard, options.entities) = (selection.shard, selection.entityList)
+        try execute(pipeline, options: options, output: output)
+    }
+}
+
+/// What part of a pipeline a run loads: some entities, one shard of the inputs (SPEC §17).
+struct SelectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Process the K-th of N slices of every source: every N-th file of a source with at least N files, else every N-th block of records of each file. Reports go to <report dir>/shard-K-of-N; merge them with `importer report merge`. DynamoDB only.", valueName: "K/N"),
+            transform: { text in
+                guard let shard = Shard(text) else { throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, got '\(text)'") }
+                return shard
+            })
+    var shard: Shard?
+
+    @Option(help: ArgumentHelp("Load only these entities (comma-separated); references to others are checked against the store.", valueName: "E,…"))
+    var entities: String?
+
+    var entityList: [String]? {
+        entities.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }
 }
 
@@ -63,6 +84,7 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
         () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
         var (config, versions, model) = try pipeline.loadVersions()
         try PipelineRun.checkConfiguration(config, model: model, versions: versions)
+        try PipelineRun.checkSelection(options, config: config, model: model)
         let makeReader = try ObjectInputs.prepare(&config)
         return (config, versions, model, makeReader)
     }
@@ -78,7 +100,7 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
     options.reportDirectory = output.reportDir
     let destination = try exitOnConfigurationError {
         try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
-                                   reportDirectory: output.reportDir ?? config.reportDirectory)
+                                   reportDirectory: options.reportDirectory(pipelineDefault: config.reportDirectory))
     }
     defer { destination?.store.close() }
     let run = PipelineRun(config: config, model: model, versions: versions, store: destination?.store, options: options, makeReader: makeReader)

@@ -40,7 +40,7 @@ public struct PipelineRun: ~Copyable {
     }
 
     /// Where the report files go.
-    public var reportDirectory: String { options.reportDirectory ?? config.reportDirectory }
+    public var reportDirectory: String { options.reportDirectory(pipelineDefault: config.reportDirectory) }
 
     /// Checks what can be checked before anything is opened or written: entities, maps,
     /// source model versions.
@@ -48,10 +48,33 @@ public struct PipelineRun: ~Copyable {
         _ = try RunInput.ordered(config, model, versions)
     }
 
+    /// Checks `--shard` and `--entities` against the pipeline (`ConfigurationError`): the
+    /// entities must be the model's and have sources; a sharded run writes to DynamoDB (a
+    /// SQLite store is one file that one process writes) and is not `mode: sync` (its deletes
+    /// need every record).
+    public static func checkSelection(_ options: RunOptions, config: PipelineConfig, model: Model) throws {
+        if let entities = options.entities {
+            for name in entities where !config.sources.contains(where: { $0.entity == name }) {
+                let known = model.entity(named: name) != nil
+                throw ConfigurationError(file: config.file, key: "sources",
+                    known ? "--entities: no source loads \(name)" : "--entities: \(name) is not an entity of model \(model.name); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
+            }
+        }
+        guard let shard = options.shard else { return }
+        if config.destination.kind == .sqlite && !options.dryRun {
+            throw ConfigurationError(file: config.file, key: "destination",
+                "--shard \(shard): a SQLite store is one file that one process writes; shard runs that write to DynamoDB, or run without --shard")
+        }
+        if config.write.mode == .sync {
+            throw ConfigurationError(file: config.file, key: "write",
+                "--shard \(shard): mode sync deletes what the run did not read, and a shard reads a slice; run sync without --shard")
+        }
+    }
+
     /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
     /// written) for problems found before the first record.
     public consuming func start() throws -> RunReport {
-        let inputs = try RunInput.ordered(config, model, versions)
+        let inputs = try RunInput.ordered(config, model, versions).selected(entities: options.entities, shard: options.shard)
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         let writing = options.dryRun ? nil : store

@@ -64,22 +64,23 @@ final class ReadStage {
             return 0
         }
         if let partitioned = reader as? PartitionedRecordReader {
-            cut(partitioned, recipe: recipe, progress: progress)
+            cut(partitioned, recipe: recipe, slice: input.slice, progress: progress)
         } else {
-            parse(reader, mapStage, progress: progress)
+            parse(reader, mapStage, slice: input.slice, progress: progress)
         }
         parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
         return reader.bytesRead
     }
 
-    /// Parses an input on this thread, a chunk at a time.
-    private func parse(_ reader: RecordReader, _ mapStage: MapStage, progress: (Int64, Int) -> Void) {
+    /// Parses an input on this thread, a chunk at a time; with a `slice`, only the shard's
+    /// blocks of `partSize` records.
+    private func parse(_ reader: RecordReader, _ mapStage: MapStage, slice: Shard?, progress: (Int64, Int) -> Void) {
         var chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
         var readCount = 0
         while true {
             do {
                 guard let record = try reader.next() else { break }
-                mapStage.prepare(record, into: &chunk)
+                if slice?.takes(readCount / Self.partSize) ?? true { mapStage.prepare(record, into: &chunk) }
             } catch {
                 recorder.abort("reading \(inputs[mapStage.inputIndex].path) failed: \(error)")
                 break
@@ -98,13 +99,17 @@ final class ReadStage {
         if chunk.count > 0 { parsed.put(.chunk(input: mapStage.inputIndex, chunk), sequence: takeSequence()) }
     }
 
-    /// Cuts an input into parts, `partSize` records each, for the part parsers.
-    private func cut(_ reader: PartitionedRecordReader, recipe: MapStage.Recipe, progress: (Int64, Int) -> Void) {
+    /// Cuts an input into parts, `partSize` records each, for the part parsers; with a
+    /// `slice`, the other shards' parts are cut and left unread.
+    private func cut(_ reader: PartitionedRecordReader, recipe: MapStage.Recipe, slice: Shard?, progress: (Int64, Int) -> Void) {
         let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
         self.partParsers = partParsers
+        var ordinal = 0
         while !recorder.isAborted {
             do {
                 guard let part = try reader.nextPart(maximumRecords: Self.partSize) else { break }
+                defer { ordinal += 1 }
+                guard slice?.takes(ordinal) ?? true else { continue }
                 partParsers.parse(PartParsers.Part(sequence: takeSequence(), recipe: recipe, reader: part))
             } catch {
                 recorder.abort("reading \(inputs[recipe.inputIndex].path) failed: \(error)")

@@ -14,6 +14,8 @@ struct RunInput: Sendable {
 
     /// The object an `s3://` path names, as listed (nil for a local file).
     let remote: RemoteObject?
+    /// The shard whose blocks of records this run takes from the file (nil: every record).
+    var slice: Shard?
 
     init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?, remote: RemoteObject? = nil) {
         self.source = source
@@ -92,5 +94,24 @@ struct RunInput: Sendable {
             throw at("\(entity.name) is new after version \(version), so a dump of version \(version) cannot hold it")
         }
         return (old, plan)
+    }
+}
+
+extension [RunInput] {
+    /// The inputs of a run limited to `entities` and to `shard`'s slice: every N-th file of a
+    /// source with at least N files, else every file, sliced into blocks of records.
+    func selected(entities: [String]?, shard: Shard?) -> [RunInput] {
+        var inputs = self
+        if let entities { inputs.removeAll { !entities.contains($0.entity.name) } }
+        guard let shard else { return inputs }
+        return inputs.compactMap { input in
+            let files = input.source.paths
+            guard files.count < shard.count else {
+                return shard.takes(files.firstIndex(of: input.path) ?? 0) ? input : nil
+            }
+            var sliced = input
+            sliced.slice = shard
+            return sliced
+        }
     }
 }

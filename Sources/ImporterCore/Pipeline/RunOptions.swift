@@ -13,6 +13,10 @@ public struct RunOptions: Sendable {
     public var checkpoints = true
     /// Accept an edited model file for the store's version (`--accept-model-change`).
     public var acceptModelChange = false
+    /// This run's slice of the inputs (`--shard K/N`); nil: all of them.
+    public var shard: Shard?
+    /// The entities this run loads (`--entities`); nil: every entity with a source.
+    public var entities: [String]?
 
     public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {
@@ -22,5 +26,12 @@ public struct RunOptions: Sendable {
         self.resume = resume
         self.checkpoints = checkpoints
         self.acceptModelChange = acceptModelChange
+    }
+
+    /// Where the report files (and a DynamoDB run's checkpoint) go: `--report-dir`, else the
+    /// pipeline's; a shard's in a folder of its own inside it.
+    public func reportDirectory(pipelineDefault: String) -> String {
+        let base = reportDirectory ?? pipelineDefault
+        return shard.map { FilePaths.join(base, $0.directoryName) } ?? base
     }
 }

@@ -35,8 +35,8 @@ final class RunRecorder: Sendable {
         var references: [String: [String: RunReport.MissingReferences]] = [:]
     }
 
-    private static let examplesPerGroup = 10
-    private static let examplesPerReference = 5
+    static let examplesPerGroup = 10
+    static let examplesPerReference = 5
 
     private let limits: ErrorLimits
     private let state: Mutex<State>

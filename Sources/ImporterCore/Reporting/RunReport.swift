@@ -92,6 +92,8 @@ public struct RunReport: Codable, Sendable {
     public var deletes: DeletePhase?
     /// `--resume`: the interrupted run continued, and how many of its records it had done.
     public var resumed: Resume?
+    /// The runs summed into this report by `importer report merge` (the shards of one run).
+    public var mergedRuns: [String]?
 
     public struct Resume: Codable, Sendable {
         public var runId: String
