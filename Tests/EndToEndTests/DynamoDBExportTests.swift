@@ -89,4 +89,40 @@ final class DynamoDBExportTests: XCTestCase {
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("manifest-summary.json cannot be read"), run.stderr)
     }
+
+    /// Killed after a checkpoint and resumed: the checkpoint names a data file and where in it,
+    /// and the resumed run ends with every item stored once, as an uninterrupted run would.
+    func testAKilledRunResumesAfterItsLastCheckpoint() throws {
+        let perFile = 25_000
+        let large = DynamoDBExportFixture(dataFiles: (0..<3).map { file in
+            ("part-\(file)", (0..<perFile).map { #"{"Item":{"orderId":{"S":"o-\#(file)-\#($0)"},"amount":{"N":"\#($0).25"}}}"# })
+        })
+        let export = try large.writeFolder(in: directory + "/s3")
+        let pipeline = try pipeline(export: export)
+        try String(contentsOfFile: pipeline, encoding: .utf8).replacingOccurrences(of: "report:", with: "write: { batchSize: 2000 }\nreport:")
+            .write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let store = directory + "/store.sqlite"
+        func checkpointed() -> [String: Any]? {
+            let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
+            guard let data = state.data(using: .utf8), !state.isEmpty else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        }
+        let process = ImporterProcess.start(["run", pipeline, "--quiet"])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, checkpointed() == nil { usleep(5_000) }
+        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make the export larger")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let inputs = try XCTUnwrap(checkpointed()).objects("inputs")
+        XCTAssertTrue(inputs.contains { ($0.string("path") ?? "").hasPrefix(export + "/data/part-") && $0.int("nextRecord") > 0 }, "\(inputs)")
+
+        let resumed = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*), count(DISTINCT orderId), max(version) FROM \"Order\""), "\(3 * perFile)|\(3 * perFile)|1")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT amount FROM \"Order\" WHERE orderId = 'o-2-24999'"), "24999.25")
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertGreaterThan(report.object("resumed").int("recordsDone"), 0)
+    }
 }
