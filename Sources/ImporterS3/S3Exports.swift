@@ -28,7 +28,8 @@ extension S3Inputs {
         }
     }
 
-    /// The data objects of the export at `folder`, in manifest order, each checked.
+    /// The data objects of the export at `folder`, in manifest order, each checked (a few at
+    /// once; each object is read whole, in ranges).
     private func verifiedDataFiles(folder: S3Location, source: SourceConfig, pipelineFile: String) throws -> [S3Object] {
         let at = { (message: String) in ConfigurationError(file: pipelineFile, line: source.line, key: "path", message) }
         guard !folder.isPattern else {
@@ -53,14 +54,18 @@ extension S3Inputs {
         }
         let manifest = try ExportManifest(summary: try manifest(ExportManifest.summaryName), files: try manifest(ExportManifest.filesName),
                                           export: export)
-        return try manifest.files.map { file in
+        let files = manifest.files
+        let objects = try files.map { file in
             let location = S3Location(bucket: folder.bucket, key: prefix + file.relativePath)
             guard let object = listed[location.key] else {
                 throw ExportIntegrityError(export: export, file: location.description,
                     "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but there is no such object")
             }
-            try ExportFileCheck.verify(file, stored: open(object), location: location.description, export: export)
             return object
         }
+        try ExportChecks.run(count: files.count) { index in
+            try ExportFileCheck.verify(files[index], stored: open(objects[index]), location: objects[index].location.description, export: export)
+        }
+        return objects
     }
 }

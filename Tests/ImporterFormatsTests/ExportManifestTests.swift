@@ -1,4 +1,5 @@
 import ImporterCore
+import Synchronization
 import XCTest
 @testable import ImporterFormats
 
@@ -54,5 +55,19 @@ final class ExportManifestTests: XCTestCase {
         XCTAssertThrowsError(try ExportFileCheck.verify(file, stored: BytesSource(Array("not gzip".utf8)), location: "a.json.gz", export: "e1")) { error in
             XCTAssertTrue(error is ExportIntegrityError, "\(error)")
         }
+    }
+
+    func testChecksRunEveryFileAndReportTheFirstFailureInManifestOrder() {
+        struct Failure: Error, Equatable { let index: Int }
+        let ran = Mutex<Set<Int>>([])
+        XCTAssertThrowsError(try ExportChecks.run(count: 40) { index in
+            ran.withLock { _ = $0.insert(index) }
+            if index == 3 { usleep(20_000) }  // fails later in time than 17 and 31
+            if [3, 17, 31].contains(index) { throw Failure(index: index) }
+        }) { error in
+            XCTAssertEqual(error as? Failure, Failure(index: 3))
+        }
+        XCTAssertEqual(ran.withLock { $0 }, Set(0..<40))
+        XCTAssertNoThrow(try ExportChecks.run(count: 0) { _ in XCTFail("no file, no check") })
     }
 }

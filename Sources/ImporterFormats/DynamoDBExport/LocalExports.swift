@@ -22,13 +22,15 @@ public enum LocalExports {
         }
     }
 
-    /// The data files of the export in `folder`, in manifest order, each checked.
+    /// The data files of the export in `folder`, in manifest order, each checked (a few at once).
     static func verifiedDataFiles(folder: String, source: SourceConfig, pipelineFile: String) throws -> [String] {
         let manifest = try ExportManifest(summary: try manifestBytes(folder, ExportManifest.summaryName, source, pipelineFile),
                                           files: try manifestBytes(folder, ExportManifest.filesName, source, pipelineFile),
                                           export: folder)
-        return try manifest.files.map { file in
-            let path = ExportPaths.join(folder, file.relativePath)
+        let files = manifest.files
+        let paths = files.map { ExportPaths.join(folder, $0.relativePath) }
+        try ExportChecks.run(count: files.count) { index in
+            let file = files[index], path = paths[index]
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ExportIntegrityError(export: folder, file: path,
                     "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but it is missing")
@@ -38,8 +40,8 @@ public enum LocalExports {
                 throw ExportIntegrityError(export: folder, file: path, error.message)
             }
             try ExportFileCheck.verify(file, stored: stored, location: path, export: folder)
-            return path
         }
+        return paths
     }
 
     /// A manifest's bytes; its absence means the path is not an export folder.
