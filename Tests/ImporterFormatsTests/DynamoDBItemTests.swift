@@ -55,4 +55,20 @@ final class DynamoDBItemTests: XCTestCase {
         XCTAssertTrue(records[3].failure!.message.contains("attribute 'id'"), records[3].failure!.message)
         XCTAssertTrue(records[8].failure!.message.contains(#"the line needs one key, "Item""#), records[8].failure!.message)
     }
+
+    func testAWSSpellingAndAnyOtherSpellingOfALineGiveTheSameFields() throws {
+        let item = #"{"id":{"S":"a"},"n":{"N":"1.50"},"m":{"M":{"k":{"L":[]}}}}"#
+        let lines = [#"{"Item":"# + item + "}", #" { "Item" : "# + item + " }", "{\"Item\":\t" + item + "}"]
+        let records = try readAll(NDJSONReader(path: files.write("same.json", lines.joined(separator: "\n")), layout: .dynamoDBItem))
+        XCTAssertEqual(records.count, 3)
+        for record in records {
+            XCTAssertNil(record.failure)
+            XCTAssertEqual(record.names, ["id", "n", "m"])
+            XCTAssertEqual(record.values, [.text("a"), .number("1.50"), .collection(type: "M", json: #"{"M":{"k":{"L":[]}}}"#)])
+        }
+        let wrong = try values(#"{"Item":{"id":{"S":"a"}},"more":{}}"#)
+        XCTAssertTrue(wrong.failure?.message.contains(#"the line needs one key, "Item""#) ?? false, "\(String(describing: wrong.failure))")
+        let broken = try values(#"{"Item":{"id":{"S":"a"},}}"#)
+        XCTAssertTrue(broken.failure?.message.contains("invalid JSON at byte 25: a trailing comma") ?? false, "\(String(describing: broken.failure))")
+    }
 }

@@ -16,16 +16,10 @@ struct DynamoDBItemDecoder {
 
     /// The attributes of the item that is the whole of `bytes`, or why the line is refused.
     mutating func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Fields, Problem> {
-        let line: Fields
-        switch strict.objectFields(bytes) {
-        case .success(let fields): line = fields
-        case .failure(let error): return .failure(.syntax(error))
-        }
-        guard line.names == ["Item"], case .composite(let itemText) = line.values[0], itemText.hasPrefix("{") else {
-            return .failure(.notAnItem("the line needs one key, \"Item\", holding an object"))
-        }
-        guard case .success(let item) = parse(itemText) else {
-            return .failure(.notAnItem("the \"Item\" object cannot be read"))
+        let item: Fields
+        switch itemFields(bytes) {
+        case .success(let fields): item = fields
+        case .failure(let problem): return .failure(problem)
         }
         var values: [FieldValue] = []
         values.reserveCapacity(item.names.count)
@@ -37,6 +31,30 @@ struct DynamoDBItemDecoder {
         }
         return .success((item.names, values))
     }
+
+    /// The fields of the item object of the line `bytes`. The line as AWS writes it,
+    /// `{"Item":{…}}`, is checked and split in one pass of the item object; any other spelling
+    /// (spaces, another key), or an error, goes through the line's own parse, whose messages
+    /// point into the line.
+    private mutating func itemFields(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Fields, Problem> {
+        let prefix = Self.itemPrefix
+        if bytes.count > prefix.count, bytes.last == UInt8(ascii: "}"), bytes.starts(with: prefix),
+           case .success(let fields) = strict.objectFields(UnsafeBufferPointer(rebasing: bytes[(prefix.count - 1)..<(bytes.count - 1)])) {
+            return .success(fields)
+        }
+        let line: Fields
+        switch strict.objectFields(bytes) {
+        case .success(let fields): line = fields
+        case .failure(let error): return .failure(.syntax(error))
+        }
+        guard line.names == ["Item"], case .composite(let itemText) = line.values[0], itemText.hasPrefix("{"),
+              case .success(let item) = parse(itemText)
+        else { return .failure(.notAnItem("the line needs one key, \"Item\", holding an object")) }
+        return .success(item)
+    }
+
+    /// `{"Item":{`: how AWS's export lines start.
+    private static let itemPrefix = Array(#"{"Item":{"#.utf8)
 
     /// Why a line is not an item.
     enum Problem: Error {
