@@ -1,2 +1,3 @@
 #include <nettle/sha2.h>
 #include <nettle/hmac.h>
+#include <nettle/md5.h>

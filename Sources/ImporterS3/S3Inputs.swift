@@ -11,7 +11,7 @@ import ImporterFormats
 /// The `s3://` sources of a pipeline (SPEC §16): their key patterns listed into objects when a
 /// command starts, and each object opened as the input of its format's reader.
 public struct S3Inputs: Sendable {
-    private let client: S3Client
+    let client: S3Client
 
     /// The client for `config`'s `s3:` section and the environment (credentials, region,
     /// endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`; path-style at an explicit endpoint).
@@ -31,7 +31,8 @@ public struct S3Inputs: Sendable {
     /// Replaces each `s3://` pattern by the objects it matches, in key order, and records their
     /// sizes and ETags in `config.objects`. A pattern that matches nothing is an error.
     public func expand(_ config: inout PipelineConfig) throws {
-        for index in config.sources.indices {
+        // An export folder's data files come from its manifest (`expandExports`).
+        for index in config.sources.indices where config.sources[index].format != .dynamodbExport {
             var paths: [String] = []
             for path in config.sources[index].paths {
                 guard let location = S3Location(path) else {

@@ -41,7 +41,7 @@ extension ModelCommand {
             var problem: String?
             if let sample, sample < 1 { problem = "--sample must be 1 or more" }
             if pipeline != nil && out == nil { problem = "--pipeline needs --out: the pipeline names the model file" }
-            if let format, InputFormat(rawValue: format) == nil || format == InputFormat.dynamodbJSON.rawValue {
+            if let format, InputFormat(rawValue: format) == nil || [.dynamodbJSON, .dynamodbExport].contains(InputFormat(rawValue: format)) {
                 problem = "--format must be csv, tsv, ndjson or json, not '\(format)'"
             }
             if let name, !ModelInference.isValidName(name) {

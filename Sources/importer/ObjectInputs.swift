@@ -10,12 +10,15 @@ import ImporterS3
 /// The inputs of `run` and `validate`: local files, and objects in S3 for `s3://` paths
 /// (SPEC §16), listed before the run starts.
 enum ObjectInputs {
-    /// Lists the objects `config`'s `s3://` sources name (into `config`) and returns the
-    /// readers' factory for every input.
+    /// Lists the objects `config`'s `s3://` sources name (into `config`), checks DynamoDB export
+    /// folders against their manifests (`ExportIntegrityError` before anything is written) and
+    /// returns the readers' factory for every input.
     static func prepare(_ config: inout PipelineConfig) throws -> PipelineRun.ReaderFactory {
+        try LocalExports.expand(&config)
         #if DynamoDB
         guard config.firstObjectSource != nil else { return ReaderFactory.makeReader }
         let inputs = try S3Inputs(config: config, environment: .current)
+        try inputs.expandExports(&config)
         try inputs.expand(&config)
         let objects = config.objects
         return { source, path in try inputs.makeReader(source: source, path: path, object: objects[path]) }

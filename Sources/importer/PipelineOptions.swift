@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImporterCore
+import ImporterFormats
 
 /// The options every command that reads a pipeline file shares.
 struct PipelineOptions: ParsableArguments {
@@ -47,5 +48,16 @@ func exitOnConfigurationError<T>(_ body: () throws -> T) throws -> T {
     } catch let error as ConfigurationError {
         FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
         throw ExitCode(2)
+    }
+}
+
+/// Prints an integrity error (a DynamoDB export that does not match its manifest) and exits
+/// with 4, nothing written; rethrows anything else.
+func exitOnIntegrityError<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ExportIntegrityError {
+        FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
+        throw ExitCode(4)
     }
 }

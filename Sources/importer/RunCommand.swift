@@ -13,7 +13,7 @@ struct RunCommand: ParsableCommand {
             before the end of the input the run aborts (exit 3; committed batches stay); past \
             one with its last record it finishes partial (exit 1).
             Exit codes: 0 every record stored, 1 finished with rejections, 2 configuration error, \
-            3 aborted.
+            3 aborted, 4 a DynamoDB export that does not match its manifest (nothing written).
             """)
 
     @OptionGroup var pipeline: PipelineOptions
@@ -80,13 +80,14 @@ struct OutputOptions: ParsableArguments {
 
 /// Runs a pipeline and exits with the report's exit code.
 private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions) throws {
-    let (config, versions, model, makeReader) = try exitOnConfigurationError {
-        () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
-        var (config, versions, model) = try pipeline.loadVersions()
-        try PipelineRun.checkConfiguration(config, model: model, versions: versions)
-        try PipelineRun.checkSelection(options, config: config, model: model)
-        let makeReader = try ObjectInputs.prepare(&config)
-        return (config, versions, model, makeReader)
+    let (config, versions, model, makeReader) = try exitOnIntegrityError {
+        try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
+            var (config, versions, model) = try pipeline.loadVersions()
+            try PipelineRun.checkConfiguration(config, model: model, versions: versions)
+            try PipelineRun.checkSelection(options, config: config, model: model)
+            let makeReader = try ObjectInputs.prepare(&config)
+            return (config, versions, model, makeReader)
+        }
     }
     try runPipeline(config, model: model, versions: versions, options: options, output: output, makeReader: makeReader)
 }

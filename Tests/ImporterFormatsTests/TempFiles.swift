@@ -39,7 +39,7 @@ extension SourceRecord {
         for (name, value) in zip(names, values) {
             switch value {
             case .null: result[name] = .some(nil)
-            case .text(let text), .number(let text), .composite(let text): result[name] = text
+            case .text(let text), .number(let text), .composite(let text), .collection(_, let text): result[name] = text
             case .bool(let flag): result[name] = flag ? "true" : "false"
             }
         }

@@ -56,7 +56,7 @@ struct ColumnProfile {
         switch field {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .text(let text), .number(let text), .composite(let text): return String(text.prefix(40))
+        case .text(let text), .number(let text), .composite(let text), .collection(_, let text): return String(text.prefix(40))
         }
     }
 

@@ -34,7 +34,7 @@ enum KeyHash {
         switch field {
         case .null: return Reading(hash: null, form: .other)
         case .bool(let flag): return Reading(hash: finish(flag ? 0xB001 : 0xB000, tag: 4), form: .other)
-        case .text(let text), .number(let text), .composite(let text): return of(text)
+        case .text(let text), .number(let text), .composite(let text), .collection(_, let text): return of(text)
         }
     }
 

@@ -28,7 +28,7 @@ struct TypeCandidates {
         switch field {
         case .null:
             count -= 1
-        case .composite:
+        case .composite, .collection:
             (boolean, integer, double, uuid, string, dates) = (false, false, false, false, false, 0)
         case .bool:
             booleanWord = true

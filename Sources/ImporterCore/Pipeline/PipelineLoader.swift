@@ -67,17 +67,20 @@ public struct PipelineLoader {
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
         let pattern = try scalar(pathNode)
-        // `s3://bucket/keys`: listed by the command that reads them (it has the S3 client).
-        let paths = pattern.hasPrefix("s3://") ? [try objectPattern(pattern, at: pathNode)]
-            : try expand(resolve(pattern, against: directory), at: pathNode)
         var format: InputFormat?
         if let formatNode = fields["format"] {
             let name = try scalar(formatNode)
             guard let parsed = InputFormat(rawValue: name) else {
-                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson, json or dynamodb-json")
+                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson, json, dynamodb-json or dynamodb-export")
             }
             format = parsed
-        } else {
+        }
+        // `s3://bucket/keys`: listed by the command that reads them (it has the S3 client). A
+        // DynamoDB export is a folder, whose data files the command finds in its manifest.
+        let paths = pattern.hasPrefix("s3://") ? [try objectPattern(pattern, at: pathNode)]
+            : format == .dynamodbExport ? try exportFolder(resolve(pattern, against: directory), at: pathNode)
+            : try expand(resolve(pattern, against: directory), at: pathNode)
+        if format == nil {
             for path in paths where InputFormat(path: path) == nil {
                 throw pathNode.error("cannot tell the format of '\(path)' from its name; add 'format: csv|tsv|ndjson|json'")
             }
@@ -337,6 +340,19 @@ public struct PipelineLoader {
             throw node.error("'\(pattern)' is not an S3 path; write s3://BUCKET/KEY (globs allowed in the key)")
         }
         return pattern
+    }
+
+    /// A local DynamoDB export folder (no globs: the manifest lists its files).
+    private func exportFolder(_ path: String, at node: YAMLNode) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if !requireInputs { return [] }
+            throw node.error("DynamoDB export folder '\(path)' does not exist; give the folder that holds manifest-summary.json")
+        }
+        guard isDirectory.boolValue else {
+            throw node.error("'\(path)' is a file; format dynamodb-export reads an export folder, the one that holds manifest-summary.json")
+        }
+        return [path]
     }
 
     private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {

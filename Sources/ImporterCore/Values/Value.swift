@@ -68,4 +68,7 @@ public enum FieldValue: Sendable, Equatable {
     case bool(Bool)
     /// A JSON object or array, as JSON text.
     case composite(String)
+    /// A DynamoDB set, list or map (`type` SS, NS, BS, L or M) as the exact text of its typed
+    /// value, `{"SS":["a","b"]}`: a string attribute stores that text, any other type refuses it.
+    case collection(type: String, json: String)
 }

@@ -13,6 +13,12 @@ public enum ValueCoercion {
             return .success(.null)
         case .composite:
             return .failure(CoercionProblem(reason: .type, message: "is a JSON object or array, not a \(type.rawValue)"))
+        case .collection(let kind, let json):
+            guard type == .string else {
+                return .failure(CoercionProblem(reason: .type,
+                    message: "is a DynamoDB \(kind) (\(DynamoDBTypes.name(of: kind))), which only a string attribute holds (as its JSON text), not a \(type.rawValue)"))
+            }
+            return .success(.string(json))
         case .bool(let flag):
             guard type == .boolean else {
                 return .failure(CoercionProblem(reason: .type, message: "is a JSON boolean, not a \(type.rawValue)"))

@@ -54,7 +54,15 @@ final class FileSource: ByteSource {
         }
     }
 
-    func close() { Foundation.close(descriptor) }
+    private var closed = false
+
+    /// Closes the file once: a later call (deinit after a decompressor closed it) must not close
+    /// a descriptor number the process has reused meanwhile.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Foundation.close(descriptor)
+    }
 
     deinit { close() }
 }

@@ -1,0 +1,70 @@
+import ImporterCore
+
+/// How a JSON record's fields are laid out.
+public enum JSONRecordLayout: Sendable {
+    /// A plain object: its keys are the fields.
+    case object
+    /// DynamoDB's export item, `{"Item":{"attr":{"S":"…"}}}`.
+    case dynamoDBItem
+}
+
+/// Parses one complete JSON text at a time into a record's fields, strictly (RFC 8259): a scanner
+/// for the common flat object, the strict parser for everything else and for DynamoDB export
+/// items (`DynamoDBItemDecoder`). One thread uses it at a time.
+final class JSONTextParser {
+    private let layout: JSONRecordLayout
+    private var scanner = FlatObjectScanner()
+    private var strict = StrictJSONParser()
+    private var items = DynamoDBItemDecoder()
+
+    init(layout: JSONRecordLayout = .object) {
+        self.layout = layout
+    }
+
+    /// The record whose JSON text is `bytes[range]`: its fields, or its rejection.
+    func record(_ bytes: [UInt8], _ range: Range<Int>, line: Int, offset: Int64) -> SourceRecord {
+        var record = SourceRecord(line: line, byteOffset: offset, raw: bytes[range], names: [], values: [])
+        switch bytes.withUnsafeBufferPointer({ parseRecord(UnsafeBufferPointer(rebasing: $0[range])) }) {
+        case .success(let fields):
+            record.names = fields.names
+            record.values = fields.values
+        case .failure(let rejection):
+            record.failure = rejection
+        }
+        return record
+    }
+
+    /// Parses `bytes` as one JSON object, or returns the rejection of the text.
+    func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+        switch layout {
+        case .object:
+            if let fields = scanner.fields(bytes) { return .success(fields) }
+            return strict.objectFields(bytes).mapError(rejection)
+        case .dynamoDBItem:
+            return parseItem(bytes)
+        }
+    }
+
+    private func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
+        switch problem.kind {
+        case .encoding:
+            return Rejection(stage: .read, reason: .encoding,
+                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); fix the bytes or re-export the file as UTF-8")
+        case .syntax:
+            return Rejection(stage: .read, reason: .malformed, "invalid JSON at byte \(problem.offset + 1): \(problem.message)")
+        }
+    }
+
+    /// A DynamoDB export item, typed (`DynamoDBItemDecoder`).
+    private func parseItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+        switch items.fields(bytes) {
+        case .success(let fields): return .success(fields)
+        case .failure(.syntax(let problem)): return .failure(rejection(problem))
+        case .failure(.notAnItem(let problem)):
+            return .failure(Rejection(stage: .read, reason: .malformed, "not a DynamoDB export item: \(problem)"))
+        }
+    }
+}
+
+@inline(__always)
+func isJSONSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 10 || byte == 13 || byte == 9 }
