@@ -33,7 +33,6 @@ let package = Package(
         // System libraries (module.modulemap + pkg-config).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // SHA-256 and HMAC (model checksums, input fingerprints, archives, SigV4).
@@ -41,8 +40,8 @@ let package = Package(
 
         // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
         .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams"), "CNettle"]),
-        // Readers: CSV/TSV (bytes), NDJSON/JSON (json-c), gzip input (libarchive).
-        .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CJSONC", "CArchive"]),
+        // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
+        .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.

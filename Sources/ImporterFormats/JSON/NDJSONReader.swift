@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Newline-delimited JSON: one object per line, parsed by json-c line by line. A bad line is
+/// Newline-delimited JSON: one object per line, parsed strictly (RFC 8259) line by line. A bad line is
 /// rejected on its own and reading goes on. With `layout: .dynamoDBItem` each line is a
 /// DynamoDB export item, `{"Item":{"attr":{"S":"…"}}}`.
 ///
