@@ -97,6 +97,10 @@ public final class DynamoDBStore: Store, Sendable {
 
     public func takeRetries(of entity: Entity) -> Int { retries.take(for: entity.name) }
 
+    public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? {
+        client.consumed.take(for: entity.name).map { ConsumedUnits(write: $0.write, read: $0.read) }
+    }
+
     public func beginRun(atomic: Bool) throws {
         guard !atomic else { throw StoreError("write.atomic is for the SQLite store; DynamoDB has no run-long transaction") }
         state.withLock { $0.emptyAtStart = [] }
