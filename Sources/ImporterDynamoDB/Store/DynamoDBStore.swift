@@ -111,7 +111,7 @@ public final class DynamoDBStore: Store, Sendable {
             for entity in entities {
                 var request = DynamoDB.Scan(tableName: tables.table(of: entity))
                 request.limit = 1
-                let page = try await client.send(request)
+                let page = try await client.send(request, entity: entity.name)
                 if (page.count ?? 0) == 0 && page.lastEvaluatedKey == nil { empty.insert(entity.name) }
             }
             return empty
