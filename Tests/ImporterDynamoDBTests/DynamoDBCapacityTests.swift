@@ -84,6 +84,35 @@ final class DynamoDBCapacityTests: MotoTestCase {
         XCTAssertEqual(capacity(report, "Checkin", "consumedWCU"), Double(Self.budgetedCheckins / 10), "moto: 1 per PutItem")
     }
 
+    /// `transactional: true`: a TransactWriteItems of 25 small items costs 50 units, and
+    /// `maxWCU: 100` holds for them too, over the run and, give or take one transaction, in
+    /// every second. (Small: moto copies its tables for every transaction, so it slows as
+    /// they grow; at 100 units a second the budget, not moto, sets the pace.)
+    func testMaxWCUCountsATransactionalWriteTwice() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(), operations: [])
+        defer { proxy.stop() }
+        let dump = directory + "/checkins.ndjson"
+        try TestPipelines.checkins(100).write(toFile: dump, atomically: true, encoding: .utf8)
+        let pipeline = try TestPipelines.write(in: directory, name: "transactions", checkins: dump, prefix: "budget-tx-",
+                                               write: "{ mode: upsert, transactional: true, concurrency: 4, maxWCU: 100 }")
+        let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+        XCTAssertEqual(run.status, 0, run.output)
+        let windows = try proxy.stats().wcuBySecond
+        print("maxWCU 100, transactions: units per second \(windows.map { Int($0) })")
+        XCTAssertEqual(windows.reduce(0, +), Double(2 * 600 + 1), "two units per item in a transaction, and the meta table's item")
+        let full = windows.dropLast()
+        XCTAssertGreaterThanOrEqual(full.count, 10, "1200 units at 100 a second take 12 seconds")
+        let mean = full.reduce(0, +) / Double(full.count)
+        XCTAssertLessThanOrEqual(mean, 110)
+        XCTAssertGreaterThan(mean, 80, "the budget sets the pace")
+        for (second, units) in windows.enumerated() {
+            XCTAssertLessThanOrEqual(units, 100 + 50, "second \(second): \(units) units")
+        }
+    }
+
     // MARK: Helpers
 
     /// The report's consumed capacity per entity equals what moto answered for its table.
