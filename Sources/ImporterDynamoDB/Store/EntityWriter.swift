@@ -287,12 +287,13 @@ struct EntityWriter: Sendable {
     }
 
     /// Backs off before re-sending unprocessed keys or items: DynamoDB throttled some of them,
-    /// which slows the adaptive rate. When the others went through (`progressed`), no attempt
-    /// is used up.
+    /// which slows the adaptive rate. With the adaptive rate on, when the others went through
+    /// (`progressed`), no attempt is used up.
     private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String, progressed: Bool) async throws {
         client.recordThrottle()
+        let adaptive = client.rateLimiter != nil
         guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name,
-                                             usingAnAttempt: !progressed) else {
+                                             usingAnAttempt: !(adaptive && progressed)) else {
             throw StoreError("\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity")
         }
     }
