@@ -41,6 +41,34 @@ final class DynamoDBCapacityTests: MotoTestCase {
         try assertStoredOnce(prefix: "limited-", count: Self.throttledCheckins)
     }
 
+    /// `retry.maxAttempts: 1` leaves no retry to any request, yet throttles met while the run
+    /// makes progress are sent again: they use up no attempt. In `standard` mode the first
+    /// throttle ends the run (exit 3).
+    func testThrottlesWhileTheRunMakesProgressUseUpNoAttempt() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(wcuLimit: 500), operations: [])
+        defer { proxy.stop() }
+        let environment = ImporterBinary.environment(server, endpoint: proxy.endpoint)
+        let dump = directory + "/checkins.ndjson"
+        try TestPipelines.checkins(3_000).write(toFile: dump, atomically: true, encoding: .utf8)
+
+        let adaptive = try TestPipelines.write(in: directory, name: "adaptive", checkins: dump, prefix: "progress-a-",
+                                               retry: "{ maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
+        let completed = try ImporterBinary.run(["run", adaptive, "--quiet"], environment: environment)
+        XCTAssertEqual(completed.status, 0, completed.output)
+        XCTAssertEqual(try ImporterBinary.report(directory + "/reports-adaptive").number("totals", "inserted"), 3_500)
+        let throttled = try proxy.stats().capacityThrottled
+        XCTAssertGreaterThan(throttled, 0, "the limit was met")
+
+        let standard = try TestPipelines.write(in: directory, name: "standard", checkins: dump, prefix: "progress-s-",
+                                               retry: "{ mode: standard, maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
+        let aborted = try ImporterBinary.run(["run", standard, "--quiet"], environment: environment)
+        XCTAssertEqual(aborted.status, 3, aborted.output)
+        XCTAssertTrue(aborted.output.contains("ProvisionedThroughputExceededException"), aborted.output)
+    }
+
     /// `write.maxWCU: 500`: the writes forwarded stay at or under 550 units in every second, and
     /// the report's consumed capacity per entity is the ConsumedCapacity moto answered, summed
     /// (moto says 1 unit per BatchWriteItem table and 1 per PutItem, and for BatchGetItem one

@@ -68,13 +68,14 @@ public final class DynamoDBClient: Sendable {
 
     /// Sends `operation` with a JSON `body`, retrying as `send(_:retries:entity:writeUnits:)`
     /// does; returns the response body. Each attempt waits for its turn under the adaptive rate
-    /// and the write budget. A throttle while other requests of the client succeed does not use
-    /// up an attempt.
+    /// and the write budget. With the adaptive rate on, a throttle uses up no attempt when the
+    /// run made progress since this request's previous throttle (at its first: at all), that
+    /// is when some request of the client succeeded meanwhile.
     public func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
                      writeUnits: Double = 0) async throws -> Data {
         var attempt = 1
+        var successesAtLastThrottle = 0
         while true {
-            let successesBefore = rateLimiter?.successes ?? 0
             try await rateLimiter?.acquire()
             if writeUnits > 0 { try await writeBudget?.spend(writeUnits) }
             do {
@@ -84,7 +85,11 @@ public final class DynamoDBClient: Sendable {
             } catch let error as DynamoDBError {
                 if error.code != .transport { rateLimiter?.record(throttled: error.isThrottling) }
                 guard error.isRetryable else { throw error }
-                let progressed = error.isThrottling && (rateLimiter?.successes ?? 0) > successesBefore
+                var progressed = false
+                if error.isThrottling, let successes = rateLimiter?.successes {
+                    progressed = successes > successesAtLastThrottle
+                    successesAtLastThrottle = successes
+                }
                 guard try await retry.backOff(after: &attempt, counting: retries, entity: entity, usingAnAttempt: !progressed) else {
                     throw error
                 }
