@@ -47,7 +47,8 @@ extension DestinationOpener {
         options.concurrency = config.write.concurrency
         options.checkpointFile = FilePaths.join(reportDirectory, "checkpoint.json")
         options.pipelineFile = config.file
-        let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2)
+        let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2,
+                                    adaptive: config.retry.mode == .adaptive, maxWriteUnits: config.write.maxWCU)
         return DynamoDBStore(client: client, options: options)
     }
 

@@ -30,7 +30,8 @@ final class PipelineLoaderTests: XCTestCase {
                 path: ./data/c.ndjson.gz
                 map: { rename: { time: checkinTime }, drop: [debug], defaults: { comment: "" }, dateFormat: epochMillis }
             destination: { type: sqlite, path: "${OUT:-out}/store.sqlite" }
-            write: { mode: sync, batchSize: 1000, maxDeletes: 5% }
+            write: { mode: sync, batchSize: 1000, maxDeletes: 5%, maxWCU: 250.5 }
+            retry: { mode: standard }
             errors: { maxErrors: 10, maxErrorRatio: 0.5 }
             """)
         let loader = PipelineLoader(variables: ["OUT": "/tmp/x"], environment: ["MODEL": "Locations", "OUT": "ignored"])
@@ -44,6 +45,8 @@ final class PipelineLoaderTests: XCTestCase {
         XCTAssertEqual(config.destination.path, "/tmp/x/store.sqlite")
         XCTAssertEqual(config.write.mode, .sync)
         XCTAssertEqual(config.write.maxDeletes, .percent(5))
+        XCTAssertEqual(config.write.maxWCU, 250.5)
+        XCTAssertEqual(config.retry.mode, .standard)
         XCTAssertEqual(config.errors.maxErrors, 10)
     }
 
@@ -55,6 +58,10 @@ final class PipelineLoaderTests: XCTestCase {
             ("model: m\nsources:\n  - entity: A\n    path: data/none.csv\n", 4, "does not exist"),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    csv: { delimiter: \";;\" }\n", 5, "single ASCII character"),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nerrors: { maxErrorRatio: 2 }\n", 5, "between 0 and 1"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite:\n  maxWCU: 0\n", 6, "maxWCU must be a positive number"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { maxWCU: -5 }\n", 5, "found '-5'"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { maxWCU: lots }\n", 5, "found 'lots'"),
+            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nretry: { mode: legacy }\n", 5, "unknown retry mode 'legacy'"),
             ("model: m\nsources: [\n", 3, "not valid YAML"),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute:\n        id: \"{store\"\n", 7,
              "map.compute 'id': a '{' has no closing '}'"),

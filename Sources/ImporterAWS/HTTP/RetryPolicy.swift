@@ -22,12 +22,17 @@ public struct RetryPolicy: Sendable {
 
     /// After failed attempt number `attempt`: false when no attempt is left; else counts a
     /// retry for `entity`, sleeps the backoff (suspending, not blocking) and moves `attempt` on.
-    public func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String) async throws -> Bool {
-        guard attempt < maxAttempts else { return false }
+    ///
+    /// With `usingAnAttempt: false` (a throttle while the run makes progress, SPEC §17) the
+    /// retry is counted and the backoff slept, but `attempt` stays: throttling slows a run,
+    /// it does not end it.
+    public func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String,
+                        usingAnAttempt: Bool = true) async throws -> Bool {
+        guard !usingAnAttempt || attempt < maxAttempts else { return false }
         retries?.add(1, for: entity)
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 30))))
         if ceiling > 0 { try await Task.sleep(nanoseconds: UInt64(Double.random(in: 0...ceiling) * 1e9)) }
-        attempt += 1
+        if usingAnAttempt { attempt += 1 }
         return true
     }
 }

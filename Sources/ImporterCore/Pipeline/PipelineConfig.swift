@@ -141,11 +141,18 @@ public struct WriteConfig: Sendable {
     public var concurrency = 4
     public var atomic = false
     public var maxDeletes: DeleteLimit = .percent(10)
+    /// DynamoDB: write capacity units a second the run stays under (SPEC §17); nil for no limit.
+    public var maxWCU: Double?
 
     public init() {}
 }
 
 public struct RetryConfig: Sendable {
+    /// `adaptive`: throttling slows every request of the run (the AWS SDKs' adaptive retry
+    /// mode, SPEC §17); `standard`: each request retries on its own.
+    public enum Mode: String, Sendable { case adaptive, standard }
+
+    public var mode: Mode = .adaptive
     public var maxAttempts = 8
     public var baseDelay = 0.05
     public var maxDelay = 5.0

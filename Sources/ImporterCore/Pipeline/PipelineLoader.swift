@@ -209,7 +209,7 @@ public struct PipelineLoader {
 
     private func parseWrite(_ node: YAMLNode) throws -> WriteConfig {
         let fields = try node.fields(allowed: [
-            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "maxDeletes",
+            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "maxDeletes", "maxWCU",
         ])
         var write = WriteConfig()
         func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, _ options: String) throws -> T? where T.RawValue == String {
@@ -231,6 +231,13 @@ public struct PipelineLoader {
             write.concurrency = try int(scalar(concurrencyNode), concurrencyNode)
             guard write.concurrency >= 1 else { throw concurrencyNode.error("concurrency must be at least 1") }
         }
+        if let capacityNode = fields["maxWCU"] {
+            let text = try scalar(capacityNode)
+            guard let units = Double(text), units.isFinite, units > 0 else {
+                throw capacityNode.error("maxWCU must be a positive number of write capacity units a second, found '\(text)'")
+            }
+            write.maxWCU = units
+        }
         write.transactional = try fields["transactional"]?.bool() ?? write.transactional
         write.atomic = try fields["atomic"]?.bool() ?? write.atomic
         if let limitNode = fields["maxDeletes"] {
@@ -247,8 +254,13 @@ public struct PipelineLoader {
     }
 
     private func parseRetry(_ node: YAMLNode) throws -> RetryConfig {
-        let fields = try node.fields(allowed: ["maxAttempts", "baseDelay", "maxDelay"])
+        let fields = try node.fields(allowed: ["mode", "maxAttempts", "baseDelay", "maxDelay"])
         var retry = RetryConfig()
+        if let n = fields["mode"] {
+            let name = try scalar(n)
+            guard let mode = RetryConfig.Mode(rawValue: name) else { throw n.error("unknown retry mode '\(name)'; use adaptive or standard") }
+            retry.mode = mode
+        }
         if let n = fields["maxAttempts"] { retry.maxAttempts = try int(scalar(n), n) }
         if let n = fields["baseDelay"] { retry.baseDelay = try number(scalar(n), n) }
         if let n = fields["maxDelay"] { retry.maxDelay = try number(scalar(n), n) }

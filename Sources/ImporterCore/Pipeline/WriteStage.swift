@@ -91,15 +91,22 @@ final class WriteStage {
         do {
             let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
             uncommitted = uncommitted + count(outcomes, of: window)
-            uncommitted.retries += store.takeRetries(of: entity)
+            takeStoreCounts(of: entity)
             if checkpoint != nil { uncommittedRejects += checkpointRejections(outcomes, of: window) }
             uncommittedRecords += window.count
         } catch {
             recorder.abort("the store failed: \(error)")
-            uncommitted.retries += store.takeRetries(of: entity)
+            takeStoreCounts(of: entity)
             loseUncommitted()
             recorder.update(input: input) { $0.rolledBack += window.count }
         }
+    }
+
+    /// The store's retries and consumed capacity since the last write, counted with it.
+    private func takeStoreCounts(of entity: Entity) {
+        guard let store else { return }
+        uncommitted.retries += store.takeRetries(of: entity)
+        if let units = store.takeConsumedCapacity(of: entity) { uncommitted.add(units) }
     }
 
     /// Makes what was written durable, with the checkpoint, and counts it.

@@ -13,8 +13,17 @@ public struct Counts: Codable, Sendable, Equatable {
     public var conflicts = 0
     public var deleted = 0
     public var retries = 0
+    /// Write and read capacity units the store said it consumed (DynamoDB; absent for SQLite).
+    public var consumedWCU: Double?
+    public var consumedRCU: Double?
 
     public init() {}
+
+    /// Adds capacity the store consumed.
+    public mutating func add(_ units: ConsumedUnits) {
+        consumedWCU = (consumedWCU ?? 0) + units.write
+        consumedRCU = (consumedRCU ?? 0) + units.read
+    }
 
     /// `read == inserted + updated + unchanged + rejected + rolledBack`
     public var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack }
@@ -39,6 +48,8 @@ public struct Counts: Codable, Sendable, Equatable {
         sum.conflicts += b.conflicts
         sum.deleted += b.deleted
         sum.retries += b.retries
+        if a.consumedWCU != nil || b.consumedWCU != nil { sum.consumedWCU = (a.consumedWCU ?? 0) + (b.consumedWCU ?? 0) }
+        if a.consumedRCU != nil || b.consumedRCU != nil { sum.consumedRCU = (a.consumedRCU ?? 0) + (b.consumedRCU ?? 0) }
         return sum
     }
 }

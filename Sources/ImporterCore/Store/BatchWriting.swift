@@ -21,9 +21,21 @@ public protocol BatchWriting: AnyObject, Sendable {
     var preferredCommitSize: Int? { get }
     /// Requests to the store retried since the last call, for the report (SPEC §8 `retries`).
     func takeRetries(of entity: Entity) -> Int
+    /// Capacity units the store said its requests consumed since the last call (SPEC §17);
+    /// nil for a store that does not count capacity.
+    func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits?
+}
+
+/// Capacity units consumed by writes and by reads (DynamoDB's WCU and RCU).
+public struct ConsumedUnits: Sendable, Equatable {
+    public var write: Double
+    public var read: Double
+
+    public init(write: Double, read: Double) { (self.write, self.read) = (write, read) }
 }
 
 extension BatchWriting {
     public var preferredCommitSize: Int? { nil }
     public func takeRetries(of entity: Entity) -> Int { 0 }
+    public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? { nil }
 }

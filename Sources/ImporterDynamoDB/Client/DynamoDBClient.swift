@@ -11,26 +11,39 @@ public final class DynamoDBClient: Sendable {
     public let endpoint: URL
     public let region: String
     public let retry: RetryPolicy
+    /// The send rate shared by every request of the client (SPEC §17); nil sends as fast as
+    /// `connections` allow (`retry.mode: standard`).
+    public let rateLimiter: AdaptiveRateLimiter?
+    /// Write capacity units a second the client's writes stay under (`write.maxWCU`).
+    public let writeBudget: CapacityBudget?
+    /// The capacity the service said each entity's requests consumed.
+    public let consumed = CapacityCounter()
     private let signer: SigV4Signer
     private let transport: HTTPTransport
 
     /// - Parameters:
     ///   - connections: connections kept to the endpoint (the most requests in flight at once).
     ///   - timeout: seconds one request may take, connection included.
+    ///   - adaptive: the send rate adapts to throttling (the AWS SDKs' adaptive retry mode).
+    ///   - maxWriteUnits: write capacity units a second to stay under; nil for no limit.
     public init(_ configuration: AWSResolvedConfiguration, retry: RetryPolicy = RetryPolicy(),
-                connections: Int = 8, timeout: Double = 30) {
+                connections: Int = 8, timeout: Double = 30, adaptive: Bool = true, maxWriteUnits: Double? = nil) {
         endpoint = configuration.endpoint
         region = configuration.region
         self.retry = retry
+        rateLimiter = adaptive ? AdaptiveRateLimiter() : nil
+        writeBudget = maxWriteUnits.map { CapacityBudget(unitsPerSecond: $0) }
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
         transport = HTTPTransport(limit: connections, timeout: timeout)
     }
 
     /// Sends a typed request, retrying retryable failures under `retry`; each retry is added to
-    /// `retries` (when given) for `entity`. Throws `DynamoDBError`: the service's own error, or
-    /// the last one once attempts run out.
+    /// `retries` (when given) for `entity`, and the capacity the response says it consumed to
+    /// `consumed`. A write request gives `writeUnits`, the capacity it is expected to consume,
+    /// which `writeBudget` reserves before each attempt. Throws `DynamoDBError`: the service's
+    /// own error, or the last one once attempts run out.
     public func send<Request: DynamoDB.Operation>(_ request: Request, retries: RetryCounter? = nil,
-                                                   entity: String = "") async throws -> Request.Response {
+                                                   entity: String = "", writeUnits: Double = 0) async throws -> Request.Response {
         let body: Data
         do {
             body = try Self.encoder.encode(request)
@@ -38,27 +51,55 @@ public final class DynamoDBClient: Sendable {
             throw DynamoDBError(operation: Request.name, status: nil, code: .validation, type: "ValidationException",
                                 message: "the request cannot be encoded: \(error)")
         }
-        let data = try await send(Request.name, body, retries: retries, entity: entity)
+        let data = try await send(Request.name, body, retries: retries, entity: entity, writeUnits: writeUnits)
+        let response: Request.Response
         do {
-            return try JSONDecoder().decode(Request.Response.self, from: data)
+            response = try JSONDecoder().decode(Request.Response.self, from: data)
         } catch {
             throw DynamoDBError(operation: Request.name, status: 200, code: .invalidResponse, type: "InvalidResponse",
                                 message: "the response is not what \(Request.name) answers (\(error)): \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
+        if let units = (response as? any DynamoDB.ReportsCapacity)?.consumedCapacity?.units {
+            if !entity.isEmpty { consumed.add(units, write: Request.writes, for: entity) }
+            if Request.writes { writeBudget?.charge(units - writeUnits) }
+        }
+        return response
     }
 
-    /// Sends `operation` with a JSON `body`, retrying as `send(_:retries:entity:)` does; returns
-    /// the response body.
-    public func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "") async throws -> Data {
+    /// Sends `operation` with a JSON `body`, retrying as `send(_:retries:entity:writeUnits:)`
+    /// does; returns the response body. Each attempt waits for its turn under the adaptive rate
+    /// and the write budget. With the adaptive rate on, a throttle uses up no attempt when the
+    /// run made progress since this request's previous throttle (at its first: at all), that
+    /// is when some request of the client succeeded meanwhile.
+    public func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
+                     writeUnits: Double = 0) async throws -> Data {
         var attempt = 1
+        var successesAtLastThrottle = 0
         while true {
+            try await rateLimiter?.acquire()
+            if writeUnits > 0 { try await writeBudget?.spend(writeUnits) }
             do {
-                return try await sendOnce(operation, body)
-            } catch let error as DynamoDBError where error.isRetryable {
-                guard try await retry.backOff(after: &attempt, counting: retries, entity: entity) else { throw error }
+                let data = try await sendOnce(operation, body)
+                rateLimiter?.record(throttled: false)
+                return data
+            } catch let error as DynamoDBError {
+                if error.code != .transport { rateLimiter?.record(throttled: error.isThrottling) }
+                guard error.isRetryable else { throw error }
+                var progressed = false
+                if error.isThrottling, let successes = rateLimiter?.successes {
+                    progressed = successes > successesAtLastThrottle
+                    successesAtLastThrottle = successes
+                }
+                guard try await retry.backOff(after: &attempt, counting: retries, entity: entity, usingAnAttempt: !progressed) else {
+                    throw error
+                }
             }
         }
     }
+
+    /// Tells the adaptive rate of a throttle met inside a successful response (a batch's
+    /// unprocessed items, a transaction cancelled for throughput).
+    public func recordThrottle() { rateLimiter?.record(throttled: true) }
 
     /// One attempt, no retry: the body of a 200 response.
     public func sendOnce(_ operation: String, _ body: Data) async throws -> Data {

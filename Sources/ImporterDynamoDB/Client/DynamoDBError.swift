@@ -153,6 +153,25 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// The service refused the request for its rate or the table's capacity: the throttling
+    /// exceptions, HTTP 429, and HTTP 503 naming no other error. The adaptive rate slows the
+    /// run on these (SPEC §17).
+    public var isThrottling: Bool {
+        switch code {
+        case .retryableService(let type): return Self.throttlingTypes.contains(type)
+        case .service(let type): return Self.throttlingTypes.contains(type)
+        case .http(let status): return status == 429 || status == 503
+        default: return status == 429
+        }
+    }
+
+    /// The error types that mean "too fast" (botocore's list, DynamoDB's among them).
+    static let throttlingTypes: Set<String> = [
+        "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded", "Throttling",
+        "ThrottledException", "RequestThrottledException", "TooManyRequestsException", "RequestThrottled",
+        "SlowDown", "BandwidthLimitExceeded", "LimitExceededException", "TransactionInProgressException",
+    ]
+
     public var description: String {
         let status = self.status.map { " (HTTP \($0))" } ?? ""
         return "\(operation): \(type)\(status): \(message)"

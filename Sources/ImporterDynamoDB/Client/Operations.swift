@@ -9,7 +9,13 @@ public enum DynamoDB {
     public protocol Operation: Encodable, Sendable {
         associatedtype Response: Decodable & Sendable
         static var name: String { get }
+        /// The operation writes items: its consumed capacity is write capacity.
+        static var writes: Bool { get }
     }
+
+    /// How much consumed capacity a request asks to be told: `TOTAL` for the store's item
+    /// reads and writes (SPEC §17), none where the member is left nil.
+    public static let totalCapacity = "TOTAL"
 
     /// A response whose members the caller does not read.
     public struct Empty: Codable, Sendable {
@@ -100,25 +106,31 @@ public enum DynamoDB {
         public var consistentRead = true
         public var projectionExpression: String?
         public var expressionAttributeNames: [String: String]?
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(tableName: String, key: DynamoItem) { (self.tableName, self.key) = (tableName, key) }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", consistentRead = "ConsistentRead"
             case projectionExpression = "ProjectionExpression", expressionAttributeNames = "ExpressionAttributeNames"
+            case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
-        public struct Response: Decodable, Sendable {
+        public struct Response: Decodable, Sendable, ReportsCapacity {
             public var item: DynamoItem?
-            enum CodingKeys: String, CodingKey { case item = "Item" }
+            public var consumedCapacity: ConsumedCapacity?
+            enum CodingKeys: String, CodingKey { case item = "Item", consumedCapacity = "ConsumedCapacity" }
         }
     }
 
     public struct PutItem: Operation {
         public static let name = "PutItem"
-        public typealias Response = Empty
+        public static let writes = true
+        public typealias Response = WriteResponse
         public var tableName: String
         public var item: DynamoItem
         public var conditionExpression: String?
         public var expressionAttributeNames: [String: String]?
         public var expressionAttributeValues: DynamoItem?
+        /// nil by default: a put inside a transaction may not carry it (the transaction does).
+        public var returnConsumedCapacity: String?
         public init(tableName: String, item: DynamoItem, condition: Condition? = nil) {
             (self.tableName, self.item) = (tableName, item)
             conditionExpression = condition?.expression
@@ -128,17 +140,20 @@ public enum DynamoDB {
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", item = "Item", conditionExpression = "ConditionExpression"
             case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
     }
 
     public struct DeleteItem: Operation {
         public static let name = "DeleteItem"
-        public typealias Response = Empty
+        public static let writes = true
+        public typealias Response = WriteResponse
         public var tableName: String
         public var key: DynamoItem
         public var conditionExpression: String?
         public var expressionAttributeNames: [String: String]?
         public var expressionAttributeValues: DynamoItem?
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(tableName: String, key: DynamoItem, condition: Condition? = nil) {
             (self.tableName, self.key) = (tableName, key)
             conditionExpression = condition?.expression
@@ -148,12 +163,15 @@ public enum DynamoDB {
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", conditionExpression = "ConditionExpression"
             case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
     }
 
     public struct UpdateItem: Operation {
         public static let name = "UpdateItem"
-        public typealias Response = Empty
+        public static let writes = true
+        public typealias Response = WriteResponse
+        public var returnConsumedCapacity: String? = totalCapacity
         public var tableName: String
         public var key: DynamoItem
         public var updateExpression: String
@@ -168,7 +186,7 @@ public enum DynamoDB {
         }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", updateExpression = "UpdateExpression"
-            case conditionExpression = "ConditionExpression"
+            case conditionExpression = "ConditionExpression", returnConsumedCapacity = "ReturnConsumedCapacity"
             case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
         }
     }
@@ -183,16 +201,21 @@ public enum DynamoDB {
         /// `COUNT` to count only.
         public var select: String?
         public var exclusiveStartKey: DynamoItem?
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(tableName: String) { self.tableName = tableName }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", consistentRead = "ConsistentRead", limit = "Limit", segment = "Segment"
             case totalSegments = "TotalSegments", select = "Select", exclusiveStartKey = "ExclusiveStartKey"
+            case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
-        public struct Response: Decodable, Sendable {
+        public struct Response: Decodable, Sendable, ReportsCapacity {
             public var items: [DynamoItem]?
             public var count: Int?
             public var lastEvaluatedKey: DynamoItem?
-            enum CodingKeys: String, CodingKey { case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey" }
+            public var consumedCapacity: ConsumedCapacity?
+            enum CodingKeys: String, CodingKey {
+                case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey", consumedCapacity = "ConsumedCapacity"
+            }
         }
     }
 
@@ -208,12 +231,16 @@ public enum DynamoDB {
     public struct BatchGetItem: Operation {
         public static let name = "BatchGetItem"
         public var requestItems: [String: KeysAndAttributes]
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(requestItems: [String: KeysAndAttributes]) { self.requestItems = requestItems }
-        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems" }
-        public struct Response: Decodable, Sendable {
+        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity" }
+        public struct Response: Decodable, Sendable, ReportsCapacity {
             public var responses: [String: [DynamoItem]]?
             public var unprocessedKeys: [String: KeysAndAttributes]?
-            enum CodingKeys: String, CodingKey { case responses = "Responses", unprocessedKeys = "UnprocessedKeys" }
+            public var consumedCapacity: ConsumedCapacity?
+            enum CodingKeys: String, CodingKey {
+                case responses = "Responses", unprocessedKeys = "UnprocessedKeys", consumedCapacity = "ConsumedCapacity"
+            }
         }
     }
 
@@ -234,28 +261,35 @@ public enum DynamoDB {
 
     public struct BatchWriteItem: Operation {
         public static let name = "BatchWriteItem"
+        public static let writes = true
         public var requestItems: [String: [WriteRequest]]
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(requestItems: [String: [WriteRequest]]) { self.requestItems = requestItems }
-        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems" }
-        public struct Response: Decodable, Sendable {
+        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity" }
+        public struct Response: Decodable, Sendable, ReportsCapacity {
             public var unprocessedItems: [String: [WriteRequest]]?
-            enum CodingKeys: String, CodingKey { case unprocessedItems = "UnprocessedItems" }
+            public var consumedCapacity: ConsumedCapacity?
+            enum CodingKeys: String, CodingKey { case unprocessedItems = "UnprocessedItems", consumedCapacity = "ConsumedCapacity" }
         }
     }
 
     public struct TransactWriteItems: Operation {
         public static let name = "TransactWriteItems"
-        public typealias Response = Empty
+        public static let writes = true
+        public typealias Response = WriteResponse
         public struct Action: Encodable, Sendable {
             public var put: PutItem
             enum CodingKeys: String, CodingKey { case put = "Put" }
         }
         public var clientRequestToken: String
         public var transactItems: [Action]
+        public var returnConsumedCapacity: String? = totalCapacity
         public init(puts: [PutItem], token: String = UUID().uuidString) {
             clientRequestToken = token
             transactItems = puts.map { Action(put: $0) }
         }
-        enum CodingKeys: String, CodingKey { case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems" }
+        enum CodingKeys: String, CodingKey {
+            case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems", returnConsumedCapacity = "ReturnConsumedCapacity"
+        }
     }
 }

@@ -97,6 +97,10 @@ public final class DynamoDBStore: Store, Sendable {
 
     public func takeRetries(of entity: Entity) -> Int { retries.take(for: entity.name) }
 
+    public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? {
+        client.consumed.take(for: entity.name).map { ConsumedUnits(write: $0.write, read: $0.read) }
+    }
+
     public func beginRun(atomic: Bool) throws {
         guard !atomic else { throw StoreError("write.atomic is for the SQLite store; DynamoDB has no run-long transaction") }
         state.withLock { $0.emptyAtStart = [] }
@@ -107,7 +111,7 @@ public final class DynamoDBStore: Store, Sendable {
             for entity in entities {
                 var request = DynamoDB.Scan(tableName: tables.table(of: entity))
                 request.limit = 1
-                let page = try await client.send(request)
+                let page = try await client.send(request, entity: entity.name)
                 if (page.count ?? 0) == 0 && page.lastEvaluatedKey == nil { empty.insert(entity.name) }
             }
             return empty

@@ -149,12 +149,13 @@ struct EntityWriter: Sendable {
             var attempt = 1
             while true {
                 let response = try await client.send(request, retries: retries, entity: entity.name)
-                for item in response.responses?[table] ?? [] {
+                let items = response.responses?[table] ?? []
+                for item in items {
                     let values = try coding.decode(item)
                     found[entity.key(of: values)] = values
                 }
                 guard let unprocessed = response.unprocessedKeys, !unprocessed.isEmpty else { break }
-                try await pauseForUnprocessed(&attempt, "BatchGetItem")
+                try await pauseForUnprocessed(&attempt, "BatchGetItem", progressed: !items.isEmpty)
                 request = DynamoDB.BatchGetItem(requestItems: unprocessed)
             }
         }
@@ -168,13 +169,17 @@ struct EntityWriter: Sendable {
     /// refused as a whole (ValidationException) is split in halves until the refused item is alone.
     func sendTransaction(_ writes: [Planned]) async throws -> [Sent] {
         let puts = writes.map(conditionalPut)
+        // A transactional write costs twice a plain one.
+        let units = 2 * writes.reduce(0) { $0 + writeUnits($1.item) }
         var attempt = 1
         while true {
             do {
-                _ = try await client.send(DynamoDB.TransactWriteItems(puts: puts), retries: retries, entity: entity.name)
+                _ = try await client.send(DynamoDB.TransactWriteItems(puts: puts), retries: retries, entity: entity.name,
+                                          writeUnits: units)
                 return writes.map { _ in .done }
             } catch let error as DynamoDBError where error.code == .transactionCanceled {
                 if let sent = Self.cancelled(error, writes.count) { return sent }
+                if error.cancellationReasons.contains(where: { Self.throughputReasons.contains($0.code) }) { client.recordThrottle() }
                 // Only transient reasons (TransactionConflict, throttling): the same transaction again.
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
                     throw StoreError("\(table): TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
@@ -186,6 +191,9 @@ struct EntityWriter: Sendable {
             }
         }
     }
+
+    /// Cancellation reasons that mean the transaction was throttled.
+    private static let throughputReasons: Set<String> = ["ThrottlingError", "ProvisionedThroughputExceeded"]
 
     /// What a cancelled transaction's reasons say of its writes; nil when they are all
     /// transient (the transaction is worth sending again as it is).
@@ -215,8 +223,10 @@ struct EntityWriter: Sendable {
 
     /// Sends one write as a conditional PutItem.
     func sendConditionalPut(_ write: Planned) async throws -> Sent {
+        var put = conditionalPut(write)
+        put.returnConsumedCapacity = DynamoDB.totalCapacity
         do {
-            _ = try await client.send(conditionalPut(write), retries: retries, entity: entity.name)
+            _ = try await client.send(put, retries: retries, entity: entity.name, writeUnits: writeUnits(write.item))
             return .done
         } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
             return .conditionFailed
@@ -238,13 +248,18 @@ struct EntityWriter: Sendable {
             var request = DynamoDB.BatchWriteItem(requestItems: [
                 table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) },
             ])
+            let chunkUnits = chunk.reduce(0) { $0 + writeUnits($1.item) }
+            var units = chunkUnits
             var attempt = 1
             do {
                 while true {
-                    let response = try await client.send(request, retries: retries, entity: entity.name)
+                    let response = try await client.send(request, retries: retries, entity: entity.name, writeUnits: units)
                     guard let unprocessed = response.unprocessedItems, !unprocessed.isEmpty else { break }
-                    try await pauseForUnprocessed(&attempt, "BatchWriteItem")
+                    let sent = request.requestItems.values.reduce(0) { $0 + $1.count }
+                    let left = unprocessed.values.reduce(0) { $0 + $1.count }
+                    try await pauseForUnprocessed(&attempt, "BatchWriteItem", progressed: left < sent)
                     request = DynamoDB.BatchWriteItem(requestItems: unprocessed)
+                    units = chunkUnits * Double(left) / Double(chunk.count)
                 }
                 results += chunk.map { _ in .done }
             } catch let error as DynamoDBError where error.code == .validation {
@@ -266,9 +281,19 @@ struct EntityWriter: Sendable {
         return try await send(Array(writes[..<middle])) + send(Array(writes[middle...]))
     }
 
-    /// Backs off before re-sending unprocessed keys or items.
-    private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String) async throws {
-        guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
+    /// The write capacity units a plain write of `item` consumes: one per started KB.
+    private func writeUnits(_ item: [Value]) -> Double {
+        Double((coding.itemSize(item) + 1023) / 1024)
+    }
+
+    /// Backs off before re-sending unprocessed keys or items: DynamoDB throttled some of them,
+    /// which slows the adaptive rate. With the adaptive rate on, when the others went through
+    /// (`progressed`), no attempt is used up.
+    private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String, progressed: Bool) async throws {
+        client.recordThrottle()
+        let adaptive = client.rateLimiter != nil
+        guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name,
+                                             usingAnAttempt: !(adaptive && progressed)) else {
             throw StoreError("\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity")
         }
     }

@@ -14,6 +14,9 @@ final class FaultProxy {
         var cut = 0.0
         /// UploadPart of this part number refused with AccessDenied (0: none).
         var denyPart = 0
+        /// Write capacity units a second admitted; more is refused with
+        /// ProvisionedThroughputExceededException (0: no limit).
+        var wcuLimit = 0.0
     }
 
     /// What the proxy injected so far.
@@ -28,7 +31,19 @@ final class FaultProxy {
         let deniedParts: Int
         /// The first byte of every GetObject range requested, in order.
         let rangeStarts: [Int]
+        /// Write requests that reached the proxy, and those refused for `wcuLimit`.
+        let writeRequests: Int
+        let capacityThrottled: Int
+        /// Write capacity units forwarded in each second since the first write.
+        let wcuBySecond: [Double]
+        /// The ConsumedCapacity the upstream answered, summed per table.
+        let consumedReported: [String: Consumed]
         var faults: Int { throttle + serverError + reset + swallow + htmlError + cut }
+    }
+
+    struct Consumed: Decodable {
+        let write: Double
+        let read: Double
     }
 
     let port: Int
@@ -43,7 +58,7 @@ final class FaultProxy {
         process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
                              "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
                              "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError), "--cut", String(rates.cut),
-                             "--deny-part", String(rates.denyPart),
+                             "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
                              "--ops", operations.joined(separator: ","), "--seed", String(seed)]
         process.standardInput = FileHandle.nullDevice
         try process.run()

@@ -10,8 +10,9 @@ enum TestPipelines {
     static func checkins(_ count: Int, comment: (Int) -> String = { "visit \($0)" },
                          version: (Int) -> Int? = { _ in nil }) -> String {
         var text = ""
+        let dates = ISO8601DateFormatter()
         for i in 1...count {
-            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_704_067_200 + Double(i)))
+            let time = dates.string(from: Date(timeIntervalSince1970: 1_704_067_200 + Double(i)))
             var line = #"{"checkinId":"chk-\#(String(format: "%06d", i))","locationId":"loc-\#(String(format: "%05d", i % 500 + 1))","checkinTime":"\#(time)","comment":"\#(comment(i))","rating":\#(i % 5 + 1)"#
             if let version = version(i) { line += #","version":\#(version)"# }
             text += line + "}\n"

@@ -9,16 +9,27 @@ DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadP
 (permission lost in the middle of a multipart upload). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 
+Write capacity: every write (BatchWriteItem, TransactWriteItems, PutItem, UpdateItem,
+DeleteItem) is costed as DynamoDB does (1 WCU per started KB of each item put, 1 per delete or
+update, twice that inside TransactWriteItems), and the units forwarded are summed per second
+since the first write (stats "wcuBySecond"). With --wcu-limit N a token bucket of N units a
+second (holding at most N) admits writes; one that would overdraw it is answered with
+ProvisionedThroughputExceededException, not forwarded ("capacityThrottled"). The
+ConsumedCapacity the upstream answers is summed per table in "consumedReported".
+
 Faults are drawn only for the operations named by --ops. Counts of what was injected are
 served at GET /__stats as JSON. Usage:
   fault_proxy.py --port P --upstream http://127.0.0.1:Q --throttle 0.2 --server-error 0.05 \
       --reset 0.01 --swallow 0.01 --html-error 0.01 --latency 0.02 --ops PutItem,BatchWriteItem --seed 7
 """
-import argparse, http.client, http.server, json, random, socket, struct, sys, threading, time
+import argparse, base64, http.client, http.server, json, random, socket, struct, sys, threading, time
 from urllib.parse import urlparse
 
 args = None
-stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": []}
+stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": [],
+         "writeRequests": 0, "capacityThrottled": 0, "wcuBySecond": [], "consumedReported": {}}
+WRITE_OPS = {"BatchWriteItem", "TransactWriteItems", "PutItem", "UpdateItem", "DeleteItem"}
+capacity = {"tokens": None, "last": None, "firstWrite": None}
 lock = threading.Lock()
 rng = random.Random()
 
@@ -48,6 +59,89 @@ def draw(operation):
                 return name
             r -= rate
     return None
+
+
+def number_size(text):
+    """DynamoDB's size of a number: about one byte per two significant digits, plus one."""
+    digits = text.lstrip("+-").lower().split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return (max(len(digits), 1) + 1) // 2 + 1
+
+
+def value_size(value):
+    (tag, v), = value.items()
+    if tag == "S":
+        return len(v.encode())
+    if tag == "N":
+        return number_size(v)
+    if tag == "B":
+        return len(base64.b64decode(v))
+    if tag in ("SS",):
+        return sum(len(x.encode()) for x in v)
+    if tag == "NS":
+        return sum(number_size(x) for x in v)
+    if tag == "BS":
+        return sum(len(base64.b64decode(x)) for x in v)
+    if tag == "L":
+        return 3 + sum(value_size(x) + 1 for x in v)
+    if tag == "M":
+        return 3 + sum(len(k.encode()) + value_size(x) + 1 for k, x in v.items())
+    return 1  # BOOL, NULL
+
+
+def write_units(item):
+    size = sum(len(name.encode()) + value_size(value) for name, value in item.items())
+    return max(1, -(-size // 1024))
+
+
+def write_cost(operation, request):
+    """The write capacity units a write request consumes."""
+    if operation == "BatchWriteItem":
+        return sum(write_units(w["PutRequest"]["Item"]) if "PutRequest" in w else 1
+                   for writes in request.get("RequestItems", {}).values() for w in writes)
+    if operation == "TransactWriteItems":
+        return sum(2 * (write_units(a["Put"]["Item"]) if "Put" in a else 1) for a in request.get("TransactItems", []))
+    if operation == "PutItem":
+        return write_units(request.get("Item", {}))
+    return 1
+
+
+def admit_write(operation, body):
+    """Costs a write; False when --wcu-limit's bucket cannot pay for it (a throttle)."""
+    cost = write_cost(operation, json.loads(body or b"{}"))
+    now = time.monotonic()
+    with lock:
+        stats["writeRequests"] += 1
+        if args.wcu_limit > 0:
+            limit = args.wcu_limit
+            tokens = limit if capacity["tokens"] is None else min(limit, capacity["tokens"] + (now - capacity["last"]) * limit)
+            capacity["last"] = now
+            if cost > tokens and tokens < limit:
+                capacity["tokens"] = tokens
+                stats["capacityThrottled"] += 1
+                return False
+            capacity["tokens"] = tokens - cost
+        if capacity["firstWrite"] is None:
+            capacity["firstWrite"] = now
+        second = int(now - capacity["firstWrite"])
+        windows = stats["wcuBySecond"]
+        windows.extend([0] * (second + 1 - len(windows)))
+        windows[second] += cost
+    return True
+
+
+def record_consumed(operation, data):
+    """Sums the ConsumedCapacity of an upstream answer per table, as write or read units."""
+    try:
+        consumed = json.loads(data).get("ConsumedCapacity")
+    except (ValueError, AttributeError):
+        return
+    if consumed is None:
+        return
+    kind = "write" if operation in WRITE_OPS else "read"
+    with lock:
+        for entry in consumed if isinstance(consumed, list) else [consumed]:
+            table = stats["consumedReported"].setdefault(entry.get("TableName", ""), {"write": 0, "read": 0})
+            table[kind] += entry.get("CapacityUnits", 0)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -165,6 +259,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reset()
         if fault == "htmlError":
             return self.html_error()
+        if operation in WRITE_OPS and not admit_write(operation, body):
+            return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+                                     "message": "The level of configured provisioned throughput for the table was exceeded (--wcu-limit)"})
         if args.latency > 0:
             time.sleep(args.latency)
         upstream = urlparse(args.upstream)
@@ -175,6 +272,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         connection.request("POST", self.path, body=body, headers=headers)
         response = connection.getresponse()
         data = response.read()
+        if response.status == 200:
+            record_consumed(operation, data)
         if fault == "swallow":
             return self.reset()
         self.send_response(response.status)
@@ -199,6 +298,7 @@ def main():
     parser.add_argument("--cut", type=float, default=0)
     parser.add_argument("--latency", type=float, default=0)
     parser.add_argument("--deny-part", type=int, default=0)
+    parser.add_argument("--wcu-limit", type=float, default=0)
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
