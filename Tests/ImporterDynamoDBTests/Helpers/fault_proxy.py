@@ -8,6 +8,9 @@ are forwarded, and --cut breaks a GetObject response halfway through its body; S
 DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadPart number N
 (permission lost in the middle of a multipart upload). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
+With --sink-writes every write is answered as a success without reaching the server (counted
+in sunkItems, per table), and BatchGetItem finds nothing (what was written was never stored):
+a benchmark then measures the client, not moto.
 
 Write capacity: every write (BatchWriteItem, TransactWriteItems, PutItem, UpdateItem,
 DeleteItem) is costed as DynamoDB does (1 WCU per started KB of each item put, 1 per delete or
@@ -27,7 +30,7 @@ from urllib.parse import urlparse
 
 args = None
 stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": [],
-         "writeRequests": 0, "capacityThrottled": 0, "wcuBySecond": [], "consumedReported": {}}
+         "writeRequests": 0, "capacityThrottled": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
 WRITE_OPS = {"BatchWriteItem", "TransactWriteItems", "PutItem", "UpdateItem", "DeleteItem"}
 capacity = {"tokens": None, "last": None, "firstWrite": None}
 lock = threading.Lock()
@@ -236,6 +239,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def sink(self, operation, body):
+        """--sink-writes: a write answered as DynamoDB answers success, without storing it, so
+        a benchmark measures the client rather than moto (which serializes every request)."""
+        request = json.loads(body or b"{}")
+        if operation == "BatchWriteItem":
+            tables = [name for name, writes in request.get("RequestItems", {}).items() for _ in writes]
+        elif operation == "TransactWriteItems":
+            tables = [next(iter(action.values())).get("TableName") for action in request.get("TransactItems", [])]
+        else:
+            tables = [request.get("TableName")]
+        with lock:
+            for table in tables:
+                stats["sunkItems"][table] = stats["sunkItems"].get(table, 0) + 1
+        self.answer(200, {"UnprocessedItems": {}} if operation == "BatchWriteItem" else {})
+
     def html_error(self):
         body = HTML_500.encode()
         self.send_response(500)
@@ -264,6 +282,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                      "message": "The level of configured provisioned throughput for the table was exceeded (--wcu-limit)"})
         if args.latency > 0:
             time.sleep(args.latency)
+        if args.sink_writes and operation in WRITE_OPS:
+            return self.sink(operation, body)
+        if args.sink_writes and operation == "BatchGetItem":
+            # Nothing written reached the server, so nothing is found.
+            tables = json.loads(body or b"{}").get("RequestItems", {})
+            return self.answer(200, {"Responses": {table: [] for table in tables}, "UnprocessedKeys": {}})
         upstream = urlparse(args.upstream)
         connection = getattr(self, "upstream", None)
         if connection is None:
@@ -298,6 +322,7 @@ def main():
     parser.add_argument("--cut", type=float, default=0)
     parser.add_argument("--latency", type=float, default=0)
     parser.add_argument("--deny-part", type=int, default=0)
+    parser.add_argument("--sink-writes", action="store_true")
     parser.add_argument("--wcu-limit", type=float, default=0)
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
