@@ -173,18 +173,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.headers.get("Range", "").startswith("bytes="):
             with lock:
                 stats["rangeStarts"].append(int(self.headers["Range"][6:].split("-")[0]))
-        upstream = urlparse(args.upstream)
-        connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
-        connection.request("GET", self.path, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        self.send_response(response.status)
-        for k, v in response.getheaders():
-            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
-                self.send_header(k, v)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
+        data = self.relay("GET", None)
         if fault == "cut" and len(data) > 1:
             self.wfile.write(data[: len(data) // 2])
             self.wfile.flush()
@@ -209,7 +198,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def forward_plain(self, method):
         """Forwards a request with its body, unchanged."""
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.wfile.write(self.relay(method, self.rfile.read(int(self.headers.get("Content-Length", "0")))))
+
+    def relay(self, method, body):
+        """Sends the request upstream and the answer's status and headers back; its body, to be written."""
         upstream = urlparse(args.upstream)
         connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
@@ -222,7 +214,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(k, v)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        return data
 
     def reset(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
