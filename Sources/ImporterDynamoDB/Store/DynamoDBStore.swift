@@ -46,6 +46,8 @@ public final class DynamoDBStore: Store, Sendable {
         var codings: [String: DynamoItemCoding] = [:]
         /// Entities whose table was empty when the run began (`transactional: false` only).
         var emptyAtStart: Set<String> = []
+        /// Per entity, whether its writes read the stored items first.
+        var guesses: [String: StoredItemsGuess] = [:]
         var pendingCheckpoint: Checkpoint?
         /// The checkpoint's write rejections so far (read from its file once, then kept here).
         var checkpointRejections: [Checkpoint.WriteRejection]?
@@ -103,7 +105,7 @@ public final class DynamoDBStore: Store, Sendable {
 
     public func beginRun(atomic: Bool) throws {
         guard !atomic else { throw StoreError("write.atomic is for the SQLite store; DynamoDB has no run-long transaction") }
-        state.withLock { $0.emptyAtStart = [] }
+        state.withLock { $0.emptyAtStart = []; $0.guesses = [:] }
         guard !options.transactional else { return }
         let entities = state.withLock { $0.codings.values.map(\.entity) }
         let empty = try runBlocking { [self] in
@@ -135,12 +137,16 @@ public final class DynamoDBStore: Store, Sendable {
     // MARK: Writing
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
-        let empty = state.withLock { $0.emptyAtStart.contains(entity.name) }
+        let (empty, guess) = state.withLock { state in
+            let guess = state.guesses[entity.name] ?? StoredItemsGuess()
+            state.guesses[entity.name] = guess
+            return (state.emptyAtStart.contains(entity.name), guess)
+        }
         let method: EntityWriter.Method = options.transactional ? .transaction
             : (rules.mode == .replace || empty ? .batch : .eachConditional)
         let writer = EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
-            retries: retries, method: method, knownEmpty: method == .batch && empty)
+            retries: retries, method: method, knownEmpty: method == .batch && empty, guess: guess)
         // A transaction holds a group; otherwise a group is what one BatchGetItem reads.
         let size = method == .transaction ? max(1, min(options.transactionSize, 100)) : 100
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }

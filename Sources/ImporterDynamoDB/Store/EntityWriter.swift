@@ -18,6 +18,8 @@ struct EntityWriter: Sendable {
     let method: Method
     /// The table was empty when the run started and writes are unconditional: nothing to read.
     let knownEmpty: Bool
+    /// Whether groups read their stored items first, shared by the entity's writers of a run.
+    let guess: StoredItemsGuess
 
     enum Method: Sendable {
         /// Conditional writes in one TransactWriteItems per group (`transactional: true`).
@@ -60,7 +62,7 @@ struct EntityWriter: Sendable {
         let incoming = records.map(\.values)
         let keys = incoming.map { entity.key(of: $0) }
         var outcomes = [WriteOutcome?](repeating: nil, count: incoming.count)
-        var stored: [[Value]?] = knownEmpty ? Array(repeating: nil, count: incoming.count) : try await read(keys)
+        var stored = try await storedItems(incoming, keys)
         var pending = Array(incoming.indices)
         for _ in 0..<Self.maxRounds where !pending.isEmpty {
             let planned = plan(pending, incoming, stored, &outcomes)
@@ -79,6 +81,7 @@ struct EntityWriter: Sendable {
                 }
             }
             guard !changed.isEmpty else { continue }
+            guess.record(found: true)
             let fresh = try await read(changed.map { keys[$0.record] })
             for (write, item) in zip(changed, fresh) {
                 // Exactly what was sent: an earlier attempt whose response was lost did apply it.
@@ -95,6 +98,26 @@ struct EntityWriter: Sendable {
                 "\(entity.name) '\(keys[index])' was changed by another writer each of \(Self.maxRounds) times it was read; run again")), conflict: true)
         }
         return outcomes.map { $0! }
+    }
+
+    /// The stored items of a group, read first (`guess`), or taken to be absent, except for the
+    /// records that would not be inserted were nothing stored: those are read.
+    private func storedItems(_ incoming: [[Value]], _ keys: [Value]) async throws -> [[Value]?] {
+        var stored = [[Value]?](repeating: nil, count: incoming.count)
+        if knownEmpty { return stored }
+        guard !guess.readsFirst, method != .batch else {
+            stored = try await read(keys)
+            guess.record(found: stored.contains { $0 != nil })
+            return stored
+        }
+        let unsure = incoming.indices.filter { index in
+            if case .insert = rules.decide(incoming[index], stored: nil).decision { return false }
+            return true
+        }
+        guard !unsure.isEmpty else { return stored }
+        for (index, item) in zip(unsure, try await read(unsure.map { keys[$0] })) { stored[index] = item }
+        if stored.contains(where: { $0 != nil }) { guess.record(found: true) }
+        return stored
     }
 
     /// Decides each pending record against its stored item: the writes to send, and the
