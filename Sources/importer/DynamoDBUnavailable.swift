@@ -8,6 +8,12 @@ private func dynamoDBUnavailable(_ config: PipelineConfig) -> ConfigurationError
         "this importer was built without DynamoDB (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` and run .build/release/importer")
 }
 
+/// The same for S3 (`what`: "read s3:// inputs", "restore from S3", "export to S3").
+func awsClientsUnavailable(file: String, line: Int? = nil, key: String? = nil, to what: String) -> ConfigurationError {
+    ConfigurationError(file: file, line: line, key: key,
+        "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to \(what)")
+}
+
 extension DestinationOpener {
     static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> (any Store)? {
         throw dynamoDBUnavailable(config)

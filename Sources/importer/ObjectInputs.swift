@@ -24,8 +24,7 @@ enum ObjectInputs {
         return { source, path in try inputs.makeReader(source: source, path: path, object: objects[path]) }
         #else
         if let source = config.firstObjectSource {
-            throw ConfigurationError(file: config.file, line: source.line, key: "path",
-                "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to read s3:// inputs")
+            throw awsClientsUnavailable(file: config.file, line: source.line, key: "path", to: "read s3:// inputs")
         }
         return ReaderFactory.makeReader
         #endif
@@ -44,8 +43,7 @@ enum ObjectInputs {
         do { object = try inputs.object(at: location) } catch { throw ConfigurationError(file: path, "\(error)") }
         return .stream(name: path) { inputs.open(object) }
         #else
-        throw ConfigurationError(file: path,
-            "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to restore from S3")
+        throw awsClientsUnavailable(file: path, to: "restore from S3")
         #endif
     }
 }

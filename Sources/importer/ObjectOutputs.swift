@@ -21,8 +21,7 @@ enum ObjectOutputs {
         let inputs = try S3Inputs(config: config, environment: .current)
         return .parts(name: out, uploader: inputs.uploader(to: location))
         #else
-        throw ConfigurationError(file: out,
-            "this importer was built without the AWS clients (the local-only build of scripts/run-sample); build the whole tool with `swift build -c release` to export to S3")
+        throw awsClientsUnavailable(file: out, to: "export to S3")
         #endif
     }
 

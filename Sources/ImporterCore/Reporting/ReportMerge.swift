@@ -36,33 +36,27 @@ public enum ReportMerge {
         merged.finishedAt = max(merged.finishedAt, report.finishedAt)
         merged.totals = merged.totals + report.totals
         for entity in report.entities {
-            guard let index = merged.entities.firstIndex(where: { $0.entity == entity.entity }) else {
-                merged.entities.append(entity)
-                continue
+            add(entity, to: &merged.entities, matching: { $0.entity == entity.entity }) { sum in
+                sum.counts = sum.counts + entity.counts
+                sum.seconds = max(sum.seconds, entity.seconds)
+                sum.references = references(sum.references, entity.references)
             }
-            merged.entities[index].counts = merged.entities[index].counts + entity.counts
-            merged.entities[index].seconds = max(merged.entities[index].seconds, entity.seconds)
-            merged.entities[index].references = references(merged.entities[index].references, entity.references)
         }
         for input in report.inputs {
-            guard let index = merged.inputs.firstIndex(where: { $0.source == input.source && $0.entity == input.entity }) else {
-                merged.inputs.append(input)
-                continue
-            }
             // Each shard reads a sliced file whole: its bytes once, its records summed.
-            merged.inputs[index].counts = merged.inputs[index].counts + input.counts
-            merged.inputs[index].bytes = max(merged.inputs[index].bytes, input.bytes)
-            merged.inputs[index].seconds = max(merged.inputs[index].seconds, input.seconds)
+            add(input, to: &merged.inputs, matching: { $0.source == input.source && $0.entity == input.entity }) { sum in
+                sum.counts = sum.counts + input.counts
+                sum.bytes = max(sum.bytes, input.bytes)
+                sum.seconds = max(sum.seconds, input.seconds)
+            }
         }
         for group in report.errors {
-            guard let index = merged.errors.firstIndex(where: {
+            add(group, to: &merged.errors, matching: {
                 $0.entity == group.entity && $0.stage == group.stage && $0.reason == group.reason && $0.field == group.field && $0.target == group.target
-            }) else {
-                merged.errors.append(group)
-                continue
+            }) { sum in
+                sum.count += group.count
+                sum.examples = Array((sum.examples + group.examples).prefix(RunRecorder.examplesPerGroup))
             }
-            merged.errors[index].count += group.count
-            merged.errors[index].examples = Array((merged.errors[index].examples + group.examples).prefix(RunRecorder.examplesPerGroup))
         }
         if let deletes = report.deletes {
             var sum = merged.deletes ?? RunReport.DeletePhase()
@@ -72,6 +66,13 @@ public enum ReportMerge {
             sum.refused = [sum.refused, deletes.refused].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
             merged.deletes = sum
         }
+    }
+
+    /// Folds `element` into the one of `list` it `matching`es (`combine`), or appends it.
+    private static func add<Element>(_ element: Element, to list: inout [Element], matching: (Element) -> Bool,
+                                     combine: (inout Element) -> Void) {
+        guard let index = list.firstIndex(where: matching) else { return list.append(element) }
+        combine(&list[index])
     }
 
     private static func references(_ a: [String: RunReport.MissingReferences]?, _ b: [String: RunReport.MissingReferences]?)

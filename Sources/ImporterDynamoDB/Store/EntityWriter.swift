@@ -110,10 +110,7 @@ struct EntityWriter: Sendable {
             guess.record(found: stored.contains { $0 != nil })
             return stored
         }
-        let unsure = incoming.indices.filter { index in
-            if case .insert = rules.decide(incoming[index], stored: nil).decision { return false }
-            return true
-        }
+        let unsure = incoming.indices.filter { rules.newItemVersion(incoming[$0]) == nil }
         guard !unsure.isEmpty else { return stored }
         for (index, item) in zip(unsure, try await read(unsure.map { keys[$0] })) { stored[index] = item }
         if stored.contains(where: { $0 != nil }) { guess.record(found: true) }

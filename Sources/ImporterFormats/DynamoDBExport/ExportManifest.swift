@@ -29,7 +29,7 @@ public struct ExportManifest: Sendable {
     /// cannot be read is an `ExportIntegrityError`; an export of another kind (ION, incremental)
     /// a `ConfigurationError`.
     public init(summary: [UInt8], files: [UInt8], export: String) throws {
-        let summaryName = ExportPaths.join(export, Self.summaryName), filesName = ExportPaths.join(export, Self.filesName)
+        let summaryName = FilePaths.join(export, Self.summaryName), filesName = FilePaths.join(export, Self.filesName)
         var parser = StrictJSONParser()
         let summaryFields = try Self.object(summary, &parser) { ExportIntegrityError(export: export, file: summaryName, $0) }
         func field(_ name: String) -> FieldValue? { summaryFields.names.firstIndex(of: name).map { summaryFields.values[$0] } }
@@ -100,10 +100,5 @@ enum ExportPaths {
         let rest = parts[(marker + 2)...]
         guard !parts[marker + 1].isEmpty, rest.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
         return rest.joined(separator: "/")
-    }
-
-    /// `folder` and `name` with one slash between them.
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

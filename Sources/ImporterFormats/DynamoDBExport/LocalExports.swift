@@ -28,7 +28,7 @@ public enum LocalExports {
                                           files: try manifestBytes(folder, ExportManifest.filesName, source, pipelineFile),
                                           export: folder)
         let files = manifest.files
-        let paths = files.map { ExportPaths.join(folder, $0.relativePath) }
+        let paths = files.map { FilePaths.join(folder, $0.relativePath) }
         try ExportChecks.run(count: files.count) { index in
             let file = files[index], path = paths[index]
             guard FileManager.default.fileExists(atPath: path) else {
@@ -46,7 +46,7 @@ public enum LocalExports {
 
     /// A manifest's bytes; its absence means the path is not an export folder.
     private static func manifestBytes(_ folder: String, _ name: String, _ source: SourceConfig, _ pipelineFile: String) throws -> [UInt8] {
-        let path = ExportPaths.join(folder, name)
+        let path = FilePaths.join(folder, name)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(file: pipelineFile, line: source.line, key: "path",
                 "\(path) cannot be read; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)")

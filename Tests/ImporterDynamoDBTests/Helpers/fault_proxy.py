@@ -208,13 +208,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         connection.request(method, self.path, body=body, headers=headers)
         response = connection.getresponse()
         data = response.read()
+        self.send_head(response, data)
+        return data
+
+    def send_head(self, response, data):
+        """The status and headers of an upstream answer whose body is `data`."""
         self.send_response(response.status)
         for k, v in response.getheaders():
             if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
                 self.send_header(k, v)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        return data
 
     def reset(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -292,12 +296,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             record_consumed(operation, data)
         if fault == "swallow":
             return self.reset()
-        self.send_response(response.status)
-        for k, v in response.getheaders():
-            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
-                self.send_header(k, v)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
+        self.send_head(response, data)
         self.wfile.write(data)
 
 
