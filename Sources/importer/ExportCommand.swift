@@ -25,20 +25,20 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let started = Date()
-        let (config, model, store, destination) = try exitOnConfigurationError {
-            () -> (PipelineConfig, Model, Store, ArchiveDestination) in
+        let (config, model, store, destination, kind) = try exitOnConfigurationError {
+            () -> (PipelineConfig, Model, Store, ArchiveDestination, ArchiveKind) in
             guard let kind = ArchiveKind(fileName: out) else {
                 throw ConfigurationError(file: out, "cannot tell the archive type from the name; end it with \(ArchiveKind.knownSuffixes)")
             }
             let (config, model) = try pipeline.load(requireInputs: false)
             let destination = try ObjectOutputs.destination(out, kind: kind, config: config)
-            return (config, model, try DestinationOpener.openForReading(config, model: model), destination)
+            return (config, model, try DestinationOpener.openForReading(config, model: model), destination, kind)
         }
         defer { store.close() }
         let manifest: Manifest
         do {
             manifest = try Exporter(store: store, model: model, format: format, sourceType: config.destination.kind.rawValue)
-                .export(to: destination, kind: ArchiveKind(fileName: out)!)
+                .export(to: destination, kind: kind)
         } catch {
             var message = "importer: the export stopped: \(error)\n"
             if let left = ObjectOutputs.abortFailure(of: destination) { message += "importer: \(left)\n" }
