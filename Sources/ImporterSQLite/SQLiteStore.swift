@@ -105,6 +105,12 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
         try withConnection { try $0.commit() }
     }
 
+    /// Loads the entities whose tables are empty on the bulk path: staged beside the store
+    /// (`<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
+    public func beginBulkLoad(of entities: [Entity], resuming: Bool) throws -> Set<String> {
+        try withConnection { try $0.beginBulkLoad(of: entities, resuming: resuming) }
+    }
+
     /// The content index that currently decides re-written items of `entity`, if any: how many
     /// items it read, with how many threads.
     func contentIndexSize(_ entity: Entity) -> (items: Int, readers: Int)? {

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `kill -9` in the middle of a large import: the store opens cleanly, holds whole committed
-/// batches only, and a re-run completes it without counting any record twice.
+/// `kill -9` in the middle of a large import written record by record (`bulk: false`; the bulk
+/// path is killed in `BulkLoadTests`): the store opens cleanly, holds whole committed batches
+/// only, and a re-run completes it without counting any record twice.
 final class KillAndRerunTests: XCTestCase {
     var directory = ""
 
@@ -33,7 +34,7 @@ final class KillAndRerunTests: XCTestCase {
               - { entity: Location, path: locations.csv }
               - { entity: Checkin, path: checkins.csv }
             destination: { path: store.sqlite }
-            write: { batchSize: \(Self.batchSize) }
+            write: { batchSize: \(Self.batchSize), bulk: false }
             report: { directory: reports }
             """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         return pipeline

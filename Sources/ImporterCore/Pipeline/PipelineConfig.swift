@@ -140,6 +140,9 @@ public struct WriteConfig: Sendable {
     public var transactional = true
     public var concurrency = 4
     public var atomic = false
+    /// SQLite: an entity whose table is empty is staged and its table built in key order at
+    /// the end of the run (the bulk path); false writes it record by record.
+    public var bulk = true
     public var maxDeletes: DeleteLimit = .percent(10)
     /// DynamoDB: write capacity units a second the run stays under (SPEC §17); nil for no limit.
     public var maxWCU: Double?

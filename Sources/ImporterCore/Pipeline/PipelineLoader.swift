@@ -209,7 +209,7 @@ public struct PipelineLoader {
 
     private func parseWrite(_ node: YAMLNode) throws -> WriteConfig {
         let fields = try node.fields(allowed: [
-            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "maxDeletes", "maxWCU",
+            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "bulk", "maxDeletes", "maxWCU",
         ])
         var write = WriteConfig()
         func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, _ options: String) throws -> T? where T.RawValue == String {
@@ -240,6 +240,7 @@ public struct PipelineLoader {
         }
         write.transactional = try fields["transactional"]?.bool() ?? write.transactional
         write.atomic = try fields["atomic"]?.bool() ?? write.atomic
+        write.bulk = try fields["bulk"]?.bool() ?? write.bulk
         if let limitNode = fields["maxDeletes"] {
             let value = try scalar(limitNode)
             if value.hasSuffix("%"), let percent = Double(value.dropLast()), (0...100).contains(percent) {

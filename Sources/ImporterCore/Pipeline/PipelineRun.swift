@@ -90,6 +90,7 @@ public struct PipelineRun: ~Copyable {
             }
         }
         try writing?.beginRun(atomic: atomic)
+        let bulk = try writing.map { try bulkLoad(inputs, on: $0, resuming: resume.interrupted != nil) } ?? []
 
         let stages = Stages()
         let keyThread = StageThread("key stage", owning: KeyStage(
@@ -116,8 +117,8 @@ public struct PipelineRun: ~Copyable {
             deletes = SyncDeletePhase(model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
                                       dryRun: options.dryRun, reportDirectory: reportDirectory).run(keys: keys, recorder: recorder)
         }
-        if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputCount: inputs.count, recorder: recorder) }
-        var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun)
+        if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk, recorder: recorder) }
+        var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
             .report(recorder, started: started, deletes: deletes)
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
@@ -137,16 +138,30 @@ public struct PipelineRun: ~Copyable {
         return ResumePoint(inputCount: inputs.count)
     }
 
-    /// Commits what is still open (or rolls back an aborted atomic run) and forgets the
-    /// checkpoint of a run that finished.
-    private func finish(_ store: any BatchWriting & RunCheckpoints, atomic: Bool, clearCheckpoint: Bool, inputCount: Int, recorder: RunRecorder) {
+    /// The entities the store loads on its bulk path: those it takes of the run's entities,
+    /// unless `write.bulk` is off or the run syncs (its deletes, and their delete rules, need
+    /// the items stored).
+    private func bulkLoad(_ inputs: [RunInput], on store: any BatchWriting, resuming: Bool) throws -> Set<String> {
+        guard config.write.bulk, config.write.mode != .sync else { return [] }
+        var entities: [Entity] = []
+        for input in inputs where !entities.contains(where: { $0.name == input.entity.name }) { entities.append(input.entity) }
+        return try store.beginBulkLoad(of: entities, resuming: resuming)
+    }
+
+    /// Commits what is still open (or rolls back an aborted atomic run; the store builds the
+    /// tables of a bulk load then) and forgets the checkpoint of a run that finished.
+    private func finish(_ store: any BatchWriting & RunCheckpoints, atomic: Bool, clearCheckpoint: Bool, inputs: [RunInput],
+                        bulk: Set<String>, recorder: RunRecorder) {
+        var failed = false
         do {
             try store.finishRun(commit: !(atomic && recorder.isAborted))
         } catch {
             recorder.abort("the store failed to commit: \(error)")
+            failed = true
         }
-        if atomic && recorder.isAborted {
-            for index in 0..<inputCount { recorder.update(input: index) { $0 = $0.lost() } }
+        for (index, input) in inputs.enumerated() where (atomic && recorder.isAborted) || (failed && bulk.contains(input.entity.name)) {
+            // Not stored: an atomic run rolled back, or the bulk load's tables were not built.
+            recorder.update(input: index) { $0 = $0.lost() }
         }
         if clearCheckpoint, !recorder.isAborted {
             do { try store.clearCheckpoint() } catch { recorder.abort("cannot clear the checkpoint: \(error)") }

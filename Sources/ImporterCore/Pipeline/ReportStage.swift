@@ -7,6 +7,8 @@ struct ReportStage {
     let config: PipelineConfig
     let model: Model
     let dryRun: Bool
+    /// Entities the store loaded on its bulk path.
+    let bulkEntities: Set<String>
 
     func report(_ recorder: RunRecorder, started: Date, deletes: RunReport.DeletePhase?) -> RunReport {
         let finished = Date()
@@ -42,7 +44,7 @@ struct ReportStage {
             counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
             return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts,
-                         references: references[entity])
+                         references: references[entity], writePath: dryRun ? nil : bulkEntities.contains(entity) ? .bulk : .incremental)
         }
     }
 }

@@ -39,6 +39,13 @@ public struct RunReport: Codable, Sendable {
         public var counts: Counts
         /// Missing references stored anyway (`references: nullify` or `keep`), by relationship.
         public var references: [String: MissingReferences]?
+        /// How the store wrote the entity: `bulk` (staged, then built in key order when the run
+        /// finished) or `incremental` (record by record); nil in a dry run.
+        public var writePath: WritePath?
+    }
+
+    public enum WritePath: String, Codable, Sendable {
+        case bulk, incremental
     }
 
     /// References of one relationship that named no item and were nullified or kept.

@@ -82,6 +82,12 @@ final class Statement {
         }
     }
 
+    /// Binds the first `count` columns of `row`'s current row as they are stored (type and
+    /// bytes) to the parameters 1…`count`.
+    func bind(columnsOf row: Statement, count: Int32) throws {
+        for column in 0..<count { try check(sqlite3_bind_value(handle, column + 1, sqlite3_column_value(row.handle, column))) }
+    }
+
     /// Binds `arguments` to parameters 1…n.
     func bind(_ arguments: [Value]) throws {
         for (index, value) in arguments.enumerated() { try bind(value, at: Int32(index + 1)) }

@@ -15,6 +15,14 @@ extension StoreConnection {
     }
 
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        if let bulk, bulk.entities[entity.name] != nil {
+            do {
+                return try bulk.write(records, of: entity, rules: rules)
+            } catch {
+                rollBack()
+                throw error as? StoreError ?? StoreError("\(bulk.file.path): \(error)")
+            }
+        }
         let statements = try prepared(entity)
         do {
             try beginWriting()
@@ -176,6 +184,12 @@ extension StoreConnection {
     }
 
     func finishRun(commit: Bool) throws {
+        if let bulk {
+            self.bulk = nil
+            if commit { return try buildStagedTables(bulk) }
+            bulk.file.rollBack()
+            bulk.file.close()
+        }
         guard !database.isAutocommit else { return }
         if commit {
             try database.commit()
@@ -186,10 +200,17 @@ extension StoreConnection {
     }
 
     func commit() throws {
-        guard !atomicRun, !database.isAutocommit else { return }
+        guard !atomicRun else { return }
+        var staged = false
         do {
+            if let bulk, bulk.file.hasUncommitted {
+                try commitStagedRows(bulk)
+                staged = true
+            }
+            guard !database.isAutocommit else { return }
             try database.commit()
         } catch {
+            if staged { bulk?.unbuildable = "the store failed to commit after its staged rows: \(error)" }
             rollBack()
             throw StoreError("\(path): cannot commit: \(error)")
         }
@@ -214,6 +235,7 @@ extension StoreConnection {
     func rollBack() {
         contentIndexes = [:]
         database.rollBackQuietly()
+        bulk?.file.rollBack()
     }
 }
 

@@ -24,6 +24,11 @@ final class StoreConnection {
     /// `database.totalChanges` when this store last began a transaction.
     var changesAtBegin: Int64 = -1
     var images = ColumnImages()
+    /// The entities this run loads on the bulk path, if any.
+    var bulk: BulkLoad?
+
+    /// The page cache (`PRAGMA cache_size`): 64 MiB.
+    static let cacheSize = -65536
 
     /// Opens or creates the store file (and its directory).
     init(path: String) throws {
@@ -34,7 +39,7 @@ final class StoreConnection {
         }
         database = try Database(path: path)
         // 8 KiB pages (for a new file): fewer, fuller B-tree pages; about 9% faster bulk loads than 4 KiB.
-        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;")
+        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize);")
     }
 
     /// Opens an existing store read-only.
@@ -44,6 +49,7 @@ final class StoreConnection {
     }
 
     func close() {
+        bulk = nil
         statements = [:]
         contentIndexes = [:]
         database.clearCache()

@@ -1,0 +1,103 @@
+import CSQLite
+import Foundation
+import ImporterCore
+
+/// The rows of a bulk load before they reach the store: a database of its own beside the store
+/// (`<store>.bulk`) with a table per entity and no index, so that staging a row is an append
+/// whatever its key. When the run finishes, the store reads each table back in key order and
+/// builds its own table from it (`BulkLoad`), then removes the file.
+///
+/// It is a scratch file: a rollback journal without syncs, so a killed process leaves it as it
+/// was at its last commit. It commits just before the store does, and the store records with
+/// its checkpoint how many rows it holds: a crash between the two leaves rows the store does
+/// not count, which `stage(_:keeping:)` drops when the run resumes.
+final class StagingFile {
+    let path: String
+    private let database: Database
+    private var inserts: [String: Statement] = [:]
+    /// Rows staged per entity, committed or not; rowids run from 1 to this.
+    private(set) var rows: [String: Int64] = [:]
+    /// `rows` at the last commit.
+    private(set) var committedRows: [String: Int64] = [:]
+
+    /// The staging file of the store at `storePath`.
+    static func path(ofStore storePath: String) -> String { storePath + ".bulk" }
+
+    /// Opens the staging file of `storePath`; with `fresh`, a new one in place of any left behind.
+    init(storePath: String, fresh: Bool) throws {
+        path = Self.path(ofStore: storePath)
+        if fresh { Self.remove(path) }
+        database = try Database(path: path)
+        // 8 KiB pages as the store; appends need few pages in the cache, a sort (atomic runs) more.
+        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
+    }
+
+    /// Readies the table of `entity`: the rows an interrupted run committed, `keeping` of them
+    /// (the rest were staged after the store's last commit), or none.
+    func stage(_ entity: Entity, keeping committed: Int64?) throws {
+        let table = quoted(entity.table)
+        if let committed {
+            let staged = try database.integer("SELECT max(rowid) FROM \(table)")
+            guard staged >= committed else {
+                throw StoreError("\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but the file holds \(staged); run without --resume to start over")
+            }
+            try database.execute("DELETE FROM \(table) WHERE rowid > ?", [.integer(committed)])
+        } else {
+            let columns = entity.attributes.map { "\(quoted($0.name)) \(ValueColumns.sqlType($0.type))" }
+            try database.execute("DROP TABLE IF EXISTS \(table); CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
+        }
+        rows[entity.name] = committed ?? 0
+        committedRows[entity.name] = committed ?? 0
+        let list = entity.attributes.map { quoted($0.name) }
+        inserts[entity.name] = try database.prepare(
+            "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES (\(list.map { _ in "?" }.joined(separator: ", ")))")
+    }
+
+    /// Stages one row: `values` with `version` in place of the record's version.
+    func append(_ values: [Value], version: Int64, of entity: Entity) throws {
+        if database.isAutocommit { try database.begin(.immediate) }
+        let insert = inserts[entity.name]!
+        let versionIndex = entity.versionIndex
+        try insert.withArguments(values) {
+            for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(index + 1)) }
+            try insert.bind(Int32(versionIndex + 1), int64: version)
+            defer { insert.reset() }
+            try insert.step()
+        }
+        rows[entity.name, default: 0] += 1
+    }
+
+    /// Whether rows were staged since the last commit.
+    var hasUncommitted: Bool { !database.isAutocommit }
+
+    func commit() throws {
+        guard !database.isAutocommit else { return }
+        try database.commit()
+        committedRows = rows
+    }
+
+    /// Drops what was staged since the last commit.
+    func rollBack() {
+        database.rollBackQuietly()
+        rows = committedRows
+    }
+
+    /// Calls `body` with every staged row of `entity`, in the order of its key.
+    func scanInKeyOrder(_ entity: Entity, _ body: (Statement) throws -> Void) throws {
+        let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
+        let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
+        try database.prepare("SELECT \(columns) FROM \(quoted(entity.table)) ORDER BY \(key)").query(row: body)
+    }
+
+    /// Closes the file and deletes it: its rows are in the store.
+    func close() {
+        inserts = [:]
+        database.clearCache()
+        Self.remove(path)
+    }
+
+    /// Deletes a staging file and its journal, if they exist.
+    static func remove(_ path: String) {
+        for file in [path, path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+    }
+}

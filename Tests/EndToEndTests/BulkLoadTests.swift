@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The bulk path (an empty table staged and built in key order): the same store, counts and
+/// rejects as the record-by-record path, whatever the run meets (duplicates, rejections,
+/// version conflicts, missing references), also when killed and resumed at any point.
+final class BulkLoadTests: XCTestCase {
+    var directory = ""
+
+    override func setUp() { directory = ImporterProcess.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    static let rows = 100_000
+
+    func write(_ text: String, _ name: String) throws {
+        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+
+    /// Locations, and check-ins in random key order with out-of-range ratings, duplicate keys,
+    /// records based on a version that is not stored, and references to no location.
+    func writeInputs() throws {
+        var locations = "locationId,name,latitude,longitude,createdAt\n"
+        for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
+        try write(locations, "locations.csv")
+        var text = "checkinId,locationId,checkinTime,comment,rating,version\n"
+        text.reserveCapacity(Self.rows * 70)
+        for index in 0..<Self.rows {
+            let key = (index &* 7919) % Self.rows
+            let rating = index % 997 == 0 ? 9 : key % 5 + 1
+            let location = index % 1013 == 0 ? "loc-missing" : "loc-\(key % 100)"
+            let version = key % 503 == 0 ? "7" : ""
+            text += "c-\(key),\(location),2024-05-01T08:00:00Z,\"comment, \(key)\",\(rating),\(version)\n"
+            if index % 1009 == 0 { text += "c-\(key),loc-0,2024-06-01T08:00:00Z,duplicate,1,\n" }
+        }
+        try write(text, "checkins.csv")
+    }
+
+    func makePipeline(_ name: String, bulk: Bool = true, atomic: Bool = false, maxErrors: Int = 100_000) throws -> String {
+        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
+        try write("""
+            model: \(model)
+            sources:
+              - { entity: Location, path: locations.csv }
+              - { entity: Checkin, path: checkins.csv }
+            destination: { path: \(name).sqlite }
+            write: { batchSize: 5000, bulk: \(bulk), atomic: \(atomic) }
+            errors: { maxErrors: \(maxErrors), maxErrorRatio: 1 }
+            report: { directory: reports-\(name) }
+            """, name + ".yaml")
+        return directory + "/" + name + ".yaml"
+    }
+
+    func store(_ name: String) -> String { directory + "/" + name + ".sqlite" }
+
+    func dump(_ name: String) throws -> String {
+        try ImporterProcess.sqlite(store(name), "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n" +
+            ImporterProcess.sqlite(store(name), "SELECT * FROM Checkin ORDER BY checkinId")
+    }
+
+    func rejects(_ name: String) throws -> [String] {
+        try ImporterProcess.rejects(in: directory + "/reports-" + name).map {
+            "\($0.int("line")) \($0.string("stage")!) \($0.string("reason")!) \($0.string("key") ?? "-") \($0.string("raw")!)"
+        }
+    }
+
+    func writePaths(_ name: String) throws -> [String] {
+        try ImporterProcess.report(in: directory + "/reports-" + name).objects("entities").map { $0.string("writePath") ?? "none" }
+    }
+
+    /// Records of checkins.csv done according to the store's checkpoint (0 without one).
+    func checkpointedRecords(_ name: String) -> Int {
+        let state = (try? ImporterProcess.sqlite(store(name), "SELECT state FROM _importer_checkpoint")) ?? ""
+        guard let data = state.data(using: .utf8), !state.isEmpty,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return 0 }
+        return object.objects("inputs").first { $0.string("path")?.hasSuffix("checkins.csv") == true }?.int("nextRecord") ?? 0
+    }
+
+    func assertSameRun(_ name: String, as reference: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try dump(name), try dump(reference), "every column and version", file: file, line: line)
+        let expected = try ImporterProcess.report(in: directory + "/reports-" + reference).object("totals")
+        let totals = try ImporterProcess.report(in: directory + "/reports-" + name).object("totals")
+        for counts in ["read", "inserted", "updated", "unchanged", "rejected", "rolledBack", "conflicts"] {
+            XCTAssertEqual(totals.int(counts), expected.int(counts), counts, file: file, line: line)
+        }
+        XCTAssertEqual(try rejects(name).sorted(), try rejects(reference).sorted(), file: file, line: line)
+    }
+
+    func testABulkLoadStoresWhatRecordByRecordWritesStore() throws {
+        try writeInputs()
+        let incremental = try ImporterProcess.run(["run", try makePipeline("incremental", bulk: false), "--quiet"])
+        XCTAssertEqual(incremental.status, 1, "rejected rows: exit 1\n" + incremental.stderr)
+        XCTAssertEqual(try writePaths("incremental"), ["incremental", "incremental"])
+
+        let bulk = try ImporterProcess.run(["run", try makePipeline("bulk"), "--quiet"])
+        XCTAssertEqual(bulk.status, 1, bulk.stderr)
+        XCTAssertEqual(try writePaths("bulk"), ["bulk", "bulk"])
+        try assertSameRun("bulk", as: "incremental")
+        XCTAssertEqual(try rejects("bulk"), try rejects("incremental"), "rejects in input order")
+        let reasons = Set(try rejects("bulk").map { $0.split(separator: " ")[2] })
+        XCTAssertEqual(reasons, ["range", "duplicate", "conflict", "reference"])
+        XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), """
+            SELECT count(*) FROM (SELECT checkinId, lag(checkinId) OVER (ORDER BY rowid) AS previous FROM Checkin) WHERE previous > checkinId
+            """), "0", "rows are stored in key order")
+        XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), "PRAGMA integrity_check"), "ok")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store("bulk") + ".bulk"), "the staging file is removed")
+
+        // The table is no longer empty: a second run writes record by record, and finds everything unchanged.
+        let rerun = try ImporterProcess.run(["run", try makePipeline("bulk"), "--quiet"])
+        XCTAssertEqual(rerun.status, 1, rerun.stderr)
+        XCTAssertEqual(try writePaths("bulk"), ["incremental", "incremental"])
+        let totals = try ImporterProcess.report(in: directory + "/reports-bulk").object("totals")
+        XCTAssertEqual(totals.int("inserted") + totals.int("updated"), 0)
+
+        // An atomic run stages and builds in its one transaction.
+        let atomic = try ImporterProcess.run(["run", try makePipeline("atomic", atomic: true), "--quiet"])
+        XCTAssertEqual(atomic.status, 1, atomic.stderr)
+        XCTAssertEqual(try writePaths("atomic"), ["bulk", "bulk"])
+        try assertSameRun("atomic", as: "incremental")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store("atomic") + ".bulk"))
+    }
+
+    func testAnAtomicBulkLoadPastTheErrorLimitStoresNothing() throws {
+        try writeInputs()
+        let aborted = try ImporterProcess.run(["run", try makePipeline("aborted", atomic: true, maxErrors: 10), "--quiet"])
+        XCTAssertEqual(aborted.status, 3, aborted.stderr)
+        XCTAssertEqual(try ImporterProcess.sqlite(store("aborted"), "SELECT (SELECT count(*) FROM Checkin) + (SELECT count(*) FROM \"AWS-Locations\")"), "0")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store("aborted") + ".bulk"))
+        let totals = try ImporterProcess.report(in: directory + "/reports-aborted").object("totals")
+        XCTAssertEqual(totals.int("inserted"), 0)
+        XCTAssertGreaterThan(totals.int("rolledBack"), 0)
+    }
+
+    func testKilledBulkLoadsResumeToTheStoreOfAnUninterruptedRun() throws {
+        try writeInputs()
+        XCTAssertEqual(try ImporterProcess.run(["run", try makePipeline("reference"), "--quiet"]).status, 1)
+
+        // Killed at once, deeper each time, and once every record is staged (the table is
+        // being built then); resumed after each.
+        let pipeline = try makePipeline("resumed")
+        let staged = Self.rows + (Self.rows + 1008) / 1009
+        var lastCheckpoint = 0
+        for target in [0, 20_000, 60_000, staged] {
+            let process = ImporterProcess.start(["run", pipeline, "--resume", "--quiet"])
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(120)
+            if target == 0 { usleep(150_000) }
+            while target > 0, Date() < deadline, process.isRunning, checkpointedRecords("resumed") < target { usleep(2_000) }
+            XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "PRAGMA integrity_check"), "ok")
+            XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM Checkin"), "0", "the table is built at the end only")
+            let checkpoint = checkpointedRecords("resumed")
+            XCTAssertGreaterThanOrEqual(checkpoint, max(target, lastCheckpoint))
+            lastCheckpoint = checkpoint
+        }
+        XCTAssertEqual(lastCheckpoint, staged)
+
+        let last = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
+        XCTAssertEqual(last.status, 1, last.stderr)
+        XCTAssertEqual(try writePaths("resumed"), ["bulk", "bulk"])
+        try assertSameRun("resumed", as: "reference")
+        XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM _importer_checkpoint"), "0")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store("resumed") + ".bulk"))
+    }
+}
