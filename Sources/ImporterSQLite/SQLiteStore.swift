@@ -98,6 +98,8 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
     }
 
     public func finishRun(commit: Bool) throws {
+        // The key checks are done: a bulk load's build may then have the file to itself.
+        lookup.withLock { $0.close() }
         try withConnection { try $0.finishRun(commit: commit) }
     }
 

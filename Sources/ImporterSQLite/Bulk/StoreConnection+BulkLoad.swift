@@ -63,6 +63,10 @@ extension StoreConnection {
             throw StoreError("\(path): the bulk load was not built (\(reason)); run again with --resume to build it")
         }
         let attach = database.isAutocommit
+        // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,
+        // then into the file). Only when no other connection has the store open.
+        let journalSwitched = attach && (try? database.strings("PRAGMA journal_mode = DELETE").first) == "delete"
+        defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
         do {
             try bulk.file.commit()
             if attach { try database.execute("ATTACH DATABASE \(literal(bulk.file.path)) AS importer_bulk") }
