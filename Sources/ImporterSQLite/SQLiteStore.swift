@@ -109,8 +109,8 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
 
     /// Loads the entities whose tables are empty on the bulk path: staged beside the store
     /// (`<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
-    public func beginBulkLoad(of entities: [Entity], resuming: Bool) throws -> Set<String> {
-        try withConnection { try $0.beginBulkLoad(of: entities, resuming: resuming) }
+    public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
+        try withConnection { try $0.beginBulkLoad(of: entities, newLoads: newLoads, resuming: resuming) }
     }
 
     /// The content index that currently decides re-written items of `entity`, if any: how many

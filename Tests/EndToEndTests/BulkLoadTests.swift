@@ -158,6 +158,8 @@ final class BulkLoadTests: XCTestCase {
         }
         XCTAssertEqual(lastCheckpoint, staged)
 
+        // The last resume has bulk loads turned off: it still builds what the interrupted run staged.
+        _ = try makePipeline("resumed", bulk: false)
         let last = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
         XCTAssertEqual(last.status, 1, last.stderr)
         XCTAssertEqual(try writePaths("resumed"), ["bulk", "bulk"])

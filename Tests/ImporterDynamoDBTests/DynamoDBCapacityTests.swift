@@ -8,13 +8,15 @@ import XCTest
 /// keeps a run under a table's capacity, `write.maxWCU` keeps it under a budget, and the
 /// report's consumed capacity is what the server answered.
 final class DynamoDBCapacityTests: MotoTestCase {
-    static let throttledCheckins = 30_000
+    static let throttledCheckins = 12_000
     static let wcuLimit = 1000.0
     static let budgetedCheckins = 5_000
     static let maxWCU = 500.0
 
-    /// 30k Checkins (and the 500 Locations) by BatchWriteItem behind 1000 WCU/s: the run
+    /// 12k Checkins (and the 500 Locations) by BatchWriteItem behind 1000 WCU/s: the run
     /// completes, every item is stored once, and fewer than 20% of the writes were throttled.
+    /// (The 30k of SPEC §17 take 30 s behind the limit: measured so in BENCHMARKS.md; the test
+    /// keeps the suite short.)
     func testARunBehindAWriteCapacityLimitCompletesWithFewThrottles() throws {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()

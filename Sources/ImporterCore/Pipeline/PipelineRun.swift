@@ -138,14 +138,13 @@ public struct PipelineRun: ~Copyable {
         return ResumePoint(inputCount: inputs.count)
     }
 
-    /// The entities the store loads on its bulk path: those it takes of the run's entities,
-    /// unless `write.bulk` is off or the run syncs (its deletes, and their delete rules, need
-    /// the items stored).
+    /// The entities the store loads on its bulk path: those it takes of the run's entities. No
+    /// new bulk load starts when `write.bulk` is off or the run syncs (its deletes, and their
+    /// delete rules, need the items stored).
     private func bulkLoad(_ inputs: [RunInput], on store: any BatchWriting, resuming: Bool) throws -> Set<String> {
-        guard config.write.bulk, config.write.mode != .sync else { return [] }
         var entities: [Entity] = []
         for input in inputs where !entities.contains(where: { $0.name == input.entity.name }) { entities.append(input.entity) }
-        return try store.beginBulkLoad(of: entities, resuming: resuming)
+        return try store.beginBulkLoad(of: entities, newLoads: config.write.bulk && config.write.mode != .sync, resuming: resuming)
     }
 
     /// Commits what is still open (or rolls back an aborted atomic run; the store builds the

@@ -25,11 +25,12 @@ public protocol BatchWriting: AnyObject, Sendable {
     /// nil for a store that does not count capacity.
     func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits?
 
-    /// Offers `entities` to the store's bulk path, after `beginRun` and before the first
-    /// write: a store may load an entity whose table is empty faster than record by record
-    /// (staged, then built in key order when the run finishes), with the same outcomes.
-    /// Returns the entities it loads so. `resuming`: the run continues an interrupted one.
-    func beginBulkLoad(of entities: [Entity], resuming: Bool) throws -> Set<String>
+    /// Offers the run's `entities` to the store's bulk path, after `beginRun` and before the
+    /// first write: a store may load an entity whose table is empty faster than record by
+    /// record (staged, then built in key order when the run finishes), with the same outcomes.
+    /// `newLoads: false` allows no new bulk load; a run `resuming` an interrupted one continues
+    /// that run's bulk loads either way. Returns the entities the store loads so.
+    func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String>
 }
 
 /// Capacity units consumed by writes and by reads (DynamoDB's WCU and RCU).
@@ -44,5 +45,5 @@ extension BatchWriting {
     public var preferredCommitSize: Int? { nil }
     public func takeRetries(of entity: Entity) -> Int { 0 }
     public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? { nil }
-    public func beginBulkLoad(of entities: [Entity], resuming: Bool) throws -> Set<String> { [] }
+    public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> { [] }
 }

@@ -8,12 +8,13 @@ import ImporterCore
 /// it commits in the same transaction as the checkpoint, so a resumed run keeps exactly the
 /// rows its checkpoint counts. It is emptied in the transaction that builds the tables.
 extension StoreConnection {
-    func beginBulkLoad(of entities: [Entity], resuming: Bool) throws -> Set<String> {
+    func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
         try database.execute("CREATE TABLE IF NOT EXISTS _importer_bulk (entity TEXT PRIMARY KEY, staged INTEGER NOT NULL)")
         let interrupted = resuming ? try stagedRows() : [:]
-        let chosen = try entities.filter { try canLoadInBulk($0) }
+        // What the interrupted run staged is built by this one, whatever the pipeline says now.
+        let chosen = try entities.filter { entity in try interrupted[entity.name] != nil || (newLoads && canLoadInBulk(entity)) }
         let stagingPath = StagingFile.path(ofStore: path)
-        if interrupted.isEmpty { try database.execute("DELETE FROM _importer_bulk", []) }
+        if interrupted.isEmpty || chosen.isEmpty { try database.execute("DELETE FROM _importer_bulk", []) }
         guard !chosen.isEmpty else {
             StagingFile.remove(stagingPath)
             return []
