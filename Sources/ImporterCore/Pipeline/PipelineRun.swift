@@ -109,14 +109,15 @@ public struct PipelineRun: ~Copyable {
         }
         ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder, parsed: stages.parsed,
                   written: stages.written, quiet: options.quiet).run()
-        let keys = keyThread.join()
+        var keys: KeyStage? = keyThread.join()
         let savedCheckpoints = writeThread.join()
 
         var deletes: RunReport.DeletePhase?
-        if let store, config.write.mode == .sync {
+        if let store, let checked = keys, config.write.mode == .sync {
             deletes = SyncDeletePhase(model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
-                                      dryRun: options.dryRun, reportDirectory: reportDirectory).run(keys: keys, recorder: recorder)
+                                      dryRun: options.dryRun, reportDirectory: reportDirectory).run(keys: checked, recorder: recorder)
         }
+        keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk, recorder: recorder) }
         var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
             .report(recorder, started: started, deletes: deletes)

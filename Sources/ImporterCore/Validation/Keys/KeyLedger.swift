@@ -16,7 +16,7 @@ public final class KeyLedger {
     /// Fingerprints reference checks found, kept at hand in a table small enough for the CPU's
     /// caches: they ask for the same parents over and over. Bounded; cleared when full.
     private let found = FingerprintTable(capacity: foundLimit)
-    private static let foundLimit = 1 << 16
+    private static let foundLimit = 1 << 18
     private var entityIDs: [String: Int] = [:]
     private var lastEntity = (name: "", id: 0)
     private let image = Fingerprint()
