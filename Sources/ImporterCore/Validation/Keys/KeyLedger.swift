@@ -13,9 +13,11 @@ public final class KeyLedger {
     private let recent: FingerprintTable
     private let memoryLimit: Int
     private var spilled: SpilledFingerprints?
-    /// Fingerprints reference checks found, kept at hand in a table small enough for the CPU's
-    /// caches: they ask for the same parents over and over. Bounded; cleared when full.
-    private let found = FingerprintTable(capacity: foundLimit)
+    /// Fingerprints reference checks found, kept at hand: they ask for the same parents over
+    /// and over. It starts small enough for the CPU's caches and grows, when full, up to
+    /// `foundLimit` (8 MB: the parents of big tables, such as 100k locations named by 10M
+    /// check-ins); full at that size, it is cleared.
+    private var found = FingerprintTable(capacity: 1 << 14)
     private static let foundLimit = 1 << 18
     private var entityIDs: [String: Int] = [:]
     private var lastEntity = (name: "", id: 0)
@@ -42,7 +44,9 @@ public final class KeyLedger {
         let fingerprint = self.fingerprint(key, entity)
         if found.value(of: fingerprint) != nil { return true }
         guard let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) else { return false }
-        if found.count >= Self.foundLimit { found.removeAll() }
+        if found.count >= found.capacity {
+            if found.capacity < Self.foundLimit { found = FingerprintTable(capacity: found.capacity * 4) } else { found.removeAll() }
+        }
         found.insert(fingerprint, value: packed)
         return true
     }
