@@ -27,6 +27,18 @@ final class KeyLedgerTests: XCTestCase {
         XCTAssertFalse(try ledger.contains(.integer(1), entity: "B"))
         XCTAssertFalse(try ledger.contains(.integer(5001), entity: "A"))
     }
+
+    /// The spilled runs' filters: every key added is found; of keys never added, about 1% pass.
+    func testBloomFilterHasNoFalseNegativesAndFewFalsePositives() {
+        var random = SystemRandomNumberGenerator()
+        let added = (0..<100_000).map { _ in UInt64.random(in: 1...UInt64.max, using: &random) }
+        var filter = BloomFilter(capacity: added.count)
+        for hash in added { filter.insert(hash) }
+        XCTAssertTrue(added.allSatisfy(filter.mayContain))
+        let others = (0..<100_000).map { _ in UInt64.random(in: 1...UInt64.max, using: &random) }
+        let passed = others.filter(filter.mayContain).count
+        XCTAssertLessThan(passed, 2_000, "\(passed) of 100,000 keys never added pass the filter")
+    }
 }
 
 final class FingerprintTests: XCTestCase {

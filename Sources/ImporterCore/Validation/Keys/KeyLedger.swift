@@ -106,35 +106,39 @@ public final class KeyLedger {
     }
 }
 
-/// A Bloom filter over values that are already uniform hashes: its probes come from the value's
-/// two halves (double hashing), with no hashing of its own.
+/// A blocked Bloom filter over values that are already uniform hashes: a value's probes all fall
+/// in one 512-bit block (one cache line), chosen by its high half; the probes within it come from
+/// its two halves (double hashing), with no hashing of its own. A value that is not in the filter
+/// then costs one cache miss, however many probes it takes.
 package struct BloomFilter {
     private var bits: [UInt64]
-    /// The bit count is a power of two, so a probe is a mask, not a division.
-    private let mask: UInt64
+    /// Blocks are 8 words; their count is a power of two, so choosing one is a mask.
+    private let blockMask: UInt64
     private static let probes: UInt64 = 7
 
-    /// About 10 bits a key: 1 % false positives at `capacity` keys.
+    /// At least 10 bits a key: about 1 % false positives at `capacity` keys.
     init(capacity: Int) {
-        var bitCount: UInt64 = 64
+        var bitCount: UInt64 = 512
         while bitCount < UInt64(capacity) * 10 { bitCount <<= 1 }
         bits = [UInt64](repeating: 0, count: Int(bitCount / 64))
-        mask = bitCount - 1
+        blockMask = bitCount / 512 - 1
     }
 
     mutating func insert(_ hash: UInt64) {
-        let low = hash & 0xFFFF_FFFF, high = (hash >> 32) | 1
+        let block = Int((hash >> 32) & blockMask) << 3
+        let low = hash & 0xFFFF_FFFF, high = (hash >> 23) | 1
         for probe in 0..<Self.probes {
-            let bit = (low &+ probe &* high) & mask
-            bits[Int(bit >> 6)] |= 1 << (bit & 63)
+            let bit = (low &+ probe &* high) & 511
+            bits[block + Int(bit >> 6)] |= 1 << (bit & 63)
         }
     }
 
     func mayContain(_ hash: UInt64) -> Bool {
-        let low = hash & 0xFFFF_FFFF, high = (hash >> 32) | 1
+        let block = Int((hash >> 32) & blockMask) << 3
+        let low = hash & 0xFFFF_FFFF, high = (hash >> 23) | 1
         for probe in 0..<Self.probes {
-            let bit = (low &+ probe &* high) & mask
-            if bits[Int(bit >> 6)] & (1 << (bit & 63)) == 0 { return false }
+            let bit = (low &+ probe &* high) & 511
+            if bits[block + Int(bit >> 6)] & (1 << (bit & 63)) == 0 { return false }
         }
         return true
     }
