@@ -25,10 +25,12 @@ final class BulkLoad {
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(records.count)
+        var staged: [(values: [Value], version: Int64)] = []
+        staged.reserveCapacity(records.count)
         for record in records {
             let values = record.values
             if let version = rules.newItemVersion(values) {
-                try file.append(values, version: version, of: entity)
+                staged.append((values, version))
                 outcomes.append(WriteOutcome(.inserted))
                 continue
             }
@@ -37,7 +39,7 @@ final class BulkLoad {
             switch decision {
             case .insert(let row), .update(let row, _):
                 guard case .integer(let version) = row[entity.versionIndex] else { preconditionFailure("the rules set no version") }
-                try file.append(row, version: version, of: entity)
+                staged.append((row, version))
                 outcomes.append(WriteOutcome(.inserted, conflict: conflict))
             case .unchanged: outcomes.append(WriteOutcome(.unchanged, conflict: conflict))
             case .rolledBack: outcomes.append(WriteOutcome(.rolledBack, conflict: conflict))
@@ -45,6 +47,7 @@ final class BulkLoad {
                 outcomes.append(WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict))
             }
         }
+        try file.append(staged, of: entity)
         return outcomes
     }
 

@@ -53,18 +53,21 @@ final class StagingFile {
             "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES (\(list.map { _ in "?" }.joined(separator: ", ")))")
     }
 
-    /// Stages one row: `values` with `version` in place of the record's version.
-    func append(_ values: [Value], version: Int64, of entity: Entity) throws {
+    /// Stages rows of `entity`: each row's `values` with its `version` in place of the record's.
+    func append(_ staged: [(values: [Value], version: Int64)], of entity: Entity) throws {
+        guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
         let insert = inserts[entity.name]!
         let versionIndex = entity.versionIndex
-        try insert.withArguments(values) {
-            for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(index + 1)) }
-            try insert.bind(Int32(versionIndex + 1), int64: version)
-            defer { insert.reset() }
-            try insert.step()
+        for (values, version) in staged {
+            try insert.withArguments(values) {
+                for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(index + 1)) }
+                try insert.bind(Int32(versionIndex + 1), int64: version)
+                defer { insert.reset() }
+                try insert.step()
+            }
         }
-        rows[entity.name, default: 0] += 1
+        rows[entity.name, default: 0] += Int64(staged.count)
     }
 
     /// Whether rows were staged since the last commit.

@@ -70,7 +70,7 @@ extension StoreConnection {
         defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
         do {
             try bulk.file.commit()
-            if attach { try database.execute("ATTACH DATABASE \(literal(bulk.file.path)) AS importer_bulk") }
+            if attach { try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(bulk.file.path)]) }
             // The sort takes the page cache's size in memory per thread: a quarter of it, and two threads.
             try database.execute("PRAGMA cache_size = -16384; PRAGMA threads = 2")
             try beginTransactionIfNeeded()
@@ -90,9 +90,4 @@ extension StoreConnection {
         try? database.execute("PRAGMA cache_size = \(Self.cacheSize); PRAGMA threads = 0")
         if attached { try? database.execute("DETACH DATABASE importer_bulk") }
     }
-}
-
-/// `text` as an SQL string literal.
-private func literal(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
 }
