@@ -15,6 +15,8 @@ final class BulkLoad {
     /// Why the tables cannot be built by this run: the staging file committed rows the store
     /// then failed to count. A resumed run drops those rows and builds the rest.
     var unbuildable: String?
+    /// The entities whose staged table SQLite copies into the store as it is (`indexForCopy`).
+    private(set) var copiedAsIs: Set<String> = []
 
     init(file: StagingFile, entities: [Entity]) {
         self.file = file
@@ -51,15 +53,18 @@ final class BulkLoad {
         return outcomes
     }
 
-    /// Builds every entity's table from its staged rows, in key order, inside the store's open
-    /// transaction. With the staging file attached to the store's connection as `schema`,
-    /// SQLite sorts and copies the rows itself; inside an atomic run's transaction, which cannot
-    /// attach a file, they are read in key order from the staging file and inserted one by one.
+    /// Builds every entity's table from its staged rows inside the store's open transaction.
+    /// With the staging file attached to the store's connection as `schema`, SQLite copies each
+    /// table as it is where `indexForCopy` readied it, or else sorts the rows by key and inserts
+    /// them in that order; inside an atomic run's transaction, which cannot attach a file, they
+    /// are read in key order from the staging file and inserted one by one.
     func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
             do {
-                if let schema {
-                    let table = quoted(entity.table)
+                let table = quoted(entity.table)
+                if let schema, copiedAsIs.contains(entity.name) {
+                    try database.execute("INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)")
+                } else if let schema {
                     let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
                     let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
                     try database.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table) ORDER BY \(key)")
@@ -76,5 +81,33 @@ final class BulkLoad {
                 throw StoreError("cannot build \(entity.name) from the rows the bulk load staged: \(error)")
             }
         }
+    }
+
+    /// Indexes every staged table by its key as the store's table is indexed, where that lets
+    /// SQLite copy the staged rows and index into the store as they are (its transfer
+    /// optimization: both B-trees appended, no sort of whole rows). The table's rows then keep
+    /// the order of the input, as record-by-record writes leave them, so a later refresh that
+    /// reads the same dump touches the table's pages in order. Run outside a transaction.
+    ///
+    /// Not where SQLite would not copy as it is: a key that is the rowid (an integer), a store
+    /// table whose columns differ from the staged ones, or one created before its key said
+    /// `ON CONFLICT ABORT`. Those are built by a sort.
+    func indexForCopy(attachedAs schema: String, in database: Database) throws {
+        for entity in entities.values.sorted(by: { $0.name < $1.name }) where !copiedAsIs.contains(entity.name) {
+            let keyIsRowid = entity.keyAttributes.count == 1
+                && entity.attribute(named: entity.hashKey).map { ValueColumns.sqlType($0.type) == "INTEGER" } == true
+            guard !keyIsRowid, try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database) else { continue }
+            let table = quoted(entity.table), index = "\(schema).\(quoted("importer_key_" + entity.table))"
+            try database.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(index) ON \(table) (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))")
+            var copies = false
+            try database.prepare("EXPLAIN INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)").query { copies = copies || $0.text(1) == "RowData" }
+            if copies { copiedAsIs.insert(entity.name) } else { try database.execute("DROP INDEX \(index)") }
+        }
+    }
+
+    /// Name, declared type, `NOT NULL` and default of each column of `table` in `schema`, in order.
+    private func columns(of table: String, in schema: String, _ database: Database) throws -> [[String: String]] {
+        try database.rows("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?, ?)", [.string(table), .string(schema)],
+                          names: ["name", "type", "notnull", "default"])
     }
 }

@@ -4,8 +4,8 @@ import ImporterCore
 
 /// The rows of a bulk load before they reach the store: a database of its own beside the store
 /// (`<store>.bulk`) with a table per entity and no index, so that staging a row is an append
-/// whatever its key. When the run finishes, the store reads each table back in key order and
-/// builds its own table from it (`BulkLoad`), then removes the file.
+/// whatever its key. When the run finishes, the store builds its own tables from these
+/// (`BulkLoad`), then removes the file.
 ///
 /// It is a scratch file: a rollback journal without syncs, so a killed process leaves it as it
 /// was at its last commit. It commits just before the store does, and the store records with
@@ -43,7 +43,8 @@ final class StagingFile {
             }
             try database.execute("DELETE FROM \(table) WHERE rowid > ?", [.integer(committed)])
         } else {
-            let columns = entity.attributes.map { "\(quoted($0.name)) \(ValueColumns.sqlType($0.type))" }
+            // The store's columns, without its key: the same columns let `BulkLoad` copy the table as it is.
+            let columns = StoreConnection.columnDefinitions(of: entity)
             try database.execute("DROP TABLE IF EXISTS \(table); CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
         }
         rows[entity.name] = committed ?? 0

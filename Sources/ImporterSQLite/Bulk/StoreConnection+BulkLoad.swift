@@ -70,9 +70,14 @@ extension StoreConnection {
         defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
         do {
             try bulk.file.commit()
-            if attach { try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(bulk.file.path)]) }
             // The sort takes the page cache's size in memory per thread: a quarter of it, and two threads.
             try database.execute("PRAGMA cache_size = -16384; PRAGMA threads = 2")
+            if attach {
+                try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(bulk.file.path)])
+                // A scratch file, as on its own connection: no syncs.
+                try database.execute("PRAGMA importer_bulk.synchronous = OFF")
+                try bulk.indexForCopy(attachedAs: "importer_bulk", in: database)
+            }
             try beginTransactionIfNeeded()
             try bulk.build(into: database, attachedAs: attach ? "importer_bulk" : nil, statements: prepared)
             try database.execute("DELETE FROM _importer_bulk", [])

@@ -63,17 +63,26 @@ extension StoreConnection {
     }
 
     func createTable(_ entity: Entity) -> String {
-        let columns = entity.attributes.map { attribute -> String in
-            var column = "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))"
-            if entity.rangeKey == nil, attribute.name == entity.hashKey { column += " NOT NULL PRIMARY KEY" }
-            if entity.keyAttributes.contains(attribute.name) && entity.rangeKey != nil { column += " NOT NULL" }
-            if attribute.name == entity.versionAttribute { column += " NOT NULL" }
-            return column
+        var columns = Self.columnDefinitions(of: entity)
+        // `ON CONFLICT ABORT` is SQLite's default, spelled out: the key's index then matches a
+        // `CREATE UNIQUE INDEX` on the same columns, which lets a bulk load copy a staged table
+        // and its index into the store as they are (`BulkLoad`).
+        if entity.rangeKey == nil, let index = entity.attributes.firstIndex(where: { $0.name == entity.hashKey }) {
+            columns[index] += " PRIMARY KEY ON CONFLICT ABORT"
         }
         // (hash, range): a composite primary key (SPEC §14).
-        let primaryKey = entity.rangeKey == nil ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))"
+        let primaryKey = entity.rangeKey == nil
+            ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", "))) ON CONFLICT ABORT"
         // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
         // order and only the (much smaller) index takes random inserts when keys are random.
         return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", "))\(primaryKey))"
+    }
+
+    /// The columns of `entity`'s table: name, type, and `NOT NULL` on the key and the version.
+    static func columnDefinitions(of entity: Entity) -> [String] {
+        entity.attributes.map { attribute in
+            let notNull = entity.keyAttributes.contains(attribute.name) || attribute.name == entity.versionAttribute
+            return "\(quoted(attribute.name)) \(ValueColumns.sqlType(attribute.type))" + (notNull ? " NOT NULL" : "")
+        }
     }
 }
