@@ -166,6 +166,18 @@ final class CSVReaderTests: XCTestCase {
                 XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name)
                 if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count - 1, name) }  // a bad header shares one
             }
+            // Parts bounded by bytes: a part ends after the record that reaches the bound.
+            for maximumBytes in [1, 12] {
+                let splitter = try CSVReader(path: path, options: CSVOptions())
+                var parts: [String] = []
+                var partCount = 0
+                while let part = try splitter.nextPart(maximumRecords: 8192, maximumBytes: maximumBytes) {
+                    parts += try readAll(part).map(signature)
+                    partCount += 1
+                }
+                XCTAssertEqual(parts, whole, "\(name), parts of \(maximumBytes) bytes")
+                if maximumBytes == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count - 1, name) }
+            }
         }
     }
 

@@ -91,6 +91,17 @@ final class JSONReaderTests: XCTestCase {
                     if path == plain { XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name) }
                     if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count, name) }
                 }
+                for maximumBytes in [1, 16] {
+                    let splitter = try NDJSONReader(path: path)
+                    var parts: [String] = []
+                    var partCount = 0
+                    while let part = try splitter.nextPart(maximumRecords: 4096, maximumBytes: maximumBytes) {
+                        parts += try readAll(part).map(signature)
+                        partCount += 1
+                    }
+                    XCTAssertEqual(parts, whole, "\(path), parts of \(maximumBytes) bytes")
+                    if maximumBytes == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count, name) }
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 /// One of N slices of a run (`--shard K/N`, SPEC §17): a source with at least N files gives
 /// this shard every N-th file; a source with fewer gives it every N-th block of records of each
-/// file (blocks of `ReadStage.partSize` records, cut at record boundaries as the part parsers
-/// cut them, quoted newlines included). Every shard reads the same files in the same way, so
+/// file (blocks of `ReadStage.partSize` records or `partBytes`, cut at record boundaries as the
+/// part parsers cut them, quoted newlines included). Every shard reads the same files in the same way, so
 /// the N shards together take each record exactly once.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// From 1.

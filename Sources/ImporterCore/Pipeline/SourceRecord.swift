@@ -42,11 +42,19 @@ public protocol RecordReader: AnyObject {
 
 /// A reader that can cut its input, at record boundaries, into parts that other threads read.
 public protocol PartitionedRecordReader: RecordReader {
-    /// A reader of the next whole records (at most `maximumRecords`), to be read on any one
-    /// thread; nil at the end of the input. Its records carry their lines and offsets in the
-    /// whole input, and come out exactly as `next()` would have returned them. The part shares
-    /// nothing with this reader (`sending`): another thread reads it.
-    func nextPart(maximumRecords: Int) throws -> sending RecordReader?
+    /// A reader of the next whole records (at most `maximumRecords`, and none begun once the
+    /// part holds `maximumBytes`), to be read on any one thread; nil at the end of the input.
+    /// Its records carry their lines and offsets in the whole input, and come out exactly as
+    /// `next()` would have returned them. The part shares nothing with this reader (`sending`):
+    /// another thread reads it.
+    func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader?
+}
+
+extension PartitionedRecordReader {
+    /// The next part of at most `maximumRecords` records, whatever their size.
+    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
+        try nextPart(maximumRecords: maximumRecords, maximumBytes: .max)
+    }
 }
 
 /// An input format, as a pipeline source names it.

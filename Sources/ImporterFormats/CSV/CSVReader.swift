@@ -95,9 +95,9 @@ public final class CSVReader: PartitionedRecordReader {
         }
     }
 
-    /// Finds where the next `maximumRecords` records end, the way `nextRecord` does but without
-    /// making them, and hands their bytes to a reader of their own.
-    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
+    /// Finds where the next `maximumRecords` records (or `maximumBytes`) end, the way
+    /// `nextRecord` does but without making them, and hands their bytes to a reader of their own.
+    public func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
         var headerFailure: SourceRecord?
         if !started {
             started = true
@@ -112,7 +112,7 @@ public final class CSVReader: PartitionedRecordReader {
             defer { cursor = input.position + scanned }
             return try input.refill()
         }
-        while records < maximumRecords {
+        while records < maximumRecords && cursor - input.position < maximumBytes {
             if cursor >= input.bytes.count {
                 if try input.atEOF || !refill() { break }
             }

@@ -64,15 +64,16 @@ public final class NDJSONReader: PartitionedRecordReader {
         }
     }
 
-    /// The next `maximumRecords` lines (fewer at the end of the input; blank lines count), as a
-    /// reader of their own. Only line ends are looked for here; the part's reader parses them.
-    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
+    /// The next `maximumRecords` lines (fewer at the end of the input or once the part holds
+    /// `maximumBytes`; blank lines count), as a reader of their own. Only line ends are looked
+    /// for here; the part's reader parses them.
+    public func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
         let firstLine = line
         var lines = 0
         // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.
         var cursor = input.position
         var lineStart = cursor
-        while lines < maximumRecords {
+        while lines < maximumRecords && cursor - input.position < maximumBytes {
             let newline = input.lineFeed(from: cursor)
             if let newline {
                 cursor = newline + 1

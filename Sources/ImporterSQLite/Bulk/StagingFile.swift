@@ -28,8 +28,8 @@ final class StagingFile {
         path = Self.path(ofStore: storePath)
         if fresh { Self.remove(path) }
         database = try Database(path: path)
-        // 8 KiB pages as the store; appends need few pages in the cache, a sort (atomic runs) more.
-        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;")
+        // 8 KiB pages as the store; appends need few pages in the cache (a sort raises it).
+        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -2048;")
     }
 
     /// Readies the table of `entity`: the rows an interrupted run committed, `keeping` of them
@@ -90,6 +90,8 @@ final class StagingFile {
     func scanInKeyOrder(_ entity: Entity, _ body: (Statement) throws -> Void) throws {
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
+        // The sort holds the page cache's size in memory: 16 MB, as the store's build.
+        try database.execute("PRAGMA cache_size = -16384")
         try database.prepare("SELECT \(columns) FROM \(quoted(entity.table)) ORDER BY \(key)").query(row: body)
     }
 
