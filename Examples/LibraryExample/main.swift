@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 import ImporterSQLite
 
@@ -30,6 +31,20 @@ do {
 } catch ItemError.conflict(_, _, let stored, let incoming) {
     print("conflict: stored version \(stored), yours \(incoming)")
 }
+
+// Or as a Codable type of your own: its properties are checked against the entity when the
+// typed store is opened (a property with no attribute, or of a type that cannot hold it, is
+// an ItemError.mapping naming both sides).
+struct Visit: Codable {
+    var checkinId: String
+    var locationId: String
+    var checkinTime: Date
+    var comment: String?
+    var version: Int64?
+}
+let visits = try store.items(Visit.self, entity: "Checkin")
+let visit = try visits.insert(Visit(checkinId: "chk-2", locationId: "loc-cafe", checkinTime: Date(), comment: "typed", version: nil))
+print("typed insert at version", visit.version ?? 0, "of", try visits.count(), "check-ins")
 
 // Delete applies the delete rules: the café's check-ins go with it (cascade).
 try locations.delete(renamed)

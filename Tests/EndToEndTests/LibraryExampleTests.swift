@@ -26,6 +26,7 @@ final class LibraryExampleTests: XCTestCase {
             inserted at version 1
             renamed at version 2
             conflict: stored version 2, yours 1
+            typed insert at version 1 of 2 check-ins
             left: 0 locations, 0 check-ins
 
             """)

@@ -19,4 +19,12 @@ final class ConformanceTests: XCTestCase {
             XCTAssert(problems.isEmpty, "\(scenario.name):\n  " + problems.joined(separator: "\n  "))
         }
     }
+
+    func testTypedItemsOnSQLite() throws {
+        let directory = NSTemporaryDirectory() + "conformance-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStore(path: "\(directory)/typed.sqlite")
+        defer { store.close() }
+        XCTAssertEqual(try TypedItemsScenario.run(on: store), [])
+    }
 }

@@ -12,6 +12,8 @@ public enum ItemError: Error, Equatable, CustomStringConvertible {
     case conflict(entity: String, key: Value, stored: Int64, incoming: Int64)
     /// A delete refused by a `deny` rule (or a `nullify` of a required key).
     case denied(entity: String, key: Value, message: String)
+    /// A Swift type that does not fit the entity of a typed store (`ItemStore.items(_:entity:)`).
+    case mapping(type: String, entity: String, message: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum ItemError: Error, Equatable, CustomStringConvertible {
         case .conflict(let entity, let key, let stored, let incoming):
             return "\(entity) '\(key)' is stored at version \(stored), but the item is based on version \(incoming); fetch it again"
         case .denied(let entity, let key, let message): return "\(entity) '\(key)': \(message)"
+        case .mapping(let type, let entity, let message): return "\(type) cannot be stored as \(entity): \(message)"
         }
     }
 }

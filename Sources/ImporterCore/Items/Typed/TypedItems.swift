@@ -1,0 +1,77 @@
+/// The items of one entity as values of a Swift type: `Codable` types whose properties are the
+/// entity's attributes (by name, or through `CodingKeys`), or any type with an `ItemMapping`.
+/// The calls and their rules are those of `EntityItems`; what they return is read back from
+/// the store (versions, defaults).
+///
+/// ```swift
+/// struct Location: Codable { var locationId: String; var name: String; var createdAt: Date; var version: Int64? }
+/// let locations = try store.items(Location.self)
+/// let stored = try locations.insert(Location(locationId: "loc-1", name: "Café", createdAt: .now, version: nil))
+/// ```
+public struct TypedItems<Element> {
+    /// The same items, untyped.
+    public let items: EntityItems
+    private let toItem: (Element) throws -> Item
+    private let fromItem: (Item) throws -> Element
+
+    init(items: EntityItems, toItem: @escaping (Element) throws -> Item, fromItem: @escaping (Item) throws -> Element) {
+        self.items = items
+        self.toItem = toItem
+        self.fromItem = fromItem
+    }
+
+    public func count() throws -> Int { try items.count() }
+
+    /// Every stored item, in no particular order.
+    public func fetchAll() throws -> [Element] { try items.fetchAll().map(fromItem) }
+
+    /// The item with `key` (its hash key, or `.pair(hash, range)`), or nil.
+    public func fetch(_ key: Value) throws -> Element? { try items.fetch(key).map(fromItem) }
+
+    @discardableResult
+    public func insert(_ element: Element) throws -> Element { try insert([element])[0] }
+
+    /// Adds new items at version 1, all or none.
+    @discardableResult
+    public func insert(_ elements: [Element]) throws -> [Element] { try items.insert(elements.map(toItem)).map(fromItem) }
+
+    @discardableResult
+    public func update(_ element: Element) throws -> Element { try update([element])[0] }
+
+    /// Changes stored items (version + 1); one that carries a version must be based on the stored one.
+    @discardableResult
+    public func update(_ elements: [Element]) throws -> [Element] { try items.update(elements.map(toItem)).map(fromItem) }
+
+    @discardableResult
+    public func upsert(_ element: Element) throws -> Element { try upsert([element])[0] }
+
+    @discardableResult
+    public func upsert(_ elements: [Element]) throws -> [Element] { try items.upsert(elements.map(toItem)).map(fromItem) }
+
+    /// Deletes the item if it is still at its version, with the entity's delete rules.
+    public func delete(_ element: Element) throws { try items.delete(toItem(element)) }
+
+    public func delete(_ key: Value, version: Int64? = nil) throws { try items.delete(key, version: version) }
+
+    @discardableResult
+    public func deleteAll() throws -> Int { try items.deleteAll() }
+}
+
+extension ItemStore {
+    /// The items of `entity` (by default the type's name) as values of `type`. The type's
+    /// properties are checked against the entity's attributes here, naming both sides of a
+    /// mismatch (`ItemError.mapping`): a property with no attribute, a type that cannot hold
+    /// the attribute's values, a non-optional property for an attribute that may be null, or
+    /// no property for the key or a required attribute.
+    public func items<T: Codable>(_ type: T.Type, entity: String? = nil) throws -> TypedItems<T> {
+        let name = entity ?? String(describing: type)
+        let items = try self.items(name)
+        try TypeShape(of: type, entity: name).check(against: items.entity, typeName: String(describing: type))
+        return TypedItems(items: items, toItem: { try ItemEncoder.item(from: $0) }, fromItem: { try T(from: ItemDecoder(item: $0)) })
+    }
+
+    /// The items of `mapping.entity` as values of the mapping's type.
+    public func items<M: ItemMapping>(mapping: M) throws -> TypedItems<M.Element> {
+        TypedItems(items: try items(mapping.entity), toItem: mapping.item(from:), fromItem: mapping.element(from:))
+    }
+}
