@@ -130,4 +130,41 @@ final class TypedItemsTests: XCTestCase {
         XCTAssertEqual(try store.items("Location").fetch(.string("p"))?["version"], .integer(1))
         XCTAssertEqual(try places.fetchAll(), [Place(id: "p", title: "Park")])
     }
+
+    func testAStorageLimitKeepsTheNewestAndAppliesTheDeleteRules() throws {
+        struct Recent: Codable, Equatable {
+            var locationId: String
+            var name: String
+            var createdAt: Date
+            var active: Bool
+            var version: Int64?
+            var label: String { name + "!" }
+        }
+        func recent(_ id: String, at seconds: Double) -> Recent {
+            Recent(locationId: id, name: "Place \(id)", createdAt: Date(timeIntervalSince1970: seconds), active: true, version: nil)
+        }
+        let places = try store.items(Recent.self, entity: "Location", limit: 3, by: \.createdAt)
+        XCTAssertEqual(places.items.limit, StorageLimit(count: 3, attribute: "createdAt"))
+        try places.insert([recent("l1", at: 1_001), recent("l0", at: 1_000), recent("l2", at: 1_002)])
+        let checkins = try store.items(Checkin.self)
+        try checkins.insert(Checkin(id: "c1", locationId: "l1", checkinTime: created, comment: nil, stars: nil, version: nil))
+
+        try places.insert(recent("l3", at: 1_003))
+        XCTAssertEqual(Set(try places.fetchAll().map(\.locationId)), ["l1", "l2", "l3"], "the oldest (l0) is removed")
+        try places.upsert([recent("l4", at: 1_004), recent("l5", at: 1_005)])
+        XCTAssertEqual(Set(try places.fetchAll().map(\.locationId)), ["l3", "l4", "l5"])
+        XCTAssertEqual(try checkins.count(), 0, "l1's check-in went with it (cascade)")
+        try places.insert(recent("old", at: 1))
+        XCTAssertEqual(Set(try places.fetchAll().map(\.locationId)), ["l3", "l4", "l5"], "older than every kept item: removed at once")
+
+        XCTAssertThrowsError(try store.items(Recent.self, entity: "Location", limit: 3, by: \.label)) { error in
+            guard case .mapping(_, "Location", let message)? = error as? ItemError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("must be a stored property"), message)
+        }
+        XCTAssertThrowsError(try store.items("Location", limit: StorageLimit(count: 3, attribute: "nope"))) { error in
+            XCTAssertEqual(error as? ItemError, .unknownAttribute(entity: "Location", attribute: "nope"))
+        }
+        let byName = try store.items(Recent.self, entity: "Location", limit: 2, by: \.name)
+        XCTAssertEqual(byName.items.limit?.attribute, "name")
+    }
 }

@@ -3,6 +3,8 @@
 public struct EntityItems {
     public let entity: Entity
     let owner: ItemStore
+    /// At most this many items, the oldest removed by writes past it.
+    public let limit: StorageLimit?
 
     private var store: Store { owner.store }
 
@@ -108,8 +110,24 @@ public struct EntityItems {
             for (record, outcome) in zip(records, outcomes) {
                 if case .rejected(let rejection) = outcome.result { throw try error(rejection, record.values) }
             }
-            return try records.map { try store.fetch(entity.key(of: $0.values), of: entity).map(item)! }
+            let written = try records.map { try store.fetch(entity.key(of: $0.values), of: entity).map(item)! }
+            if let limit { try trim(to: limit) }
+            return written
         }
+    }
+
+    /// Deletes the oldest items past `limit`, with the delete rules.
+    private func trim(to limit: StorageLimit) throws {
+        let count = try store.count(of: entity)
+        guard count > limit.count, let index = entity.attributeIndex[limit.attribute] else { return }
+        var all: [[Value]] = []
+        try store.scan(entity) { all.append($0) }
+        all.sort { first, second in
+            let (a, b) = (first[index], second[index])
+            if a != b { return StorageLimit.precedes(a, b) }
+            return StorageLimit.precedes(entity.key(of: first), entity.key(of: second))
+        }
+        try delete(Array(all.prefix(count - limit.count)))
     }
 
     /// The item's values by attribute position, checked and typed as `importer run` would.

@@ -17,10 +17,18 @@ public final class ItemStore {
         try store.prepare(for: model)
     }
 
-    /// The items of one entity.
-    public func items(_ entityName: String) throws -> EntityItems {
+    /// The items of one entity; with `limit`, at most that many (`StorageLimit`).
+    public func items(_ entityName: String, limit: StorageLimit? = nil) throws -> EntityItems {
         guard let entity = model.entity(named: entityName) else { throw ItemError.unknownEntity(entityName) }
-        return EntityItems(entity: entity, owner: self)
+        if let limit {
+            guard entity.attribute(named: limit.attribute) != nil else {
+                throw ItemError.unknownAttribute(entity: entityName, attribute: limit.attribute)
+            }
+            guard limit.count > 0 else {
+                throw ItemError.invalid(entity: entityName, field: nil, reason: .range, message: "a storage limit of \(limit.count) items keeps none")
+            }
+        }
+        return EntityItems(entity: entity, owner: self, limit: limit)
     }
 
     public func close() {

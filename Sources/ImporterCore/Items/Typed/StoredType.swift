@@ -44,6 +44,26 @@ enum StoredType: String {
         }
     }
 
+    /// The `index`-th value of this type (from 1), told apart from other indexes' values for
+    /// every type but `Bool` (`TypeShape.property(readBy:entity:)`).
+    func marker(_ index: Int) -> AnyHashable {
+        switch self {
+        case .string: return "\u{1}\(index)"
+        case .int: return index
+        case .int64: return Int64(index)
+        case .int32: return Int32(truncatingIfNeeded: index)
+        case .int16: return Int16(truncatingIfNeeded: index)
+        case .double: return Double(index)
+        case .float: return Float(index)
+        case .bool: return index % 2 == 0
+        case .decimal: return Decimal(index)
+        case .date: return Date(timeIntervalSince1970: Double(index))
+        case .data: return Data([UInt8(truncatingIfNeeded: index)])
+        case .uuid: return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index)))
+        case .url: return URL(string: "marker:\(index)")!
+        }
+    }
+
     /// A value of this type, for reading a type's shape (`TypeShape`).
     var placeholder: Any {
         switch self {

@@ -14,9 +14,25 @@ struct TypeShape {
     /// property of a type no attribute holds, a nested object, or checks of its own that
     /// placeholders fail: give such a type an `ItemMapping`).
     init<T: Decodable>(of type: T.Type, entity: String) throws {
-        let recorder = Recorder()
+        properties = try Self.decode(type, entity: entity, marked: false).1
+    }
+
+    /// The property (its coding key) that `keyPath` reads: the type is decoded once with a
+    /// different value in every property, and the key path's value names the one it read.
+    static func property<T: Decodable, V>(readBy keyPath: KeyPath<T, V>, entity: String) throws -> String {
+        let (value, properties) = try decode(T.self, entity: entity, marked: true)
+        let read = value[keyPath: keyPath] as? AnyHashable
+        for (index, property) in properties.enumerated() {
+            if let stored = StoredType(property.type), stored != .bool, read == stored.marker(index + 1) { return property.name }
+        }
+        throw ItemError.mapping(type: "\(T.self)", entity: entity,
+            message: "the order of a storage limit must be a stored property of a type other than Bool, not \(keyPath)")
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, entity: String, marked: Bool) throws -> (T, [Property]) {
+        let recorder = Recorder(marked: marked)
         do {
-            _ = try T(from: Probe(recorder: recorder))
+            return (try T(from: Probe(recorder: recorder)), recorder.properties)
         } catch let error as Unsupported {
             throw ItemError.mapping(type: "\(T.self)", entity: entity,
                 message: "property \(error.property) is a \(error.type), which no attribute type holds")
@@ -24,11 +40,13 @@ struct TypeShape {
             throw ItemError.mapping(type: "\(T.self)", entity: entity,
                 message: "its init(from:) cannot be read property by property (\(error)); give it an ItemMapping")
         }
-        properties = recorder.properties
     }
 
     private final class Recorder {
+        /// Whether each property gets a value of its own (`StoredType.marker`), not the placeholder.
+        let marked: Bool
         var properties: [Property] = []
+        init(marked: Bool) { self.marked = marked }
     }
 
     private struct Unsupported: Error {
@@ -57,7 +75,7 @@ struct TypeShape {
         func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key, optional: Bool) throws -> T? {
             recorder.properties.append(Property(name: key.stringValue, type: type, optional: optional))
             guard let stored = StoredType(type) else { throw Unsupported(property: key.stringValue, type: type) }
-            return stored.placeholder as? T
+            return (recorder.marked ? stored.marker(recorder.properties.count).base : stored.placeholder) as? T
         }
     }
 

@@ -64,8 +64,20 @@ extension ItemStore {
     /// the attribute's values, a non-optional property for an attribute that may be null, or
     /// no property for the key or a required attribute.
     public func items<T: Codable>(_ type: T.Type, entity: String? = nil) throws -> TypedItems<T> {
+        try typedItems(type, entity: entity, limit: nil)
+    }
+
+    /// The items of `entity` as values of `type`, at most `limit` of them: a write past it
+    /// removes the oldest by the property `order` reads (`StorageLimit`), in its transaction.
+    public func items<T: Codable, V: Comparable>(_ type: T.Type, entity: String? = nil, limit: Int, by order: KeyPath<T, V>) throws -> TypedItems<T> {
         let name = entity ?? String(describing: type)
-        let items = try self.items(name)
+        let attribute = try TypeShape.property(readBy: order, entity: name)
+        return try typedItems(type, entity: entity, limit: StorageLimit(count: limit, attribute: attribute))
+    }
+
+    private func typedItems<T: Codable>(_ type: T.Type, entity: String?, limit: StorageLimit?) throws -> TypedItems<T> {
+        let name = entity ?? String(describing: type)
+        let items = try self.items(name, limit: limit)
         try TypeShape(of: type, entity: name).check(against: items.entity, typeName: String(describing: type))
         return TypedItems(items: items, toItem: { try ItemEncoder.item(from: $0) }, fromItem: { try T(from: ItemDecoder(item: $0)) })
     }
