@@ -83,6 +83,10 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
         try withConnection { try $0.readingSnapshot(body) }
     }
 
+    public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+        try withConnection { try $0.items(matching: query, of: entity, body) }
+    }
+
     // MARK: Writing
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {

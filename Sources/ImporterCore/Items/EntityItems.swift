@@ -25,6 +25,31 @@ public struct EntityItems {
         try store.fetch(key, of: entity).map(item)
     }
 
+    /// The items that match `query`, in its order. `ItemError.unknownAttribute` or `.invalid`
+    /// (a value of another type than its attribute's) before anything is read.
+    public func fetch(_ query: ItemQuery) throws -> [Item] {
+        let checked = try query.checked(for: entity)
+        var items: [Item] = []
+        try store.items(matching: checked, of: entity) { items.append(item($0)) }
+        return items
+    }
+
+    /// The items whose `relationship` (a to-one relationship of this entity) names the parent
+    /// with `key`: a location's check-ins are `checkins.fetch(relatedTo: key, through: "location")`.
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) throws -> [Item] {
+        guard let link = entity.toOneRelationships.first(where: { $0.name == relationship }), !link.keys.isEmpty else {
+            throw ItemError.unknownAttribute(entity: entity.name, attribute: relationship)
+        }
+        var parts = [key]
+        if link.keys.count == 2, case .pair(let hash, let range) = key { parts = [hash, range] }
+        guard parts.count == link.keys.count else {
+            throw ItemError.invalid(entity: entity.name, field: relationship, reason: .type,
+                message: "\(relationship) is keyed by \(link.keys.joined(separator: ", ")); give a key of \(link.keys.count) parts")
+        }
+        return try fetch(ItemQuery(.and(zip(link.keys, parts).map { .equals($0, $1) }), sort: sort, limit: limit))
+    }
+
+
     /// Adds a new item at version 1. Throws `ItemError.duplicate` if the key is stored.
     @discardableResult
     public func insert(_ item: Item) throws -> Item { try insert([item])[0] }
@@ -124,8 +149,8 @@ public struct EntityItems {
         try store.scan(entity) { all.append($0) }
         all.sort { first, second in
             let (a, b) = (first[index], second[index])
-            if a != b { return StorageLimit.precedes(a, b) }
-            return StorageLimit.precedes(entity.key(of: first), entity.key(of: second))
+            if !ValueOrder.same(a, b) { return ValueOrder.precedes(a, b) }
+            return ValueOrder.precedes(entity.key(of: first), entity.key(of: second))
         }
         try delete(Array(all.prefix(count - limit.count)))
     }

@@ -21,6 +21,10 @@ public protocol ItemReading: AnyObject, Sendable {
     /// Runs `body` on one consistent view of every entity (SQLite: one read transaction), so an
     /// export sees no write that happens meanwhile. Stores without snapshots just run it.
     func readingSnapshot<T>(_ body: () throws -> T) throws -> T
+
+    /// Calls `body` with the items of `entity` that match `query` (checked for the entity), in
+    /// its order and up to its limit. Stores that cannot select in place read every item.
+    func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws
 }
 
 extension ItemReading {

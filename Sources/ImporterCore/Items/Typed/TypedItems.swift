@@ -28,6 +28,14 @@ public struct TypedItems<Element> {
     /// The item with `key` (its hash key, or `.pair(hash, range)`), or nil.
     public func fetch(_ key: Value) throws -> Element? { try items.fetch(key).map(fromItem) }
 
+    /// The items that match `query` (attributes by the entity's names), in its order.
+    public func fetch(_ query: ItemQuery) throws -> [Element] { try items.fetch(query).map(fromItem) }
+
+    /// The items whose to-one `relationship` names the parent with `key`.
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) throws -> [Element] {
+        try items.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit).map(fromItem)
+    }
+
     @discardableResult
     public func insert(_ element: Element) throws -> Element { try insert([element])[0] }
 
