@@ -1,6 +1,6 @@
 /// The items of one entity in an `ItemStore`. Keys are hash key values; an `Item` names its
 /// attributes as the model does, its version attribute included.
-public struct EntityItems {
+public struct EntityItems: Sendable {
     public let entity: Entity
     let owner: ItemStore
     /// At most this many items, the oldest removed by writes past it.
@@ -10,28 +10,32 @@ public struct EntityItems {
 
     /// How many items are stored.
     public func count() throws -> Int {
-        try store.count(of: entity)
+        try owner.serialized { try store.count(of: entity) }
     }
 
     /// Every stored item, in no particular order.
     public func fetchAll() throws -> [Item] {
-        var items: [Item] = []
-        try store.scan(entity) { items.append(item($0)) }
-        return items
+        try owner.serialized {
+            var items: [Item] = []
+            try store.scan(entity) { items.append(item($0)) }
+            return items
+        }
     }
 
     /// The item with `key`, or nil.
     public func fetch(_ key: Value) throws -> Item? {
-        try store.fetch(key, of: entity).map(item)
+        try owner.serialized { try store.fetch(key, of: entity).map(item) }
     }
 
     /// The items that match `query`, in its order. `ItemError.unknownAttribute` or `.invalid`
     /// (a value of another type than its attribute's) before anything is read.
     public func fetch(_ query: ItemQuery) throws -> [Item] {
         let checked = try query.checked(for: entity)
-        var items: [Item] = []
-        try store.items(matching: checked, of: entity) { items.append(item($0)) }
-        return items
+        return try owner.serialized {
+            var items: [Item] = []
+            try store.items(matching: checked, of: entity) { items.append(item($0)) }
+            return items
+        }
     }
 
     /// The items whose `relationship` (a to-one relationship of this entity) names the parent

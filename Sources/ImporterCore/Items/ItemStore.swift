@@ -1,3 +1,5 @@
+import Foundation
+
 /// A store opened for a model, for Swift programs (the surface of PoqSDK's CoreDataStore):
 /// `items("Location")` gives that entity's `count`, `fetchAll`, `fetch`, `insert`, `update`,
 /// `upsert`, `delete` and `deleteAll`.
@@ -5,9 +7,15 @@
 /// Writes follow the same version rules as `importer run` (SPEC §6): an insert gets version 1,
 /// every change version + 1, and an item based on an older version is refused with
 /// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all.
-public final class ItemStore {
+///
+/// A store can be shared by many threads and tasks (it is `Sendable`; every call has an `async`
+/// form): its calls run one at a time, each whole, so a read never sees half of another call's
+/// write.
+public final class ItemStore: Sendable {
     public let model: Model
     let store: Store
+    /// Held for the whole of a call; recursive, as calls are made of calls.
+    private let calls = NSRecursiveLock()
 
     /// Opens `store` for `model`: creates missing tables, and refuses a store that holds
     /// another model or version (`ConfigurationError`).
@@ -35,8 +43,17 @@ public final class ItemStore {
         store.close()
     }
 
+    /// Runs `body` while no other call of this store runs.
+    func serialized<T>(_ body: () throws -> T) rethrows -> T {
+        calls.lock()
+        defer { calls.unlock() }
+        return try body()
+    }
+
     /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        calls.lock()
+        defer { calls.unlock() }
         try store.beginRun(atomic: true)
         defer { try? store.beginRun(atomic: false) }
         let result: T

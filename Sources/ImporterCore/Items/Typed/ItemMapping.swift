@@ -1,6 +1,6 @@
 /// How a Swift type that does not match an entity one-to-one becomes an item and back, for a
 /// typed store (`ItemStore.items(mapping:)`).
-public protocol ItemMapping {
+public protocol ItemMapping: Sendable {
     associatedtype Element
     /// The entity the values are stored as.
     var entity: String { get }

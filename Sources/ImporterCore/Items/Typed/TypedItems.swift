@@ -8,13 +8,13 @@
 /// let locations = try store.items(Location.self)
 /// let stored = try locations.insert(Location(locationId: "loc-1", name: "Café", createdAt: .now, version: nil))
 /// ```
-public struct TypedItems<Element> {
+public struct TypedItems<Element>: Sendable {
     /// The same items, untyped.
     public let items: EntityItems
-    private let toItem: (Element) throws -> Item
-    private let fromItem: (Item) throws -> Element
+    private let toItem: @Sendable (Element) throws -> Item
+    private let fromItem: @Sendable (Item) throws -> Element
 
-    init(items: EntityItems, toItem: @escaping (Element) throws -> Item, fromItem: @escaping (Item) throws -> Element) {
+    init(items: EntityItems, toItem: @escaping @Sendable (Element) throws -> Item, fromItem: @escaping @Sendable (Item) throws -> Element) {
         self.items = items
         self.toItem = toItem
         self.fromItem = fromItem
@@ -92,6 +92,6 @@ extension ItemStore {
 
     /// The items of `mapping.entity` as values of the mapping's type.
     public func items<M: ItemMapping>(mapping: M) throws -> TypedItems<M.Element> {
-        TypedItems(items: try items(mapping.entity), toItem: mapping.item(from:), fromItem: mapping.element(from:))
+        TypedItems(items: try items(mapping.entity), toItem: { try mapping.item(from: $0) }, fromItem: { try mapping.element(from: $0) })
     }
 }
