@@ -53,7 +53,6 @@ public struct EntityItems: Sendable {
         return try fetch(ItemQuery(.and(zip(link.keys, parts).map { .equals($0, $1) }), sort: sort, limit: limit))
     }
 
-
     /// Adds a new item at version 1. Throws `ItemError.duplicate` if the key is stored.
     @discardableResult
     public func insert(_ item: Item) throws -> Item { try insert([item])[0] }
@@ -145,18 +144,14 @@ public struct EntityItems: Sendable {
         }
     }
 
-    /// Deletes the oldest items past `limit`, with the delete rules.
+    /// Deletes the oldest items past `limit`, with the delete rules: the store selects them
+    /// (on SQLite one ordered SELECT with a LIMIT), in the open transaction.
     private func trim(to limit: StorageLimit) throws {
         let count = try store.count(of: entity)
-        guard count > limit.count, let index = entity.attributeIndex[limit.attribute] else { return }
-        var all: [[Value]] = []
-        try store.scan(entity) { all.append($0) }
-        all.sort { first, second in
-            let (a, b) = (first[index], second[index])
-            if !ValueOrder.same(a, b) { return ValueOrder.precedes(a, b) }
-            return ValueOrder.precedes(entity.key(of: first), entity.key(of: second))
-        }
-        try delete(Array(all.prefix(count - limit.count)))
+        guard count > limit.count else { return }
+        var oldest: [[Value]] = []
+        try store.items(matching: ItemQuery(sort: [.ascending(limit.attribute)], limit: count - limit.count), of: entity) { oldest.append($0) }
+        try delete(oldest)
     }
 
     /// The item's values by attribute position, checked and typed as `importer run` would.

@@ -52,18 +52,18 @@ public final class ItemStore: Sendable {
 
     /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        calls.lock()
-        defer { calls.unlock() }
-        try store.beginRun(atomic: true)
-        defer { try? store.beginRun(atomic: false) }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? store.finishRun(commit: false)
-            throw error
+        try serialized {
+            try store.beginRun(atomic: true)
+            defer { try? store.beginRun(atomic: false) }
+            let result: T
+            do {
+                result = try body()
+            } catch {
+                try? store.finishRun(commit: false)
+                throw error
+            }
+            try store.finishRun(commit: true)
+            return result
         }
-        try store.finishRun(commit: true)
-        return result
     }
 }

@@ -135,7 +135,10 @@ struct RefusingSingleValue: SingleValueEncodingContainer {
 enum ItemCoding {
     /// An item is one level of attributes: no nested objects or lists.
     static func flat(_ path: [CodingKey]) -> Error {
-        DecodingError.dataCorrupted(.init(codingPath: path,
-            debugDescription: "an item's attributes are flat: \(path.map(\.stringValue).joined(separator: ".")) is nested"))
+        DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: nestedMessage(path)))
+    }
+
+    static func nestedMessage(_ path: [CodingKey]) -> String {
+        "an item's attributes are flat: \(path.map(\.stringValue).joined(separator: ".")) is nested"
     }
 }

@@ -64,7 +64,9 @@ enum ItemEncoder {
     static func item<T: Encodable>(from value: T) throws -> Item {
         let encoded = Encoded()
         try value.encode(to: Encoder(encoded: encoded))
-        if let path = encoded.nested { throw ItemCoding.flat(path) }
+        if let path = encoded.nested {
+            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: ItemCoding.nestedMessage(path)))
+        }
         return Item(encoded.values)
     }
 
