@@ -15,7 +15,8 @@ import Darwin
 /// installed by scripts/setup) on a free loopback port, with IAM authentication enforced, serving
 /// one request at a time so single-item writes are atomic as in DynamoDB (Helpers/atomic_moto_server.py).
 ///
-/// How moto's authentication works (read in moto 5.2.1's source, site-packages/moto):
+/// How moto's authentication works (read in moto 5.2.1's source, site-packages/moto; the same in
+/// 5.1.22, the version scripts/setup pins):
 /// - settings.py: `INITIAL_NO_AUTH_ACTION_COUNT` (default infinity) is how many actions run before
 ///   authentication starts; 0 means every action is authenticated. core/authorization.py,
 ///   `ActionAuthenticatorMixin._authenticate_and_authorize_action`, called from `BaseResponse.call_action`
