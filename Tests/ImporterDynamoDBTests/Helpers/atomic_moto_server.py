@@ -7,7 +7,8 @@ the check (seen in the two-writer test: one update of 2,000 lost, once in three 
 applies every single-item write atomically, so the tests serialize requests to get that
 guarantee back. moto is bound to one core by Python's GIL anyway, so little speed is lost.
 
-Usage: atomic_moto_server.py -H HOST -p PORT   (moto's own server, otherwise unchanged)
+Usage: atomic_moto_server.py -H HOST -p PORT   (moto's own server, otherwise unchanged but for
+the list of its services, taken once rather than on every request)
 """
 import argparse
 import os
@@ -15,6 +16,7 @@ import signal
 import sys
 import threading
 
+from moto import backends
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import run_simple
 
@@ -26,6 +28,13 @@ def main():
     args = parser.parse_args()
     os.environ.setdefault("MOTO_PORT", str(args.port))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+    # moto lists its own package directory (a stat of each of its ~200 entries) twice for every
+    # request to find the service; the directory does not change while the server runs, so the
+    # list is taken once. That was a third of moto's busy time (15.3 s against 10.5 s for the
+    # 4,249 requests of DynamoDBMigrationTests' first test).
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules
 
     app = DomainDispatcherApplication(create_backend_app)
     lock = threading.Lock()
