@@ -53,7 +53,7 @@ final class MotoServer {
     /// Starts `moto_server`, waits until it answers, creates credentials and turns authentication on.
     /// On failure the process is stopped and the error carries the server's log.
     static func start(timeout: TimeInterval = 20) throws -> MotoServer {
-        let (executable, prefix) = try serverCommand()
+        let (executable, prefix) = try serverCommand.get()
         let port = try freeLoopbackPort()
         let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(port)-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
@@ -123,8 +123,11 @@ final class MotoServer {
     // MARK: - Start-up steps
 
     /// `python3 atomic_moto_server.py`: moto's server, one request at a time (see that script for
-    /// why), with the python3 on PATH that can import moto (scripts/setup installs it).
-    static func serverCommand() throws -> (URL, [String]) {
+    /// why), with the python3 on PATH that can import moto (scripts/setup installs it). Found once
+    /// per test process: the probe takes as long as the server's own start.
+    static let serverCommand = Result { try findServerCommand() }
+
+    private static func findServerCommand() throws -> (URL, [String]) {
         let python = try findExecutable("python3")
         let probe = Process()
         probe.executableURL = python
