@@ -147,10 +147,7 @@ public final class DynamoDBStore: Store, Sendable {
         let writer = EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
             retries: retries, method: method, knownEmpty: method == .batch && empty, guess: guess)
-        // A transaction holds a group; so does a BatchWriteItem into a table known empty (no
-        // read: groups of 25 keep every request slot busy); otherwise a group is what one
-        // BatchGetItem reads.
-        let size = method == .transaction ? max(1, min(options.transactionSize, 100)) : (writer.knownEmpty ? 25 : 100)
+        let size = writer.groupSize(transactionSize: options.transactionSize)
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         return try runBlocking { [options] in
             try await concurrentMap(groups.count, limit: options.concurrency) { index in

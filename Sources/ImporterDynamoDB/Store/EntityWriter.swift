@@ -33,6 +33,8 @@ struct EntityWriter: Sendable {
 
     /// DynamoDB's item size limit.
     static let maxItemBytes = 400 * 1024
+    /// Items a BatchWriteItem and a TransactWriteItems may hold, and keys a BatchGetItem may read.
+    static let batchWriteLimit = 25, transactWriteLimit = 100, batchGetLimit = 100
     /// Rounds of decide → write → condition failed → re-read before a record is given up.
     static let maxRounds = 10
 
@@ -55,6 +57,17 @@ struct EntityWriter: Sendable {
         case notApplied
         /// The server refused the item itself (a validation error).
         case refused(String)
+    }
+
+    /// Records a `write` call should take at most: a transaction's writes (`transactionSize`);
+    /// into a table known empty, what one BatchWriteItem holds (no read, so small groups keep
+    /// every request slot busy); else what one BatchGetItem reads.
+    func groupSize(transactionSize: Int) -> Int {
+        switch method {
+        case .transaction: max(1, min(transactionSize, Self.transactWriteLimit))
+        case .batch where knownEmpty: Self.batchWriteLimit
+        default: Self.batchGetLimit
+        }
     }
 
     /// One outcome per record, in order.
@@ -162,9 +175,9 @@ struct EntityWriter: Sendable {
     /// The stored items with `keys` (nil where none), by BatchGetItem with consistent reads.
     func read(_ keys: [Value]) async throws -> [[Value]?] {
         var found: [Value: [Value]] = [:]
-        for start in stride(from: 0, to: keys.count, by: 100) {
+        for start in stride(from: 0, to: keys.count, by: Self.batchGetLimit) {
             var request = DynamoDB.BatchGetItem(requestItems: [
-                table: DynamoDB.KeysAndAttributes(keys: keys[start..<min(start + 100, keys.count)].map(coding.key)),
+                table: DynamoDB.KeysAndAttributes(keys: keys[start..<min(start + Self.batchGetLimit, keys.count)].map(coding.key)),
             ])
             var attempt = 1
             while true {
@@ -263,8 +276,8 @@ struct EntityWriter: Sendable {
     /// none is left.
     func sendBatch(_ writes: [Planned]) async throws -> [Sent] {
         var results: [Sent] = []
-        for start in stride(from: 0, to: writes.count, by: 25) {
-            let chunk = Array(writes[start..<min(start + 25, writes.count)])
+        for start in stride(from: 0, to: writes.count, by: Self.batchWriteLimit) {
+            let chunk = Array(writes[start..<min(start + Self.batchWriteLimit, writes.count)])
             var request = DynamoDB.BatchWriteItem(requestItems: [
                 table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) },
             ])
