@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import Synchronization
 
 /// The local store: one SQLite file, a table per entity (hash key as PRIMARY KEY, a version
 /// column), `_importer_meta` with the model's name, version and checksum, `_importer_runs`
@@ -7,11 +8,14 @@ import ImporterCore
 ///
 /// The store's work is done by `StoreConnection` (the writing connection) and `KeyLookup`
 /// (a reading connection for `contains`), each under a lock of its own: the write stage and
-/// the key stage use the store at the same time.
-public final class SQLiteStore: Store, RunHistory, Sendable {
+/// the key stage use the store at the same time. The library's reads go to read-only
+/// connections of their own (`ConcurrentReading`), opened as needed and kept for reuse.
+public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
     public let path: String
     private let connection: Locked<StoreConnection>
     private let lookup: Locked<KeyLookup>
+    /// Readers not in use, and the model they are prepared for (the last `prepare`'s).
+    private let readers = Mutex<(idle: [Locked<StoreConnection>], model: Model?)>(([], nil))
 
     /// Opens or creates the store file (and its directory).
     public init(path: String) throws {
@@ -33,6 +37,7 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
     public func close() {
         connection.withLock { $0.close() }
         lookup.withLock { $0.close() }
+        for reader in readers.withLock({ $0.idle }) { reader.withLock { $0.close() } }
     }
 
     /// Runs `body` with the writing connection, under its lock.
@@ -44,6 +49,11 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
 
     public func prepare(for model: Model) throws {
         try withConnection { try $0.prepare(for: model) }
+        let stale = readers.withLock { readers in
+            defer { readers = ([], model) }
+            return readers.idle
+        }
+        for reader in stale { reader.withLock { $0.close() } }
     }
 
     /// Makes a store opened with `init(existingPath:)` ready to read `model`'s tables (a dry
@@ -85,6 +95,23 @@ public final class SQLiteStore: Store, RunHistory, Sendable {
 
     public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         try withConnection { try $0.items(matching: query, of: entity, body) }
+    }
+
+    /// Runs `body` with a read-only connection (WAL: it reads beside the writing connection
+    /// and sees its last commit), an idle one or a new one, given back afterwards.
+    public func withReader<T>(_ body: (any ItemReader) throws -> T) throws -> T {
+        let reader = try takeReader()
+        defer { readers.withLock { $0.idle.append(reader) } }
+        return try reader.withLock { try body($0) }
+    }
+
+    private func takeReader() throws -> Locked<StoreConnection> {
+        let (idle, model) = readers.withLock { readers in (readers.idle.popLast(), readers.model) }
+        if let idle { return idle }
+        guard let model else { throw StoreError("\(path): the store was not prepared for a model") }
+        let connection = try StoreConnection(existingPath: path)
+        try connection.prepareToRead(model)
+        return Locked(connection)
     }
 
     // MARK: Writing

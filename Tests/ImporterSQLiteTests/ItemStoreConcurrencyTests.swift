@@ -1,10 +1,11 @@
 import Foundation
-import ImporterCore
+@testable import ImporterCore
+import Synchronization
 import XCTest
 @testable import ImporterSQLite
 
 /// One store hammered by many tasks through the async calls: no update is lost, versions stay
-/// exact, inserts from every task arrive.
+/// exact, inserts from every task arrive. Reads run beside an open write.
 final class ItemStoreConcurrencyTests: XCTestCase {
     let directory = NSTemporaryDirectory() + "concurrency-\(UUID().uuidString)"
 
@@ -16,11 +17,47 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         var version: Int64?
     }
 
-    func testManyTasksOnOneStoreLoseNoUpdateAndKeepVersionsExact() async throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    private func model() throws -> Model {
         let modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        let store = try ItemStore(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try ModelLoader.load(path: modelPath).newest)
+        return try ModelLoader.load(path: modelPath).newest
+    }
+
+    /// While one call's transaction is open (it holds the writing connection), reads from four
+    /// other threads answer at once, each on a connection of its own, with the last commit.
+    func testReadsRunBesideAnOpenWriteAndSeeTheLastCommit() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try ItemStore(store: SQLiteStore(path: directory + "/readers.sqlite"), model: try model())
+        defer { store.close() }
+        let locations = try store.items(Location.self)
+        try locations.insert(Location(locationId: "kept", name: "Kept", createdAt: Date(), visits: 0, version: nil))
+        let entity = try XCTUnwrap(store.model.entity(named: "Location"))
+
+        let readers = 4
+        let seen = Mutex<[String]>([])
+        let done = DispatchGroup()
+        var readersFinishedDuringTheWrite = false
+        try store.transaction {
+            XCTAssertTrue(try store.store.delete(.string("kept"), expectedVersion: 1, of: entity), "deleted in the open transaction")
+            for _ in 0..<readers {
+                DispatchQueue.global().async(group: done) {
+                    let found = (try? locations.fetch(.string("kept")))??.name ?? "nothing"
+                    let count = (try? locations.count()) ?? -1
+                    seen.withLock { $0.append("\(found) of \(count)") }
+                }
+            }
+            readersFinishedDuringTheWrite = done.wait(timeout: .now() + 10) == .success
+        }
+        XCTAssertTrue(readersFinishedDuringTheWrite, "the reads waited for the write to end")
+        done.wait()
+        XCTAssertEqual(seen.withLock { $0 }, Array(repeating: "Kept of 1", count: readers), "each read saw the last commit, not the delete in progress")
+        XCTAssertNil(try locations.fetch(.string("kept")), "after the commit, reads see the delete")
+        XCTAssertEqual(try locations.count(), 0)
+    }
+
+    func testManyTasksOnOneStoreLoseNoUpdateAndKeepVersionsExact() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try ItemStore(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try model())
         defer { store.close() }
         let locations = try store.items(Location.self)
         let shared = (0..<4).map { Location(locationId: "shared-\($0)", name: "Shared", createdAt: Date(), visits: 0, version: nil) }

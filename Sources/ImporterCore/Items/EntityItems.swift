@@ -10,30 +10,30 @@ public struct EntityItems: Sendable {
 
     /// How many items are stored.
     public func count() throws -> Int {
-        try owner.serialized { try store.count(of: entity) }
+        try owner.reading { try $0.count(of: entity) }
     }
 
     /// Every stored item, in no particular order.
     public func fetchAll() throws -> [Item] {
-        try owner.serialized {
+        try owner.reading { reader in
             var items: [Item] = []
-            try store.scan(entity) { items.append(item($0)) }
+            try reader.scan(entity) { items.append(item($0)) }
             return items
         }
     }
 
     /// The item with `key`, or nil.
     public func fetch(_ key: Value) throws -> Item? {
-        try owner.serialized { try store.fetch(key, of: entity).map(item) }
+        try owner.reading { try $0.fetch(key, of: entity).map(item) }
     }
 
     /// The items that match `query`, in its order. `ItemError.unknownAttribute` or `.invalid`
     /// (a value of another type than its attribute's) before anything is read.
     public func fetch(_ query: ItemQuery) throws -> [Item] {
         let checked = try query.checked(for: entity)
-        return try owner.serialized {
+        return try owner.reading { reader in
             var items: [Item] = []
-            try store.items(matching: checked, of: entity) { items.append(item($0)) }
+            try reader.items(matching: checked, of: entity) { items.append(item($0)) }
             return items
         }
     }

@@ -9,8 +9,10 @@ import Foundation
 /// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all.
 ///
 /// A store can be shared by many threads and tasks (it is `Sendable`; every call has an `async`
-/// form): its calls run one at a time, each whole, so a read never sees half of another call's
-/// write.
+/// form). Its writes run one at a time, each whole. On a store with readers of its own
+/// (`ConcurrentReading`: SQLite in WAL mode) reads run beside the writes and beside each other,
+/// and see the last committed write; on others they wait for the write in progress. Either
+/// way a read never sees half of another call's write.
 public final class ItemStore: Sendable {
     public let model: Model
     let store: Store
@@ -41,6 +43,12 @@ public final class ItemStore: Sendable {
 
     public func close() {
         store.close()
+    }
+
+    /// Runs a read: on a reader of its own when the store has them, else as `serialized`.
+    func reading<T>(_ body: (any ItemReader) throws -> T) throws -> T {
+        if let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
+        return try serialized { try body(store) }
     }
 
     /// Runs `body` while no other call of this store runs.

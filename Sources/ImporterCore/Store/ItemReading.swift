@@ -1,18 +1,33 @@
-/// Reads of stored items: reference checks, exports, sync's scan, the library API.
-public protocol ItemReading: AnyObject, Sendable {
-    /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
-    func contains(_ key: Value, in entity: Entity) throws -> Bool
-
-    /// How many items of `entity` are stored (the open transaction's writes included).
+/// The reads the library API makes. On the store itself they see the writes of its open
+/// transaction; on a reader of `ConcurrentReading`, the last commit.
+public protocol ItemReader {
+    /// How many items of `entity` are stored.
     func count(of entity: Entity) throws -> Int
 
-    /// The stored item with `key` (values by attribute position), or nil. Sees the writes of
-    /// the open transaction.
+    /// The stored item with `key` (values by attribute position), or nil.
     func fetch(_ key: Value, of entity: Entity) throws -> [Value]?
 
     /// Calls `body` with every stored item of `entity` (values by attribute position), in no
-    /// particular order. Sees the writes of the open transaction; `body` must not write.
+    /// particular order; `body` must not write.
     func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws
+
+    /// Calls `body` with the items of `entity` that match `query` (checked for the entity), in
+    /// its order and up to its limit. Stores that cannot select in place read every item.
+    func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws
+}
+
+/// A store whose reads can run beside its writes and beside each other: SQLite in WAL mode,
+/// one writer and readers on connections of their own.
+public protocol ConcurrentReading: AnyObject, Sendable {
+    /// Runs `body` with a reader that no other thread uses meanwhile; each of its reads sees
+    /// the store as of the last commit, never a write in progress.
+    func withReader<T>(_ body: (any ItemReader) throws -> T) throws -> T
+}
+
+/// Reads of stored items: reference checks, exports, sync's scan, the library API.
+public protocol ItemReading: ItemReader, AnyObject, Sendable {
+    /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
+    func contains(_ key: Value, in entity: Entity) throws -> Bool
 
     /// `scan` for exports: every stored item as a `StoredRow` read in place, valid only during
     /// `body`. Stores without an in-place reader get `ValuesRow`s of `scan`.
@@ -21,10 +36,6 @@ public protocol ItemReading: AnyObject, Sendable {
     /// Runs `body` on one consistent view of every entity (SQLite: one read transaction), so an
     /// export sees no write that happens meanwhile. Stores without snapshots just run it.
     func readingSnapshot<T>(_ body: () throws -> T) throws -> T
-
-    /// Calls `body` with the items of `entity` that match `query` (checked for the entity), in
-    /// its order and up to its limit. Stores that cannot select in place read every item.
-    func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws
 }
 
 extension ItemReading {

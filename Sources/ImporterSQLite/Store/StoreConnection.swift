@@ -106,3 +106,5 @@ final class StoreConnection {
         return statements
     }
 }
+
+extension StoreConnection: ItemReader {}
