@@ -33,6 +33,37 @@ final class WriteStageTests: XCTestCase {
         XCTAssertEqual(try store.fetch(.string("A"), of: entity)?[1], .string("Place A"), "the conflicting record wrote nothing")
     }
 
+    /// Writes that overlap (a remote store's): each window goes to the store before the last
+    /// one's outcomes are taken, and counts and rejections stay as without overlap, in input
+    /// order across hand-overs and windows, one hand-over with no records to write among them.
+    func testHandOversWrittenAheadOfTheirOutcomesKeepCountsAndRejectionsInOrder() throws {
+        let fixture = try StageFixture([("Location", StageFixture.locations(1))])
+        let store = try SQLiteStore(path: fixture.directory + "/store.sqlite")
+        defer { store.close() }
+        try store.prepare(for: fixture.model)
+        try write(fixture, store: store, [.records(input: 0, [location("A", ordinal: 0)], rejected: [], handback: Handback())])
+
+        func keyReject(_ ordinal: Int) -> RejectedRecord {
+            RejectedRecord(ordinal: ordinal, line: ordinal + 2, offset: 0, key: .string("K\(ordinal)"), raw: Array("K\(ordinal),dup".utf8)[...],
+                           rejection: Rejection(stage: .validate, reason: .duplicate, field: "locationId", "a duplicate"))
+        }
+        let recorder = try write(fixture, store: store, [
+            .records(input: 0, [location("B", ordinal: 0, line: 2), location("A", ordinal: 2, name: "Changed", version: 5, line: 4),
+                                location("C", ordinal: 3, line: 5)], rejected: [keyReject(1)], handback: Handback()),
+            .records(input: 0, [], rejected: [keyReject(4)], handback: Handback()),
+            .records(input: 0, [location("D", ordinal: 5, line: 7), location("A", ordinal: 6, name: "Again", version: 7, line: 8)],
+                     rejected: [], handback: Handback()),
+        ], batchSize: 2, overlaps: true)
+
+        let lines = try String(contentsOfFile: fixture.directory + "/rejects.ndjson", encoding: .utf8).split(separator: "\n")
+        let parsed = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        XCTAssertEqual(parsed.map { $0["line"] as? Int }, [3, 4, 6, 8])
+        XCTAssertEqual(parsed.map { $0["reason"] as? String }, ["duplicate", "conflict", "duplicate", "conflict"])
+        let counts = recorder.inputs[0].counts
+        XCTAssertEqual([counts.inserted, counts.rejected, counts.conflicts], [3, 2, 2], "the key stage counts its own rejections")
+        XCTAssertEqual(try store.count(of: fixture.model.entity(named: "Location")!), 4)
+    }
+
     func testADryRunCountsValidRecordsAsInsertedAndWritesNothing() throws {
         let fixture = try StageFixture([("Location", StageFixture.locations(1))])
         let recorder = try write(fixture, store: nil, [.records(input: 0, [location("A", ordinal: 0), location("B", ordinal: 1)],
@@ -43,13 +74,14 @@ final class WriteStageTests: XCTestCase {
 
     /// Runs a write stage over `items` (an `.end` is added) on a thread of its own.
     @discardableResult
-    private func write(_ fixture: StageFixture, store: SQLiteStore?, _ items: [CheckedItem], batchSize: Int = 100) throws -> RunRecorder {
+    private func write(_ fixture: StageFixture, store: SQLiteStore?, _ items: [CheckedItem], batchSize: Int = 100,
+                       overlaps: Bool = false) throws -> RunRecorder {
         let recorder = fixture.recorder()
         let checked = BoundedChannel<CheckedItem>(capacity: 2)
         let rules = Dictionary(uniqueKeysWithValues: fixture.model.entities.map { ($0.name, VersionRules(entity: $0, write: fixture.config.write)) })
         let stage = WriteStage(inputs: fixture.inputs, store: store, recorder: recorder,
                                rejectsFile: try RejectsFile(path: fixture.directory + "/rejects.ndjson"), rules: rules,
-                               batchSize: batchSize, resume: ResumePoint(inputCount: 1), handback: Handback())
+                               batchSize: batchSize, overlapsWrites: overlaps, resume: ResumePoint(inputCount: 1))
         let thread = StageThread("write stage", owning: stage) { $0.run(from: checked) }
         for item in items { checked.put(item) }
         checked.put(.end)

@@ -37,7 +37,7 @@ public struct HTTPStreamingResponse: Sendable {
 /// stalled when a connection was reset — BENCHMARKS.md.)
 public final class HTTPTransport: Sendable {
     private let http: HTTPClient
-    private let slots: RequestSlots
+    private let slots: TaskSlots
     private let timeout: TimeAmount
 
     public init(limit: Int, timeout: Double) {
@@ -46,7 +46,7 @@ public final class HTTPTransport: Sendable {
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
             timeout: .init(connect: .milliseconds(min(milliseconds, 10_000)), read: .milliseconds(milliseconds)),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, limit))))
-        slots = RequestSlots(max(1, limit))
+        slots = TaskSlots(max(1, limit))
     }
 
     deinit { http.shutdown(queue: .global()) { _ in } }
@@ -92,42 +92,5 @@ public final class HTTPTransport: Sendable {
         var result: [String: String] = [:]
         for (name, value) in headers { result[name.lowercased()] = value }
         return result
-    }
-}
-
-/// A counting semaphore for tasks: `acquire` suspends (never blocks a thread) until a slot is free.
-private final class RequestSlots: Sendable {
-    private struct State {
-        var free: Int
-        var waiting: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state: Mutex<State>
-
-    init(_ count: Int) { state = Mutex(State(free: count)) }
-
-    func acquire() async {
-        await withCheckedContinuation { (slot: CheckedContinuation<Void, Never>) in
-            let granted = state.withLock { state in
-                guard state.free > 0 else {
-                    state.waiting.append(slot)
-                    return false
-                }
-                state.free -= 1
-                return true
-            }
-            if granted { slot.resume() }
-        }
-    }
-
-    func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiting.isEmpty else {
-                state.free += 1
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
     }
 }

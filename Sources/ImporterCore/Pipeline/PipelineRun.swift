@@ -103,7 +103,7 @@ public struct PipelineRun: ~Copyable {
         let writeThread = StageThread("write stage", owning: WriteStage(
             inputs: inputs, store: writing, recorder: recorder, rejectsFile: rejectsFile,
             rules: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, VersionRules(entity: $0, write: config.write)) }),
-            batchSize: batchSize, resume: resume, handback: stages.written)) { [stages] writer in
+            batchSize: batchSize, overlapsWrites: writing?.preferredCommitSize != nil, resume: resume)) { [stages] writer in
             writer.run(from: stages.checked)
             return writer.checkpoint != nil
         }

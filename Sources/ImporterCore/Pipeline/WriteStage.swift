@@ -10,33 +10,42 @@ final class WriteStage {
     private let rejectsFile: RejectsFile
     private let rules: [String: VersionRules]
     private let batchSize: Int
+    /// The next window is handed to the store before the last one's outcomes are taken (a
+    /// store that sends its writes over the network, `BatchWriting.startWrite`).
+    private let overlapsWrites: Bool
     private let fingerprints: [InputFingerprint]
     /// The checkpoint saved with every commit; nil when the run keeps none.
     private(set) var checkpoint: Checkpoint?
 
     /// The input of the records being written, and where they go once written.
     private var input = 0
-    private var handback: Handback<[PreparedRecord]>
+    /// Windows started and not yet finished, oldest first (`overlapsWrites`), and their records.
+    private var inFlight: [StartedWindow] = []
+    private var inFlightRecords = 0
+    /// Records handed to the store since the last commit point.
+    private var startedInBatch = 0
     /// Outcomes and records since the last commit.
     private var uncommitted = Counts()
     private var uncommittedRecords = 0
     /// For the checkpoint: the records the store rejected, and the last record written.
     private var uncommittedRejects: [Checkpoint.WriteRejection] = []
     private var lastOrdinal = -1
+    /// A write failed: the run aborted, and what was sent after it is not counted as written.
+    private var storeFailed = false
     /// The store's rejections of the hand-over being written.
     private var writeRejected: [RejectedRecord] = []
 
     init(inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder, rejectsFile: RejectsFile, rules: [String: VersionRules],
-         batchSize: Int, resume: ResumePoint, handback: Handback<[PreparedRecord]>) {
+         batchSize: Int, overlapsWrites: Bool, resume: ResumePoint) {
         self.inputs = inputs
         self.store = store
         self.recorder = recorder
         self.rejectsFile = rejectsFile
         self.rules = rules
         self.batchSize = batchSize
+        self.overlapsWrites = overlapsWrites
         fingerprints = resume.fingerprints
         checkpoint = resume.checkpoint
-        self.handback = handback
     }
 
     /// Writes what the key stage hands on, until the end.
@@ -45,19 +54,21 @@ final class WriteStage {
         while true {
             switch checked.take() {
             case .end:
+                finishInFlight()
                 commit()
                 return
             case .inputDone(let done, let bytes):
+                finishInFlight()
                 commit()
+                startedInBatch = 0
                 lastOrdinal = -1
                 recorder.finished(input: done, bytes: bytes)
             case .records(let from, var records, let rejected, let madeBy):
                 input = from
-                handback = madeBy
-                while !records.isEmpty {
+                repeat {
                     // A hand-over is written as one window, unless it crosses a batch boundary:
                     // commits fall exactly on it.
-                    let room = batchSize - uncommittedRecords
+                    let room = batchSize - startedInBatch
                     var window: [PreparedRecord] = []
                     if records.count <= room {
                         swap(&window, &records)
@@ -65,40 +76,104 @@ final class WriteStage {
                         window = Array(records[..<room])
                         records.removeFirst(room)
                     }
-                    let full = uncommittedRecords + window.count >= batchSize
-                    apply(window)
-                    if full { commit() }
-                }
-                writeRejects(rejected)
+                    startedInBatch += window.count
+                    let endsBatch = startedInBatch >= batchSize
+                    if endsBatch { startedInBatch = 0 }
+                    // The hand-over's rejections are listed once its last window is finished.
+                    let started = start(window, endsBatch: endsBatch, handback: madeBy, rejected: records.isEmpty ? rejected : nil)
+                    if overlapsWrites {
+                        overlap(started)
+                    } else {
+                        finish(started)
+                    }
+                } while !records.isEmpty
             }
         }
     }
 
-    /// Writes one window of records of `input` (durable at the next commit).
-    private func apply(_ window: [PreparedRecord]) {
-        defer { handback.put(window) }
-        guard !window.isEmpty else { return }
-        guard let store else {
-            recorder.update(input: input) { $0.inserted += window.count }
+    /// A window handed to the store, its outcomes not yet taken.
+    private struct StartedWindow {
+        let records: [PreparedRecord]
+        /// nil when nothing was sent: a dry run, an aborted run, an empty window.
+        let write: PendingWrite?
+        /// A commit follows it.
+        let endsBatch: Bool
+        let handback: Handback<[PreparedRecord]>
+        /// The key stage's rejections of the hand-over, with the store's, once the window is
+        /// finished; nil when a window of the same hand-over follows.
+        let rejected: [RejectedRecord]?
+    }
+
+    /// Hands one window of records of `input` to the store (durable at the next commit).
+    private func start(_ window: [PreparedRecord], endsBatch: Bool, handback: Handback<[PreparedRecord]>,
+                       rejected: [RejectedRecord]?) -> StartedWindow {
+        var write: PendingWrite?
+        if let store, !window.isEmpty, !recorder.isAborted {
+            let entity = inputs[input].entity
+            write = store.startWrite(window, of: entity, rules: rules[entity.name]!)
+        }
+        return StartedWindow(records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
+    }
+
+    /// Takes a window's outcomes and counts them, then commits if it ends a batch.
+    private func finish(_ window: StartedWindow) {
+        count(window)
+        window.handback.put(window.records)
+        if let rejected = window.rejected { writeRejects(rejected) }
+        if window.endsBatch { commit() }
+    }
+
+    /// Adds a started window to those in flight, then finishes the oldest ones as long as the
+    /// windows after them hold a batch: while the stage waits for a window's outcomes, the
+    /// store has at least that much more to send, however the windows were cut.
+    private func overlap(_ window: StartedWindow) {
+        inFlight.append(window)
+        inFlightRecords += window.records.count
+        while let oldest = inFlight.first, inFlightRecords - oldest.records.count >= batchSize {
+            finishOldest()
+        }
+    }
+
+    private func finishInFlight() {
+        while !inFlight.isEmpty { finishOldest() }
+    }
+
+    private func finishOldest() {
+        let oldest = inFlight.removeFirst()
+        inFlightRecords -= oldest.records.count
+        finish(oldest)
+    }
+
+    private func count(_ window: StartedWindow) {
+        let records = window.records
+        guard !records.isEmpty else { return }
+        guard store != nil else {
+            recorder.update(input: input) { $0.inserted += records.count }
             return
         }
-        if recorder.isAborted {
-            recorder.update(input: input) { $0.rolledBack += window.count }
+        guard let write = window.write else {
+            recorder.update(input: input) { $0.rolledBack += records.count }  // not sent: the run had aborted
             return
         }
         let entity = inputs[input].entity
-        for index in window.indices where window[index].ordinal > lastOrdinal { lastOrdinal = window[index].ordinal }
         do {
-            let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
-            uncommitted = uncommitted + count(outcomes, of: window)
+            let outcomes = try write.outcomes()
+            uncommitted = uncommitted + count(outcomes, of: records)
             takeStoreCounts(of: entity)
-            if checkpoint != nil { uncommittedRejects += checkpointRejections(outcomes, of: window) }
-            uncommittedRecords += window.count
+            if checkpoint != nil { uncommittedRejects += checkpointRejections(outcomes, of: records) }
+            guard !storeFailed else {
+                // Written after a window the store failed: no checkpoint may cover it with that
+                // window missing, so it is lost with it (a resumed run writes both again).
+                return loseUncommitted()
+            }
+            uncommittedRecords += records.count
+            for record in records where record.ordinal > lastOrdinal { lastOrdinal = record.ordinal }
         } catch {
+            storeFailed = true
             recorder.abort("the store failed: \(error)")
             takeStoreCounts(of: entity)
             loseUncommitted()
-            recorder.update(input: input) { $0.rolledBack += window.count }
+            recorder.update(input: input) { $0.rolledBack += records.count }
         }
     }
 

@@ -7,6 +7,12 @@ public protocol BatchWriting: AnyObject, Sendable {
     /// since the last commit is then lost.
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
 
+    /// `write` started and left running: the runner takes the outcomes later, in the order the
+    /// writes were started, and may start the next one meanwhile (never with the same key).
+    /// Only a store with a `preferredCommitSize` is called so, and its `commit()` may then come
+    /// while a later write is still running. By default the write runs at once.
+    func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite
+
     /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
     /// nothing is committed before `finishRun(commit: true)`.
     func commit() throws
@@ -17,7 +23,9 @@ public protocol BatchWriting: AnyObject, Sendable {
     func finishRun(commit: Bool) throws
 
     /// Records the runner should hand to one `write` and commit together, when the store knows
-    /// better than `write.batchSize` (a remote store sends a write's batches concurrently).
+    /// better than `write.batchSize` (a remote store sends a write's batches concurrently). Such
+    /// a store's writes are started with `startWrite`, each before the last one's outcomes are
+    /// taken.
     var preferredCommitSize: Int? { get }
     /// Requests to the store retried since the last call, for the report (SPEC §8 `retries`).
     func takeRetries(of entity: Entity) -> Int
@@ -43,6 +51,10 @@ public struct ConsumedUnits: Sendable, Equatable {
 
 extension BatchWriting {
     public var preferredCommitSize: Int? { nil }
+    public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
+        let outcomes = Result { try write(records, of: entity, rules: rules) }
+        return PendingWrite { try outcomes.get() }
+    }
     public func takeRetries(of entity: Entity) -> Int { 0 }
     public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? { nil }
     public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> { [] }

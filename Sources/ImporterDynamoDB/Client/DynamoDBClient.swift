@@ -46,7 +46,7 @@ public final class DynamoDBClient: Sendable {
                                                    entity: String = "", writeUnits: Double = 0) async throws -> Request.Response {
         let body: Data
         do {
-            body = try Self.encoder.encode(request)
+            body = try request.body()
         } catch {
             throw DynamoDBError(operation: Request.name, status: nil, code: .validation, type: "ValidationException",
                                 message: "the request cannot be encoded: \(error)")
@@ -117,11 +117,5 @@ public final class DynamoDBClient: Sendable {
             throw DynamoDBError(operation: operation, status: response.status, errorTypeHeader: response.errorType, body: response.body)
         }
         return response.body
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
     }
 }

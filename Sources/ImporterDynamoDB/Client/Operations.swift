@@ -11,6 +11,9 @@ public enum DynamoDB {
         static var name: String { get }
         /// The operation writes items: its consumed capacity is write capacity.
         static var writes: Bool { get }
+        /// The request as JSON: `JSONEncoder`'s text, unless the operation writes its own
+        /// (`RequestBodies.swift`, the write path's requests).
+        func body() throws -> Data
     }
 
     /// How much consumed capacity a request asks to be told: `TOTAL` for the store's item

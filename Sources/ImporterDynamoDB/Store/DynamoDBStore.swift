@@ -36,6 +36,8 @@ public final class DynamoDBStore: Store, Sendable {
     public let options: Options
     let tables: DynamoDBTables
     let retries = RetryCounter()
+    /// `concurrency` groups in flight, across the windows being written at once.
+    private let writeSlots: TaskSlots
     /// What the store's calls change, guarded: they come from the writer thread, but the store
     /// is shared with the tasks its calls start.
     private let state = Mutex(State())
@@ -51,11 +53,14 @@ public final class DynamoDBStore: Store, Sendable {
         var pendingCheckpoint: Checkpoint?
         /// The checkpoint's write rejections so far (read from its file once, then kept here).
         var checkpointRejections: [Checkpoint.WriteRejection]?
+        /// Finished once the last window started has started all its groups.
+        var lastWindowStarted: AsyncStream<Void>?
     }
 
     public init(client: DynamoDBClient, options: Options) {
         self.client = client
         self.options = options
+        writeSlots = TaskSlots(max(1, options.concurrency))
         tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates,
                                 file: options.pipelineFile)
     }
@@ -137,6 +142,32 @@ public final class DynamoDBStore: Store, Sendable {
     // MARK: Writing
 
     public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        try startWrite(records, of: entity, rules: rules).outcomes()
+    }
+
+    /// Sends the window's groups, `concurrency` in flight with those of a window started
+    /// before, and returns at once: the runner hands over the next window while the last
+    /// requests of this one are out. Groups start in input order, across windows too.
+    public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
+        let writer: EntityWriter
+        do { writer = try self.writer(of: entity, rules: rules) } catch { return PendingWrite { throw error } }
+        let size = writer.groupSize(transactionSize: options.transactionSize)
+        let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let previous = state.withLock { state in
+            defer { state.lastWindowStarted = started }
+            return state.lastWindowStarted
+        }
+        let task = BlockingTask { [writeSlots] in
+            try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) { index in
+                try await writer.write(records[groups[index]])
+            }.flatMap { $0 }
+        }
+        return PendingWrite { try task.wait() }
+    }
+
+    /// The writer of an entity's window: its method from the options and the table's state.
+    private func writer(of entity: Entity, rules: VersionRules) throws -> EntityWriter {
         let (empty, guess) = state.withLock { state in
             let guess = state.guesses[entity.name] ?? StoredItemsGuess()
             state.guesses[entity.name] = guess
@@ -144,16 +175,9 @@ public final class DynamoDBStore: Store, Sendable {
         }
         let method: EntityWriter.Method = options.transactional ? .transaction
             : (rules.mode == .replace || empty ? .batch : .eachConditional)
-        let writer = EntityWriter(
+        return EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
             retries: retries, method: method, knownEmpty: method == .batch && empty, guess: guess)
-        let size = writer.groupSize(transactionSize: options.transactionSize)
-        let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
-        return try runBlocking { [options] in
-            try await concurrentMap(groups.count, limit: options.concurrency) { index in
-                try await writer.write(records[groups[index]])
-            }.flatMap { $0 }
-        }
     }
 
     public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {

@@ -108,9 +108,9 @@ def write_cost(operation, request):
     return 1
 
 
-def admit_write(operation, body):
-    """Costs a write; False when --wcu-limit's bucket cannot pay for it (a throttle)."""
-    cost = write_cost(operation, json.loads(body or b"{}"))
+def admit_write(operation, request):
+    """Costs a write (its parsed body); False when --wcu-limit's bucket cannot pay for it (a throttle)."""
+    cost = write_cost(operation, request)
     now = time.monotonic()
     with lock:
         stats["writeRequests"] += 1
@@ -235,10 +235,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def sink(self, operation, body):
-        """--sink-writes: a write answered as DynamoDB answers success, without storing it, so
-        a benchmark measures the client rather than moto (which serializes every request)."""
-        request = json.loads(body or b"{}")
+    def sink(self, operation, request):
+        """--sink-writes: a write (its parsed body) answered as DynamoDB answers success, without
+        storing it, so a benchmark measures the client rather than moto (which serializes every
+        request)."""
         if operation == "BatchWriteItem":
             tables = [name for name, writes in request.get("RequestItems", {}).items() for _ in writes]
         elif operation == "TransactWriteItems":
@@ -273,13 +273,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reset()
         if fault == "htmlError":
             return self.html_error()
-        if operation in WRITE_OPS and not admit_write(operation, body):
+        request = json.loads(body or b"{}") if operation in WRITE_OPS else None
+        if operation in WRITE_OPS and not admit_write(operation, request):
             return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
                                      "message": "The level of configured provisioned throughput for the table was exceeded (--wcu-limit)"})
         if args.latency > 0:
             time.sleep(args.latency)
         if args.sink_writes and operation in WRITE_OPS:
-            return self.sink(operation, body)
+            return self.sink(operation, request)
         if args.sink_writes and operation == "BatchGetItem":
             # Nothing written reached the server, so nothing is found.
             tables = json.loads(body or b"{}").get("RequestItems", {})

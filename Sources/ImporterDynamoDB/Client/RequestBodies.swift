@@ -1,0 +1,117 @@
+import Foundation
+
+extension DynamoDB.Operation {
+    public func body() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+// The requests a load sends by the thousand write their JSON themselves, member for member as
+// their `CodingKeys` name them (`JSONBodyWriterTests` holds them to `JSONEncoder`'s text).
+
+extension DynamoDB.PutItem {
+    public func body() throws -> Data { Data(try JSONBodyWriter.write(self.write)) }
+
+    func write(to json: inout JSONBodyWriter) throws {
+        try json.object { json in
+            json.member("TableName", tableName)
+            try json.member("Item", item)
+            json.member("ConditionExpression", conditionExpression)
+            json.member("ExpressionAttributeNames", expressionAttributeNames)
+            try json.member("ExpressionAttributeValues", expressionAttributeValues)
+            json.member("ReturnConsumedCapacity", returnConsumedCapacity)
+        }
+    }
+}
+
+extension DynamoDB.TransactWriteItems {
+    public func body() throws -> Data {
+        Data(try JSONBodyWriter.write { json in
+            try json.object { json in
+                json.member("ClientRequestToken", clientRequestToken)
+                json.key("TransactItems")
+                try json.array { json in
+                    for action in transactItems {
+                        try json.object { json in
+                            json.key("Put")
+                            try action.put.write(to: &json)
+                        }
+                    }
+                }
+                json.member("ReturnConsumedCapacity", returnConsumedCapacity)
+            }
+        })
+    }
+}
+
+extension DynamoDB.BatchWriteItem {
+    public func body() throws -> Data {
+        Data(try JSONBodyWriter.write { json in
+            try json.object { json in
+                json.key("RequestItems")
+                try json.object { json in
+                    for (table, requests) in requestItems {
+                        json.key(table)
+                        try json.array { json in
+                            for request in requests {
+                                try json.object { json in
+                                    if let put = request.putRequest {
+                                        json.key("PutRequest")
+                                        try json.object { json in try json.member("Item", put.item) }
+                                    }
+                                    if let delete = request.deleteRequest {
+                                        json.key("DeleteRequest")
+                                        try json.object { json in try json.member("Key", delete.key) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                json.member("ReturnConsumedCapacity", returnConsumedCapacity)
+            }
+        })
+    }
+}
+
+extension DynamoDB.BatchGetItem {
+    public func body() throws -> Data {
+        Data(try JSONBodyWriter.write { json in
+            try json.object { json in
+                json.key("RequestItems")
+                try json.object { json in
+                    for (table, keys) in requestItems {
+                        json.key(table)
+                        try json.object { json in
+                            json.key("Keys")
+                            try json.array { json in for key in keys.keys { try json.item(key) } }
+                            if let consistent = keys.consistentRead {
+                                json.key("ConsistentRead")
+                                json.bool(consistent)
+                            }
+                        }
+                    }
+                }
+                json.member("ReturnConsumedCapacity", returnConsumedCapacity)
+            }
+        })
+    }
+}
+
+extension DynamoDB.GetItem {
+    public func body() throws -> Data {
+        Data(try JSONBodyWriter.write { json in
+            try json.object { json in
+                json.member("TableName", tableName)
+                try json.member("Key", key)
+                json.key("ConsistentRead")
+                json.bool(consistentRead)
+                json.member("ProjectionExpression", projectionExpression)
+                json.member("ExpressionAttributeNames", expressionAttributeNames)
+                json.member("ReturnConsumedCapacity", returnConsumedCapacity)
+            }
+        })
+    }
+}
