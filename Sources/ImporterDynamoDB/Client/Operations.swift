@@ -204,21 +204,53 @@ public enum DynamoDB {
         /// `COUNT` to count only.
         public var select: String?
         public var exclusiveStartKey: DynamoItem?
+        public var filterExpression: String?
+        public var expressionAttributeNames: [String: String]?
+        public var expressionAttributeValues: DynamoItem?
         public var returnConsumedCapacity: String? = totalCapacity
         public init(tableName: String) { self.tableName = tableName }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", consistentRead = "ConsistentRead", limit = "Limit", segment = "Segment"
             case totalSegments = "TotalSegments", select = "Select", exclusiveStartKey = "ExclusiveStartKey"
+            case filterExpression = "FilterExpression", expressionAttributeNames = "ExpressionAttributeNames"
+            case expressionAttributeValues = "ExpressionAttributeValues", returnConsumedCapacity = "ReturnConsumedCapacity"
+        }
+        public typealias Response = ItemsPage
+    }
+
+    /// The items of a table whose hash key has one value (and whose range key, if the
+    /// condition names it, satisfies it), a page at a time.
+    public struct Query: Operation {
+        public static let name = "Query"
+        public var tableName: String
+        public var consistentRead = true
+        public var keyConditionExpression: String
+        public var filterExpression: String?
+        public var expressionAttributeNames: [String: String]
+        public var expressionAttributeValues: DynamoItem
+        public var exclusiveStartKey: DynamoItem?
+        public var returnConsumedCapacity: String? = totalCapacity
+        public init(tableName: String, keyCondition: String, filter: String?, names: [String: String], values: DynamoItem) {
+            (self.tableName, keyConditionExpression, filterExpression) = (tableName, keyCondition, filter)
+            (expressionAttributeNames, expressionAttributeValues) = (names, values)
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", consistentRead = "ConsistentRead", keyConditionExpression = "KeyConditionExpression"
+            case filterExpression = "FilterExpression", expressionAttributeNames = "ExpressionAttributeNames"
+            case expressionAttributeValues = "ExpressionAttributeValues", exclusiveStartKey = "ExclusiveStartKey"
             case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
-        public struct Response: Decodable, Sendable, ReportsCapacity {
-            public var items: [DynamoItem]?
-            public var count: Int?
-            public var lastEvaluatedKey: DynamoItem?
-            public var consumedCapacity: ConsumedCapacity?
-            enum CodingKeys: String, CodingKey {
-                case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey", consumedCapacity = "ConsumedCapacity"
-            }
+        public typealias Response = ItemsPage
+    }
+
+    /// A page of a Scan or a Query.
+    public struct ItemsPage: Decodable, Sendable, ReportsCapacity {
+        public var items: [DynamoItem]?
+        public var count: Int?
+        public var lastEvaluatedKey: DynamoItem?
+        public var consumedCapacity: ConsumedCapacity?
+        enum CodingKeys: String, CodingKey {
+            case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey", consumedCapacity = "ConsumedCapacity"
         }
     }
 

@@ -234,9 +234,40 @@ public final class DynamoDBStore: Store, Sendable {
         }
     }
 
-    /// Calls `body` with every page of a consistent Scan of the entity's table: `concurrency`
-    /// segments fetched concurrently, pages handed over in a fixed order (`SegmentedScan`).
-    private func paginate(_ entity: Entity, countOnly: Bool, _ body: (DynamoDB.Scan.Response) throws -> Void) throws {
+    /// The items that match `query`: a Query when it gives the hash key's value, else a Scan,
+    /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
+    /// the query says, in memory.
+    public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+        let coding = try coding(entity)
+        let expression = QueryExpression(query, entity: entity, coding: coding)
+        try query.select(from: { candidate in
+            let pages = { (page: DynamoDB.ItemsPage) in
+                for item in page.items ?? [] { try candidate(try coding.decode(item)) }
+            }
+            if expression.keyCondition != nil {
+                try queryPartition(entity, expression, pages)
+            } else {
+                try paginate(entity, countOnly: false, narrowedBy: expression, pages)
+            }
+        }, of: entity, body)
+    }
+
+    /// Calls `body` with every page of a consistent Query of one partition.
+    private func queryPartition(_ entity: Entity, _ expression: QueryExpression, _ body: (DynamoDB.ItemsPage) throws -> Void) throws {
+        var request = DynamoDB.Query(tableName: tables.table(of: entity), keyCondition: expression.keyCondition ?? "",
+                                     filter: expression.filter, names: expression.names, values: expression.values)
+        repeat {
+            let page = try runBlocking { [self, request] in try await send(request, entity) }
+            try body(page)
+            request.exclusiveStartKey = page.lastEvaluatedKey
+        } while request.exclusiveStartKey != nil
+    }
+
+    /// Calls `body` with every page of a consistent Scan of the entity's table (narrowed by
+    /// `expression`'s filter, if any): `concurrency` segments fetched concurrently, pages handed
+    /// over in a fixed order (`SegmentedScan`).
+    private func paginate(_ entity: Entity, countOnly: Bool, narrowedBy expression: QueryExpression? = nil,
+                          _ body: (DynamoDB.ItemsPage) throws -> Void) throws {
         let table = tables.table(of: entity)
         let segments = options.concurrency
         let scan = SegmentedScan(segments: segments) { [self] segment, startKey in
@@ -244,6 +275,11 @@ public final class DynamoDBStore: Store, Sendable {
             if segments > 1 {
                 request.segment = segment
                 request.totalSegments = segments
+            }
+            if let expression, let filter = expression.filter {
+                request.filterExpression = filter
+                request.expressionAttributeNames = expression.names
+                request.expressionAttributeValues = expression.values.isEmpty ? nil : expression.values
             }
             if countOnly { request.select = "COUNT" }
             request.exclusiveStartKey = startKey

@@ -7,7 +7,7 @@ import Synchronization
 /// fetches at most `pagesAhead` pages ahead, so memory stays bounded, and an unchanged table
 /// gives the same sequence every time (a two-pass export's passes must agree byte for byte).
 final class SegmentedScan: Sendable {
-    typealias Page = DynamoDB.Scan.Response
+    typealias Page = DynamoDB.ItemsPage
     /// Fetches one page of a segment, after `startKey` (nil: the first page).
     typealias Fetch = @Sendable (_ segment: Int, _ startKey: DynamoItem?) async throws -> Page
     /// A fetched page, nil at the segment's end, or the error that ended it.

@@ -39,7 +39,8 @@ public indirect enum ItemFilter: Sendable, Equatable {
     /// Every one of the filters (true when empty).
     case and([ItemFilter])
 
-    var attributes: [String] {
+    /// Every attribute the filter names.
+    public var attributes: [String] {
         switch self {
         case .equals(let name, _), .below(let name, _), .atMost(let name, _), .above(let name, _), .atLeast(let name, _),
              .isIn(let name, _), .isNull(let name), .isNotNull(let name):

@@ -77,9 +77,20 @@ extension ItemReader {
     /// Any store: every item read, then filtered, sorted and cut in memory. Stores that can
     /// select in place (SQLite) answer with their own.
     public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+        try query.select(from: { try scan(entity, $0) }, of: entity, body)
+    }
+}
+
+extension ItemQuery {
+    /// The query evaluated in memory over `candidates`, which calls its argument with items of
+    /// `entity` (at least every one that matches): `body` gets those that match, in the
+    /// query's order, up to its limit. A store that narrows the candidates on its side (a
+    /// DynamoDB FilterExpression) leaves the exact answer to this.
+    public func select(from candidates: (([Value]) throws -> Void) throws -> Void, of entity: Entity,
+                       _ body: ([Value]) throws -> Void) throws {
         var matching: [[Value]] = []
-        try scan(entity) { if query.matches($0, of: entity) { matching.append($0) } }
-        matching.sort { query.precedes($0, $1, of: entity) }
-        for values in matching.prefix(query.limit ?? Int.max) { try body(values) }
+        try candidates { if matches($0, of: entity) { matching.append($0) } }
+        matching.sort { precedes($0, $1, of: entity) }
+        for values in matching.prefix(limit ?? Int.max) { try body(values) }
     }
 }
