@@ -1,4 +1,5 @@
 import Foundation
+import ImporterConformance
 import ImporterCore
 import XCTest
 @testable import ImporterSQLite
@@ -74,60 +75,6 @@ final class ItemQueryTests: XCTestCase {
 
     /// Random queries over random items: SQLite's answer is the in-memory evaluation's.
     func testSQLAnswersAsTheInMemoryEvaluationOnRandomQueries() throws {
-        var random = SystemRandomNumberGenerator()
-        let names = ["alpha", "Alpha", "beta", "é", "e", ""]
-        let ratings: [String?] = [nil, "0", "4.50", "4.5", "10", "9.99", "-1", "100.000"]
-        try locations.insert((0..<120).map { index in
-            place("l\(index)", names.randomElement(using: &random)!, rating: ratings.randomElement(using: &random)!,
-                  visits: Int64.random(in: -3...3, using: &random), created: Int64.random(in: 0...5, using: &random) * 1_000,
-                  latitude: Bool.random(using: &random) ? nil : Double(Int.random(in: -2...2, using: &random)) / 2)
-        })
-        let inMemory = ScanOnly(sqlite)
-        let entity = locations.entity
-        func value(_ attribute: String) -> Value {
-            switch attribute {
-            case "name": return .string(names.randomElement(using: &random)!)
-            case "rating": return ratings.randomElement(using: &random)!.map(Value.decimal) ?? .integer(Int64.random(in: 0...10, using: &random))
-            case "visits": return .integer(Int64.random(in: -3...3, using: &random))
-            case "latitude": return .double(Double(Int.random(in: -2...2, using: &random)) / 2)
-            default: return .date(Int64.random(in: 0...5, using: &random) * 1_000)
-            }
-        }
-        func filter(_ depth: Int) -> ItemFilter {
-            let attribute = ["name", "rating", "visits", "latitude", "createdAt"].randomElement(using: &random)!
-            switch Int.random(in: 0...(depth > 0 ? 8 : 7), using: &random) {
-            case 0: return .equals(attribute, value(attribute))
-            case 1: return .below(attribute, value(attribute))
-            case 2: return .atMost(attribute, value(attribute))
-            case 3: return .above(attribute, value(attribute))
-            case 4: return .atLeast(attribute, value(attribute))
-            case 5: return .isIn(attribute, (0..<Int.random(in: 0...3, using: &random)).map { _ in value(attribute) })
-            case 6: return .isNull(attribute)
-            case 7: return .isNotNull(attribute)
-            default: return .and((0..<Int.random(in: 0...3, using: &random)).map { _ in filter(depth - 1) })
-            }
-        }
-        for _ in 0..<300 {
-            let sort = (0..<Int.random(in: 0...2, using: &random)).map { _ -> SortKey in
-                let attribute = ["name", "rating", "visits", "latitude", "createdAt"].randomElement(using: &random)!
-                return Bool.random(using: &random) ? .ascending(attribute) : .descending(attribute)
-            }
-            let query = try ItemQuery(Bool.random(using: &random) ? filter(2) : nil, sort: sort,
-                                      limit: Bool.random(using: &random) ? Int.random(in: 0...50, using: &random) : nil).checked(for: entity)
-            var fromSQL: [[Value]] = [], fromScan: [[Value]] = []
-            try sqlite.items(matching: query, of: entity) { fromSQL.append($0) }
-            try inMemory.items(matching: query, of: entity) { fromScan.append($0) }
-            XCTAssertEqual(fromSQL, fromScan, "\(query)")
-        }
+        XCTAssertEqual(try QueryScenario.run(on: sqlite, entity: locations.entity, queries: 300), [])
     }
-}
-
-/// A store that only scans, so queries take `ItemReading`'s in-memory evaluation.
-private final class ScanOnly: ItemReading, @unchecked Sendable {
-    let store: SQLiteStore
-    init(_ store: SQLiteStore) { self.store = store }
-    func contains(_ key: Value, in entity: Entity) throws -> Bool { try store.contains(key, in: entity) }
-    func count(of entity: Entity) throws -> Int { try store.count(of: entity) }
-    func fetch(_ key: Value, of entity: Entity) throws -> [Value]? { try store.fetch(key, of: entity) }
-    func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws { try store.scan(entity, body) }
 }

@@ -48,50 +48,52 @@ extension DynamoDB.TransactWriteItems {
 
 extension DynamoDB.BatchWriteItem {
     public func body() throws -> Data {
-        Data(try JSONBodyWriter.write { json in
-            try json.object { json in
-                json.key("RequestItems")
-                try json.object { json in
-                    for (table, requests) in requestItems {
-                        json.key(table)
-                        try json.array { json in
-                            for request in requests {
-                                try json.object { json in
-                                    if let put = request.putRequest {
-                                        json.key("PutRequest")
-                                        try json.object { json in try json.member("Item", put.item) }
-                                    }
-                                    if let delete = request.deleteRequest {
-                                        json.key("DeleteRequest")
-                                        try json.object { json in try json.member("Key", delete.key) }
-                                    }
-                                }
-                            }
+        try JSONBodyWriter.batch(requestItems, returnConsumedCapacity: returnConsumedCapacity) { json, requests in
+            try json.array { json in
+                for request in requests {
+                    try json.object { json in
+                        if let put = request.putRequest {
+                            json.key("PutRequest")
+                            try json.object { json in try json.member("Item", put.item) }
+                        }
+                        if let delete = request.deleteRequest {
+                            json.key("DeleteRequest")
+                            try json.object { json in try json.member("Key", delete.key) }
                         }
                     }
                 }
-                json.member("ReturnConsumedCapacity", returnConsumedCapacity)
             }
-        })
+        }
     }
 }
 
 extension DynamoDB.BatchGetItem {
     public func body() throws -> Data {
+        try JSONBodyWriter.batch(requestItems, returnConsumedCapacity: returnConsumedCapacity) { json, keys in
+            try json.object { json in
+                json.key("Keys")
+                try json.array { json in for key in keys.keys { try json.item(key) } }
+                if let consistent = keys.consistentRead {
+                    json.key("ConsistentRead")
+                    json.bool(consistent)
+                }
+            }
+        }
+    }
+}
+
+extension JSONBodyWriter {
+    /// The body of a batch request: `{"RequestItems": {table: …}, "ReturnConsumedCapacity": …}`,
+    /// each table's part written by `write`.
+    static func batch<Part>(_ requestItems: [String: Part], returnConsumedCapacity: String?,
+                            _ write: (inout JSONBodyWriter, Part) throws -> Void) throws -> Data {
         Data(try JSONBodyWriter.write { json in
             try json.object { json in
                 json.key("RequestItems")
                 try json.object { json in
-                    for (table, keys) in requestItems {
+                    for (table, part) in requestItems {
                         json.key(table)
-                        try json.object { json in
-                            json.key("Keys")
-                            try json.array { json in for key in keys.keys { try json.item(key) } }
-                            if let consistent = keys.consistentRead {
-                                json.key("ConsistentRead")
-                                json.bool(consistent)
-                            }
-                        }
+                        try write(&json, part)
                     }
                 }
                 json.member("ReturnConsumedCapacity", returnConsumedCapacity)
