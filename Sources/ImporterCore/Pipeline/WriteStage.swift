@@ -19,9 +19,8 @@ final class WriteStage {
 
     /// The input of the records being written, and where they go once written.
     private var input = 0
-    /// Windows started and not yet finished, oldest first (`overlapsWrites`), and their records.
+    /// Windows started and not yet finished, oldest first (`overlapsWrites`).
     private var inFlight: [StartedWindow] = []
-    private var inFlightRecords = 0
     /// Records handed to the store since the last commit point.
     private var startedInBatch = 0
     /// Outcomes and records since the last commit.
@@ -117,7 +116,7 @@ final class WriteStage {
 
     /// Takes a window's outcomes and counts them, then commits if it ends a batch.
     private func finish(_ window: StartedWindow) {
-        count(window)
+        takeOutcomes(of: window)
         window.handback.put(window.records)
         if let rejected = window.rejected { writeRejects(rejected) }
         if window.endsBatch { commit() }
@@ -128,23 +127,17 @@ final class WriteStage {
     /// store has at least that much more to send, however the windows were cut.
     private func overlap(_ window: StartedWindow) {
         inFlight.append(window)
-        inFlightRecords += window.records.count
-        while let oldest = inFlight.first, inFlightRecords - oldest.records.count >= batchSize {
-            finishOldest()
+        while inFlight.dropFirst().reduce(0, { $0 + $1.records.count }) >= batchSize {
+            finish(inFlight.removeFirst())
         }
     }
 
     private func finishInFlight() {
-        while !inFlight.isEmpty { finishOldest() }
+        while !inFlight.isEmpty { finish(inFlight.removeFirst()) }
     }
 
-    private func finishOldest() {
-        let oldest = inFlight.removeFirst()
-        inFlightRecords -= oldest.records.count
-        finish(oldest)
-    }
-
-    private func count(_ window: StartedWindow) {
+    /// Counts a window's outcomes (committed with the next commit), once the store has them.
+    private func takeOutcomes(of window: StartedWindow) {
         let records = window.records
         guard !records.isEmpty else { return }
         guard store != nil else {

@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 
 /// JSON text written byte by byte: the bodies of the requests on the write path (`PutItem`,
@@ -5,17 +6,17 @@ import ImporterCore
 /// `JSONEncoder` took about 40% of a blind load's CPU. Commas are placed by the writer: a
 /// member or element that follows a value is preceded by one.
 struct JSONBodyWriter {
-    private(set) var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
     /// A value was just written at this level: the next member or element needs a comma.
     private var afterValue = false
 
-    init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+    private init() { bytes.reserveCapacity(1024) }
 
-    /// The text `body` writes.
-    static func write(_ body: (inout JSONBodyWriter) throws -> Void) rethrows -> [UInt8] {
+    /// A request body: the one value `value` writes.
+    static func body(_ value: (inout JSONBodyWriter) throws -> Void) rethrows -> Data {
         var json = JSONBodyWriter()
-        try body(&json)
-        return json.bytes
+        try value(&json)
+        return Data(json.bytes)
     }
 
     mutating func object(_ body: (inout JSONBodyWriter) throws -> Void) rethrows {
@@ -46,12 +47,6 @@ struct JSONBodyWriter {
     mutating func bool(_ flag: Bool) {
         separate()
         bytes.append(contentsOf: (flag ? "true" : "false").utf8)
-        afterValue = true
-    }
-
-    mutating func int(_ number: Int) {
-        separate()
-        bytes.append(contentsOf: String(number).utf8)
         afterValue = true
     }
 

@@ -9,10 +9,10 @@ extension DynamoDB.Operation {
 }
 
 // The requests a load sends by the thousand write their JSON themselves, member for member as
-// their `CodingKeys` name them (`JSONBodyWriterTests` holds them to `JSONEncoder`'s text).
+// their `CodingKeys` name them (`RequestBodyTests` holds them to `JSONEncoder`'s text).
 
 extension DynamoDB.PutItem {
-    public func body() throws -> Data { Data(try JSONBodyWriter.write(self.write)) }
+    public func body() throws -> Data { try JSONBodyWriter.body(write) }
 
     func write(to json: inout JSONBodyWriter) throws {
         try json.object { json in
@@ -28,7 +28,7 @@ extension DynamoDB.PutItem {
 
 extension DynamoDB.TransactWriteItems {
     public func body() throws -> Data {
-        Data(try JSONBodyWriter.write { json in
+        try JSONBodyWriter.body { json in
             try json.object { json in
                 json.member("ClientRequestToken", clientRequestToken)
                 json.key("TransactItems")
@@ -42,7 +42,7 @@ extension DynamoDB.TransactWriteItems {
                 }
                 json.member("ReturnConsumedCapacity", returnConsumedCapacity)
             }
-        })
+        }
     }
 }
 
@@ -87,7 +87,7 @@ extension JSONBodyWriter {
     /// each table's part written by `write`.
     static func batch<Part>(_ requestItems: [String: Part], returnConsumedCapacity: String?,
                             _ write: (inout JSONBodyWriter, Part) throws -> Void) throws -> Data {
-        Data(try JSONBodyWriter.write { json in
+        try JSONBodyWriter.body { json in
             try json.object { json in
                 json.key("RequestItems")
                 try json.object { json in
@@ -98,13 +98,13 @@ extension JSONBodyWriter {
                 }
                 json.member("ReturnConsumedCapacity", returnConsumedCapacity)
             }
-        })
+        }
     }
 }
 
 extension DynamoDB.GetItem {
     public func body() throws -> Data {
-        Data(try JSONBodyWriter.write { json in
+        try JSONBodyWriter.body { json in
             try json.object { json in
                 json.member("TableName", tableName)
                 try json.member("Key", key)
@@ -114,6 +114,6 @@ extension DynamoDB.GetItem {
                 json.member("ExpressionAttributeNames", expressionAttributeNames)
                 json.member("ReturnConsumedCapacity", returnConsumedCapacity)
             }
-        })
+        }
     }
 }

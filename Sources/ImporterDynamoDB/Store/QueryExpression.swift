@@ -46,7 +46,7 @@ struct QueryExpression {
     }
 
     private func isKeyEquality(_ condition: ItemFilter, _ key: String) -> Bool {
-        if case .equals(key, let value) = condition, !value.isNull, comparable(key, ordering: false) { return true }
+        if case .equals(key, _) = condition { return isKeyComparison(condition, key) }
         return false
     }
 
@@ -95,9 +95,7 @@ struct QueryExpression {
             let operands = present.compactMap { placeholder($0) }
             guard operands.count == present.count else { return nil }
             return "\(placeholder(name)) IN (\(operands.joined(separator: ", ")))"
-        case .and(let filters):
-            let parts = filters.compactMap { expression($0) }
-            return parts.isEmpty ? nil : "(" + parts.joined(separator: " AND ") + ")"
+        case .and: return nil  // `conjuncts` has flattened every conjunction
         }
     }
 
