@@ -32,6 +32,27 @@ do {
     print("conflict: stored version \(stored), yours \(incoming)")
 }
 
+// A failed save is an error, never silent, and a call is all or nothing: the second check-in
+// names no stored location, so neither is written. `ItemError` says what the model refused;
+// any other error (`StoreError`: the disk, the network) means the store could not be written.
+do {
+    try checkins.insert([
+        Item(["checkinId": .string("chk-2"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_400_000_000)]),
+        Item(["checkinId": .string("chk-3"), "locationId": .string("loc-nowhere"), "checkinTime": .date(1_709_400_000_000)]),
+    ])
+} catch let error as ItemError {
+    print("refused: \(error)")
+}
+print("check-ins stored:", try checkins.count())
+
+// Queries are values: filters, order and a limit; and a relationship followed from its parent.
+try locations.insert(Item([
+    "locationId": .string("loc-park"), "displayName": .string("Park"), "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.8"),
+]))
+let rated = try locations.fetch(ItemQuery(.atLeast("rating", .integer(4)), sort: [.descending("rating")], limit: 10))
+print("rated 4 or more:", rated.map { "\($0["locationId"])" }.joined(separator: ", "))
+print("the café's check-ins:", try checkins.fetch(relatedTo: .string("loc-cafe"), through: "location").count)
+
 // Or as a Codable type of your own: its properties are checked against the entity when the
 // typed store is opened (a property with no attribute, or of a type that cannot hold it, is
 // an ItemError.mapping naming both sides).
@@ -43,8 +64,18 @@ struct Visit: Codable {
     var version: Int64?
 }
 let visits = try store.items(Visit.self, entity: "Checkin")
-let visit = try visits.insert(Visit(checkinId: "chk-2", locationId: "loc-cafe", checkinTime: Date(), comment: "typed", version: nil))
+let visit = try visits.insert(Visit(checkinId: "chk-4", locationId: "loc-park", checkinTime: Date(), comment: "typed", version: nil))
 print("typed insert at version", visit.version ?? 0, "of", try visits.count(), "check-ins")
+
+// A storage limit: at most 2 check-ins; an insert past it removes the oldest by time.
+let recent = try store.items(Visit.self, entity: "Checkin", limit: 2, by: \.checkinTime)
+try recent.insert(Visit(checkinId: "chk-5", locationId: "loc-cafe", checkinTime: Date(), comment: nil, version: nil))
+print("kept:", try recent.fetchAll().map(\.checkinId).sorted().joined(separator: ", "))
+
+// Every call has an async form, and a store is Sendable: many tasks may share it.
+async let locationCount = locations.count()
+async let checkinCount = checkins.count()
+print("items, counted by two tasks:", try await locationCount + checkinCount)
 
 // Delete applies the delete rules: the café's check-ins go with it (cascade).
 try locations.delete(renamed)

@@ -1,9 +1,8 @@
 import ImporterCore
 
 /// The typed library API (`ItemStore.items(_:entity:)`) on a store, through the conformance
-/// model: Codable values in and out at their versions, conflicts, delete rules, and a type
-/// that does not fit refused when opened. Run by the SQLite store's tests; `ItemStore` does not
-/// run on DynamoDB yet (each call is a run-long transaction, which DynamoDB has not).
+/// model: Codable values in and out at their versions, conflicts, delete rules, a storage
+/// limit, and a type that does not fit refused when opened. Run by every store's tests.
 public enum TypedItemsScenario {
     struct Thing: Codable, Equatable {
         var id: String
@@ -61,6 +60,12 @@ public enum TypedItemsScenario {
         try pets.insert(Pet(id: "p", ownerId: "o", version: nil))
         try owners.delete(.string("o"))
         expect(try pets.count() == 0, "the cascade rule left the pet")
+
+        // At most 2 items, the oldest by id removed ("b" is stored); one older than every kept one goes at once.
+        let limited = try items.items(Thing.self, entity: "Item", limit: 2, by: \.id)
+        for id in ["c", "d", "a0"] { try limited.insert(Thing(id: id, name: nil, note: nil, qty: nil, version: nil)) }
+        let kept = Set(try limited.fetchAll().map(\.id))
+        expect(kept == ["c", "d"], "a limit of 2 by id kept \(kept.sorted())")
 
         do {
             _ = try items.items(Misfit.self, entity: "Item")

@@ -2,12 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The README's library example is the example target's source, and it runs as it says.
+/// The library guide's example is the example target's source, and it prints what the guide says.
 final class LibraryExampleTests: XCTestCase {
-    func testReadmeShowsTheExampleThatIsBuiltAndItRuns() throws {
+    func testTheGuideShowsTheExampleThatIsBuiltAndItPrintsWhatTheGuideSays() throws {
         let source = try String(contentsOf: ImporterProcess.root.appendingPathComponent("Examples/LibraryExample/main.swift"), encoding: .utf8)
-        let readme = try String(contentsOf: ImporterProcess.root.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(readme.contains("```swift\n" + source + "```"), "README.md must show Examples/LibraryExample/main.swift verbatim")
+        let guide = try String(contentsOf: ImporterProcess.root.appendingPathComponent("docs/library.md"), encoding: .utf8)
+        XCTAssertTrue(guide.contains("```swift\n" + source + "```"), "docs/library.md must show Examples/LibraryExample/main.swift verbatim")
+        let printed = try XCTUnwrap(guide.components(separatedBy: "It prints:\n\n```\n").last?.components(separatedBy: "```").first)
 
         let directory = ImporterProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -22,13 +23,6 @@ final class LibraryExampleTests: XCTestCase {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertEqual(text, """
-            inserted at version 1
-            renamed at version 2
-            conflict: stored version 2, yours 1
-            typed insert at version 1 of 2 check-ins
-            left: 0 locations, 0 check-ins
-
-            """)
+        XCTAssertEqual(text, printed)
     }
 }

@@ -38,6 +38,14 @@ final class RequestBodyTests: XCTestCase {
         try assertSameJSON(unasked)
         try assertSameJSON(DynamoDB.TransactWriteItems(puts: [conditional, DynamoDB.PutItem(tableName: "U", item: ["id": .s("1")])]))
         try assertSameJSON(DynamoDB.TransactWriteItems(puts: []))
+        var transactedDelete = DynamoDB.DeleteItem(tableName: "T", key: ["id": .s("d")], condition: DynamoDB.Condition(
+            "#v = :v", names: ["#v": "version"], values: [":v": .n("2")]))
+        transactedDelete.returnConsumedCapacity = nil
+        try assertSameJSON(DynamoDB.TransactWriteItems(actions: [
+            .put(conditional), .delete(transactedDelete), .delete(DynamoDB.DeleteItem(tableName: "U", key: ["id": .n("1")])),
+            .conditionCheck(DynamoDB.ConditionCheck(tableName: "T", key: ["id": .s("p")],
+                                                    condition: DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": "id"]))),
+        ]))
         try assertSameJSON(DynamoDB.BatchGetItem(requestItems: [
             "T": DynamoDB.KeysAndAttributes(keys: [["id": .s("a")], ["id": .s("b")]]),
             "U": DynamoDB.KeysAndAttributes(keys: [["id": .n("1")]], consistentRead: nil),

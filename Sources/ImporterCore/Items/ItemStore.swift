@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Writes follow the same version rules as `importer run` (SPEC §6): an insert gets version 1,
 /// every change version + 1, and an item based on an older version is refused with
-/// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all.
+/// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all
+/// (on DynamoDB one conditional TransactWriteItems, of at most 100 items).
 ///
 /// A store can be shared by many threads and tasks (it is `Sendable`; every call has an `async`
 /// form). Its writes run one at a time, each whole. On a store with readers of its own

@@ -117,5 +117,5 @@ public struct VersionRules: Sendable {
 }
 
 extension Value {
-    var integerValue: Int64? { if case .integer(let number) = self { return number } else { return nil } }
+    package var integerValue: Int64? { if case .integer(let number) = self { return number } else { return nil } }
 }

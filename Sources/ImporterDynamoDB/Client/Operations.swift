@@ -170,6 +170,26 @@ public enum DynamoDB {
         }
     }
 
+    /// A condition on an item that a transaction does not change (an action of
+    /// `TransactWriteItems`): the transaction is cancelled if the item no longer meets it.
+    public struct ConditionCheck: Encodable, Sendable {
+        public var tableName: String
+        public var key: DynamoItem
+        public var conditionExpression: String
+        public var expressionAttributeNames: [String: String]?
+        public var expressionAttributeValues: DynamoItem?
+        public init(tableName: String, key: DynamoItem, condition: Condition) {
+            (self.tableName, self.key) = (tableName, key)
+            conditionExpression = condition.expression
+            expressionAttributeNames = condition.names
+            expressionAttributeValues = condition.values
+        }
+        enum CodingKeys: String, CodingKey {
+            case tableName = "TableName", key = "Key", conditionExpression = "ConditionExpression"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+        }
+    }
+
     public struct UpdateItem: Operation {
         public static let name = "UpdateItem"
         public static let writes = true
@@ -312,16 +332,32 @@ public enum DynamoDB {
         public static let name = "TransactWriteItems"
         public static let writes = true
         public typealias Response = WriteResponse
-        public struct Action: Encodable, Sendable {
-            public var put: PutItem
-            enum CodingKeys: String, CodingKey { case put = "Put" }
+        /// One action of the transaction: a write, a delete, or a condition on an item it leaves
+        /// as it is. None may carry `ReturnConsumedCapacity` (the transaction does).
+        public enum Action: Encodable, Sendable {
+            case put(PutItem)
+            case delete(DeleteItem)
+            case conditionCheck(ConditionCheck)
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                switch self {
+                case .put(let put): try container.encode(put, forKey: .put)
+                case .delete(let delete): try container.encode(delete, forKey: .delete)
+                case .conditionCheck(let check): try container.encode(check, forKey: .conditionCheck)
+                }
+            }
+            enum CodingKeys: String, CodingKey { case put = "Put", delete = "Delete", conditionCheck = "ConditionCheck" }
         }
         public var clientRequestToken: String
         public var transactItems: [Action]
         public var returnConsumedCapacity: String? = totalCapacity
-        public init(puts: [PutItem], token: String = UUID().uuidString) {
+        public init(actions: [Action], token: String = UUID().uuidString) {
             clientRequestToken = token
-            transactItems = puts.map { Action(put: $0) }
+            transactItems = actions
+        }
+        public init(puts: [PutItem], token: String = UUID().uuidString) {
+            self.init(actions: puts.map(Action.put), token: token)
         }
         enum CodingKeys: String, CodingKey {
             case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems", returnConsumedCapacity = "ReturnConsumedCapacity"

@@ -35,8 +35,30 @@ extension DynamoDB.TransactWriteItems {
                 try json.array { json in
                     for action in transactItems {
                         try json.object { json in
-                            json.key("Put")
-                            try action.put.write(to: &json)
+                            switch action {
+                            case .put(let put):
+                                json.key("Put")
+                                try put.write(to: &json)
+                            case .delete(let delete):
+                                json.key("Delete")
+                                try json.object { json in
+                                    json.member("TableName", delete.tableName)
+                                    try json.member("Key", delete.key)
+                                    json.member("ConditionExpression", delete.conditionExpression)
+                                    json.member("ExpressionAttributeNames", delete.expressionAttributeNames)
+                                    try json.member("ExpressionAttributeValues", delete.expressionAttributeValues)
+                                    json.member("ReturnConsumedCapacity", delete.returnConsumedCapacity)
+                                }
+                            case .conditionCheck(let check):
+                                json.key("ConditionCheck")
+                                try json.object { json in
+                                    json.member("TableName", check.tableName)
+                                    try json.member("Key", check.key)
+                                    json.member("ConditionExpression", check.conditionExpression)
+                                    json.member("ExpressionAttributeNames", check.expressionAttributeNames)
+                                    try json.member("ExpressionAttributeValues", check.expressionAttributeValues)
+                                }
+                            }
                         }
                     }
                 }

@@ -43,6 +43,8 @@ public final class DynamoDBStore: Store, Sendable {
     private let state = Mutex(State())
     /// Keys found by `contains`, per entity, so references to the same parent ask once.
     private let knownKeys = Mutex<[String: Set<Value>]>([:])
+    /// The open atomic run (a library call), if any: its changes until it commits.
+    let atomicRun = Mutex<AtomicRun?>(nil)
 
     private struct State {
         var codings: [String: DynamoItemCoding] = [:]
@@ -93,7 +95,7 @@ public final class DynamoDBStore: Store, Sendable {
         }
     }
 
-    private func coding(_ entity: Entity) throws -> DynamoItemCoding {
+    func coding(_ entity: Entity) throws -> DynamoItemCoding {
         guard let coding = state.withLock({ $0.codings[entity.name] }) else { throw StoreError("entity \(entity.name) was not prepared") }
         return coding
     }
@@ -108,8 +110,11 @@ public final class DynamoDBStore: Store, Sendable {
         client.consumed.take(for: entity.name).map { ConsumedUnits(write: $0.write, read: $0.read) }
     }
 
+    /// `atomic: true` is for the library's calls, each a transaction of at most 100 items
+    /// (`DynamoDBStore+AtomicRun`); `importer run` refuses `write.atomic` on DynamoDB.
     public func beginRun(atomic: Bool) throws {
-        guard !atomic else { throw StoreError("write.atomic is for the SQLite store; DynamoDB has no run-long transaction") }
+        atomicRun.withLock { $0 = atomic ? AtomicRun() : nil }
+        guard !atomic else { return }
         state.withLock { $0.emptyAtStart = []; $0.guesses = [:] }
         guard !options.transactional else { return }
         let entities = state.withLock { $0.codings.values.map(\.entity) }
@@ -128,6 +133,11 @@ public final class DynamoDBStore: Store, Sendable {
 
     public func finishRun(commit: Bool) throws {
         state.withLock { $0.emptyAtStart = [] }
+        let run = atomicRun.withLock { run in
+            defer { run = nil }
+            return run
+        }
+        if let run, commit { try self.commit(run) }
     }
 
     public func commit() throws {
@@ -149,6 +159,10 @@ public final class DynamoDBStore: Store, Sendable {
     /// before, and returns at once: the runner hands over the next window while the last
     /// requests of this one are out. Groups start in input order, across windows too.
     public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
+        if inAtomicRun {
+            let outcomes = Result { try writeInAtomicRun(records, of: entity, rules: rules) }
+            return PendingWrite { try outcomes.get() }
+        }
         let writer: EntityWriter
         do { writer = try self.writer(of: entity, rules: rules) } catch { return PendingWrite { throw error } }
         let size = writer.groupSize(transactionSize: options.transactionSize)
@@ -181,6 +195,7 @@ public final class DynamoDBStore: Store, Sendable {
     }
 
     public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+        if inAtomicRun { return try deleteInAtomicRun(key, expectedVersion: expectedVersion, of: entity) }
         let coding = try coding(entity)
         let request = DynamoDB.DeleteItem(tableName: tables.table(of: entity), key: coding.key(key), condition: DynamoDB.Condition(
             "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(expectedVersion))]))
@@ -199,6 +214,7 @@ public final class DynamoDBStore: Store, Sendable {
     // MARK: Reading
 
     public func contains(_ key: Value, in entity: Entity) throws -> Bool {
+        if inAtomicRun { return try itemInAtomicRun(key, of: entity) != nil }
         if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
         let found = try fetch(key, of: entity, projection: true) != nil
         if found { knownKeys.withLock { _ = $0[entity.name, default: []].insert(key) } }
@@ -206,10 +222,11 @@ public final class DynamoDBStore: Store, Sendable {
     }
 
     public func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
-        try fetch(key, of: entity, projection: false)
+        if inAtomicRun { return try itemInAtomicRun(key, of: entity) }
+        return try fetch(key, of: entity, projection: false)
     }
 
-    private func fetch(_ key: Value, of entity: Entity, projection: Bool) throws -> [Value]? {
+    func fetch(_ key: Value, of entity: Entity, projection: Bool) throws -> [Value]? {
         let coding = try coding(entity)
         var request = DynamoDB.GetItem(tableName: tables.table(of: entity), key: coding.key(key))
         if projection {
@@ -221,34 +238,48 @@ public final class DynamoDBStore: Store, Sendable {
         return projection ? [] : try coding.decode(item)
     }
 
+    /// Inside an atomic run, counts what the run added and deleted too.
     public func count(of entity: Entity) throws -> Int {
         var total = 0
         try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
+        for item in changesInAtomicRun(of: entity) { total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1) }
         return total
     }
 
+    /// Inside an atomic run, the table's items as the run changed them.
     public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let coding = try coding(entity)
+        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
         try paginate(entity, countOnly: false) { page in
-            for item in page.items ?? [] { try body(try coding.decode(item)) }
+            for item in page.items ?? [] {
+                let values = try coding.decode(item)
+                if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try body(values) }
+            }
         }
+        for item in changed { if let values = item.current { try body(values) } }
     }
 
     /// The items that match `query`: a Query when it gives the hash key's value, else a Scan,
     /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
     /// the query says, in memory.
+    /// Inside an atomic run, the items the run changed are judged as it changed them.
     public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let coding = try coding(entity)
         let expression = QueryExpression(query, entity: entity, coding: coding)
+        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
         try query.select(from: { candidate in
             let pages = { (page: DynamoDB.ItemsPage) in
-                for item in page.items ?? [] { try candidate(try coding.decode(item)) }
+                for item in page.items ?? [] {
+                    let values = try coding.decode(item)
+                    if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try candidate(values) }
+                }
             }
             if expression.keyCondition != nil {
                 try queryPartition(entity, expression, pages)
             } else {
                 try paginate(entity, countOnly: false, narrowedBy: expression, pages)
             }
+            for item in changed { if let values = item.current { try candidate(values) } }
         }, of: entity, body)
     }
 
@@ -288,7 +319,7 @@ public final class DynamoDBStore: Store, Sendable {
         try scan.forEachPage(body)
     }
 
-    private func send<Request: DynamoDB.Operation>(_ request: Request, _ entity: Entity) async throws -> Request.Response {
+    func send<Request: DynamoDB.Operation>(_ request: Request, _ entity: Entity) async throws -> Request.Response {
         do {
             return try await client.send(request, retries: retries, entity: entity.name)
         } catch let error as DynamoDBError {

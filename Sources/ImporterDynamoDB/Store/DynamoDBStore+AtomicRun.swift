@@ -1,0 +1,131 @@
+import ImporterAWS
+import ImporterCore
+
+/// Atomic runs (`beginRun(atomic: true)`), as the library's calls make them (`ItemStore`: each
+/// call one transaction). Writes and deletes wait in an `AtomicRun`, where the run's reads see
+/// them; `finishRun(commit: true)` sends them as one TransactWriteItems, each conditional on its
+/// item being as the run first read it, with a ConditionCheck on each item the run read and
+/// did not change (a reference's parent). The call is then applied whole or not at all, and a
+/// change by another writer in between cancels it as `ItemError.conflict`.
+///
+/// A transaction holds at most 100 actions: a call that changes and reads more items than that
+/// is refused before anything is sent. Scans are not checked: an item another writer adds
+/// meanwhile does not cancel the run.
+extension DynamoDBStore {
+    /// The actions one TransactWriteItems may hold.
+    static let transactionActionLimit = 100
+
+    var inAtomicRun: Bool { atomicRun.withLock { $0 != nil } }
+
+    /// The item with `key` as the open atomic run sees it: read from the table the first time.
+    func itemInAtomicRun(_ key: Value, of entity: Entity) throws -> [Value]? {
+        if let touched = atomicRun.withLock({ $0?.item(key, of: entity) }) { return touched.current }
+        let stored = try fetch(key, of: entity, projection: false)
+        atomicRun.withLock { $0?.read(key, of: entity, stored: stored) }
+        return stored
+    }
+
+    /// The entity's items the open atomic run changed, in the order it first read them; none
+    /// outside an atomic run.
+    func changesInAtomicRun(of entity: Entity) -> [AtomicRun.Touched] {
+        atomicRun.withLock { $0?.changes(of: entity) } ?? []
+    }
+
+    /// Decides each record against the item as the run sees it, as `VersionRules` say.
+    func writeInAtomicRun(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        try records.map { record in
+            let key = entity.key(of: record.values)
+            let current = try itemInAtomicRun(key, of: entity)
+            let (decision, conflict) = rules.decide(record.values, stored: current)
+            switch decision {
+            case .insert(let row), .update(let row, _):
+                atomicRun.withLock { $0?.change(key, of: entity, to: .put(row)) }
+                return WriteOutcome(current == nil ? .inserted : .updated, conflict: conflict)
+            case .unchanged: return WriteOutcome(.unchanged, conflict: conflict)
+            case .rolledBack: return WriteOutcome(.rolledBack, conflict: conflict)
+            case .reject(let reason, let message):
+                return WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+            }
+        }
+    }
+
+    func deleteInAtomicRun(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+        guard let current = try itemInAtomicRun(key, of: entity), (current[entity.versionIndex].integerValue ?? 0) == expectedVersion else {
+            return false
+        }
+        atomicRun.withLock { $0?.change(key, of: entity, to: .delete) }
+        return true
+    }
+
+    /// Sends what the run changed as one transaction; nothing when it only read.
+    func commit(_ run: AtomicRun) throws {
+        guard run.hasChanges else { return }
+        let actions = try run.touched.map(action)
+        guard actions.count <= Self.transactionActionLimit else {
+            throw StoreError("a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
+                + "this one needs \(actions.count): split it into smaller calls")
+        }
+        try runBlocking { [self] in try await send(actions, for: run.touched) }
+    }
+
+    private func action(_ item: AtomicRun.Touched) throws -> DynamoDB.TransactWriteItems.Action {
+        let coding = try coding(item.entity)
+        let table = tables.table(of: item.entity)
+        let condition = Self.unchangedSinceRead(item)
+        switch item.change {
+        case .put(let values):
+            return .put(DynamoDB.PutItem(tableName: table, item: coding.encodeObject(values), condition: condition))
+        case .delete where item.stored != nil:
+            var delete = DynamoDB.DeleteItem(tableName: table, key: coding.key(item.key), condition: condition)
+            delete.returnConsumedCapacity = nil
+            return .delete(delete)
+        case .delete, nil:  // read only, or added and deleted by the run: still as read
+            return .conditionCheck(DynamoDB.ConditionCheck(tableName: table, key: coding.key(item.key), condition: condition))
+        }
+    }
+
+    /// The item is stored at the version the run read, or still not stored.
+    private static func unchangedSinceRead(_ item: AtomicRun.Touched) -> DynamoDB.Condition {
+        guard let stored = item.stored else {
+            return DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": item.entity.hashKey])
+        }
+        let version = stored[item.entity.versionIndex].integerValue ?? 0
+        return DynamoDB.Condition("#v = :v", names: ["#v": item.entity.versionAttribute], values: [":v": .n(String(version))])
+    }
+
+    /// Sends the transaction, again after transient cancellations (conflicts with other
+    /// transactions, throttling); a failed condition is the `ItemError.conflict` of its item.
+    private func send(_ actions: [DynamoDB.TransactWriteItems.Action], for items: [AtomicRun.Touched]) async throws {
+        let entity = items[0].entity.name
+        var attempt = 1
+        while true {
+            do {
+                _ = try await client.send(DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity)
+                return
+            } catch let error as DynamoDBError where error.code == .transactionCanceled {
+                let reasons = error.cancellationReasons
+                if reasons.count == items.count, let failed = reasons.firstIndex(where: { $0.code == "ConditionalCheckFailed" }) {
+                    throw try await conflict(items[failed])
+                }
+                if let refused = reasons.first(where: { $0.code == "ValidationError" }) {
+                    throw StoreError("TransactWriteItems refused: \(refused.message ?? "validation error")")
+                }
+                guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
+                    throw StoreError("TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
+                }
+            } catch let error as DynamoDBError {
+                throw StoreError("TransactWriteItems: \(error)")
+            }
+        }
+    }
+
+    /// The conflict of an item another writer changed since the run read it.
+    private func conflict(_ item: AtomicRun.Touched) async throws -> ItemError {
+        let response = try await send(DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: try coding(item.entity).key(item.key)),
+                                      item.entity)
+        let now = try response.item.map { try coding(item.entity).decode($0) }
+        let versionIndex = item.entity.versionIndex
+        return .conflict(entity: item.entity.name, key: item.key, stored: now?[versionIndex].integerValue ?? 0,
+                         incoming: item.stored?[versionIndex].integerValue ?? 0)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import ImporterConformance
+import ImporterCore
+import XCTest
+@testable import ImporterAWS
+@testable import ImporterDynamoDB
+
+/// The library API (`ItemStore`) on DynamoDB: each call one TransactWriteItems, conditional on
+/// what the call read, so it is applied whole or not at all, and many writers on the same
+/// tables lose no update.
+final class DynamoDBItemStoreTests: MotoTestCase {
+    private func store(_ prefix: String) throws -> DynamoDBStore {
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = prefix
+        options.createTables = true
+        return DynamoDBStore(client: try client(), options: options)
+    }
+
+    func testTheTypedItemsScenarioConforms() throws {
+        XCTAssertEqual(try TypedItemsScenario.run(on: store("typed-")), [])
+    }
+
+    func testAnItemChangedBeforeTheCommitCancelsTheWholeCall() throws {
+        let model = try ConformanceModel.load()
+        let mine = try store("atomic-"), theirs = try store("atomic-")
+        let items = try ItemStore(store: mine, model: model), others = try ItemStore(store: theirs, model: model)
+        try items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
+        let entity = try XCTUnwrap(model.entity(named: "Item"))
+
+        try mine.beginRun(atomic: true)
+        _ = try mine.write([record(entity, ["id": .string("a"), "name": .string("mine")]), record(entity, ["id": .string("b")])],
+                           of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
+        XCTAssertEqual(try mine.fetch(.string("a"), of: entity)?[1], .string("mine"), "the run reads its own writes")
+        XCTAssertEqual(try mine.count(of: entity), 2)
+        try others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
+        XCTAssertThrowsError(try mine.finishRun(commit: true)) { error in
+            XCTAssertEqual(error as? ItemError, .conflict(entity: "Item", key: .string("a"), stored: 2, incoming: 1))
+        }
+        try mine.beginRun(atomic: false)
+        XCTAssertEqual(try items.items("Item").fetch(.string("a"))?["name"], .string("theirs"))
+        XCTAssertNil(try items.items("Item").fetch(.string("b")), "nothing of the cancelled call is stored")
+    }
+
+    func testAParentDeletedBeforeTheCommitCancelsItsChild() throws {
+        let model = try ConformanceModel.load()
+        let mine = try store("parent-"), theirs = try store("parent-")
+        let items = try ItemStore(store: mine, model: model), others = try ItemStore(store: theirs, model: model)
+        try items.items("Owner").insert(Item(["id": .string("o")]))
+        let pet = try XCTUnwrap(model.entity(named: "Pet")), owner = try XCTUnwrap(model.entity(named: "Owner"))
+
+        // What `insert` does: the reference's parent read, then the child written.
+        try mine.beginRun(atomic: true)
+        XCTAssertNotNil(try mine.fetch(.string("o"), of: owner))
+        _ = try mine.write([record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
+                           rules: VersionRules(entity: pet, write: WriteConfig()))
+        try others.items("Owner").delete(.string("o"))
+        XCTAssertThrowsError(try mine.finishRun(commit: true)) { error in
+            XCTAssertEqual(error as? ItemError, .conflict(entity: "Owner", key: .string("o"), stored: 0, incoming: 1))
+        }
+        try mine.beginRun(atomic: false)
+        XCTAssertEqual(try items.items("Pet").count(), 0, "no pet names the deleted owner")
+    }
+
+    func testACallOfMoreThanATransactionHoldsIsRefusedWhole() throws {
+        let model = try ConformanceModel.load()
+        let store = try store("large-")
+        let items = try ItemStore(store: store, model: model)
+        let entity = try XCTUnwrap(model.entity(named: "Item"))
+        // 101 items written as `importer run` writes them, in batches.
+        _ = try store.write((0...100).map { record(entity, ["id": .string("i\($0)")]) }, of: entity,
+                            rules: VersionRules(entity: entity, write: WriteConfig()))
+        try store.commit()
+
+        XCTAssertThrowsError(try items.items("Item").deleteAll()) { error in
+            XCTAssertTrue("\(error)".contains("at most 100"), "\(error)")
+        }
+        XCTAssertEqual(try items.items("Item").count(), 101, "nothing was deleted")
+    }
+
+    struct Counter: Codable {
+        var id: String
+        var name: String?
+        var qty: Int32?
+        var version: Int64?
+    }
+
+    /// Two stores (two clients) on the same tables, as two processes would be: every update
+    /// is conditional on the version it read, so a lost update is a conflict, retried.
+    func testManyTasksOnTwoStoresLoseNoUpdateAndKeepVersionsExact() async throws {
+        let model = try ConformanceModel.load()
+        let stores = [try ItemStore(store: store("shared-"), model: model), try ItemStore(store: store("shared-"), model: model)]
+        let counters = try stores.map { try $0.items(Counter.self, entity: "Item") }
+        let keys = ["c0", "c1"]
+        try await counters[0].insert(keys.map { Counter(id: $0, name: "start", qty: 0, version: nil) })
+
+        let tasks = 4, incrementsPerTask = 10
+        let started = Date()
+        let conflicts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    let counter = counters[task % counters.count]
+                    var conflicts = 0
+                    for increment in 0..<incrementsPerTask {
+                        let key = Value.string(keys[(task + increment) % keys.count])
+                        while true {
+                            var item = try await counter.fetch(key)!
+                            item.qty! += 1
+                            item.name = "t\(task)-\(increment)"
+                            do {
+                                try await counter.update(item)
+                                break
+                            } catch ItemError.conflict {
+                                conflicts += 1
+                            }
+                        }
+                    }
+                    return conflicts
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+
+        let stored = try await counters[1].fetchAll()
+        XCTAssertEqual(stored.compactMap(\.qty).reduce(0, +), Int32(tasks * incrementsPerTask), "every increment is stored once")
+        for item in stored { XCTAssertEqual(item.version, 1 + Int64(item.qty ?? 0), "\(item.id): one version per update") }
+        print("DynamoDB concurrent updates: \(tasks * incrementsPerTask) by \(tasks) tasks on 2 stores, "
+              + "conflicts retried: \(conflicts), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+    }
+
+    private func record(_ entity: Entity, _ values: [String: Value]) -> PreparedRecord {
+        PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [],
+                       values: entity.attributes.map { values[$0.name] ?? .null })
+    }
+}
