@@ -58,6 +58,8 @@ public enum TypedItemsScenario {
         let owners = try items.items(Owner.self), pets = try items.items(Pet.self)
         try owners.insert(Owner(id: "o", name: "Olga", version: nil))
         try pets.insert(Pet(id: "p", ownerId: "o", version: nil))
+        let owned = try pets.fetch(relatedTo: .string("o"), through: "owner").map(\.id)
+        expect(owned == ["p"], "the owner's pets were \(owned)")
         try owners.delete(.string("o"))
         expect(try pets.count() == 0, "the cascade rule left the pet")
 
