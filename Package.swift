@@ -38,8 +38,10 @@ let package = Package(
         // SHA-256 and HMAC (model checksums, input fingerprints, archives, SigV4).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
+        // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
+        .target(name: "CPrefetch"),
         // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
-        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams"), "CNettle"]),
+        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams"), "CNettle", "CPrefetch"]),
         // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.

@@ -105,16 +105,37 @@ final class KeyStage {
         }
     }
 
+    /// The fingerprints a chunk's checks look up, `references.count + 1` a record: each
+    /// reference's parent key (0 when it is null), then the record's own key. Taken before the
+    /// checks, so that each record's lookups can be prefetched a few records ahead.
+    fileprivate func fingerprints(of records: [PreparedRecord], entity: Entity, references: [Reference]) -> [UInt64] {
+        var fingerprints: [UInt64] = []
+        fingerprints.reserveCapacity(records.count * (references.count + 1))
+        for record in records {
+            for reference in references {
+                let key = Value.key(record.values, at: reference.attributeIndices)
+                fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entity: reference.parent.name))
+            }
+            fingerprints.append(ledger.fingerprint(of: entity.key(of: record.values), entity: entity.name))
+        }
+        return fingerprints
+    }
+
+    fileprivate func prefetch(_ fingerprints: ArraySlice<UInt64>) {
+        for fingerprint in fingerprints where fingerprint != 0 { ledger.prefetch(fingerprint) }
+    }
+
     /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
-    /// or is cleared (`nullify`) or kept, and counted.
-    fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], at location: RecordLocation) -> Rejection? {
+    /// or is cleared (`nullify`) or kept, and counted. `fingerprints`: the record's, from `fingerprints(of:…)`.
+    fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
+                           at location: RecordLocation) -> Rejection? {
         do {
             // Counted once the record passed every check: a duplicate stores nothing.
             var missing: [(reference: Reference, message: String)] = []
-            for reference in references {
+            for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {  // a null reference is not missing
+                if try ledger.contains(fingerprint: fingerprint) { continue }
                 let key = Value.key(values, at: reference.attributeIndices)
-                if key.isNull { continue }
-                if try ledger.contains(key, entity: reference.parent.name) || store?.contains(key, in: reference.parent) == true { continue }
+                if try store?.contains(key, in: reference.parent) == true { continue }
                 let attribute = reference.attributes(of: entity)
                 let shown = reference.attributeIndices.count == 1 ? "'\(key)'" : key.description
                 let message = "\(attribute): \(shown) names no \(reference.parent.name) in this run's input or in the store"
@@ -124,15 +145,14 @@ final class KeyStage {
                 if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
                 missing.append((reference, message))
             }
-            let key = entity.key(of: values)
-            if let first = try ledger.record(key, entity: entity.name, at: location) {
+            if let first = try ledger.record(fingerprint: fingerprints[fingerprints.endIndex - 1], at: location) {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
                 return Rejection(stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
-                    "\(entity.describe(key: key)) already appeared on line \(first.line)\(file); the first occurrence is kept")
+                    "\(entity.describe(key: entity.key(of: values))) already appeared on line \(first.line)\(file); the first occurrence is kept")
             }
             for (reference, message) in missing {
                 recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                                          action: reference.policy, line: location.line, key: key, message)
+                                          action: reference.policy, line: location.line, key: entity.key(of: values), message)
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
@@ -156,6 +176,9 @@ private struct ChunkCheck {
     private var pastLimit = false
     /// Records read but not yet counted (counted in runs, and before each rejection).
     private var pendingRead = 0
+    /// How many records ahead the key lookups are prefetched: far enough for the loads to
+    /// arrive, near enough for them to stay in the cache.
+    private static let lookahead = 8
 
     init(stage: KeyStage, input: Int, ordinalBase: Int) {
         self.stage = stage
@@ -166,6 +189,8 @@ private struct ChunkCheck {
     mutating func run(_ chunk: inout ParsedChunk) {
         let entity = stage.inputs[input].entity
         let references = stage.references(of: input)
+        let fingerprints = stage.fingerprints(of: chunk.records, entity: entity, references: references)
+        let stride = references.count + 1
         let skipBefore = stage.resume.skipBefore[input]
         var nextReject = chunk.rejects.startIndex
         var kept = 0
@@ -176,7 +201,10 @@ private struct ChunkCheck {
             if pendingRead >= 1024 { countRead() }
             if stopsBeforeNextRecord() { break }
             pendingRead += 1
+            let ahead = (position + Self.lookahead) * stride
+            if ahead < fingerprints.count { stage.prefetch(fingerprints[ahead..<ahead + stride]) }
             if let rejection = stage.check(&chunk.records[position].values, entity: entity, references: references,
+                                           fingerprints: fingerprints[position * stride..<(position + 1) * stride],
                                            at: RecordLocation(inputIndex: input, line: record.line)) {
                 reject(record, rejection)
                 continue

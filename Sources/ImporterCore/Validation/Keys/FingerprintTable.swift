@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A map from fingerprints (uniform 64-bit hashes) to 64-bit values: open addressing with
 /// 16-byte slots, so a lookup is one cache miss.
 package final class FingerprintTable {
@@ -20,6 +22,11 @@ package final class FingerprintTable {
         slots = SlotArray(count: size)
         mask = size - 1
         self.capacity = capacity
+    }
+
+    /// Starts loading the slot a lookup of `fingerprint` probes first.
+    package func prefetch(_ fingerprint: UInt64) {
+        importer_prefetch(slots.pointer + (Int(truncatingIfNeeded: fingerprint) & mask))
     }
 
     package func value(of fingerprint: UInt64) -> UInt64? {

@@ -31,7 +31,11 @@ public final class KeyLedger {
     }
 
     public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
-        let fingerprint = self.fingerprint(key, entity)
+        try record(fingerprint: fingerprint(of: key, entity: entity), at: location)
+    }
+
+    /// `record` of a key by its `fingerprint(of:entity:)`.
+    public func record(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
         // Not `found`: it only holds what the others hold, and new keys are the common case.
         if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
         recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
@@ -41,7 +45,11 @@ public final class KeyLedger {
 
     /// References ask for the same parents over and over: the small table of found keys first.
     public func contains(_ key: Value, entity: String) throws -> Bool {
-        let fingerprint = self.fingerprint(key, entity)
+        try contains(fingerprint: fingerprint(of: key, entity: entity))
+    }
+
+    /// `contains` of a key by its `fingerprint(of:entity:)`.
+    public func contains(fingerprint: UInt64) throws -> Bool {
         if found.value(of: fingerprint) != nil { return true }
         guard let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) else { return false }
         if found.count >= found.capacity {
@@ -64,8 +72,16 @@ public final class KeyLedger {
         recent.removeAll()
     }
 
-    /// Never 0 (the tables' empty mark).
-    private func fingerprint(_ key: Value, _ entity: String) -> UInt64 {
+    /// Starts loading what `contains(fingerprint:)` and `record(fingerprint:at:)` will probe
+    /// first, so that a lookup a few records later finds it in the cache: a probe of these
+    /// tables is otherwise a cache miss.
+    public func prefetch(_ fingerprint: UInt64) {
+        found.prefetch(fingerprint)
+        recent.prefetch(fingerprint)
+    }
+
+    /// The key's fingerprint in the run (never 0, the tables' empty mark).
+    public func fingerprint(of key: Value, entity: String) -> UInt64 {
         let id: Int
         if entity == lastEntity.name {
             id = lastEntity.id
