@@ -109,14 +109,15 @@ final class KeyStage {
     /// reference's parent key (0 when it is null), then the record's own key. Taken before the
     /// checks, so that each record's lookups can be prefetched a few records ahead.
     fileprivate func fingerprints(of records: [PreparedRecord], entity: Entity, references: [Reference]) -> [UInt64] {
+        let parents = references.map { ledger.entityID($0.parent.name) }, own = ledger.entityID(entity.name)
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(records.count * (references.count + 1))
-        for record in records {
-            for reference in references {
-                let key = Value.key(record.values, at: reference.attributeIndices)
-                fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entity: reference.parent.name))
+        for position in records.indices {
+            for (reference, parent) in zip(references, parents) {
+                let key = Value.key(records[position].values, at: reference.attributeIndices)
+                fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
             }
-            fingerprints.append(ledger.fingerprint(of: entity.key(of: record.values), entity: entity.name))
+            fingerprints.append(ledger.fingerprint(of: entity.key(of: records[position].values), entityID: own))
         }
         return fingerprints
     }
@@ -196,8 +197,8 @@ private struct ChunkCheck {
         var kept = 0
         for position in chunk.records.indices {
             chunk.records[position].ordinal += ordinalBase
-            let record = chunk.records[position]
-            rejectParsed(chunk.rejects, from: &nextReject, before: record.ordinal)
+            let (ordinal, line) = (chunk.records[position].ordinal, chunk.records[position].line)
+            rejectParsed(chunk.rejects, from: &nextReject, before: ordinal)
             if pendingRead >= 1024 { countRead() }
             if stopsBeforeNextRecord() { break }
             pendingRead += 1
@@ -205,13 +206,13 @@ private struct ChunkCheck {
             if ahead < fingerprints.count { stage.prefetch(fingerprints[ahead..<ahead + stride]) }
             if let rejection = stage.check(&chunk.records[position].values, entity: entity, references: references,
                                            fingerprints: fingerprints[position * stride..<(position + 1) * stride],
-                                           at: RecordLocation(inputIndex: input, line: record.line)) {
-                reject(record, rejection)
+                                           at: RecordLocation(inputIndex: input, line: line)) {
+                reject(chunk.records[position], rejection)
                 continue
             }
             // Written before the interruption: its outcome is in the checkpoint.
-            if record.ordinal < skipBefore {
-                if let rejection = stage.resume.doneRejections[input][record.ordinal] { reject(record, rejection) }
+            if ordinal < skipBefore {
+                if let rejection = stage.resume.doneRejections[input][ordinal] { reject(chunk.records[position], rejection) }
                 continue
             }
             chunk.records.swapAt(kept, position)

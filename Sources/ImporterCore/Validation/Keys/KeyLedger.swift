@@ -20,7 +20,6 @@ public final class KeyLedger {
     private var found = FingerprintTable(capacity: 1 << 14)
     private static let foundLimit = 1 << 18
     private var entityIDs: [String: Int] = [:]
-    private var lastEntity = (name: "", id: 0)
     private let image = Fingerprint()
 
     /// `memoryLimit`: fingerprints held in memory (16 bytes each, plus the table's slack)
@@ -82,20 +81,22 @@ public final class KeyLedger {
 
     /// The key's fingerprint in the run (never 0, the tables' empty mark).
     public func fingerprint(of key: Value, entity: String) -> UInt64 {
-        let id: Int
-        if entity == lastEntity.name {
-            id = lastEntity.id
-        } else if let known = entityIDs[entity] {
-            id = known
-            lastEntity = (entity, id)
-        } else {
-            id = entityIDs.count
-            entityIDs[entity] = id
-        }
+        fingerprint(of: key, entityID: entityID(entity))
+    }
+
+    /// `fingerprint(of:entity:)` by the entity's `entityID`, without looking its name up.
+    public func fingerprint(of key: Value, entityID: Int) -> UInt64 {
         image.reset()
-        image.append(UInt64(id))
+        image.append(UInt64(entityID))
         append(key)
         return image.value
+    }
+
+    /// The number that stands for `entity` in this ledger's fingerprints.
+    public func entityID(_ entity: String) -> Int {
+        if let known = entityIDs[entity] { return known }
+        entityIDs[entity] = entityIDs.count
+        return entityIDs.count - 1
     }
 
     private func append(_ key: Value) {
