@@ -13,10 +13,11 @@ public final class KeyLedger {
     private let recent: FingerprintTable
     private let memoryLimit: Int
     private var spilled: SpilledFingerprints?
-    /// Fingerprints reference checks found, kept at hand: they ask for the same parents over
-    /// and over. It starts small enough for the CPU's caches and grows, when full, up to
+    /// Fingerprints reference checks found on disk, kept at hand: they ask for the same parents
+    /// over and over. It starts small enough for the CPU's caches and grows, when full, up to
     /// `foundLimit` (8 MB: the parents of big tables, such as 100k locations named by 10M
-    /// check-ins); full at that size, it is cleared.
+    /// check-ins); full at that size, it is cleared. (Keys still in `recent` need no copy: the
+    /// key stage prefetches their slots.)
     private var found = FingerprintTable(capacity: 1 << 14)
     private static let foundLimit = 1 << 18
     private var entityIDs: [String: Int] = [:]
@@ -42,15 +43,14 @@ public final class KeyLedger {
         return nil
     }
 
-    /// References ask for the same parents over and over: the small table of found keys first.
     public func contains(_ key: Value, entity: String) throws -> Bool {
         try contains(fingerprint: fingerprint(of: key, entity: entity))
     }
 
     /// `contains` of a key by its `fingerprint(of:entity:)`.
     public func contains(fingerprint: UInt64) throws -> Bool {
-        if found.value(of: fingerprint) != nil { return true }
-        guard let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) else { return false }
+        if recent.value(of: fingerprint) != nil || found.value(of: fingerprint) != nil { return true }
+        guard let packed = try spilled?.find(fingerprint) else { return false }
         if found.count >= found.capacity {
             if found.capacity < Self.foundLimit { found = FingerprintTable(capacity: found.capacity * 4) } else { found.removeAll() }
         }
