@@ -5,6 +5,11 @@
 public enum DecimalText {
     /// The canonical text of a decimal literal (`+1.50`, `1e3`, `-0.0`), or nil if it is not one.
     public static func canonical(_ text: String) -> String? {
+        isCanonical(text) ? text : rendered(text)
+    }
+
+    /// The canonical text of a decimal literal, built digit by digit.
+    static func rendered(_ text: String) -> String? {
         var bytes = Array(text.utf8)[...]
         var negative = false
         if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
@@ -36,6 +41,30 @@ public enum DecimalText {
         // Value = digits × 10^(exponent − fractionDigits)
         let scale = exponent - (digits.count - (pointPosition ?? digits.count))
         return render(digits: digits, scale: scale, negative: negative)
+    }
+
+    /// Whether `text` is in canonical form already, as most decimals in a dump are: then it is
+    /// its own canonical text, found in one pass without allocating.
+    static func isCanonical(_ text: String) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        var byte = utf8.next()
+        let negative = byte == UInt8(ascii: "-")
+        if negative { byte = utf8.next() }
+        guard let first = byte, first >= 48 && first <= 57 else { return false }
+        var integerDigits = 1
+        byte = utf8.next()
+        while let digit = byte, digit >= 48 && digit <= 57 {
+            integerDigits += 1
+            byte = utf8.next()
+        }
+        if integerDigits > 1 && first == 48 { return false }  // a leading zero
+        guard let point = byte else { return !(negative && first == 48) }  // "-0" is "0"
+        guard point == UInt8(ascii: "."), var last = utf8.next(), last >= 48 && last <= 57 else { return false }
+        while let digit = utf8.next() {
+            guard digit >= 48 && digit <= 57 else { return false }
+            last = digit
+        }
+        return last != 48  // no trailing zero
     }
 
     private static func render(digits: [UInt8], scale: Int, negative: Bool) -> String {
