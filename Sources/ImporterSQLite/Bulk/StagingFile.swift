@@ -15,6 +15,9 @@ final class StagingFile {
     let path: String
     private let database: Database
     private var inserts: [String: Statement] = [:]
+    /// Per entity, an INSERT of `rowsPerInsert` rows: one statement run for many rows.
+    private var batchInserts: [String: Statement] = [:]
+    private static let rowsPerInsert = 64
     /// Rows staged per entity, committed or not; rowids run from 1 to this.
     private(set) var rows: [String: Int64] = [:]
     /// `rows` at the last commit.
@@ -50,25 +53,35 @@ final class StagingFile {
         rows[entity.name] = committed ?? 0
         committedRows[entity.name] = committed ?? 0
         let list = entity.attributes.map { quoted($0.name) }
-        inserts[entity.name] = try database.prepare(
-            "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES (\(list.map { _ in "?" }.joined(separator: ", ")))")
+        let row = "(" + list.map { _ in "?" }.joined(separator: ", ") + ")"
+        let insert = "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES "
+        inserts[entity.name] = try database.prepare(insert + row)
+        batchInserts[entity.name] = try database.prepare(insert + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "))
     }
 
     /// Stages rows of `entity`: each row's `values` with its `version` in place of the record's.
     func append(_ staged: [(values: [Value], version: Int64)], of entity: Entity) throws {
         guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
-        let insert = inserts[entity.name]!
-        let versionIndex = entity.versionIndex
-        for (values, version) in staged {
-            try insert.withArguments(values) {
-                for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(index + 1)) }
-                try insert.bind(Int32(versionIndex + 1), int64: version)
+        let columns = entity.attributes.count, versionIndex = entity.versionIndex
+        var start = staged.startIndex
+        while start < staged.endIndex {
+            // `rowsPerInsert` rows a statement while there are as many, then one at a time.
+            let batch = staged.endIndex - start >= Self.rowsPerInsert
+            let count = batch ? Self.rowsPerInsert : 1
+            let insert = batch ? batchInserts[entity.name]! : inserts[entity.name]!
+            try insert.withArguments(staged[start].values) {
+                for (row, (values, version)) in staged[start..<start + count].enumerated() {
+                    let base = row * columns + 1
+                    for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(base + index)) }
+                    try insert.bind(Int32(base + versionIndex), int64: version)
+                }
                 defer { insert.reset() }
                 try insert.step()
             }
+            start += count
         }
-        rows[entity.name, default: 0] += Int64(staged.count)
+        self.rows[entity.name, default: 0] += Int64(staged.count)
     }
 
     /// Whether rows were staged since the last commit.
@@ -98,6 +111,7 @@ final class StagingFile {
     /// Closes the file and deletes it: its rows are in the store.
     func close() {
         inserts = [:]
+        batchInserts = [:]
         database.clearCache()
         Self.remove(path)
     }
