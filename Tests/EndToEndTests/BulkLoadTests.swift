@@ -140,6 +140,25 @@ final class BulkLoadTests: XCTestCase {
             """), "0", "rows in key order")
     }
 
+    /// A dump sorted by its key is built from its rows as staged, without a sort; one key out of
+    /// place at its end sends it the sorting way. Either way the store is the record-by-record one.
+    func testADumpInKeyOrderStoresWhatRecordByRecordWritesStore() throws {
+        try write("locationId,name,createdAt\n" + (0..<100).map { "loc-\($0),Place \($0),2024-03-01T10:15:30Z\n" }.joined(), "locations.csv")
+        let sorted = "checkinId,locationId,checkinTime,comment,rating,version\n"
+            + (0..<20_000).map { String(format: "c-%06d,loc-%d,2024-05-01T08:00:00Z,,%d,\n", $0, $0 % 100, $0 % 5 + 1) }.joined()
+        for (name, tail) in [("ordered", ""), ("nearly", "b-late,loc-1,2024-05-01T08:00:00Z,,3,\n")] {
+            try write(sorted + tail, "checkins.csv")
+            let incremental = try ImporterProcess.run(["run", try makePipeline(name + "-incremental", bulk: false), "--quiet"])
+            XCTAssertEqual(incremental.status, 0, incremental.stderr)
+            let bulk = try ImporterProcess.run(["run", try makePipeline(name), "--quiet"])
+            XCTAssertEqual(bulk.status, 0, bulk.stderr)
+            XCTAssertEqual(try writePaths(name), ["bulk", "bulk"])
+            try assertSameRun(name, as: name + "-incremental")
+            XCTAssertEqual(try ImporterProcess.sqlite(store(name), "SELECT count(*) FROM Checkin"), String(20_000 + (tail.isEmpty ? 0 : 1)))
+            XCTAssertEqual(try ImporterProcess.sqlite(store(name), "PRAGMA integrity_check"), "ok")
+        }
+    }
+
     func testAnAtomicBulkLoadPastTheErrorLimitStoresNothing() throws {
         try writeInputs()
         let aborted = try ImporterProcess.run(["run", try makePipeline("aborted", atomic: true, maxErrors: 10), "--quiet"])

@@ -54,9 +54,10 @@ final class BulkLoad {
     }
 
     /// Builds every entity's table from its staged rows inside the store's open transaction.
-    /// With the staging file attached to the store's connection as `schema`, SQLite copies each
-    /// table as it is where `indexForCopy` readied it, or else sorts the rows by key and inserts
-    /// them in that order; inside an atomic run's transaction, which cannot attach a file, they
+    /// With the staging file attached to the store's connection as `schema`, SQLite inserts the
+    /// rows as staged where they are in key order already (`StagingFile.inKeyOrder`: each
+    /// index entry an append, no sort), copies the table as it is where `indexForCopy` readied
+    /// it, or else sorts the rows by key and inserts them in that order; inside an atomic run's transaction, which cannot attach a file, they
     /// are read in key order from the staging file and inserted one by one.
     func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
@@ -67,7 +68,8 @@ final class BulkLoad {
                 } else if let schema {
                     let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
                     let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
-                    try database.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table) ORDER BY \(key)")
+                    let order = file.inKeyOrder.contains(entity.name) ? "" : " ORDER BY \(key)"
+                    try database.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table)\(order)")
                 } else {
                     let insert = try statements(entity).insert
                     let columns = Int32(entity.attributes.count)
@@ -91,9 +93,11 @@ final class BulkLoad {
     ///
     /// Not where SQLite would not copy as it is: a key that is the rowid (an integer), a store
     /// table whose columns differ from the staged ones, or one created before its key said
-    /// `ON CONFLICT ABORT`. Those are built by a sort.
+    /// `ON CONFLICT ABORT`. Those are built by a sort. Nor where the rows are in key order
+    /// already: inserting them as they are costs less than building the index to copy.
     func indexForCopy(attachedAs schema: String, in database: Database) throws {
-        for entity in entities.values.sorted(by: { $0.name < $1.name }) where !copiedAsIs.contains(entity.name) {
+        for entity in entities.values.sorted(by: { $0.name < $1.name })
+        where !copiedAsIs.contains(entity.name) && !file.inKeyOrder.contains(entity.name) {
             let keyIsRowid = entity.keyAttributes.count == 1
                 && entity.attribute(named: entity.hashKey).map { ValueColumns.sqlType($0.type) == "INTEGER" } == true
             guard !keyIsRowid, try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database) else { continue }

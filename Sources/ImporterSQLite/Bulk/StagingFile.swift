@@ -22,6 +22,12 @@ final class StagingFile {
     private(set) var rows: [String: Int64] = [:]
     /// `rows` at the last commit.
     private(set) var committedRows: [String: Int64] = [:]
+    /// The entities whose staged rows are all in the order of their key as the store's index
+    /// orders it (`KeyOrder`; a dump sorted by key, as many are): their tables are built
+    /// without a sort (`BulkLoad`). Not known of rows an interrupted run staged.
+    private(set) var inKeyOrder: Set<String> = []
+    /// The last key staged of each entity in `inKeyOrder`.
+    private var lastKeys: [String: Value] = [:]
 
     /// The staging file of the store at `storePath`.
     static func path(ofStore storePath: String) -> String { storePath + ".bulk" }
@@ -52,6 +58,8 @@ final class StagingFile {
         }
         rows[entity.name] = committed ?? 0
         committedRows[entity.name] = committed ?? 0
+        if (committed ?? 0) == 0 { inKeyOrder.insert(entity.name) } else { inKeyOrder.remove(entity.name) }
+        lastKeys[entity.name] = nil
         let list = entity.attributes.map { quoted($0.name) }
         let row = "(" + list.map { _ in "?" }.joined(separator: ", ") + ")"
         let insert = "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES "
@@ -63,6 +71,7 @@ final class StagingFile {
     func append(_ staged: [(values: [Value], version: Int64)], of entity: Entity) throws {
         guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
+        if inKeyOrder.contains(entity.name) { followKeyOrder(staged, of: entity) }
         let columns = entity.attributes.count, versionIndex = entity.versionIndex
         var start = staged.startIndex
         while start < staged.endIndex {
@@ -84,6 +93,21 @@ final class StagingFile {
         self.rows[entity.name, default: 0] += Int64(staged.count)
     }
 
+    /// Keeps `entity` in `inKeyOrder` while each key staged sorts after the one before.
+    private func followKeyOrder(_ staged: [(values: [Value], version: Int64)], of entity: Entity) {
+        var last = lastKeys[entity.name]
+        for (values, _) in staged {
+            let key = entity.key(of: values)
+            if let last, !KeyOrder.precedes(last, key) {
+                inKeyOrder.remove(entity.name)
+                lastKeys[entity.name] = nil
+                return
+            }
+            last = key
+        }
+        lastKeys[entity.name] = last
+    }
+
     /// Whether rows were staged since the last commit.
     var hasUncommitted: Bool { !database.isAutocommit }
 
@@ -96,6 +120,7 @@ final class StagingFile {
     /// Drops what was staged since the last commit.
     func rollBack() {
         database.rollBackQuietly()
+        (inKeyOrder, lastKeys) = ([], [:])  // the last key kept may be one of the rows dropped
         rows = committedRows
     }
 
