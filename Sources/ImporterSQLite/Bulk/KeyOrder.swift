@@ -1,3 +1,4 @@
+import Foundation
 import ImporterCore
 
 /// The order of key values in the indexes of the store's tables (SQLite's BINARY collation):
@@ -8,7 +9,14 @@ enum KeyOrder {
     /// when that is not known here (other types, a text beside an integer).
     static func precedes(_ a: Value, _ b: Value) -> Bool {
         switch (a, b) {
-        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.string(var x), .string(var y)):
+            return x.withUTF8 { a in
+                y.withUTF8 { b in
+                    let common = min(a.count, b.count)
+                    let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                    return order < 0 || (order == 0 && a.count < b.count)
+                }
+            }
         case (.integer(let x), .integer(let y)): return x < y
         case (.pair(let hashA, let rangeA), .pair(let hashB, let rangeB)):
             return precedes(hashA, hashB) || (same(hashA, hashB) && precedes(rangeA, rangeB))

@@ -71,7 +71,7 @@ final class StagingFile {
     func append(_ staged: [(values: [Value], version: Int64)], of entity: Entity) throws {
         guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
-        if inKeyOrder.contains(entity.name) { followKeyOrder(staged, of: entity) }
+        var inOrder = inKeyOrder.contains(entity.name), lastKey = lastKeys[entity.name]
         let columns = entity.attributes.count, versionIndex = entity.versionIndex
         var start = staged.startIndex
         while start < staged.endIndex {
@@ -81,6 +81,7 @@ final class StagingFile {
             let insert = batch ? batchInserts[entity.name]! : inserts[entity.name]!
             try insert.withArguments(staged[start].values) {
                 for (row, (values, version)) in staged[start..<start + count].enumerated() {
+                    if inOrder { (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: values)) }
                     let base = row * columns + 1
                     for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(base + index)) }
                     try insert.bind(Int32(base + versionIndex), int64: version)
@@ -90,22 +91,15 @@ final class StagingFile {
             }
             start += count
         }
+        lastKeys[entity.name] = lastKey
+        if !inOrder { inKeyOrder.remove(entity.name) }
         self.rows[entity.name, default: 0] += Int64(staged.count)
     }
 
-    /// Keeps `entity` in `inKeyOrder` while each key staged sorts after the one before.
-    private func followKeyOrder(_ staged: [(values: [Value], version: Int64)], of entity: Entity) {
-        var last = lastKeys[entity.name]
-        for (values, _) in staged {
-            let key = entity.key(of: values)
-            if let last, !KeyOrder.precedes(last, key) {
-                inKeyOrder.remove(entity.name)
-                lastKeys[entity.name] = nil
-                return
-            }
-            last = key
-        }
-        lastKeys[entity.name] = last
+    /// Whether `key`, staged after `last`, keeps the rows in key order; and the last key then.
+    private static func follow(_ last: Value?, by key: Value) -> (inOrder: Bool, last: Value?) {
+        guard let last else { return (true, key) }
+        return KeyOrder.precedes(last, key) ? (true, key) : (false, nil)
     }
 
     /// Whether rows were staged since the last commit.
