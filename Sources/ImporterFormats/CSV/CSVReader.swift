@@ -268,14 +268,11 @@ public final class CSVReader: PartitionedRecordReader {
                 values.append(.text(text))
             }
         }
-        var record = SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
-                                  names: names, values: values)
-        if invalidUTF8 {
-            record.values = []
-            record.failure = Rejection(stage: .read, reason: .encoding,
-                "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes")
-        }
-        return record
+        // Made once, as returned: a record changed after it is made is copied whole.
+        let failure = invalidUTF8 ? Rejection(stage: .read, reason: .encoding,
+            "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes") : nil
+        return SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
+                            names: names, values: invalidUTF8 ? [] : values, failure: failure)
     }
 
     private func isNull(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
