@@ -42,21 +42,15 @@ extension DynamoDB.TransactWriteItems {
                             case .delete(let delete):
                                 json.key("Delete")
                                 try json.object { json in
-                                    json.member("TableName", delete.tableName)
-                                    try json.member("Key", delete.key)
-                                    json.member("ConditionExpression", delete.conditionExpression)
-                                    json.member("ExpressionAttributeNames", delete.expressionAttributeNames)
-                                    try json.member("ExpressionAttributeValues", delete.expressionAttributeValues)
+                                    try json.keyAndCondition(table: delete.tableName, key: delete.key, delete.conditionExpression,
+                                                             names: delete.expressionAttributeNames, values: delete.expressionAttributeValues)
                                     json.member("ReturnConsumedCapacity", delete.returnConsumedCapacity)
                                 }
                             case .conditionCheck(let check):
                                 json.key("ConditionCheck")
                                 try json.object { json in
-                                    json.member("TableName", check.tableName)
-                                    try json.member("Key", check.key)
-                                    json.member("ConditionExpression", check.conditionExpression)
-                                    json.member("ExpressionAttributeNames", check.expressionAttributeNames)
-                                    try json.member("ExpressionAttributeValues", check.expressionAttributeValues)
+                                    try json.keyAndCondition(table: check.tableName, key: check.key, check.conditionExpression,
+                                                             names: check.expressionAttributeNames, values: check.expressionAttributeValues)
                                 }
                             }
                         }
@@ -65,6 +59,19 @@ extension DynamoDB.TransactWriteItems {
                 json.member("ReturnConsumedCapacity", returnConsumedCapacity)
             }
         }
+    }
+}
+
+extension JSONBodyWriter {
+    /// The members of an action on an item named by its key, under a condition (a transaction's
+    /// Delete or ConditionCheck).
+    mutating func keyAndCondition(table: String, key: DynamoItem, _ expression: String?, names: [String: String]?,
+                                  values: DynamoItem?) throws {
+        member("TableName", table)
+        try member("Key", key)
+        member("ConditionExpression", expression)
+        member("ExpressionAttributeNames", names)
+        try member("ExpressionAttributeValues", values)
     }
 }
 
