@@ -57,8 +57,9 @@ final class BulkLoad {
     /// With the staging file attached to the store's connection as `schema`, SQLite inserts the
     /// rows as staged where they are in key order already (`StagingFile.inKeyOrder`: each
     /// index entry an append, no sort), copies the table as it is where `indexForCopy` readied
-    /// it, or else sorts the rows by key and inserts them in that order; inside an atomic run's transaction, which cannot attach a file, they
-    /// are read in key order from the staging file and inserted one by one.
+    /// it, or else sorts the rows by key and inserts them in that order. Inside an atomic run's
+    /// transaction, which cannot attach a file, they are read in key order from the staging
+    /// file and inserted one by one.
     func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
             do {

@@ -93,7 +93,7 @@ final class StagingFile {
         }
         lastKeys[entity.name] = lastKey
         if !inOrder { inKeyOrder.remove(entity.name) }
-        self.rows[entity.name, default: 0] += Int64(staged.count)
+        rows[entity.name, default: 0] += Int64(staged.count)
     }
 
     /// Whether `key`, staged after `last`, keeps the rows in key order; and the last key then.
