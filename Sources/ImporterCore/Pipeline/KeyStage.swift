@@ -151,9 +151,11 @@ final class KeyStage {
                 return Rejection(stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
                     "\(entity.describe(key: entity.key(of: values))) already appeared on line \(first.line)\(file); the first occurrence is kept")
             }
+            guard !missing.isEmpty else { return nil }
+            let key = entity.key(of: values)
             for (reference, message) in missing {
                 recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                                          action: reference.policy, line: location.line, key: entity.key(of: values), message)
+                                          action: reference.policy, line: location.line, key: key, message)
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")

@@ -31,6 +31,24 @@ extension DynamoDBStore {
         atomicRun.withLock { $0?.changes(of: entity) } ?? []
     }
 
+    /// Calls `body` with the items of the pages `read` fetches, as the open atomic run sees them:
+    /// those the run changed as it changed them (after the others), its deletions left out.
+    /// Outside an atomic run, the items as read.
+    func itemsAsTheAtomicRunSees(_ entity: Entity, read: ((DynamoDB.ItemsPage) throws -> Void) throws -> Void,
+                                 _ body: ([Value]) throws -> Void) throws {
+        let coding = try coding(entity)
+        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
+        try withoutActuallyEscaping(body) { body in
+            try read { page in
+                for item in page.items ?? [] {
+                    let values = try coding.decode(item)
+                    if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try body(values) }
+                }
+            }
+            for item in changed { if let values = item.current { try body(values) } }
+        }
+    }
+
     /// Decides each record against the item as the run sees it, as `VersionRules` say.
     func writeInAtomicRun(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         try records.map { record in
@@ -121,9 +139,9 @@ extension DynamoDBStore {
 
     /// The conflict of an item another writer changed since the run read it.
     private func conflict(_ item: AtomicRun.Touched) async throws -> ItemError {
-        let response = try await send(DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: try coding(item.entity).key(item.key)),
-                                      item.entity)
-        let now = try response.item.map { try coding(item.entity).decode($0) }
+        let coding = try coding(item.entity)
+        let response = try await send(DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: coding.key(item.key)), item.entity)
+        let now = try response.item.map(coding.decode)
         let versionIndex = item.entity.versionIndex
         return .conflict(entity: item.entity.name, key: item.key, stored: now?[versionIndex].integerValue ?? 0,
                          incoming: item.stored?[versionIndex].integerValue ?? 0)

@@ -248,38 +248,23 @@ public final class DynamoDBStore: Store, Sendable {
 
     /// Inside an atomic run, the table's items as the run changed them.
     public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
-        let coding = try coding(entity)
-        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
-        try paginate(entity, countOnly: false) { page in
-            for item in page.items ?? [] {
-                let values = try coding.decode(item)
-                if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try body(values) }
-            }
-        }
-        for item in changed { if let values = item.current { try body(values) } }
+        try itemsAsTheAtomicRunSees(entity, read: { stored in try paginate(entity, countOnly: false, stored) }, body)
     }
 
     /// The items that match `query`: a Query when it gives the hash key's value, else a Scan,
     /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
-    /// the query says, in memory.
-    /// Inside an atomic run, the items the run changed are judged as it changed them.
+    /// the query says, in memory. Inside an atomic run, the items the run changed are judged as
+    /// it changed them.
     public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
-        let coding = try coding(entity)
-        let expression = QueryExpression(query, entity: entity, coding: coding)
-        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
+        let expression = QueryExpression(query, entity: entity, coding: try coding(entity))
         try query.select(from: { candidate in
-            let pages = { (page: DynamoDB.ItemsPage) in
-                for item in page.items ?? [] {
-                    let values = try coding.decode(item)
-                    if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try candidate(values) }
+            try itemsAsTheAtomicRunSees(entity, read: { stored in
+                if expression.keyCondition != nil {
+                    try queryPartition(entity, expression, stored)
+                } else {
+                    try paginate(entity, countOnly: false, narrowedBy: expression, stored)
                 }
-            }
-            if expression.keyCondition != nil {
-                try queryPartition(entity, expression, pages)
-            } else {
-                try paginate(entity, countOnly: false, narrowedBy: expression, pages)
-            }
-            for item in changed { if let values = item.current { try candidate(values) } }
+            }, candidate)
         }, of: entity, body)
     }
 

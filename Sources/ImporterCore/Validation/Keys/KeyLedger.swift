@@ -75,8 +75,8 @@ public final class KeyLedger {
     /// first, so that a lookup a few records later finds it in the cache: a probe of these
     /// tables is otherwise a cache miss.
     public func prefetch(_ fingerprint: UInt64) {
-        found.prefetch(fingerprint)
         recent.prefetch(fingerprint)
+        if found.count > 0 { found.prefetch(fingerprint) }  // empty until keys move to disk
     }
 
     /// The key's fingerprint in the run (never 0, the tables' empty mark).
