@@ -150,6 +150,18 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
         withConnection { $0.contentIndexSize(entity) }
     }
 
+    /// How many rows the content window of `entity` has read, if it has one.
+    func contentWindowRows(_ entity: Entity) -> Int? {
+        withConnection { $0.contentWindowRows(entity) }
+    }
+
+    /// Tables with more rowids than this are decided through a content window first (tests
+    /// lower it).
+    var contentWindowThreshold: Int {
+        get { withConnection { $0.contentWindowThreshold } }
+        set { withConnection { $0.contentWindowThreshold = newValue } }
+    }
+
     // MARK: Checkpoint and run history
 
     public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {

@@ -12,6 +12,8 @@ extension StoreConnection {
         let position: Int
         let blind: Bool
         let image: (key: UInt64, content: UInt64)?
+        /// Whether the content index knew the key (its content differed).
+        var indexed = false
     }
 
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
@@ -28,15 +30,27 @@ extension StoreConnection {
             try beginWriting()
             let index = contentIndexes[entity.name]
             var outcomes = [WriteOutcome](repeating: WriteOutcome(.unchanged), count: records.count)
-            let (pending, unchanged) = plan(records, of: entity, rules: rules, index: index)
+            let (pending, unchanged) = try plan(records, of: entity, rules: rules, index: index)
             var storedBlindUpserts = unchanged
+            var missedStored = 0  // stored items the content index did not know
+            var lastFound: Int?  // in input order
             for write in pending {
                 let outcome = try self.write(records[write.position].values, write, statements, entity, rules, index)
                 outcomes[write.position] = outcome
-                if write.blind, outcome.foundStored { storedBlindUpserts += 1 }
+                guard write.blind, outcome.foundStored else { continue }
+                storedBlindUpserts += 1
+                if write.image != nil, !write.indexed { missedStored += 1 }
+                lastFound = max(lastFound ?? write.position, write.position)
             }
-            if index == nil, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
-                try indexContent(of: entity)
+            if let lastFound, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
+                let key = entity.key(of: records[lastFound].values)
+                if index == nil {
+                    try indexContent(of: entity, lastFound: key)
+                } else if index is StoredContentWindow, missedStored * 2 >= storedBlindUpserts {
+                    try windowMissed(entity, lastFound: key)
+                } else {
+                    windowMisses[entity.name] = nil
+                }
             }
             return outcomes
         } catch {
@@ -49,7 +63,7 @@ extension StoreConnection {
     /// The records that need a statement, in key order (records of one key stay in order), and
     /// how many blind upserts the content index found unchanged without one.
     private func plan(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules,
-                      index: StoredContentIndex?) -> (pending: [PendingWrite], unchanged: Int) {
+                      index: (any StoredContent)?) throws -> (pending: [PendingWrite], unchanged: Int) {
         var unchanged = 0
         var pending: [PendingWrite] = []
         pending.reserveCapacity(records.count)
@@ -57,17 +71,20 @@ extension StoreConnection {
             let values = records[position].values
             let blind = rules.isBlindUpsert(values)
             var image: (key: UInt64, content: UInt64)?
+            var indexed = false
             if let index, blind {
                 let record = images.of(values, entity: entity)
-                if index.content(of: record.key) == record.content {
+                let stored = try index.content(of: record.key)
+                if stored == record.content {
                     unchanged += 1
                     continue
                 }
                 image = record
+                indexed = stored != nil
             }
             pending.append(PendingWrite(order: values[entity.hashKeyIndex].localityKey,
                                         rangeOrder: entity.rangeKeyIndex.map { values[$0].localityKey } ?? 0,
-                                        position: position, blind: blind, image: image))
+                                        position: position, blind: blind, image: image, indexed: indexed))
         }
         pending.sort { ($0.order, $0.rangeOrder, $0.position) < ($1.order, $1.rangeOrder, $1.position) }
         return (pending, unchanged)
@@ -75,7 +92,7 @@ extension StoreConnection {
 
     /// One record: its outcome, the content index kept right; a record SQLite refuses is rejected.
     private func write(_ values: [Value], _ write: PendingWrite, _ statements: EntityStatements, _ entity: Entity,
-                       _ rules: VersionRules, _ index: StoredContentIndex?) throws -> WriteOutcome {
+                       _ rules: VersionRules, _ index: (any StoredContent)?) throws -> WriteOutcome {
         do {
             let outcome = try apply(values, blind: write.blind, statements, entity, rules)
             if let index, outcome.wrote {
@@ -184,6 +201,7 @@ extension StoreConnection {
     }
 
     func finishRun(commit: Bool) throws {
+        forgetContentWindows()
         if let bulk {
             self.bulk = nil
             if commit { return try buildStagedTables(bulk) }

@@ -14,9 +14,15 @@ final class StoreConnection {
     let database: Database
     var statements: [String: EntityStatements] = [:]
     var atomicRun = false
-    /// Entities whose stored content is fingerprinted, so re-written items are found unchanged
-    /// without a statement; valid while `PRAGMA data_version` stays `indexedDataVersion`.
-    var contentIndexes: [String: StoredContentIndex] = [:]
+    /// Entities whose stored content is fingerprinted, whole or a window of it, so re-written
+    /// items are found unchanged without a statement; valid while `PRAGMA data_version` stays
+    /// `indexedDataVersion`.
+    var contentIndexes: [String: any StoredContent] = [:]
+    /// Tables with more rowids than this are decided through a `StoredContentWindow` first,
+    /// which is cheaper than indexing them whole, and the only way for the largest.
+    var contentWindowThreshold = 1 << 16
+    /// Writes in a row whose records the content window did not hold, per entity.
+    var windowMisses: [String: Int] = [:]
     var indexedDataVersion: Int64 = 0
     /// Entities left without a content index for this store's lifetime (too large, or their
     /// read failed).

@@ -1,0 +1,91 @@
+import ImporterCore
+
+/// Decides blind upserts without a statement: the content fingerprint stored for a key
+/// fingerprint (`ColumnImages`), nil when not known. A record whose content matches is unchanged.
+protocol StoredContent: AnyObject {
+    /// The content fingerprint stored for `key`, nil when the key is not stored or not known.
+    func content(of key: UInt64) throws -> UInt64?
+    /// Records the content a write left for `key` (0: unknown).
+    func update(key: UInt64, content: UInt64)
+}
+
+extension StoredContentIndex: StoredContent {}
+
+/// The stored content of a window of one entity's table, for tables too large to index whole
+/// (`StoredContentIndex.maximumItems`): rows are read in rowid order, a chunk at a time, just
+/// ahead of the records that re-write them. A re-run or refresh of a dump in the order the
+/// table was loaded from finds nearly every key in the window; a key it does not find takes the
+/// statement path. Its memory is a few chunks, whatever the table's size.
+///
+/// Rows are read on the writing connection inside its transaction, so the window sees the
+/// store's own uncommitted writes; `update` keeps the rows it holds already right.
+final class StoredContentWindow: StoredContent {
+    /// Rows a chunk reads; at least one write's records, which a record-by-record load stores
+    /// in key order among themselves.
+    static let chunkRows = 16_384
+    /// Chunks held: the oldest goes when a new one is read.
+    static let chunkCount = 4
+
+    private let entity: Entity
+    private let next: Statement
+    private var images = ColumnImages()
+    /// Oldest first; each maps the key fingerprints of one chunk's rows to their content.
+    private var chunks: [FingerprintTable] = []
+    private var spare: FingerprintTable?
+    /// Every row with a smaller rowid has been read.
+    private var nextRowid: Int64
+    private var exhausted = false
+    /// Items whose content the window read.
+    private(set) var rowsRead = 0
+
+    /// A window starting at the row of the stored item `key` (or at the table's first row).
+    init(_ entity: Entity, on database: Database, startingAt key: Value?) throws {
+        self.entity = entity
+        let table = quoted(entity.table)
+        let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
+        next = try database.prepare("SELECT \(columns), rowid FROM \(table) WHERE rowid >= ? ORDER BY rowid LIMIT \(Self.chunkRows)")
+        nextRowid = Int64.min
+        if let key {
+            let parts = entity.keyParts(key)
+            let row = try database.prepare("SELECT rowid FROM \(table) WHERE \(EntityStatements.keyCondition(entity))")
+            try row.query(parts) { nextRowid = $0.int64(0) }
+        }
+        try readChunk()
+    }
+
+    func content(of key: UInt64) throws -> UInt64? {
+        for (age, chunk) in chunks.enumerated().reversed() {
+            guard let content = chunk.value(of: key) else { continue }
+            // The records have reached the newest chunk: read the next one ahead of them.
+            if age == chunks.count - 1, !exhausted { try readChunk() }
+            return content == 0 ? nil : content
+        }
+        return nil
+    }
+
+    func update(key: UInt64, content: UInt64) {
+        for chunk in chunks { chunk.update(key, value: content) }
+    }
+
+    private func readChunk() throws {
+        let chunk: FingerprintTable
+        if chunks.count == Self.chunkCount {
+            chunk = chunks.removeFirst()
+            chunk.removeAll()
+        } else {
+            chunk = spare ?? FingerprintTable(capacity: Self.chunkRows)
+            spare = nil
+        }
+        let rowidColumn = Int32(entity.attributes.count)
+        var rows = 0
+        try next.query([.integer(nextRowid)]) { row in
+            let image = images.stored(row, entity: entity)
+            chunk.insert(image.key, value: image.content)
+            nextRowid = row.int64(rowidColumn) + 1
+            rows += 1
+        }
+        rowsRead += rows
+        exhausted = rows < Self.chunkRows
+        if rows > 0 { chunks.append(chunk) } else { spare = chunk }
+    }
+}
