@@ -35,6 +35,8 @@ final class StoredContentWindow: StoredContent {
     /// Every row with a smaller rowid has been read.
     private var nextRowid: Int64
     private var exhausted = false
+    /// The chunk that held the last key found.
+    private var lastFound = 0
     /// Items whose content the window read.
     private(set) var rowsRead = 0
 
@@ -54,13 +56,21 @@ final class StoredContentWindow: StoredContent {
     }
 
     func content(of key: UInt64) throws -> UInt64? {
-        for (age, chunk) in chunks.enumerated().reversed() {
-            guard let content = chunk.value(of: key) else { continue }
-            // The records have reached the newest chunk: read the next one ahead of them.
-            if age == chunks.count - 1, !exhausted { try readChunk() }
-            return content == 0 ? nil : content
+        // The chunk of the last key found first: the records go through the chunks in order.
+        var content = lastFound < chunks.count ? try found(key, in: lastFound) : nil
+        for age in chunks.indices.reversed() where content == nil && age != lastFound {
+            content = try found(key, in: age)
         }
-        return nil
+        return content == 0 ? nil : content
+    }
+
+    /// The content of `key` if the chunk `age` holds it (0 when not known).
+    private func found(_ key: UInt64, in age: Int) throws -> UInt64? {
+        guard let content = chunks[age].value(of: key) else { return nil }
+        lastFound = age
+        // The records have reached the newest chunk: read the next one ahead of them.
+        if age == chunks.count - 1, !exhausted { try readChunk() }
+        return content
     }
 
     func update(key: UInt64, content: UInt64) {
@@ -68,14 +78,9 @@ final class StoredContentWindow: StoredContent {
     }
 
     private func readChunk() throws {
-        let chunk: FingerprintTable
-        if chunks.count == Self.chunkCount {
-            chunk = chunks.removeFirst()
-            chunk.removeAll()
-        } else {
-            chunk = spare ?? FingerprintTable(capacity: Self.chunkRows)
-            spare = nil
-        }
+        let chunk = spare ?? FingerprintTable(capacity: Self.chunkRows)
+        spare = nil
+        chunk.removeAll()
         let rowidColumn = Int32(entity.attributes.count)
         var rows = 0
         try next.query([.integer(nextRowid)]) { row in
@@ -86,6 +91,11 @@ final class StoredContentWindow: StoredContent {
         }
         rowsRead += rows
         exhausted = rows < Self.chunkRows
-        if rows > 0 { chunks.append(chunk) } else { spare = chunk }
+        guard rows > 0 else { return spare = chunk }
+        if chunks.count == Self.chunkCount {
+            spare = chunks.removeFirst()
+            lastFound = max(lastFound - 1, 0)
+        }
+        chunks.append(chunk)
     }
 }

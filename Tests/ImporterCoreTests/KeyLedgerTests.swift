@@ -28,6 +28,24 @@ final class KeyLedgerTests: XCTestCase {
         XCTAssertFalse(try ledger.contains(.integer(5001), entity: "A"))
     }
 
+    /// The filter of every run is made anew as the runs outgrow it, and still lets every key
+    /// through to its run.
+    func testSpilledRunsFindEveryKeyAsTheirFilterGrows() throws {
+        let spilled = try SpilledFingerprints(firstCapacity: 1500)
+        var random = SystemRandomNumberGenerator()
+        var added: [UInt64] = []
+        for run in 0..<12 {
+            let keys = (0..<1000).map { _ in UInt64.random(in: 1...UInt64.max, using: &random) }.sorted()
+            try spilled.append(sorted: keys.map { FingerprintTable.Entry(fingerprint: $0, value: UInt64(run)) })
+            added += keys
+            for (index, key) in added.enumerated() where index % 97 == 0 {
+                XCTAssertEqual(try spilled.find(key), UInt64(index / 1000), "after run \(run)")
+            }
+        }
+        let others = (0..<10_000).map { _ in UInt64.random(in: 1...UInt64.max, using: &random) }
+        XCTAssertLessThan(try others.filter { try spilled.find($0) != nil }.count, 10)
+    }
+
     /// The spilled runs' filters: every key added is found; of keys never added, about 1% pass.
     func testBloomFilterHasNoFalseNegativesAndFewFalsePositives() {
         var random = SystemRandomNumberGenerator()

@@ -10,7 +10,7 @@ extension StoreConnection {
         guard !unindexed.contains(entity.name) else { return }
         let version = try dataVersion()
         if try rowidSpan(of: entity) > contentWindowThreshold {
-            contentIndexes[entity.name] = try StoredContentWindow(entity, on: database, startingAt: lastFound)
+            try startWindow(over: entity, at: lastFound)
         } else {
             try indexWholeContent(of: entity)
         }
@@ -32,7 +32,7 @@ extension StoreConnection {
         let misses = windowMisses[entity.name, default: 0] + 1
         windowMisses[entity.name] = misses
         if misses < Self.maximumWindowMisses {
-            contentIndexes[entity.name] = try StoredContentWindow(entity, on: database, startingAt: lastFound)
+            try startWindow(over: entity, at: lastFound)
         } else {
             contentIndexes[entity.name] = nil
             try indexWholeContent(of: entity)
@@ -41,10 +41,21 @@ extension StoreConnection {
 
     private static let maximumWindowMisses = 8
 
+    /// A window reads the table once, in order: its pages are not read again, so the page cache
+    /// shrinks to `windowCacheSize` while windows last, instead of filling with them.
+    private func startWindow(over entity: Entity, at lastFound: Value) throws {
+        try database.execute("PRAGMA cache_size = \(Self.windowCacheSize)")
+        contentIndexes[entity.name] = try StoredContentWindow(entity, on: database, startingAt: lastFound)
+    }
+
+    /// 16 MiB.
+    private static let windowCacheSize = -16384
+
     /// Drops the content windows: they follow one run's records through the table.
-    func forgetContentWindows() {
+    func forgetContentWindows() throws {
         contentIndexes = contentIndexes.filter { !($0.value is StoredContentWindow) }
         windowMisses = [:]
+        try database.execute("PRAGMA cache_size = \(Self.cacheSize)")
     }
 
     /// The largest rowid less the smallest, plus one: at least the row count, found without

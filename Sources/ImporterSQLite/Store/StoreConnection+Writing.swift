@@ -201,7 +201,7 @@ extension StoreConnection {
     }
 
     func finishRun(commit: Bool) throws {
-        forgetContentWindows()
+        try forgetContentWindows()
         if let bulk {
             self.bulk = nil
             if commit { return try buildStagedTables(bulk) }

@@ -124,13 +124,14 @@ public final class KeyLedger {
 }
 
 /// A blocked Bloom filter over values that are already uniform hashes: a value's probes all fall
-/// in one 512-bit block (one cache line), chosen by its high half; the probes within it come from
-/// its two halves (double hashing), with no hashing of its own. A value that is not in the filter
-/// then costs one cache miss, however many probes it takes.
+/// in one 512-bit block (one cache line), chosen by its highest bits, so values added in
+/// ascending order fill the blocks in order; the probes within it come from its low bits
+/// (double hashing), with no hashing of its own. A value that is not in the filter then costs
+/// one cache miss, however many probes it takes.
 package struct BloomFilter {
     private var bits: [UInt64]
-    /// Blocks are 8 words; their count is a power of two, so choosing one is a mask.
-    private let blockMask: UInt64
+    /// Blocks are 8 words; their count is a power of two, so a value's block is its top bits.
+    private let blockShift: UInt64
     private static let probes: UInt64 = 7
 
     /// At least 10 bits a key: about 1 % false positives at `capacity` keys.
@@ -138,11 +139,11 @@ package struct BloomFilter {
         var bitCount: UInt64 = 512
         while bitCount < UInt64(capacity) * 10 { bitCount <<= 1 }
         bits = [UInt64](repeating: 0, count: Int(bitCount / 64))
-        blockMask = bitCount / 512 - 1
+        blockShift = UInt64(64 - (bitCount / 512).trailingZeroBitCount)
     }
 
     mutating func insert(_ hash: UInt64) {
-        let block = Int((hash >> 32) & blockMask) << 3
+        let block = Int(truncatingIfNeeded: hash >> blockShift) << 3
         let low = hash & 0xFFFF_FFFF, high = (hash >> 23) | 1
         for probe in 0..<Self.probes {
             let bit = (low &+ probe &* high) & 511
@@ -151,7 +152,7 @@ package struct BloomFilter {
     }
 
     func mayContain(_ hash: UInt64) -> Bool {
-        let block = Int((hash >> 32) & blockMask) << 3
+        let block = Int(truncatingIfNeeded: hash >> blockShift) << 3
         let low = hash & 0xFFFF_FFFF, high = (hash >> 23) | 1
         for probe in 0..<Self.probes {
             let bit = (low &+ probe &* high) & 511

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Each run keeps a Bloom filter in memory (10 bits a key, about 1 % false positives) and the
 /// first fingerprint of each 4 KiB block, so a lookup reads at most one block of each run its
-/// filter cannot rule out, and most new keys are confirmed new without touching the disk.
+/// filter cannot rule out. One more filter covers every run: most new keys are confirmed new by
+/// it alone, one cache miss however many runs there are, without touching the disk. It is
+/// made anew, twice as large, when the runs outgrow it.
 package final class SpilledFingerprints {
     typealias Entry = FingerprintTable.Entry
 
@@ -14,6 +16,10 @@ package final class SpilledFingerprints {
     private var end = 0
     private var runs: [Run] = []
     private var block: [Entry]
+    /// Every run's fingerprints; sized for `allCapacity`.
+    private var all = BloomFilter(capacity: 0)
+    private var allCapacity = 0
+    private var spilledCount = 0
 
     private struct Run {
         let offset: Int
@@ -25,7 +31,9 @@ package final class SpilledFingerprints {
 
     private static let blockEntries = 4096 / MemoryLayout<Entry>.stride
 
-    init() throws {
+    /// `firstCapacity`: keys the filter of every run is first made for (2M: 4 MiB).
+    init(firstCapacity: Int = 1 << 21) throws {
+        self.firstCapacity = firstCapacity
         directory = FileManager.default.temporaryDirectory.path
         var template = Array("\(directory)/importer-keys-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -57,25 +65,57 @@ package final class SpilledFingerprints {
         }
         runs.append(Run(offset: end, count: entries.count, fences: fences, filter: filter))
         end += entries.count * MemoryLayout<Entry>.stride
+        spilledCount += entries.count
+        if spilledCount > allCapacity {
+            try coverAllRuns(capacity: max(spilledCount * 2, firstCapacity))
+        } else {
+            for entry in entries { all.insert(entry.fingerprint) }
+        }
+    }
+
+    /// Keys the filter of every run is first made for.
+    private let firstCapacity: Int
+
+    /// Makes the filter of every run for `capacity` keys, from the runs read back in order.
+    private func coverAllRuns(capacity: Int) throws {
+        all = BloomFilter(capacity: capacity)
+        allCapacity = capacity
+        let stride = MemoryLayout<Entry>.stride
+        var buffer = [Entry](repeating: Entry(fingerprint: 0, value: 0), count: 1 << 16)
+        for run in runs {
+            var first = 0
+            while first < run.count {
+                let count = min(buffer.count, run.count - first)
+                try buffer.withUnsafeMutableBytes { bytes in
+                    try read(into: bytes.baseAddress!, count: count * stride, at: run.offset + first * stride)
+                }
+                for entry in buffer[..<count] { all.insert(entry.fingerprint) }
+                first += count
+            }
+        }
+    }
+
+    private func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws {
+        var done = 0
+        while done < count {
+            let result = pread(descriptor, buffer + done, count - done, off_t(offset + done))
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw Self.failure("read keys back from a temporary file in", directory) }
+            done += result
+        }
     }
 
     /// The value stored with `fingerprint`, if a run holds it.
     func find(_ fingerprint: UInt64) throws -> UInt64? {
+        guard all.mayContain(fingerprint) else { return nil }
         for run in runs where run.filter.mayContain(fingerprint) {
             let blockIndex = Self.lastIndex(in: run.fences, notAbove: fingerprint)
             guard blockIndex >= 0 else { continue }
             let first = blockIndex * Self.blockEntries
             let count = min(Self.blockEntries, run.count - first)
             let found = try block.withUnsafeMutableBytes { bytes -> UInt64? in
-                let wanted = count * MemoryLayout<Entry>.stride
-                var read = 0
-                while read < wanted {
-                    let result = pread(descriptor, bytes.baseAddress! + read, wanted - read,
-                                       off_t(run.offset + first * MemoryLayout<Entry>.stride + read))
-                    if result < 0, errno == EINTR { continue }
-                    guard result > 0 else { throw Self.failure("read keys back from a temporary file in", directory) }
-                    read += result
-                }
+                let stride = MemoryLayout<Entry>.stride
+                try read(into: bytes.baseAddress!, count: count * stride, at: run.offset + first * stride)
                 let entries = bytes.bindMemory(to: Entry.self)
                 var low = 0, high = count
                 while low < high {
