@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The hash keys accepted so far in a run, per entity: finds duplicates within the run and
 /// answers reference checks against this run's parent inputs. Owned by the key stage.
 ///
@@ -76,7 +78,10 @@ public final class KeyLedger {
     /// tables is otherwise a cache miss.
     public func prefetch(_ fingerprint: UInt64) {
         recent.prefetch(fingerprint)
-        if found.count > 0 { found.prefetch(fingerprint) }  // empty until keys move to disk
+        if let spilled {  // none until keys move to disk
+            found.prefetch(fingerprint)
+            spilled.prefetch(fingerprint)
+        }
     }
 
     /// The key's fingerprint in the run (never 0, the tables' empty mark).
@@ -149,6 +154,11 @@ package struct BloomFilter {
             let bit = (low &+ probe &* high) & 511
             bits[block + Int(bit >> 6)] |= 1 << (bit & 63)
         }
+    }
+
+    /// Starts loading the block `mayContain(hash)` reads.
+    func prefetch(_ hash: UInt64) {
+        bits.withUnsafeBufferPointer { importer_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: hash >> blockShift) << 3)) }
     }
 
     func mayContain(_ hash: UInt64) -> Bool {

@@ -105,6 +105,11 @@ package final class SpilledFingerprints {
         }
     }
 
+    /// Starts loading what `find(fingerprint)` reads first.
+    func prefetch(_ fingerprint: UInt64) {
+        all.prefetch(fingerprint)
+    }
+
     /// The value stored with `fingerprint`, if a run holds it.
     func find(_ fingerprint: UInt64) throws -> UInt64? {
         guard all.mayContain(fingerprint) else { return nil }
