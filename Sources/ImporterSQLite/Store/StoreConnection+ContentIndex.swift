@@ -9,7 +9,7 @@ extension StoreConnection {
     func indexContent(of entity: Entity, lastFound: Value) throws {
         guard !unindexed.contains(entity.name) else { return }
         let version = try dataVersion()
-        if try rowidSpan(of: entity) > contentWindowThreshold {
+        if let span = try? rowidSpan(of: entity), span > contentWindowThreshold {
             try startWindow(over: entity, at: lastFound)
         } else {
             try indexWholeContent(of: entity)
@@ -43,9 +43,16 @@ extension StoreConnection {
 
     /// A window reads the table once, in order: its pages are not read again, so the page cache
     /// shrinks to `windowCacheSize` while windows last, instead of filling with them.
+    /// A table the window cannot read (one without rowids, made by another tool) keeps the
+    /// statement path.
     private func startWindow(over entity: Entity, at lastFound: Value) throws {
         try database.execute("PRAGMA cache_size = \(Self.windowCacheSize)")
-        contentIndexes[entity.name] = try StoredContentWindow(entity, on: database, startingAt: lastFound)
+        do {
+            contentIndexes[entity.name] = try StoredContentWindow(entity, on: database, startingAt: lastFound)
+        } catch {
+            contentIndexes[entity.name] = nil
+            unindexed.insert(entity.name)
+        }
     }
 
     /// 16 MiB.
