@@ -35,30 +35,27 @@ final class StoredContentWindow: StoredContent {
     /// Every row with a smaller rowid has been read.
     private var nextRowid: Int64
     private var exhausted = false
-    /// The chunk that held the last key found.
-    private var lastFound = 0
+    /// The chunk that held the last key found: the records go through the chunks in order.
+    private var lastHitChunk = 0
     /// Items whose content the window read.
     private(set) var rowsRead = 0
 
-    /// A window starting at the row of the stored item `key` (or at the table's first row).
-    init(_ entity: Entity, on database: Database, startingAt key: Value?) throws {
+    /// A window starting at the row of the stored item `key` (at the table's first row if the
+    /// item is not stored).
+    init(_ entity: Entity, on database: Database, startingAt key: Value) throws {
         self.entity = entity
         let table = quoted(entity.table)
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         next = try database.prepare("SELECT \(columns), rowid FROM \(table) WHERE rowid >= ? ORDER BY rowid LIMIT \(Self.chunkRows)")
         nextRowid = Int64.min
-        if let key {
-            let parts = entity.keyParts(key)
-            let row = try database.prepare("SELECT rowid FROM \(table) WHERE \(EntityStatements.keyCondition(entity))")
-            try row.query(parts) { nextRowid = $0.int64(0) }
-        }
+        let row = try database.prepare("SELECT rowid FROM \(table) WHERE \(EntityStatements.keyCondition(entity))")
+        try row.query(entity.keyParts(key)) { nextRowid = $0.int64(0) }
         try readChunk()
     }
 
     func content(of key: UInt64) throws -> UInt64? {
-        // The chunk of the last key found first: the records go through the chunks in order.
-        var content = lastFound < chunks.count ? try found(key, in: lastFound) : nil
-        for age in chunks.indices.reversed() where content == nil && age != lastFound {
+        var content = lastHitChunk < chunks.count ? try found(key, in: lastHitChunk) : nil
+        for age in chunks.indices.reversed() where content == nil && age != lastHitChunk {
             content = try found(key, in: age)
         }
         return content == 0 ? nil : content
@@ -67,7 +64,7 @@ final class StoredContentWindow: StoredContent {
     /// The content of `key` if the chunk `age` holds it (0 when not known).
     private func found(_ key: UInt64, in age: Int) throws -> UInt64? {
         guard let content = chunks[age].value(of: key) else { return nil }
-        lastFound = age
+        lastHitChunk = age
         // The records have reached the newest chunk: read the next one ahead of them.
         if age == chunks.count - 1, !exhausted { try readChunk() }
         return content
@@ -94,7 +91,7 @@ final class StoredContentWindow: StoredContent {
         guard rows > 0 else { return spare = chunk }
         if chunks.count == Self.chunkCount {
             spare = chunks.removeFirst()
-            lastFound = max(lastFound - 1, 0)
+            lastHitChunk = max(lastHitChunk - 1, 0)
         }
         chunks.append(chunk)
     }

@@ -41,10 +41,10 @@ extension StoreConnection {
 
     private static let maximumWindowMisses = 8
 
-    /// A window reads the table once, in order: its pages are not read again, so the page cache
-    /// shrinks to `windowCacheSize` while windows last, instead of filling with them.
-    /// A table the window cannot read (one without rowids, made by another tool) keeps the
-    /// statement path.
+    /// Starts a window over `entity` at `lastFound`. A window reads the table once, in order:
+    /// its pages are not read again, so the page cache shrinks to `windowCacheSize` while windows
+    /// last, instead of filling with them. A table the window cannot read (one without rowids,
+    /// made by another tool) keeps the statement path.
     private func startWindow(over entity: Entity, at lastFound: Value) throws {
         try database.execute("PRAGMA cache_size = \(Self.windowCacheSize)")
         do {
