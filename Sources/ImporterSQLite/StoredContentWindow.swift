@@ -39,6 +39,8 @@ final class StoredContentWindow: StoredContent {
     private var lastHitChunk = 0
     /// Items whose content the window read.
     private(set) var rowsRead = 0
+    /// Keys looked up.
+    private var lookups = 0
 
     /// A window starting at the row of the stored item `key` (at the table's first row if the
     /// item is not stored).
@@ -54,6 +56,7 @@ final class StoredContentWindow: StoredContent {
     }
 
     func content(of key: UInt64) throws -> UInt64? {
+        lookups += 1
         var content = lastHitChunk < chunks.count ? try found(key, in: lastHitChunk) : nil
         for age in chunks.indices.reversed() where content == nil && age != lastHitChunk {
             content = try found(key, in: age)
@@ -65,8 +68,13 @@ final class StoredContentWindow: StoredContent {
     private func found(_ key: UInt64, in age: Int) throws -> UInt64? {
         guard let content = chunks[age].value(of: key) else { return nil }
         lastHitChunk = age
-        // The records have reached the newest chunk: read the next one ahead of them.
-        if age == chunks.count - 1, !exhausted { try readChunk() }
+        // The records have reached the newest chunk: read the next one ahead of them. Records
+        // in another order than the table's hit the newest chunk now and then too: reading at
+        // most two rows a lookup past the first chunk (rows the input left out are read and
+        // skipped) keeps them from racing the window through the table.
+        if age == chunks.count - 1, !exhausted, rowsRead <= 2 * lookups + Self.chunkRows {
+            try readChunk()
+        }
         return content
     }
 

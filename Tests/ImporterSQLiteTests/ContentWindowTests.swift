@@ -72,4 +72,30 @@ extension SQLiteStoreTests {
         store.close()
         XCTAssertEqual(try sqlite("SELECT count(*), sum(name = 'n'), sum(version) FROM Product"), "100000|99998|100009")
     }
+
+    /// Records in the table's order find every key in the window, which reads the table once;
+    /// records in another order do not make it race through the table after the keys it
+    /// happens to hold.
+    func testAContentWindowFollowsRecordsInOrderAndDoesNotRaceAfterOthers() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        let count = 100_000
+        let all = (0..<count).map { record(String(format: "sku-%06d", $0), "n") }
+        for start in stride(from: 0, to: count, by: 10_000) { _ = try write(store, Array(all[start..<start + 10_000])) }
+        store.close()
+
+        var images = ColumnImages()
+        let keys = all.map { images.key($0.values[0]) }
+        let database = try Database(path: path, readOnly: true)
+        let inOrder = try StoredContentWindow(entity, on: database, startingAt: .string("sku-000000"))
+        XCTAssertEqual(try keys.filter { try inOrder.content(of: $0) != nil }.count, count)
+        XCTAssertEqual(inOrder.rowsRead, count)
+
+        let shuffled = try StoredContentWindow(entity, on: database, startingAt: .string("sku-000000"))
+        var generator = SystemRandomNumberGenerator()
+        let lookups = 2048
+        for key in keys.shuffled(using: &generator).prefix(lookups) { _ = try shuffled.content(of: key) }
+        // At most two rows a lookup past its first chunk, and one chunk more: 36,864 of 100,000.
+        XCTAssertLessThanOrEqual(shuffled.rowsRead, 2 * lookups + 2 * StoredContentWindow.chunkRows)
+    }
 }

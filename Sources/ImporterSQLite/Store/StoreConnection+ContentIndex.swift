@@ -39,7 +39,7 @@ extension StoreConnection {
         }
     }
 
-    private static let maximumWindowMisses = 8
+    private static let maximumWindowMisses = 4
 
     /// Starts a window over `entity` at `lastFound`. A window reads the table once, in order:
     /// its pages are not read again, so the page cache shrinks to `windowCacheSize` while windows
