@@ -34,7 +34,6 @@ extension StoreConnection {
         if misses < Self.maximumWindowMisses {
             try startWindow(over: entity, at: lastFound)
         } else {
-            contentIndexes[entity.name] = nil
             try indexWholeContent(of: entity)
         }
     }

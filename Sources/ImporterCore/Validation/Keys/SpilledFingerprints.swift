@@ -47,11 +47,14 @@ package final class SpilledFingerprints {
 
     /// Writes a run of entries sorted by fingerprint (unsigned), each fingerprint once.
     func append(sorted entries: [Entry]) throws {
+        spilledCount += entries.count
+        if spilledCount > allCapacity { try coverEarlierRuns(capacity: max(spilledCount * 2, firstCapacity)) }
         var filter = BloomFilter(capacity: entries.count)
         var fences: [UInt64] = []
         fences.reserveCapacity(entries.count / Self.blockEntries + 1)
         for (index, entry) in entries.enumerated() {
             filter.insert(entry.fingerprint)
+            all.insert(entry.fingerprint)
             if index % Self.blockEntries == 0 { fences.append(entry.fingerprint) }
         }
         try entries.withUnsafeBytes { bytes in
@@ -65,19 +68,14 @@ package final class SpilledFingerprints {
         }
         runs.append(Run(offset: end, count: entries.count, fences: fences, filter: filter))
         end += entries.count * MemoryLayout<Entry>.stride
-        spilledCount += entries.count
-        if spilledCount > allCapacity {
-            try coverAllRuns(capacity: max(spilledCount * 2, firstCapacity))
-        } else {
-            for entry in entries { all.insert(entry.fingerprint) }
-        }
     }
 
     /// Keys the filter of every run is first made for.
     private let firstCapacity: Int
 
-    /// Makes the filter of every run for `capacity` keys, from the runs read back in order.
-    private func coverAllRuns(capacity: Int) throws {
+    /// Makes the filter of every run anew for `capacity` keys, from the runs written so far
+    /// read back in order (the run being appended adds its own entries).
+    private func coverEarlierRuns(capacity: Int) throws {
         all = BloomFilter(capacity: capacity)
         allCapacity = capacity
         let stride = MemoryLayout<Entry>.stride
