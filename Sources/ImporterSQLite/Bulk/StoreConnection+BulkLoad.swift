@@ -70,8 +70,9 @@ extension StoreConnection {
         defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
         do {
             try bulk.file.commit()
-            // The sort takes the page cache's size in memory per thread: a quarter of it, and two threads.
-            try database.execute("PRAGMA cache_size = -16384; PRAGMA threads = 2")
+            // The sort takes the page cache's size in memory per thread, and two threads. The
+            // copy that follows writes each page once: a small cache costs it nothing.
+            try database.execute("PRAGMA cache_size = \(StagingFile.sortCacheSize); PRAGMA threads = 2")
             if attach {
                 try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(bulk.file.path)])
                 // A scratch file, as on its own connection: no syncs.
