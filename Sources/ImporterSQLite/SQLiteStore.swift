@@ -138,8 +138,8 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
         try withConnection { try $0.commit() }
     }
 
-    /// Loads the entities whose tables are empty on the bulk path: staged beside the store
-    /// (`<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
+    /// Loads the entities whose tables are empty on the bulk path: staged in the store (or
+    /// beside it, `<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
     public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
         try withConnection { try $0.beginBulkLoad(of: entities, newLoads: newLoads, resuming: resuming) }
     }

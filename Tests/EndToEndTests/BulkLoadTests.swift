@@ -53,6 +53,11 @@ final class BulkLoadTests: XCTestCase {
 
     func store(_ name: String) -> String { directory + "/" + name + ".sqlite" }
 
+    /// The definitions of the entities' tables and indexes, and of any staged table left.
+    func schema(_ name: String) throws -> String {
+        try ImporterProcess.sqlite(store(name), "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '\\_importer\\_%' ESCAPE '\\' OR name LIKE '\\_importer\\_staged%' ESCAPE '\\' ORDER BY name")
+    }
+
     func dump(_ name: String) throws -> String {
         try ImporterProcess.sqlite(store(name), "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n" +
             ImporterProcess.sqlite(store(name), "SELECT * FROM Checkin ORDER BY checkinId")
@@ -109,7 +114,9 @@ final class BulkLoadTests: XCTestCase {
         XCTAssertEqual(reasons, ["range", "duplicate", "conflict", "reference"])
         XCTAssertEqual(try rowsOutOfInputOrder("bulk"), 0, "rows are stored in input order")
         XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), "PRAGMA integrity_check"), "ok")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store("bulk") + ".bulk"), "the staging file is removed")
+        XCTAssertEqual(try schema("bulk"), try schema("incremental"), "the staged tables were adopted as the tables record-by-record writes create")
+        XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), "SELECT name, origin FROM pragma_index_list('Checkin')"), "sqlite_autoindex_Checkin_1|pk")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store("bulk") + ".bulk"), "no staging file beside the store")
 
         // The table is no longer empty: a second run writes record by record, and finds everything unchanged.
         let rerun = try ImporterProcess.run(["run", try makePipeline("bulk"), "--quiet"])
@@ -197,6 +204,12 @@ final class BulkLoadTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "PRAGMA integrity_check"), "ok")
             XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM Checkin"), "0", "the table is built at the end only")
+            // Staged in the store, each committed row counted with the checkpoint.
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store("resumed") + ".bulk"))
+            if target > 0 {
+                XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM _importer_staged_Checkin"),
+                               try ImporterProcess.sqlite(store("resumed"), "SELECT staged FROM _importer_bulk WHERE entity = 'Checkin'"))
+            }
             let checkpoint = checkpointedRecords("resumed")
             XCTAssertGreaterThanOrEqual(checkpoint, max(target, lastCheckpoint))
             lastCheckpoint = checkpoint
@@ -211,5 +224,31 @@ final class BulkLoadTests: XCTestCase {
         try assertSameRun("resumed", as: "reference")
         XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM _importer_checkpoint"), "0")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store("resumed") + ".bulk"))
+        XCTAssertEqual(try schema("resumed"), try schema("reference"), "no staged table left")
+    }
+
+    /// A run that starts over after a killed bulk load, here record by record, drops what the
+    /// bulk load staged, and stores what an uninterrupted run stores.
+    func testARunThatStartsOverDropsWhatAKilledBulkLoadStaged() throws {
+        try writeInputs()
+        XCTAssertEqual(try ImporterProcess.run(["run", try makePipeline("reference"), "--quiet"]).status, 1)
+        let pipeline = try makePipeline("again")
+        let process = ImporterProcess.start(["run", pipeline, "--quiet"])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, checkpointedRecords("again") < 20_000 { usleep(2_000) }
+        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertGreaterThan(Int(try ImporterProcess.sqlite(store("again"), "SELECT count(*) FROM _importer_staged_Checkin")) ?? 0, 0)
+
+        _ = try makePipeline("again", bulk: false)
+        let again = try ImporterProcess.run(["run", pipeline, "--quiet"])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertEqual(try writePaths("again"), ["incremental", "incremental"])
+        try assertSameRun("again", as: "reference")
+        XCTAssertEqual(try schema("again"), try schema("reference"), "the staged tables of the killed run are gone")
+        XCTAssertEqual(try ImporterProcess.sqlite(store("again"), "PRAGMA integrity_check"), "ok")
     }
 }

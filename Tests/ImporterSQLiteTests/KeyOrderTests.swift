@@ -36,7 +36,7 @@ final class KeyOrderTests: XCTestCase {
               Unsorted: { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
               Resumed:  { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
             """, file: "model.yaml")
-        let file = try StagingFile(storePath: directory + "/store.sqlite", fresh: true)
+        let file = try StagedRows(storePath: directory + "/store.sqlite", fresh: true)
         defer { file.close() }
         func rows(_ keys: [String]) -> [(values: [Value], version: Int64)] { keys.map { ([.string($0), .null], 1) } }
         let sorted = try XCTUnwrap(model.entity(named: "Sorted")), unsorted = try XCTUnwrap(model.entity(named: "Unsorted"))

@@ -1,15 +1,17 @@
 import ImporterCore
 
-/// A bulk load: the entities whose tables were empty when the run began, staged in a
-/// `StagingFile` while the run reads, and built in key order when it finishes. The table's
-/// rows and its primary-key index are then written as appends, where record-by-record writes
-/// of random keys cost a B-tree search and a page that is rarely in the cache, more so the
-/// larger the table grows.
+/// A bulk load: the entities whose tables were empty when the run began, staged while the run
+/// reads (`StagedRows`) and built in key order when it finishes. The table's rows and its
+/// primary-key index are then written as appends, where record-by-record writes of random keys
+/// cost a B-tree search and a page that is rarely in the cache, more so the larger the table grows.
 ///
 /// The outcomes are those of the incremental path: into an empty table every record is
 /// decided against no stored item, and the key stage has rejected duplicate keys already.
 final class BulkLoad {
-    let file: StagingFile
+    /// Rows staged in the store, of the entities whose tables it adopts (`adopt`).
+    let storeTables: StagedRows
+    /// Rows staged beside the store, of the others; nil when there are none.
+    let file: StagedRows?
     /// The entities loaded in bulk, by name.
     let entities: [String: Entity]
     /// Why the tables cannot be built by this run: the staging file committed rows the store
@@ -18,9 +20,32 @@ final class BulkLoad {
     /// The entities whose staged table SQLite copies into the store as it is (`indexForCopy`).
     private(set) var copiedAsIs: Set<String> = []
 
-    init(file: StagingFile, entities: [Entity]) {
+    init(storeTables: StagedRows, file: StagedRows?, entities: [Entity]) {
+        self.storeTables = storeTables
         self.file = file
         self.entities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+    }
+
+    /// Where the rows of `entity` are staged.
+    func rows(of entity: Entity) -> StagedRows {
+        file.map { $0.rows[entity.name] != nil ? $0 : storeTables } ?? storeTables
+    }
+
+    /// Both places rows are staged in.
+    var stagings: [StagedRows] { [storeTables] + (file.map { [$0] } ?? []) }
+
+    var hasUncommitted: Bool { stagings.contains { $0.hasUncommitted } }
+
+    /// Drops what was staged since the last commit (the store rolls back its own tables).
+    func rollBack() {
+        for staging in stagings { staging.rollBack() }
+    }
+
+    /// Whether the key of `entity` is its table's rowid (a single integer key): its rows are
+    /// stored in key order, whatever order they were staged in.
+    static func keyIsRowid(_ entity: Entity) -> Bool {
+        entity.keyAttributes.count == 1
+            && entity.attribute(named: entity.hashKey).map { ValueColumns.sqlType($0.type) == "INTEGER" } == true
     }
 
     /// Stages records of `entity`: one outcome per record, in order.
@@ -49,21 +74,25 @@ final class BulkLoad {
                 outcomes.append(WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict))
             }
         }
-        try file.append(staged, of: entity)
+        try rows(of: entity).append(staged, of: entity)
         return outcomes
     }
 
     /// Builds every entity's table from its staged rows inside the store's open transaction.
-    /// With the staging file attached to the store's connection as `schema`, SQLite inserts the
-    /// rows as staged where they are in key order already (`StagingFile.inKeyOrder`: each
-    /// index entry an append, no sort), copies the table as it is where `indexForCopy` readied
-    /// it, or else sorts the rows by key and inserts them in that order. Inside an atomic run's
-    /// transaction, which cannot attach a file, they are read in key order from the staging
-    /// file and inserted one by one.
+    /// Tables staged in the store are adopted (`adopt`). From the staging file, attached to the
+    /// store's connection as `schema`, SQLite inserts the rows as staged where they are in key
+    /// order already (`StagedRows.inKeyOrder`: each index entry an append, no sort), copies the
+    /// table as it is where `indexForCopy` readied it, or else sorts the rows by key and inserts
+    /// them in that order. Inside an atomic run's transaction, which cannot attach a file, they
+    /// are read in key order from the staging file and inserted one by one.
     func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
             do {
                 let table = quoted(entity.table)
+                guard let file, rows(of: entity) === file else {
+                    try adopt(entity, in: database)
+                    continue
+                }
                 if let schema, copiedAsIs.contains(entity.name) {
                     try database.execute("INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)")
                 } else if let schema {
@@ -86,7 +115,40 @@ final class BulkLoad {
         }
     }
 
-    /// Indexes every staged table by its key as the store's table is indexed, where that lets
+    /// Makes the table staged in the store for `entity` its table, without copying a row: it
+    /// indexes the staged rows by key (SQLite's sort), drops the entity's empty table, and gives
+    /// the staged table that table's name and definition, and its index the name SQLite gives a
+    /// primary key's index (an index on the same columns, laid out the same on disk). The rows
+    /// keep the order of the input, as record-by-record writes leave them, so a later refresh
+    /// that reads the same dump touches the table's pages in order.
+    ///
+    /// The definitions are changed as SQLite documents for schema changes that leave what is on
+    /// disk as it is (`PRAGMA writable_schema`, then a new `schema_version`); the store takes
+    /// this path only for tables exactly as this version creates them (`canAdopt`), and checks
+    /// that SQLite reads the key's index as the primary key's before the transaction commits.
+    private func adopt(_ entity: Entity, in database: Database) throws {
+        let table = entity.table, staged = StagedRows.stagedTable(of: entity), index = "importer_key_" + entity.table
+        let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
+        try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
+        guard let definition = try database.strings("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(table)]).first else {
+            throw StoreError("cannot build \(entity.name): its table \(table) is gone")
+        }
+        try database.execute("DROP TABLE \(quoted(table))")
+        try database.execute("PRAGMA writable_schema = ON")
+        defer { try? database.execute("PRAGMA writable_schema = OFF") }
+        try database.prepare("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ? WHERE type = 'table' AND name = ?")
+            .execute([.string(table), .string(table), .string(definition), .string(staged)])
+        try database.prepare("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = NULL WHERE type = 'index' AND name = ?")
+            .execute([.string("sqlite_autoindex_\(table)_1"), .string(table), .string(index)])
+        // One more than the current version: SQLite reads the schema again, this connection too.
+        try database.execute("PRAGMA schema_version = \(try database.integer("PRAGMA schema_version") + 1)")
+        let origins = try database.strings("SELECT origin FROM pragma_index_list(?)", [.string(table)])
+        guard origins == ["pk"] else {
+            throw StoreError("cannot build \(entity.name): SQLite does not read its adopted key index as the primary key's (\(origins))")
+        }
+    }
+
+    /// Indexes every table of the staging file by its key as the store's table is indexed, where that lets
     /// SQLite copy the staged rows and index into the store as they are (its transfer
     /// optimization: both B-trees appended, no sort of whole rows). The table's rows then keep
     /// the order of the input, as record-by-record writes leave them, so a later refresh that
@@ -97,11 +159,10 @@ final class BulkLoad {
     /// `ON CONFLICT ABORT`. Those are built by a sort. Nor where the rows are in key order
     /// already: inserting them as they are costs less than building the index to copy.
     func indexForCopy(attachedAs schema: String, in database: Database) throws {
+        guard let file else { return }
         for entity in entities.values.sorted(by: { $0.name < $1.name })
-        where !copiedAsIs.contains(entity.name) && !file.inKeyOrder.contains(entity.name) {
-            let keyIsRowid = entity.keyAttributes.count == 1
-                && entity.attribute(named: entity.hashKey).map { ValueColumns.sqlType($0.type) == "INTEGER" } == true
-            guard !keyIsRowid, try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database) else { continue }
+        where file.rows[entity.name] != nil && !copiedAsIs.contains(entity.name) && !file.inKeyOrder.contains(entity.name) {
+            guard !Self.keyIsRowid(entity), try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database) else { continue }
             let table = quoted(entity.table), index = "\(schema).\(quoted("importer_key_" + entity.table))"
             try database.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(index) ON \(table) (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))")
             var copies = false

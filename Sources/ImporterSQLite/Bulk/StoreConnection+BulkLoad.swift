@@ -10,21 +10,44 @@ import ImporterCore
 extension StoreConnection {
     func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
         try database.execute("CREATE TABLE IF NOT EXISTS _importer_bulk (entity TEXT PRIMARY KEY, staged INTEGER NOT NULL)")
-        let interrupted = resuming ? try stagedRows() : [:]
+        let recorded = try stagedRows()
+        let interrupted = resuming ? recorded : [:]
         // What the interrupted run staged is built by this one, whatever the pipeline says now.
         let chosen = try entities.filter { entity in try interrupted[entity.name] != nil || (newLoads && canLoadInBulk(entity)) }
-        let stagingPath = StagingFile.path(ofStore: path)
-        if interrupted.isEmpty || chosen.isEmpty { try database.execute("DELETE FROM _importer_bulk", []) }
+        let resumed = chosen.filter { interrupted[$0.name] != nil }
+        for name in recorded.keys where !resumed.contains(where: { $0.name == name }) {
+            try database.execute("DELETE FROM _importer_bulk WHERE entity = ?", [.string(name)])
+        }
+        try dropStagedTables(keeping: resumed)
+        // In the store: the tables it can adopt, and what an interrupted run staged there.
+        var inStore: [Entity] = [], inFile: [Entity] = []
+        for entity in chosen {
+            let staged = interrupted[entity.name] != nil
+                ? try hasTable(StagedRows.stagedTable(of: entity)) : try canAdopt(entity)
+            if staged { inStore.append(entity) } else { inFile.append(entity) }
+        }
+        let stagingPath = StagedRows.path(ofStore: path)
+        let fileResumed = inFile.contains { interrupted[$0.name] != nil }
         guard !chosen.isEmpty else {
-            StagingFile.remove(stagingPath)
+            StagedRows.remove(stagingPath)
             return []
         }
-        if !interrupted.isEmpty, !FileManager.default.fileExists(atPath: stagingPath) {
+        if fileResumed, !FileManager.default.fileExists(atPath: stagingPath) {
             throw StoreError("\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over")
         }
-        let file = try StagingFile(storePath: path, fresh: interrupted.isEmpty)
-        for entity in chosen { try file.stage(entity, keeping: interrupted[entity.name]) }
-        bulk = BulkLoad(file: file, entities: chosen)
+        let storeTables = StagedRows(inStore: database, path: path)
+        for entity in inStore { try storeTables.stage(entity, keeping: interrupted[entity.name]) }
+        var file: StagedRows?
+        if inFile.isEmpty {
+            StagedRows.remove(stagingPath)
+        } else {
+            file = try StagedRows(storePath: path, fresh: !fileResumed)
+            for entity in inFile { try file?.stage(entity, keeping: interrupted[entity.name]) }
+        }
+        // Staging in the store appends: when every entity of the run is staged, a small page
+        // cache serves it as well, and the pages stay out of the run's memory.
+        if inStore.count == entities.count { try database.execute("PRAGMA cache_size = \(StagedRows.sortCacheSize)") }
+        bulk = BulkLoad(storeTables: storeTables, file: file, entities: chosen)
         return Set(chosen.map(\.name))
     }
 
@@ -38,6 +61,27 @@ extension StoreConnection {
         return extras == 0
     }
 
+    /// Whether the store can adopt a table staged in it as the table of `entity` (`BulkLoad.adopt`):
+    /// the table is exactly as this version creates it, with its key's index only, the key is
+    /// not the rowid, and the connection may change definitions in the schema.
+    private func canAdopt(_ entity: Entity) throws -> Bool {
+        guard !BulkLoad.keyIsRowid(entity),
+              try database.strings("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(entity.table)]) == [tableDefinition(entity)],
+              try database.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.table)])
+                == ["sqlite_autoindex_\(entity.table)_1"] else { return false }
+        // SQLITE_DBCONFIG_DEFENSIVE, where a build of SQLite turns it on, keeps the pragma off.
+        try database.execute("PRAGMA writable_schema = ON")
+        defer { try? database.execute("PRAGMA writable_schema = OFF") }
+        return try database.integer("PRAGMA writable_schema") == 1
+    }
+
+    /// Drops the tables an interrupted run staged in the store, but those of `resumed`.
+    private func dropStagedTables(keeping resumed: [Entity]) throws {
+        let kept = Set(resumed.map(StagedRows.stagedTable))
+        let staged = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_importer\\_staged\\_%' ESCAPE '\\'")
+        for table in staged where !kept.contains(table) { try database.execute("DROP TABLE \(quoted(table))") }
+    }
+
     /// Staged rows per entity as of the last commit.
     private func stagedRows() throws -> [String: Int64] {
         var rows: [String: Int64] = [:]
@@ -45,16 +89,21 @@ extension StoreConnection {
         return rows
     }
 
-    /// Commits the staged rows, and records how many there are in the store's open transaction
-    /// (its commit follows). Staged first: after a crash between the two commits, the staging
-    /// file holds rows the store does not count, and a resumed run drops them.
-    func commitStagedRows(_ bulk: BulkLoad) throws {
+    /// Records how many rows are staged in the store's open transaction (its commit follows),
+    /// and commits those of the staging file. The file first: after a crash between the two
+    /// commits, it holds rows the store does not count, and a resumed run drops them. Returns
+    /// whether the file committed rows.
+    func commitStagedRows(_ bulk: BulkLoad) throws -> Bool {
         try beginTransactionIfNeeded()
-        for (entity, rows) in bulk.file.rows.sorted(by: { $0.key < $1.key }) {
-            try database.execute("INSERT INTO _importer_bulk (entity, staged) VALUES (?, ?) ON CONFLICT (entity) DO UPDATE SET staged = excluded.staged",
-                                 [.string(entity), .integer(rows)])
+        for staging in bulk.stagings {
+            for (entity, rows) in staging.rows.sorted(by: { $0.key < $1.key }) where rows != staging.committedRows[entity] {
+                try database.execute("INSERT INTO _importer_bulk (entity, staged) VALUES (?, ?) ON CONFLICT (entity) DO UPDATE SET staged = excluded.staged",
+                                     [.string(entity), .integer(rows)])
+            }
         }
-        try bulk.file.commit()
+        guard let file = bulk.file, file.hasUncommitted else { return false }
+        try file.commit()
+        return true
     }
 
     /// Builds the tables of the bulk load from its staged rows, in one transaction of the
@@ -63,18 +112,18 @@ extension StoreConnection {
         if let reason = bulk.unbuildable {
             throw StoreError("\(path): the bulk load was not built (\(reason)); run again with --resume to build it")
         }
-        let attach = database.isAutocommit
+        let autocommit = database.isAutocommit, attach = autocommit && bulk.file != nil
         // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,
         // then into the file). Only when no other connection has the store open.
-        let journalSwitched = attach && (try? database.strings("PRAGMA journal_mode = DELETE").first) == "delete"
+        let journalSwitched = autocommit && (try? database.strings("PRAGMA journal_mode = DELETE").first) == "delete"
         defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
         do {
-            try bulk.file.commit()
+            try bulk.file?.commit()
             // The sort takes the page cache's size in memory per thread, and two threads. The
             // copy that follows writes each page once: a small cache costs it nothing.
-            try database.execute("PRAGMA cache_size = \(StagingFile.sortCacheSize); PRAGMA threads = 2")
-            if attach {
-                try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(bulk.file.path)])
+            try database.execute("PRAGMA cache_size = \(StagedRows.sortCacheSize); PRAGMA threads = 2")
+            if attach, let file = bulk.file {
+                try database.execute("ATTACH DATABASE ? AS importer_bulk", [.string(file.path)])
                 // A scratch file, as on its own connection: no syncs.
                 try database.execute("PRAGMA importer_bulk.synchronous = OFF")
                 try bulk.indexForCopy(attachedAs: "importer_bulk", in: database)
@@ -89,7 +138,7 @@ extension StoreConnection {
             throw error as? StoreError ?? StoreError("\(path): cannot build the tables of the bulk load: \(error)")
         }
         endBuild(attached: attach)
-        bulk.file.close()
+        bulk.file?.close()
     }
 
     private func endBuild(attached: Bool) {

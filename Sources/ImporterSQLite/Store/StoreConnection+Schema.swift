@@ -62,7 +62,14 @@ extension StoreConnection {
         try !database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(name)]).isEmpty
     }
 
-    func createTable(_ entity: Entity) -> String {
+    func createTable(_ entity: Entity) -> String { "CREATE TABLE IF NOT EXISTS " + tableBody(entity) }
+
+    /// The definition of `entity`'s table as SQLite keeps it (`sqlite_master.sql`) when this
+    /// version creates it.
+    func tableDefinition(_ entity: Entity) -> String { "CREATE TABLE " + tableBody(entity) }
+
+    /// The table's name and columns.
+    private func tableBody(_ entity: Entity) -> String {
         var columns = Self.columnDefinitions(of: entity)
         // `ON CONFLICT ABORT` is SQLite's default, spelled out: the key's index then matches a
         // `CREATE UNIQUE INDEX` on the same columns, which lets a bulk load copy a staged table
@@ -75,7 +82,7 @@ extension StoreConnection {
             ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", "))) ON CONFLICT ABORT"
         // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
         // order and only the (much smaller) index takes random inserts when keys are random.
-        return "CREATE TABLE IF NOT EXISTS \(quoted(entity.table)) (\(columns.joined(separator: ", "))\(primaryKey))"
+        return "\(quoted(entity.table)) (\(columns.joined(separator: ", "))\(primaryKey))"
     }
 
     /// The columns of `entity`'s table: name, type, and `NOT NULL` on the key and the version.

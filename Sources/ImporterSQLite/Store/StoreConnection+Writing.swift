@@ -19,10 +19,11 @@ extension StoreConnection {
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         if let bulk, bulk.entities[entity.name] != nil {
             do {
+                try beginTransactionIfNeeded()  // rows staged in the store commit with it
                 return try bulk.write(records, of: entity, rules: rules)
             } catch {
                 rollBack()
-                throw error as? StoreError ?? StoreError("\(bulk.file.path): \(error)")
+                throw error as? StoreError ?? StoreError("\(bulk.rows(of: entity).path): \(error)")
             }
         }
         let statements = try prepared(entity)
@@ -205,8 +206,8 @@ extension StoreConnection {
         if let bulk {
             self.bulk = nil
             if commit { return try buildStagedTables(bulk) }
-            bulk.file.rollBack()
-            bulk.file.close()
+            bulk.rollBack()
+            bulk.file?.close()
         }
         guard !database.isAutocommit else { return }
         if commit {
@@ -221,12 +222,10 @@ extension StoreConnection {
         guard !atomicRun else { return }
         var staged = false
         do {
-            if let bulk, bulk.file.hasUncommitted {
-                try commitStagedRows(bulk)
-                staged = true
-            }
+            if let bulk, bulk.hasUncommitted { staged = try commitStagedRows(bulk) }
             guard !database.isAutocommit else { return }
             try database.commit()
+            try bulk?.storeTables.commit()
         } catch {
             if staged { bulk?.unbuildable = "the store failed to commit after its staged rows: \(error)" }
             rollBack()
@@ -253,7 +252,7 @@ extension StoreConnection {
     func rollBack() {
         contentIndexes = [:]
         database.rollBackQuietly()
-        bulk?.file.rollBack()
+        bulk?.rollBack()
     }
 }
 

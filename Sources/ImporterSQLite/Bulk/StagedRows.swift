@@ -2,17 +2,25 @@ import CSQLite
 import Foundation
 import ImporterCore
 
-/// The rows of a bulk load before they reach the store: a database of its own beside the store
-/// (`<store>.bulk`) with a table per entity and no index, so that staging a row is an append
-/// whatever its key. When the run finishes, the store builds its own tables from these
-/// (`BulkLoad`), then removes the file.
+/// The rows of a bulk load before they reach their tables: a table per entity without an index,
+/// so that staging a row is an append whatever its key. When the run finishes, the store builds
+/// its tables from these (`BulkLoad`).
 ///
-/// It is a scratch file: a rollback journal without syncs, so a killed process leaves it as it
-/// was at its last commit. It commits just before the store does, and the store records with
-/// its checkpoint how many rows it holds: a crash between the two leaves rows the store does
-/// not count, which `stage(_:keeping:)` drops when the run resumes.
-final class StagingFile {
+/// They are staged in one of two places:
+/// - **In the store** (`inStore`), as `_importer_staged_<table>`, for tables the store can
+///   adopt: their rows commit with the store's checkpoint, and the staged table, once indexed by
+///   its key, becomes the entity's table without a copy (`BulkLoad.adopt`).
+/// - **In a file beside the store** (`<store>.bulk`), for the others (a key that is the rowid,
+///   or a table an older version created), which are copied into the store. It is a scratch
+///   file: a rollback journal without syncs, so a killed process leaves it as it was at its last
+///   commit. It commits just before the store does, and the store records with its checkpoint
+///   how many rows it holds: a crash between the two leaves rows the store does not count,
+///   which `stage(_:keeping:)` drops when the run resumes.
+final class StagedRows {
+    /// The staging file, or the store's path for rows staged in the store.
     let path: String
+    /// Whether the rows are staged in the store's own file, on its connection.
+    let inStore: Bool
     private let database: Database
     private var inserts: [String: Statement] = [:]
     /// Per entity, an INSERT of `rowsPerInsert` rows: one statement run for many rows.
@@ -40,20 +48,36 @@ final class StagingFile {
     /// Opens the staging file of `storePath`; with `fresh`, a new one in place of any left behind.
     init(storePath: String, fresh: Bool) throws {
         path = Self.path(ofStore: storePath)
+        inStore = false
         if fresh { Self.remove(path) }
         database = try Database(path: path)
         // 8 KiB pages as the store; appends need few pages in the cache (a sort raises it).
         try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -2048;")
     }
 
+    /// Stages rows in the store itself, on its connection and in its transactions.
+    init(inStore database: Database, path: String) {
+        self.path = path
+        self.database = database
+        inStore = true
+    }
+
+    /// The table staging the rows of `entity`, unquoted.
+    func table(of entity: Entity) -> String {
+        inStore ? Self.stagedTable(of: entity) : entity.table
+    }
+
+    /// The name of the table staging the rows of `entity` in the store.
+    static func stagedTable(of entity: Entity) -> String { "_importer_staged_" + entity.table }
+
     /// Readies the table of `entity`: the rows an interrupted run committed, `keeping` of them
     /// (the rest were staged after the store's last commit), or none.
     func stage(_ entity: Entity, keeping committed: Int64?) throws {
-        let table = quoted(entity.table)
+        let table = quoted(table(of: entity))
         if let committed {
             let staged = try database.integer("SELECT max(rowid) FROM \(table)")
             guard staged >= committed else {
-                throw StoreError("\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but the file holds \(staged); run without --resume to start over")
+                throw StoreError("\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but \(inStore ? "the store" : "the file") holds \(staged); run without --resume to start over")
             }
             try database.execute("DELETE FROM \(table) WHERE rowid > ?", [.integer(committed)])
         } else {
@@ -73,6 +97,7 @@ final class StagingFile {
     }
 
     /// Stages rows of `entity`: each row's `values` with its `version` in place of the record's.
+    /// (In the store, inside the transaction its writes have begun.)
     func append(_ staged: [(values: [Value], version: Int64)], of entity: Entity) throws {
         guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
@@ -108,17 +133,18 @@ final class StagingFile {
     }
 
     /// Whether rows were staged since the last commit.
-    var hasUncommitted: Bool { !database.isAutocommit }
+    var hasUncommitted: Bool { rows != committedRows }
 
+    /// Commits the staged file; rows staged in the store are committed by the store, which then
+    /// calls this.
     func commit() throws {
-        guard !database.isAutocommit else { return }
-        try database.commit()
+        if !inStore, !database.isAutocommit { try database.commit() }
         committedRows = rows
     }
 
-    /// Drops what was staged since the last commit.
+    /// Drops what was staged since the last commit (the store rolls back its own).
     func rollBack() {
-        database.rollBackQuietly()
+        if !inStore { database.rollBackQuietly() }
         (inKeyOrder, lastKeys) = ([], [:])  // the last key kept may be one of the rows dropped
         rows = committedRows
     }
@@ -128,13 +154,15 @@ final class StagingFile {
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
         try database.execute("PRAGMA cache_size = \(Self.sortCacheSize)")
-        try database.prepare("SELECT \(columns) FROM \(quoted(entity.table)) ORDER BY \(key)").query(row: body)
+        try database.prepare("SELECT \(columns) FROM \(quoted(table(of: entity))) ORDER BY \(key)").query(row: body)
     }
 
-    /// Closes the file and deletes it: its rows are in the store.
+    /// Closes the file and deletes it: its rows are in the store. (Tables staged in the store
+    /// are its tables now, or dropped when a run starts over.)
     func close() {
         inserts = [:]
         batchInserts = [:]
+        guard !inStore else { return }
         database.clearCache()
         Self.remove(path)
     }
