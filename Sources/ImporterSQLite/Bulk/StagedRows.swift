@@ -37,7 +37,8 @@ final class StagedRows {
     private(set) var committedRows: [String: Int64] = [:]
     /// The entities whose staged rows are all in the order of their key as the store's index
     /// orders it (`KeyOrder`; a dump sorted by key, as many are): their tables are built
-    /// without a sort (`BulkLoad`). Not known of rows an interrupted run staged.
+    /// without a sort (`BulkLoad`). Not known of rows an interrupted run staged, nor followed in
+    /// the store, whose staged tables are indexed by a sort whatever their order.
     private(set) var inKeyOrder: Set<String> = []
     /// The last key staged of each entity in `inKeyOrder`.
     private var lastKeys: [String: Value] = [:]
@@ -87,7 +88,7 @@ final class StagedRows {
         }
         rows[entity.name] = committed ?? 0
         committedRows[entity.name] = committed ?? 0
-        if (committed ?? 0) == 0 { inKeyOrder.insert(entity.name) } else { inKeyOrder.remove(entity.name) }
+        if (committed ?? 0) == 0, !inStore { inKeyOrder.insert(entity.name) } else { inKeyOrder.remove(entity.name) }
         lastKeys[entity.name] = nil
         let list = entity.attributes.map { quoted($0.name) }
         let row = "(" + list.map { _ in "?" }.joined(separator: ", ") + ")"

@@ -19,6 +19,11 @@ extension StoreConnection {
             try database.execute("DELETE FROM _importer_bulk WHERE entity = ?", [.string(name)])
         }
         try dropStagedTables(keeping: resumed)
+        let stagingPath = StagedRows.path(ofStore: path)
+        guard !chosen.isEmpty else {
+            StagedRows.remove(stagingPath)
+            return []
+        }
         // In the store: the tables it can adopt, and what an interrupted run staged there.
         var inStore: [Entity] = [], inFile: [Entity] = []
         for entity in chosen {
@@ -26,12 +31,7 @@ extension StoreConnection {
                 ? try hasTable(StagedRows.stagedTable(of: entity)) : try canAdopt(entity)
             if staged { inStore.append(entity) } else { inFile.append(entity) }
         }
-        let stagingPath = StagedRows.path(ofStore: path)
         let fileResumed = inFile.contains { interrupted[$0.name] != nil }
-        guard !chosen.isEmpty else {
-            StagedRows.remove(stagingPath)
-            return []
-        }
         if fileResumed, !FileManager.default.fileExists(atPath: stagingPath) {
             throw StoreError("\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over")
         }
