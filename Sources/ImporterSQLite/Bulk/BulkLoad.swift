@@ -28,7 +28,8 @@ final class BulkLoad {
 
     /// Where the rows of `entity` are staged.
     func rows(of entity: Entity) -> StagedRows {
-        file.map { $0.rows[entity.name] != nil ? $0 : storeTables } ?? storeTables
+        if let file, file.rows[entity.name] != nil { return file }
+        return storeTables
     }
 
     /// Both places rows are staged in.
@@ -88,8 +89,8 @@ final class BulkLoad {
     func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
             do {
-                let table = quoted(entity.table)
-                guard let file, rows(of: entity) === file else {
+                let table = quoted(entity.table), staged = rows(of: entity)
+                if staged === storeTables {
                     try adopt(entity, in: database)
                     continue
                 }
@@ -98,12 +99,12 @@ final class BulkLoad {
                 } else if let schema {
                     let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
                     let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
-                    let order = file.inKeyOrder.contains(entity.name) ? "" : " ORDER BY \(key)"
+                    let order = staged.inKeyOrder.contains(entity.name) ? "" : " ORDER BY \(key)"
                     try database.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table)\(order)")
                 } else {
                     let insert = try statements(entity).insert
                     let columns = Int32(entity.attributes.count)
-                    try file.scanInKeyOrder(entity) { row in
+                    try staged.scanInKeyOrder(entity) { row in
                         try insert.bind(columnsOf: row, count: columns)
                         defer { insert.reset() }
                         try insert.step()
@@ -130,7 +131,7 @@ final class BulkLoad {
         let table = entity.table, staged = StagedRows.stagedTable(of: entity), index = "importer_key_" + entity.table
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
         try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
-        guard let definition = try database.strings("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(table)]).first else {
+        guard let definition = try database.storedDefinition(ofTable: table) else {
             throw StoreError("cannot build \(entity.name): its table \(table) is gone")
         }
         try database.execute("DROP TABLE \(quoted(table))")

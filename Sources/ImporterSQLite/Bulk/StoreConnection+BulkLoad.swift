@@ -14,8 +14,8 @@ extension StoreConnection {
         let interrupted = resuming ? recorded : [:]
         // What the interrupted run staged is built by this one, whatever the pipeline says now.
         let chosen = try entities.filter { entity in try interrupted[entity.name] != nil || (newLoads && canLoadInBulk(entity)) }
-        let resumed = chosen.filter { interrupted[$0.name] != nil }
-        for name in recorded.keys where !resumed.contains(where: { $0.name == name }) {
+        let resumed = chosen.filter { interrupted[$0.name] != nil }, resumedNames = Set(resumed.map(\.name))
+        for name in recorded.keys where !resumedNames.contains(name) {
             try database.execute("DELETE FROM _importer_bulk WHERE entity = ?", [.string(name)])
         }
         try dropStagedTables(keeping: resumed)
@@ -66,7 +66,7 @@ extension StoreConnection {
     /// not the rowid, and the connection may change definitions in the schema.
     private func canAdopt(_ entity: Entity) throws -> Bool {
         guard !BulkLoad.keyIsRowid(entity),
-              try database.strings("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(entity.table)]) == [tableDefinition(entity)],
+              try database.storedDefinition(ofTable: entity.table) == tableDefinition(entity),
               try database.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.table)])
                 == ["sqlite_autoindex_\(entity.table)_1"] else { return false }
         // SQLITE_DBCONFIG_DEFENSIVE, where a build of SQLite turns it on, keeps the pragma off.

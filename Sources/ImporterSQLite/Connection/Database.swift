@@ -119,6 +119,11 @@ final class Database {
         return result
     }
 
+    /// The definition SQLite keeps of table `name` (`sqlite_master.sql`); nil when there is none.
+    func storedDefinition(ofTable name: String) throws -> String? {
+        try strings("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(name)]).first
+    }
+
     /// The first column of the first row as an integer (0 when there is no row).
     func integer(_ sql: String, _ arguments: [Value] = []) throws -> Int64 {
         var result: Int64 = 0

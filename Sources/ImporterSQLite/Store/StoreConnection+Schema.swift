@@ -59,7 +59,7 @@ extension StoreConnection {
     }
 
     func hasTable(_ name: String) throws -> Bool {
-        try !database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(name)]).isEmpty
+        try database.storedDefinition(ofTable: name) != nil
     }
 
     func createTable(_ entity: Entity) -> String { "CREATE TABLE IF NOT EXISTS " + tableBody(entity) }

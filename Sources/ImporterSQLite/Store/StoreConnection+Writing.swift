@@ -19,7 +19,8 @@ extension StoreConnection {
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         if let bulk, bulk.entities[entity.name] != nil {
             do {
-                try beginTransactionIfNeeded()  // rows staged in the store commit with it
+                // Rows staged in the store commit with it; the staging file's commit on their own.
+                if bulk.rows(of: entity) === bulk.storeTables { try beginTransactionIfNeeded() }
                 return try bulk.write(records, of: entity, rules: rules)
             } catch {
                 rollBack()
