@@ -10,7 +10,7 @@ import Synchronization
 /// (a reading connection for `contains`), each under a lock of its own: the write stage and
 /// the key stage use the store at the same time. The library's reads go to read-only
 /// connections of their own (`ConcurrentReading`), opened as needed and kept for reuse.
-public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
+public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedInputRecords, Sendable {
     public let path: String
     private let connection: Locked<StoreConnection>
     private let lookup: Locked<KeyLookup>
@@ -125,7 +125,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
     }
 
     public func beginRun(atomic: Bool) throws {
-        withConnection { $0.beginRun(atomic: atomic) }
+        try withConnection { try $0.beginRun(atomic: atomic) }
     }
 
     public func finishRun(commit: Bool) throws {
@@ -136,6 +136,14 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, Sendable {
 
     public func commit() throws {
         try withConnection { try $0.commit() }
+    }
+
+    public func unchangedInputs(of model: Model) throws -> [UnchangedInput] {
+        try withConnection { try $0.unchangedInputs(of: model) }
+    }
+
+    public func recordUnchangedInputs(_ inputs: [UnchangedInput], of model: Model) throws -> Bool {
+        try withConnection { try $0.recordUnchangedInputs(inputs, of: model) }
     }
 
     /// Loads the entities whose tables are empty on the bulk path: staged in the store (or

@@ -24,6 +24,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue an interrupted run after its last committed batch; refused if an input changed since.")
     var resume = false
 
+    @Flag(help: "Read and compare every record even when the inputs, pipeline and model are those of the last run that stored every record of them and nothing has written to the store since (such a run otherwise reads nothing and reports them unchanged).")
+    var readUnchanged = false
+
     @Flag(help: "Accept a model file whose checksum differs from the one the SQLite store recorded for its version; recorded in the store's migration history.")
     var acceptModelChange = false
 
@@ -34,6 +37,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         var options = RunOptions(dryRun: dryRun, resume: resume, acceptModelChange: acceptModelChange)
         (options.shard, options.entities) = (selection.shard, selection.entityList)
+        options.readUnchanged = readUnchanged
         try execute(pipeline, options: options, output: output)
     }
 }

@@ -76,6 +76,42 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sqlite("PRAGMA journal_mode"), "wal")
     }
 
+    /// Inputs are recorded as stored only when no other connection committed during the run,
+    /// and forgotten at the next write of anyone, or when a run begins.
+    func testUnchangedInputsAreRecordedOnlyWhenNobodyElseWrote() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        let input = UnchangedInput(path: "/data/products.csv", entity: "Product", digest: "d1", setup: "s1", records: 1, runId: "r1")
+
+        try store.beginRun(atomic: false)
+        _ = try write(store, [record("a", "one")])
+        _ = try sqlite("INSERT INTO Product (sku, name, version) VALUES ('x', 'theirs', 1)")
+        try store.finishRun(commit: true)
+        XCTAssertFalse(try store.recordUnchangedInputs([input], of: model), "another connection committed during the run")
+        XCTAssertEqual(try store.unchangedInputs(of: model), [])
+
+        try store.beginRun(atomic: false)
+        _ = try write(store, [record("b", "two")])
+        try store.finishRun(commit: true)
+        XCTAssertTrue(try store.recordUnchangedInputs([input], of: model))
+        XCTAssertEqual(try store.unchangedInputs(of: model), [input])
+        XCTAssertEqual(try store.unchangedInputs(of: model), [input], "reading them changes nothing")
+
+        _ = try sqlite("UPDATE Product SET name = 'edited' WHERE sku = 'zzz'")
+        XCTAssertEqual(try store.unchangedInputs(of: model), [input], "an update of no row writes nothing")
+        _ = try sqlite("DELETE FROM Product WHERE sku = 'x'")
+        XCTAssertEqual(try store.unchangedInputs(of: model), [], "a delete by another connection")
+
+        try store.beginRun(atomic: false)
+        try store.finishRun(commit: true)
+        XCTAssertTrue(try store.recordUnchangedInputs([input], of: model))
+        try store.beginRun(atomic: false)
+        XCTAssertEqual(try store.unchangedInputs(of: model), [], "a run forgets them before it writes")
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), "0", "and its writes are not watched")
+        try store.finishRun(commit: true)
+        store.close()
+    }
+
     /// A re-run is decided by fingerprints of the stored content; every change the fingerprints
     /// do not see (our own writes, a rollback, a delete, another connection) must still be written.
     func testTheContentIndexDecidesReRunsAndFollowsEveryChange() throws {

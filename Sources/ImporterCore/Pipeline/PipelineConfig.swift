@@ -17,6 +17,10 @@ public struct PipelineConfig: Sendable {
     /// The objects `s3://` sources name, by URL, as listed when the run started (the readers
     /// and checkpoints use their size and ETag); empty until the command lists them.
     public var objects: [String: RemoteObject] = [:]
+    /// SHA-256 of the pipeline file as read, with the value each `${VAR}` in it had: two
+    /// configurations with the same digest read their inputs the same way. Nil for one built
+    /// in code (its runs do not skip unchanged inputs).
+    public var textDigest: String?
 
     /// The first source that reads from object storage (an `s3://` path), if any.
     public var firstObjectSource: SourceConfig? {

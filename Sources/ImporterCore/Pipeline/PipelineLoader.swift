@@ -57,6 +57,7 @@ public struct PipelineLoader {
         if config.destination.kind == .sqlite && config.destination.path == nil {
             config.destination.path = resolve("\(config.name).sqlite", against: directory)
         }
+        config.textDigest = textDigest(text, file: file)
         return config
     }
 
@@ -287,6 +288,20 @@ public struct PipelineLoader {
     }
 
     // MARK: Scalars, variables, paths
+
+    /// SHA-256 of the file's path and text and of the value of every `${VAR}` the text names.
+    private func textDigest(_ text: String, file: String) -> String {
+        var hash = SHA256Digest()
+        hash.update(Array("\(URL(fileURLWithPath: file).standardizedFileURL.path)\n\(text)\n".utf8))
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            rest = rest[start.upperBound...]
+            let name = rest.prefix { $0 != "}" && $0 != ":" }
+            let value = variables[String(name)] ?? environment[String(name)]
+            hash.update(Array("\(name)=\(value.map { "\($0.utf8.count):\($0)" } ?? "unset")\n".utf8))
+        }
+        return hash.hexDigest()
+    }
 
 
     /// A scalar with `${VAR}` and `${VAR:-default}` substituted.

@@ -78,11 +78,15 @@ public struct PipelineRun: ~Copyable {
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         let writing = options.dryRun ? nil : store
-        let resume = try resumePoint(inputs, atomic: atomic)
+        let unchanged = UnchangedInputCheck(inputs, config: config, model: model, versions: versions, store: store, options: options)
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
-        let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
         let recorder = RunRecorder(
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
+        if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {
+            return try reportUnchanged(stored, recorder: recorder, started: started)
+        }
+        let resume = try resumePoint(inputs, atomic: atomic)
+        let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
         if let interrupted = resume.interrupted {
             // The interrupted run's write outcomes; reading and checking recount the rest.
             for state in interrupted.inputs {
@@ -119,11 +123,29 @@ public struct PipelineRun: ~Copyable {
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk, recorder: recorder) }
+        if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
         var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
             .report(recorder, started: started, deletes: deletes)
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
         }
+        try ReportFiles.write(report, to: reportDirectory)
+        return report
+    }
+
+    /// The report of a run whose inputs the store holds unchanged since `stored.runId`: every
+    /// record counted read and unchanged, no byte of them read (`bytes` and `seconds` 0),
+    /// nothing written.
+    private func reportUnchanged(_ stored: (runId: String, records: [Int]), recorder: RunRecorder, started: Date) throws -> RunReport {
+        try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson")).close()
+        for (index, records) in stored.records.enumerated() {
+            recorder.update(input: index) { counts in
+                counts.read = records
+                counts.unchanged = records
+            }
+        }
+        let report = ReportStage(runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId)
+            .report(recorder, started: started, deletes: nil)
         try ReportFiles.write(report, to: reportDirectory)
         return report
     }

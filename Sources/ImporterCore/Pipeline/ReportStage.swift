@@ -9,6 +9,8 @@ struct ReportStage {
     let dryRun: Bool
     /// Entities the store loaded on its bulk path.
     let bulkEntities: Set<String>
+    /// The run whose stored records this one found its inputs unchanged since, if it did.
+    var unchangedSince: String? = nil
 
     func report(_ recorder: RunRecorder, started: Date, deletes: RunReport.DeletePhase?) -> RunReport {
         let finished = Date()
@@ -30,7 +32,14 @@ struct ReportStage {
             seconds: finished.timeIntervalSince(started),
             model: .init(name: model.name, version: model.version, checksum: model.checksum),
             destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),
-            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes)
+            totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes,
+            unchangedSince: unchangedSince)
+    }
+
+    private func writePath(_ entity: String) -> RunReport.WritePath? {
+        if dryRun { return nil }
+        if unchangedSince != nil { return .unchangedInput }
+        return bulkEntities.contains(entity) ? .bulk : .incremental
     }
 
     /// One row per entity with inputs or deletes, parents first.
@@ -44,7 +53,7 @@ struct ReportStage {
             counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
             return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts,
-                         references: references[entity], writePath: dryRun ? nil : bulkEntities.contains(entity) ? .bulk : .incremental)
+                         references: references[entity], writePath: writePath(entity))
         }
     }
 }

@@ -17,6 +17,9 @@ public struct RunOptions: Sendable {
     public var shard: Shard?
     /// The entities this run loads (`--entities`); nil: every entity with a source.
     public var entities: [String]?
+    /// Read every record even when the inputs are those the store recorded as stored in full,
+    /// with nothing written since (`--read-unchanged`; docs/writes.md).
+    public var readUnchanged = false
 
     public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {

@@ -40,12 +40,13 @@ public struct RunReport: Codable, Sendable {
         /// Missing references stored anyway (`references: nullify` or `keep`), by relationship.
         public var references: [String: MissingReferences]?
         /// How the store wrote the entity: `bulk` (staged, then built in key order when the run
-        /// finished) or `incremental` (record by record); nil in a dry run.
+        /// finished), `incremental` (record by record) or `unchangedInput` (nothing to read or
+        /// write: see `unchangedSince`); nil in a dry run.
         public var writePath: WritePath?
     }
 
     public enum WritePath: String, Codable, Sendable {
-        case bulk, incremental
+        case bulk, incremental, unchangedInput
     }
 
     /// References of one relationship that named no item and were nullified or kept.
@@ -101,6 +102,10 @@ public struct RunReport: Codable, Sendable {
     public var resumed: Resume?
     /// The runs summed into this report by `importer report merge` (the shards of one run).
     public var mergedRuns: [String]?
+    /// The run that stored every record of these inputs, when this one found them unchanged
+    /// since (the same bytes, pipeline and model, nothing written to the store) and read none:
+    /// each input's records are counted read and unchanged.
+    public var unchangedSince: String?
 
     public struct Resume: Codable, Sendable {
         public var runId: String

@@ -29,6 +29,9 @@ public enum SummaryTable {
         text += status + "\n"
         text += rejections(report.errors)
         text += missingReferences(report.entities)
+        if let since = report.unchangedSince {
+            text += "inputs unchanged since run \(since), which stored every record, and nothing has written to the store since: no record read or written (--read-unchanged reads them)\n"
+        }
         if let resumed = report.resumed {
             text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
         }

@@ -115,8 +115,8 @@ extension StoreConnection {
         let autocommit = database.isAutocommit, attach = autocommit && bulk.file != nil
         // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,
         // then into the file). Only when no other connection has the store open.
-        let journalSwitched = autocommit && (try? database.strings("PRAGMA journal_mode = DELETE").first) == "delete"
-        defer { if journalSwitched { try? database.execute("PRAGMA journal_mode = WAL") } }
+        let journalSwitched = autocommit && (try? switchJournal(to: "delete")) == true
+        defer { if journalSwitched { _ = try? switchJournal(to: "wal") } }
         do {
             try bulk.file?.commit()
             // The sort takes the page cache's size in memory per thread, and two threads. The

@@ -198,7 +198,8 @@ extension StoreConnection {
 
     // MARK: Batches
 
-    func beginRun(atomic: Bool) {
+    func beginRun(atomic: Bool) throws {
+        try forgetUnchangedInputs()
         atomicRun = atomic
     }
 

@@ -32,6 +32,8 @@ final class StoreConnection {
     var images = ColumnImages()
     /// The entities this run loads on the bulk path, if any.
     var bulk: BulkLoad?
+    /// `PRAGMA data_version` when this run began writing (after it forgot the unchanged inputs).
+    var dataVersionAtRunStart: Int64?
 
     /// The page cache (`PRAGMA cache_size`): 64 MiB.
     static let cacheSize = -65536
