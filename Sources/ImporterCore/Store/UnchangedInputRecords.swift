@@ -19,7 +19,8 @@ public struct UnchangedInput: Sendable, Equatable {
     /// `InputDigest` of the file's bytes.
     public var digest: String
     /// Digest of what turns the bytes into items: the pipeline as read (variables substituted),
-    /// the model's versions, importer's version and the run's inputs.
+    /// the model's versions, the program (importer's version, its executable's size and time)
+    /// and the run's inputs.
     public var setup: String
     /// Records the run read from the file (each one stored).
     public var records: Int

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether a run has anything to do: when every input is a local file with the bytes of the
-/// last run that stored each of its records, through the same pipeline, model and importer,
+/// last run that stored each of its records, through the same pipeline, model and program,
 /// and nothing has written to the store since, reading them again would find every record
 /// unchanged. Such a run reads nothing and reports them so (docs/writes.md).
 ///
@@ -25,7 +25,9 @@ struct UnchangedInputCheck {
             digests.append(digest)
         }
         var setup = SHA256Digest()
-        var text = "importer \(ToolVersion.current)\npipeline \(textDigest)\nmodel \(model.name) \(model.version) \(model.checksum)\n"
+        // The program itself: another build may map the same bytes otherwise.
+        let program = Bundle.main.executablePath.flatMap(FileIdentity.init(of:)).map { "\($0.size) \($0.modified)" } ?? "?"
+        var text = "importer \(ToolVersion.current) \(program)\npipeline \(textDigest)\nmodel \(model.name) \(model.version) \(model.checksum)\n"
         for version in versions?.versions ?? [] { text += "version \(version.version) \(version.checksum)\n" }
         for input in inputs { text += "input \(input.entity.name)\t\(input.absolutePath)\n" }
         setup.update(Array(text.utf8))
