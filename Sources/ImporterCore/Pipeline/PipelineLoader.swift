@@ -296,7 +296,9 @@ public struct PipelineLoader {
         var rest = Substring(text)
         while let start = rest.range(of: "${") {
             rest = rest[start.upperBound...]
-            let name = rest.prefix { $0 != "}" && $0 != ":" }
+            // The name as `scalar` reads it: up to `}`, or to `:-` before a default.
+            let expression = rest.prefix { $0 != "}" }
+            let name = expression.range(of: ":-").map { expression[..<$0.lowerBound] } ?? expression
             let value = variables[String(name)] ?? environment[String(name)]
             hash.update(Array("\(name)=\(value.map { "\($0.utf8.count):\($0)" } ?? "unset")\n".utf8))
         }
