@@ -2,11 +2,6 @@ import Foundation
 import ImporterCore
 import ImporterSQLite
 
-/// A destination opened for a run: its store, and the store's run history if it keeps one.
-struct OpenedDestination {
-    let store: any Store
-    let history: (any RunHistory)?
-}
 
 /// Opens a pipeline's destination (SPEC §4 `destination`) as a `Store`.
 enum DestinationOpener {
@@ -14,11 +9,10 @@ enum DestinationOpener {
     /// already (to answer reference checks and preview sync deletes); else nil.
     /// Throws `ConfigurationError` (exit 2, nothing written) for what the user must fix.
     static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool = false,
-                     reportDirectory: String) throws -> OpenedDestination? {
+                     reportDirectory: String) throws -> (any Store)? {
         switch config.destination.kind {
         case .sqlite:
-            let store = try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
-            return store.map { OpenedDestination(store: $0, history: $0) }
+            return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
         case .dynamodb:
             if acceptModelChange {
                 throw ConfigurationError(file: config.file, key: "destination",
@@ -26,7 +20,6 @@ enum DestinationOpener {
             }
             // DynamoDB keeps no run history: its runs are in their report files.
             return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
-                .map { OpenedDestination(store: $0, history: nil) }
         }
     }
 
@@ -54,6 +47,16 @@ enum DestinationOpener {
             }
             return store
         }
+    }
+
+    /// Locks a SQLite destination for the command (docs/writes.md#one-writer-per-store), before
+    /// it is opened or anything beside it written: nil for DynamoDB, and for a store that does
+    /// not exist yet when the lock is shared (a reader creates nothing). `ConfigurationError`
+    /// (exit 2) when another process holds it past `--wait`.
+    static func lock(_ config: PipelineConfig, _ request: StoreLockRequest) throws -> StoreLock? {
+        guard config.destination.kind == .sqlite, let path = config.destination.path else { return nil }
+        if request.access == .shared && !FileManager.default.fileExists(atPath: path) { return nil }
+        return try request.take(path)
     }
 
     private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> SQLiteStore? {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImporterArchive
 import ImporterCore
+import ImporterSQLite
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,18 +24,24 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Data file format: ndjson, csv or dynamodb-json.")
     var format: ExportFormat = .ndjson
 
+    @OptionGroup var access: StoreAccessOptions
+
     func run() throws {
         let started = Date()
-        let (config, model, store, destination, kind) = try exitOnConfigurationError {
-            () -> (PipelineConfig, Model, Store, ArchiveDestination, ArchiveKind) in
+        let (config, model, lock, store, destination, kind) = try exitOnConfigurationError {
+            () -> (PipelineConfig, Model, StoreLock?, Store, ArchiveDestination, ArchiveKind) in
             guard let kind = ArchiveKind(fileName: out) else {
                 throw ConfigurationError(file: out, "cannot tell the archive type from the name; end it with \(ArchiveKind.knownSuffixes)")
             }
             let (config, model) = try pipeline.load(requireInputs: false)
             let destination = try ObjectOutputs.destination(out, kind: kind, config: config)
-            return (config, model, try DestinationOpener.openForReading(config, model: model), destination, kind)
+            let lock = try DestinationOpener.lock(config, StoreLockRequest(.shared, command: "export", wait: access.wait))
+            return (config, model, lock, try DestinationOpener.openForReading(config, model: model), destination, kind)
         }
-        defer { store.close() }
+        defer {
+            store.close()
+            lock?.release()
+        }
         let manifest: Manifest
         do {
             manifest = try Exporter(store: store, model: model, format: format, sourceType: config.destination.kind.rawValue)

@@ -22,9 +22,16 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func inspectSQLite(_ config: PipelineConfig, model: Model) throws {
+        let path = config.destination.path ?? ""
         let (store, meta) = try exitOnConfigurationError { () -> (SQLiteStore, [String: String]) in
-            let store = try SQLiteStore(existingPath: config.destination.path ?? "")
-            return (store, try store.meta())
+            do {
+                let store = try SQLiteStore(existingPath: path)
+                let meta = try store.meta()
+                guard meta["model"] != nil else { throw ConfigurationError(file: path, "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write") }
+                return (store, meta)
+            } catch let error as SQLiteError {
+                throw ConfigurationError(file: path, "not a store the importer can read (\(error.message)); name the store a pipeline's runs write")
+            }
         }
         var text = "store: \(config.destination.path ?? "")\n"
         text += describe(model, storedVersion: meta["version"], storedChecksum: meta["checksum"], storedName: meta["model"])

@@ -28,7 +28,7 @@ extension MigrateCommand {
             rejects += MigrationReport.rejectLine(entity: failure.entity, key: failure.key, rejection: failure.rejection,
                                                   toVersion: failure.toVersion, item: item)
         }
-        try Data(rejects.utf8).write(to: URL(fileURLWithPath: reportDirectory).appendingPathComponent("rejects.ndjson"))
+        try OutputFile.write(Data(rejects.utf8), to: FilePaths.join(reportDirectory, "rejects.ndjson"))
         let plan = finished.plan
         try MigrationReport(pipeline: config.file, store: finished.store, model: plan.to.name, from: plan.from.version,
                             to: plan.to.version, status: finished.status, steps: finished.steps,

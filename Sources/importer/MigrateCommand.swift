@@ -34,12 +34,17 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var access: StoreAccessOptions
+
     func run() throws {
         let (config, versions) = try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel) in
             let (config, versions, _) = try pipeline.loadVersions(requireInputs: false)
             return (config, versions)
         }
         let reportDirectory = output.reportDir ?? config.reportDirectory
+        let request = StoreLockRequest(dryRun ? .shared : .exclusive, command: "migrate", wait: access.wait)
+        let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request) }
+        defer { lock?.release() }
         do {
             try migrate(config, versions: versions, reportDirectory: reportDirectory)
         } catch let error as ExitCode {

@@ -33,7 +33,14 @@ enum ObjectInputs {
     /// What `restore` reads: a local archive, or an `s3://bucket/key` object streamed (once to
     /// verify it, once to load it; each range must keep the listed ETag).
     static func archive(_ path: String, config: PipelineConfig) throws -> ArchiveInput {
-        guard path.hasPrefix("s3://") else { return .file(path) }
+        guard path.hasPrefix("s3://") else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw ConfigurationError(file: path, "the archive does not exist; name a file `importer export` wrote, or s3://BUCKET/KEY")
+            }
+            if isFolder.boolValue { throw ConfigurationError(file: path, "is a folder; name the archive file `importer export` wrote") }
+            return .file(path)
+        }
         #if DynamoDB
         guard let location = S3Location(path) else {
             throw ConfigurationError(file: path, "not an S3 path; write s3://BUCKET/KEY")

@@ -21,6 +21,8 @@ struct RestoreCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var access: StoreAccessOptions
+
     func run() throws {
         let (config, versions, model) = try exitOnConfigurationError { try pipeline.loadVersions(requireInputs: false) }
         let input = try exitOnConfigurationError { try ObjectInputs.archive(archive, config: config) }
@@ -41,6 +43,6 @@ struct RestoreCommand: ParsableCommand {
             FileHandle.standardError.write(Data("verified \(archive): \(items) items, created \(verified.manifest.createdAt)\n".utf8))
         }
         try runPipeline(plan.config, model: model, versions: versions, options: RunOptions(checkpoints: false), output: output,
-                        makeReader: plan.makeReader)
+                        access: access, command: "restore", makeReader: plan.makeReader)
     }
 }

@@ -34,11 +34,13 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var access: StoreAccessOptions
+
     func run() throws {
         var options = RunOptions(dryRun: dryRun, resume: resume, acceptModelChange: acceptModelChange)
         (options.shard, options.entities) = (selection.shard, selection.entityList)
         options.readUnchanged = readUnchanged
-        try execute(pipeline, options: options, output: output)
+        try execute(pipeline, options: options, output: output, access: access, command: dryRun ? "validate" : "run")
     }
 }
 
@@ -68,8 +70,10 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var access: StoreAccessOptions
+
     func run() throws {
-        try execute(pipeline, options: RunOptions(dryRun: true), output: output)
+        try execute(pipeline, options: RunOptions(dryRun: true), output: output, access: access, command: "validate")
     }
 }
 
@@ -83,7 +87,8 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// Runs a pipeline and exits with the report's exit code.
-private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions) throws {
+private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions, access: StoreAccessOptions,
+                     command: String) throws {
     let (config, versions, model, makeReader) = try exitOnIntegrityError {
         try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
             var (config, versions, model) = try pipeline.loadVersions()
@@ -93,36 +98,53 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
             return (config, versions, model, makeReader)
         }
     }
-    try runPipeline(config, model: model, versions: versions, options: options, output: output, makeReader: makeReader)
+    try runPipeline(config, model: model, versions: versions, options: options, output: output, access: access, command: command,
+                    makeReader: makeReader)
 }
 
 /// Opens the destination, runs the pipeline, prints the summary and exits with the report's
-/// exit code (`run`, `validate` and `restore`).
+/// exit code (`run`, `validate` and `restore`). A SQLite store is locked for the whole run
+/// (`command` names the run in the lock); SIGINT and SIGTERM stop it cleanly.
 func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
-                 makeReader: @escaping PipelineRun.ReaderFactory) throws {
+                 access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.ReaderFactory) throws {
     var options = options
     options.quiet = output.quiet
     options.reportDirectory = output.reportDir
-    let destination = try exitOnConfigurationError {
-        try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
-                                   reportDirectory: options.reportDirectory(pipelineDefault: config.reportDirectory))
+    let interruption = RunInterruption()
+    options.interruption = interruption
+    let signals = InterruptSignals(interruption)
+    defer { signals.cancel() }
+    let reportDirectory = options.reportDirectory(pipelineDefault: config.reportDirectory)
+    let request = StoreLockRequest(options.dryRun ? .shared : .exclusive, command: command, runId: options.runId, wait: access.wait)
+    let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request) }
+    defer { lock?.release() }
+    let store = try exitOnConfigurationError {
+        try ReportFiles.prepare(directory: reportDirectory)
+        return try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
+                                          reportDirectory: reportDirectory)
     }
-    defer { destination?.store.close() }
-    let run = PipelineRun(config: config, model: model, versions: versions, store: destination?.store, options: options, makeReader: makeReader)
-    let reportDirectory = run.reportDirectory
-    let report: RunReport
+    defer { store?.close() }
+    let run = PipelineRun(config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
+    var report: RunReport
+    var reportError: ReportNotWrittenError?
     do {
         report = try run.start()
     } catch let error as ConfigurationError {
         FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
         throw ExitCode(2)
+    } catch let error as ReportNotWrittenError {
+        (report, reportError) = (error.report, error)
     } catch {
         FileHandle.standardError.write(Data("importer: the run stopped: \(error)\n".utf8))
         throw ExitCode(3)
     }
-    if !options.dryRun { try? destination?.history?.recordRun(report) }
     var summary = SummaryTable.render(report)
-    summary += "reports: \(reportDirectory)\n"
+    if let reportError {
+        summary += "importer: \(reportError)\n"
+    } else {
+        summary += "reports: \(reportDirectory)\n"
+    }
     FileHandle.standardError.write(Data(summary.utf8))
+    if reportError != nil { throw ExitCode(3) }
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
 }

@@ -52,7 +52,7 @@ struct BackupFixture {
     init() throws {
         directory = ImporterProcess.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: modelDirectory, withIntermediateDirectories: true)
-        try Self.model.write(toFile: modelDirectory + "/v1.yaml", atomically: true, encoding: .utf8)
+        try Self.model.write(toFile: modelDirectory + "/v1.yaml", atomically: false, encoding: .utf8)
     }
 
     /// Fills the store in three runs, so items are at versions 1, 2 and 3.
@@ -62,13 +62,13 @@ struct BackupFixture {
             for id in 0..<things where round == 1 || id % round == 0 {
                 lines += thingLine(id, round: round)
             }
-            try lines.write(toFile: directory + "/things-\(round).ndjson", atomically: true, encoding: .utf8)
+            try lines.write(toFile: directory + "/things-\(round).ndjson", atomically: false, encoding: .utf8)
             var parts = ""
             for index in 0..<(things * 2) where round == 1 || index % (round + 1) == 0 {
                 let note = index % 4 == 0 ? "null" : json("part \(index) of round \(round)\n\(Self.labels[index % Self.labels.count])")
                 parts += "{\"partId\":\"p-\(index)\",\"thingId\":\(index % things),\"note\":\(note)}\n"
             }
-            try parts.write(toFile: directory + "/parts-\(round).ndjson", atomically: true, encoding: .utf8)
+            try parts.write(toFile: directory + "/parts-\(round).ndjson", atomically: false, encoding: .utf8)
             let pipeline = try writePipeline("fill-\(round)", store: store, sources: [
                 ("Thing", directory + "/things-\(round).ndjson"), ("Part", directory + "/parts-\(round).ndjson"),
             ])
@@ -99,7 +99,7 @@ struct BackupFixture {
         }
         text += "destination: { type: sqlite, path: \"\(store)\" }\nreport: { directory: \"\(directory)/reports-\(name)\" }\n" + extra
         let path = directory + "/\(name).yaml"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -181,17 +181,17 @@ final class BackupTests: XCTestCase {
         let otherModel = directory + "/model-v2"
         try FileManager.default.createDirectory(atPath: otherModel, withIntermediateDirectories: true)
         try BackupFixture.model.replacingOccurrences(of: "version: 1", with: "version: 2")
-            .write(toFile: otherModel + "/v2.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: otherModel + "/v2.yaml", atomically: false, encoding: .utf8)
         let store = directory + "/other.sqlite"
         let pipeline = directory + "/other.yaml"
         try "model: \(otherModel)\nsources: [{ entity: Thing, path: absent.ndjson }]\ndestination: { path: \"\(store)\" }\n"
-            .write(toFile: pipeline, atomically: true, encoding: .utf8)
+            .write(toFile: pipeline, atomically: false, encoding: .utf8)
         let missing = try ImporterProcess.run(["restore", archive, pipeline])
         XCTAssertEqual(missing.status, 2, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("the archive holds Everything version 1, which \(otherModel) does not have"), missing.stderr)
 
         try BackupFixture.model.replacingOccurrences(of: "note:    { type: string }", with: "note:    { type: string, maxLength: 9 }")
-            .write(toFile: otherModel + "/v1.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: otherModel + "/v1.yaml", atomically: false, encoding: .utf8)
         let edited = try ImporterProcess.run(["restore", archive, pipeline])
         XCTAssertEqual(edited.status, 2, edited.stderr)
         XCTAssertTrue(edited.stderr.contains("the model file was edited after the export"), edited.stderr)

@@ -8,14 +8,14 @@ final class BinaryRoundTripTests: XCTestCase {
 
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
-        try! TestModels.files.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try! TestModels.files.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         try! """
             {"id": "0E8A3C5E-1F2B-4C3D-8E9F-A0B1C2D3E4F5", "source": "https://example.com/a?b=c", "thumbnail": "AAEC+v8="}
             {"id": "11111111222233334444555555555555", "source": "urn:isbn:0451450523", "thumbnail": ""}
             {"id": "2222", "source": "https://example.com/", "thumbnail": "AA=="}
             {"id": "33333333-2222-3333-4444-555555555555", "source": "example.com/no-scheme", "thumbnail": "AA=="}
             {"id": "44444444-2222-3333-4444-555555555555", "source": "https://example.com/", "thumbnail": "not base64"}
-            """.write(toFile: directory + "/documents.ndjson", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/documents.ndjson", atomically: false, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
@@ -28,7 +28,7 @@ final class BinaryRoundTripTests: XCTestCase {
               - { entity: Document, path: documents.ndjson }
             destination: { path: \(store) }
             report: { directory: reports-\(name) }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 

@@ -14,7 +14,7 @@ final class BulkLoadTests: XCTestCase {
     static let rows = 100_000
 
     func write(_ text: String, _ name: String) throws {
-        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        try text.write(toFile: directory + "/" + name, atomically: false, encoding: .utf8)
     }
 
     /// Locations, and check-ins in random key order with out-of-range ratings, duplicate keys,

@@ -8,14 +8,14 @@ final class CompositeKeyTests: XCTestCase {
 
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
-        try! TestModels.weather(hour: "int32").write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try! TestModels.weather(hour: "int32").write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     private func run(readings: String, alerts: String, mode: String = "upsert", references: String = "reject") throws -> ImporterProcess.Result {
-        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
-        try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: false, encoding: .utf8)
+        try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: false, encoding: .utf8)
         try """
             model: model.yaml
             sources:
@@ -25,7 +25,7 @@ final class CompositeKeyTests: XCTestCase {
             write: { mode: \(mode), maxDeletes: 100% }
             errors: { maxErrorRatio: 1 }
             report: { directory: reports }
-            """.write(toFile: directory + "/pipeline.yaml", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
         return try ImporterProcess.run(["run", directory + "/pipeline.yaml", "--quiet"])
     }
 
@@ -96,10 +96,10 @@ final class CompositeKeyTests: XCTestCase {
                 write: { batchSize: 2000 }
                 errors: { maxErrorRatio: 1 }
                 report: { directory: reports-\(name) }
-                """.write(toFile: directory + "/\(name).yaml", atomically: true, encoding: .utf8)
+                """.write(toFile: directory + "/\(name).yaml", atomically: false, encoding: .utf8)
             return directory + "/\(name).yaml"
         }
-        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
+        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: false, encoding: .utf8)
         let reference = try ImporterProcess.run(["run", try pipeline("reference"), "--quiet"])
         XCTAssertEqual(reference.status, 1, reference.stderr)
 

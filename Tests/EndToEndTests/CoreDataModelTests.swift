@@ -41,7 +41,7 @@ final class CoreDataModelEndToEndTests: XCTestCase {
               - { entity: Location, path: \(Self.sample)/locations.csv, modelVersion: 1 }
             destination: { type: sqlite, path: \(directory)/store.sqlite }
             report: { directory: \(directory)/reports }
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         XCTAssertEqual(try ImporterProcess.run(["run", "Pipelines/locations-coredata.yaml", "--quiet"], environment: ["OUT_DIR": directory]).status, 0)
         try FileManager.default.moveItem(atPath: directory + "/locations-coredata.sqlite", toPath: directory + "/store.sqlite")
 

@@ -332,7 +332,7 @@ final class DocumentationTests: XCTestCase {
 
     func write(_ text: String, as name: String) throws -> String {
         let file = (directory as NSString).appendingPathComponent(name)
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 

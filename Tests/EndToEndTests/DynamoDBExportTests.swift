@@ -10,7 +10,7 @@ final class DynamoDBExportTests: XCTestCase {
 
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
-        try! TestModels.orders.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try! TestModels.orders.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
@@ -23,7 +23,7 @@ final class DynamoDBExportTests: XCTestCase {
               - { entity: Order, path: \(export), format: dynamodb-export }
             destination: { path: store.sqlite }
             report: { directory: reports }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -100,7 +100,7 @@ final class DynamoDBExportTests: XCTestCase {
         let export = try large.writeFolder(in: directory + "/s3")
         let pipeline = try pipeline(export: export)
         try String(contentsOfFile: pipeline, encoding: .utf8).replacingOccurrences(of: "report:", with: "write: { batchSize: 2000 }\nreport:")
-            .write(toFile: pipeline, atomically: true, encoding: .utf8)
+            .write(toFile: pipeline, atomically: false, encoding: .utf8)
         let store = directory + "/store.sqlite"
         func checkpointed() -> [String: Any]? {
             let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""

@@ -11,7 +11,7 @@ final class ExitCodeTests: XCTestCase {
 
     func pipeline(_ text: String) -> String {
         let file = directory + "/pipeline.yaml"
-        try! text.write(toFile: file, atomically: true, encoding: .utf8)
+        try! text.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -39,7 +39,7 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(entityResult.stderr.contains("'Place' is not an entity"), entityResult.stderr)
 
         let brokenModel = directory + "/model.yaml"
-        try "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: guid }\n".write(toFile: brokenModel, atomically: true, encoding: .utf8)
+        try "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: guid }\n".write(toFile: brokenModel, atomically: false, encoding: .utf8)
         let modelResult = try ImporterProcess.run(["validate", pipeline("model: model.yaml\nsources:\n  - entity: A\n    path: \(bad)/locations-bad.csv\n")])
         XCTAssertEqual(modelResult.status, 2)
         XCTAssertTrue(modelResult.stderr.contains("\(brokenModel):8"), modelResult.stderr)
@@ -96,7 +96,7 @@ final class ExitCodeTests: XCTestCase {
     func testASmallFileWithABadRowIsPartialNotAborted() throws {
         let rows = (1...10).map { $0 == 4 ? "loc-4,Four,95.0,1,2024-01-01T00:00:00Z,1,1,1" : "loc-\($0),Place \($0),1,1,2024-01-01T00:00:00Z,1,1,1" }
         let csv = directory + "/ten.csv"
-        try (["locationId,name,latitude,longitude,createdAt,active,rating,visits"] + rows).joined(separator: "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        try (["locationId,name,latitude,longitude,createdAt,active,rating,visits"] + rows).joined(separator: "\n").write(toFile: csv, atomically: false, encoding: .utf8)
         let result = try ImporterProcess.run(["run", tenRows(csv, errors: "{}"), "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
         let report = try ImporterProcess.report(in: directory + "/reports")
@@ -112,8 +112,8 @@ final class ExitCodeTests: XCTestCase {
         let badRow = "loc-bad,Bad,95.0,1,2024-01-01T00:00:00Z,1,1,1"
         let header = "locationId,name,latitude,longitude,createdAt,active,rating,visits"
         let last = directory + "/last.csv", first = directory + "/first.csv"
-        try ([header] + good + [badRow]).joined(separator: "\n").write(toFile: last, atomically: true, encoding: .utf8)
-        try ([header, badRow] + good).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        try ([header] + good + [badRow]).joined(separator: "\n").write(toFile: last, atomically: false, encoding: .utf8)
+        try ([header, badRow] + good).joined(separator: "\n").write(toFile: first, atomically: false, encoding: .utf8)
 
         let atEnd = try ImporterProcess.run(["run", tenRows(last, errors: "{ maxErrors: 0 }"), "--quiet"])
         XCTAssertEqual(atEnd.status, 1, atEnd.stderr)

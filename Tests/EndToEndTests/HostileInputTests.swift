@@ -11,7 +11,7 @@ final class HostileInputTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     private func write(_ text: String, _ name: String) throws {
-        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        try text.write(toFile: directory + "/" + name, atomically: false, encoding: .utf8)
     }
 
     private func pipeline(_ name: String, source: String, store: String = "store.db", extra: String = "") throws {

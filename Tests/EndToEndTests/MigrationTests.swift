@@ -76,7 +76,7 @@ final class MigrationTests: XCTestCase {
         let v2 = try String(contentsOfFile: Self.sample + "/Model/v2.yaml", encoding: .utf8)
             .replacingOccurrences(of: #", "5": good }"#, with: " }")
         XCTAssertTrue(v2.contains(#""4": good }"#))
-        try v2.write(toFile: model + "/v2.yaml", atomically: true, encoding: .utf8)
+        try v2.write(toFile: model + "/v2.yaml", atomically: false, encoding: .utf8)
         var paths: [String] = []
         for (name, pin) in [("pinned", "modelVersion: 1\n"), ("latest", "")] {
             let path = directory + "/\(name).yaml"
@@ -87,7 +87,7 @@ final class MigrationTests: XCTestCase {
                   - { entity: Checkin, path: \(Self.sample)/checkins.ndjson, modelVersion: 1 }
                 destination: { path: \(directory)/store.sqlite }
                 report: { directory: \(directory)/reports }
-                """.write(toFile: path, atomically: true, encoding: .utf8)
+                """.write(toFile: path, atomically: false, encoding: .utf8)
             paths.append(path)
         }
         return (paths[0], paths[1])
@@ -146,7 +146,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.run(["run", pinned, "--quiet"]).status, 0)
         let v1 = directory + "/Model/v1.yaml"
         try String(contentsOfFile: v1, encoding: .utf8).replacingOccurrences(of: "maxLength: 200", with: "maxLength: 250")
-            .write(toFile: v1, atomically: true, encoding: .utf8)
+            .write(toFile: v1, atomically: false, encoding: .utf8)
         for arguments in [["run", pinned, "--quiet"], ["migrate", latest, "--dry-run"]] {
             let refused = try ImporterProcess.run(arguments)
             XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.stderr)")

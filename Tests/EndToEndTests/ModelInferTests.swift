@@ -17,7 +17,7 @@ final class ModelInferTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     private func write(_ name: String, _ text: String) {
-        try! text.write(toFile: directory + "/dumps/" + name, atomically: true, encoding: .utf8)
+        try! text.write(toFile: directory + "/dumps/" + name, atomically: false, encoding: .utf8)
     }
 
     /// Infers from `names` in dumps/, writing job/model.yaml and job/pipeline.yaml.

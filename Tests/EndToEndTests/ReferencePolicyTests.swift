@@ -33,11 +33,11 @@ final class ReferencePolicyTests: XCTestCase {
                 relationships:
                   product: { destination: Product, key: sku, inverse: receipts }
                   store: { destination: Store, key: storeId, inverse: receipts }
-            """.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
-        try! "sku\np1\np2\n".write(toFile: directory + "/products.csv", atomically: true, encoding: .utf8)
-        try! "storeId\ns1\n".write(toFile: directory + "/stores.csv", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
+        try! "sku\np1\np2\n".write(toFile: directory + "/products.csv", atomically: false, encoding: .utf8)
+        try! "storeId\ns1\n".write(toFile: directory + "/stores.csv", atomically: false, encoding: .utf8)
         try! "receiptId,sku,storeId\nr1,p1,s1\nr2,p9,s1\nr3,p1,s9\nr4,NA,s1\nr5,p8,s8\n"
-            .write(toFile: directory + "/receipts.csv", atomically: true, encoding: .utf8)
+            .write(toFile: directory + "/receipts.csv", atomically: false, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
@@ -55,7 +55,7 @@ final class ReferencePolicyTests: XCTestCase {
             \(references.map { "    references: \($0)" } ?? "")
             destination: { path: store.sqlite }
             report: { directory: reports }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: false, encoding: .utf8)
         return try ImporterProcess.run(["run", file])
     }
 

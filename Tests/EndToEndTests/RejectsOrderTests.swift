@@ -20,10 +20,10 @@ final class RejectsOrderTests: XCTestCase {
             destination: { path: \(directory)/store.sqlite }
             report: { directory: \(directory)/reports }
             errors: { maxErrorRatio: 1.0 }
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         func run(_ csv: String) throws -> ImporterProcess.Result {
             let input = directory + "/locations.csv"
-            try csv.write(toFile: input, atomically: true, encoding: .utf8)
+            try csv.write(toFile: input, atomically: false, encoding: .utf8)
             return try ImporterProcess.run(["run", pipeline, "--quiet"], environment: ["INPUT": input])
         }
         let first = try run("locationId,name,createdAt\na,A,2024-01-01T00:00:00Z\nc,C,2024-01-01T00:00:00Z\n")

@@ -15,7 +15,7 @@ final class ResumeTests: XCTestCase {
     static let rows = 200_000
 
     func write(_ text: String, _ name: String) throws {
-        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        try text.write(toFile: directory + "/" + name, atomically: false, encoding: .utf8)
     }
 
     /// A store holding the locations and `baseRows` checkins, at `path`.

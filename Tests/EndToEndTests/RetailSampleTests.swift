@@ -60,7 +60,7 @@ final class RetailSampleTests: XCTestCase {
             .filter { !$0.contains("references:") }
             .joined(separator: "\n")
             .replacingOccurrences(of: "../SampleData", with: ImporterProcess.root.appendingPathComponent("SampleData").path)
-        try text.write(toFile: strict, atomically: true, encoding: .utf8)
+        try text.write(toFile: strict, atomically: false, encoding: .utf8)
         let result = try ImporterProcess.run(["run", strict, "--quiet"], environment: ["OUT_DIR": out])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(try counts(), ["Station 3", "Reading 4", "Store 3", "Product 3", "Receipt 4"])

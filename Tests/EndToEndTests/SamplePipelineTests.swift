@@ -109,7 +109,7 @@ final class SamplePipelineTests: XCTestCase {
               - { entity: Checkin, path: \(sample)/checkins.ndjson }
             destination: { path: \(out)/locations.sqlite }
             report: { directory: \(out)/reports/checkins-only }
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         for command in ["validate", "run"] {
             let result = try ImporterProcess.run([command, pipeline, "--quiet"])
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")

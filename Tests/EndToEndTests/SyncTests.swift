@@ -16,7 +16,7 @@ final class SyncTests: XCTestCase {
     func locations(_ name: String, _ rows: [String]) -> String {
         let path = directory + "/" + name
         try! ("locationId,name,latitude,longitude,createdAt\n" + rows.map { $0 + "\n" }.joined())
-            .write(toFile: path, atomically: true, encoding: .utf8)
+            .write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
@@ -27,7 +27,7 @@ final class SyncTests: XCTestCase {
         var text = "model: \(model)\nsources:\n  - { entity: Location, path: \(locations) }\n"
         if let checkins { text += "  - { entity: Checkin, path: \(checkins) }\n" }
         text += "destination: { path: \(store) }\nwrite: { mode: \(mode), maxDeletes: \(maxDeletes) }\nerrors: { maxErrorRatio: 1 }\n"
-        try! text.write(toFile: file, atomically: true, encoding: .utf8)
+        try! text.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -35,7 +35,7 @@ final class SyncTests: XCTestCase {
         let checkins = directory + "/checkins.ndjson"
         try [("c1", "L1"), ("c2", "L4"), ("c3", "L4"), ("c4", "L5")].map {
             "{\"checkinId\":\"\($0.0)\",\"locationId\":\"\($0.1)\",\"checkinTime\":\"2024-02-02T10:00:00Z\"}\n"
-        }.joined().write(toFile: checkins, atomically: true, encoding: .utf8)
+        }.joined().write(toFile: checkins, atomically: false, encoding: .utf8)
         let all = locations("all.csv", ["L1", "L2", "L3", "L4", "L5"].map { row($0) })
         let first = try ImporterProcess.run(["run", pipeline(mode: "upsert", maxDeletes: "0", locations: all, checkins: checkins),
                                              "--report-dir", directory + "/r1", "--quiet"])

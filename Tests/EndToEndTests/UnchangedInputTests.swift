@@ -15,7 +15,7 @@ final class UnchangedInputTests: XCTestCase {
     static let checkins = 3_000
 
     func write(_ text: String, _ name: String) throws {
-        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        try text.write(toFile: directory + "/" + name, atomically: false, encoding: .utf8)
     }
 
     func writeInputs(badRating: Bool = false) throws {

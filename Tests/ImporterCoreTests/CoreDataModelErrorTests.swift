@@ -29,7 +29,7 @@ final class CoreDataModelErrorTests: XCTestCase {
     private func load(contents: String) throws -> VersionedModel {
         let package = directory + "/Things.xcdatamodel"
         try FileManager.default.createDirectory(atPath: package, withIntermediateDirectories: true)
-        try contents.write(toFile: package + "/contents", atomically: true, encoding: .utf8)
+        try contents.write(toFile: package + "/contents", atomically: false, encoding: .utf8)
         return try ModelLoader.load(path: package)
     }
 
@@ -96,7 +96,7 @@ final class CoreDataModelErrorTests: XCTestCase {
 
     func testEntityDeclarationsAndExternalEntitiesAreRefusedUnread() throws {
         let secret = directory + "-secret.txt"
-        try "hashKey".write(toFile: secret, atomically: true, encoding: .utf8)
+        try "hashKey".write(toFile: secret, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: secret) }
         assertRefused(line: 2, "a DOCTYPE with declarations ('[…]') is refused") {
             try load(contents: """

@@ -25,10 +25,10 @@ final class ModelLoaderTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let v1 = try String(contentsOfFile: Self.sampleModel + "/v1.yaml", encoding: .utf8)
-        try v1.write(toFile: directory + "/v1.yaml", atomically: true, encoding: .utf8)
+        try v1.write(toFile: directory + "/v1.yaml", atomically: false, encoding: .utf8)
         try v1.replacingOccurrences(of: "version: 1", with: "version: 2")
             .replacingOccurrences(of: "comment:     { type: string }", with: "comment:     { type: string }\n      mood:        { type: string }")
-            .write(toFile: directory + "/v2.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: directory + "/v2.yaml", atomically: false, encoding: .utf8)
         let versions = try ModelLoader.load(path: directory)
         XCTAssertEqual(versions.versions.map(\.version), [1, 2])
         XCTAssertNotNil(versions.newest.entity(named: "Checkin")?.attribute(named: "mood"))

@@ -15,7 +15,7 @@ final class PipelineLoaderTests: XCTestCase {
 
     func write(_ text: String) -> String {
         let file = directory + "/p.yaml"
-        try! text.write(toFile: file, atomically: true, encoding: .utf8)
+        try! text.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 

@@ -24,7 +24,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(wcuLimit: Self.wcuLimit), operations: [])
         defer { proxy.stop() }
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(Self.throttledCheckins).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(Self.throttledCheckins).write(toFile: dump, atomically: false, encoding: .utf8)
         let pipeline = try TestPipelines.write(in: directory, name: "limited", checkins: dump, prefix: "limited-")
 
         let started = Date()
@@ -54,7 +54,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
         defer { proxy.stop() }
         let environment = ImporterBinary.environment(server, endpoint: proxy.endpoint)
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(3_000).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(3_000).write(toFile: dump, atomically: false, encoding: .utf8)
 
         let adaptive = try TestPipelines.write(in: directory, name: "adaptive", checkins: dump, prefix: "progress-a-",
                                                retry: "{ maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
@@ -85,7 +85,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let write = "{ mode: upsert, transactional: false, concurrency: 4, maxWCU: \(Int(Self.maxWCU)) }"
 
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(Self.budgetedCheckins).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(Self.budgetedCheckins).write(toFile: dump, atomically: false, encoding: .utf8)
         let load = try TestPipelines.write(in: directory, name: "load", checkins: dump, prefix: "budget-", write: write)
         let loaded = try ImporterBinary.run(["run", load, "--quiet"], environment: environment)
         XCTAssertEqual(loaded.status, 0, loaded.output)
@@ -104,7 +104,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
         // A refresh, every tenth Checkin changed: BatchGetItem reads, conditional PutItems.
         let refreshDump = directory + "/refresh.ndjson"
         try TestPipelines.checkins(Self.budgetedCheckins, comment: { $0 % 10 == 0 ? "changed \($0)" : "visit \($0)" })
-            .write(toFile: refreshDump, atomically: true, encoding: .utf8)
+            .write(toFile: refreshDump, atomically: false, encoding: .utf8)
         let refresh = try TestPipelines.write(in: directory, name: "refresh", checkins: refreshDump, prefix: "budget-", write: write)
         let before = try proxy.stats().consumedReported
         let refreshed = try ImporterBinary.run(["run", refresh, "--quiet"], environment: environment)
@@ -125,7 +125,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(), operations: [])
         defer { proxy.stop() }
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(100).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(100).write(toFile: dump, atomically: false, encoding: .utf8)
         let pipeline = try TestPipelines.write(in: directory, name: "transactions", checkins: dump, prefix: "budget-tx-",
                                                write: "{ mode: upsert, transactional: true, concurrency: 4, maxWCU: 100 }")
         let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))

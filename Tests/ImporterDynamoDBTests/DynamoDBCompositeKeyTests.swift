@@ -9,10 +9,10 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
     private static let model = TestModels.weather(hour: "date")
 
     private func run(_ directory: String, readings: String, alerts: String, mode: String = "upsert") throws -> (status: Int32, output: String) {
-        try Self.model.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try Self.model.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         try pipeline(directory, name: "pipeline", destination: #"{ type: dynamodb, tablePrefix: "pair-", createTables: true }"#, mode: mode)
-        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
-        try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+        try ("stationId,hour,temperature\n" + readings).write(toFile: directory + "/readings.csv", atomically: false, encoding: .utf8)
+        try ("alertId,stationId,hour\n" + alerts).write(toFile: directory + "/alerts.csv", atomically: false, encoding: .utf8)
         return try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(try server()))
     }
 
@@ -28,7 +28,7 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
             write: { mode: \(mode), maxDeletes: 100% }
             errors: { maxErrorRatio: 1 }
             report: { directory: reports }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+            """.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
@@ -104,10 +104,10 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/model", withIntermediateDirectories: true)
         let v1 = Self.model.replacingOccurrences(of: "model: Weather", with: "model: Migrating")
-        try v1.write(toFile: directory + "/model/v1.yaml", atomically: true, encoding: .utf8)
+        try v1.write(toFile: directory + "/model/v1.yaml", atomically: false, encoding: .utf8)
         try "stationId,hour,temperature\nST1,2024-06-01T10:00:00Z,18.5\nST1,2024-06-01T11:00:00Z,19\nST2,2024-06-01T10:00:00Z,21\n"
-            .write(toFile: directory + "/readings.csv", atomically: true, encoding: .utf8)
-        try "alertId,stationId,hour\na1,ST1,2024-06-01T11:00:00Z\n".write(toFile: directory + "/alerts.csv", atomically: true, encoding: .utf8)
+            .write(toFile: directory + "/readings.csv", atomically: false, encoding: .utf8)
+        try "alertId,stationId,hour\na1,ST1,2024-06-01T11:00:00Z\n".write(toFile: directory + "/alerts.csv", atomically: false, encoding: .utf8)
         func pipeline(_ name: String, version: String) throws -> String {
             try """
                 model: model
@@ -117,7 +117,7 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
                   - { entity: Alert, path: alerts.csv }
                 destination: { type: dynamodb, tablePrefix: "mig-pair-", createTables: true }
                 report: { directory: reports-\(name) }
-                """.write(toFile: directory + "/\(name).yaml", atomically: true, encoding: .utf8)
+                """.write(toFile: directory + "/\(name).yaml", atomically: false, encoding: .utf8)
             return directory + "/\(name).yaml"
         }
         let environment = ImporterBinary.environment(try server())
@@ -126,7 +126,7 @@ final class DynamoDBCompositeKeyTests: MotoTestCase {
 
         try v1.replacingOccurrences(of: "version: 1\n", with: "version: 2\n")
             .replacingOccurrences(of: "      temperature: { type: double }\n", with: "      temperature: { type: double }\n      humidity:    { type: int32, default: 50 }\n")
-            .write(toFile: directory + "/model/v2.yaml", atomically: true, encoding: .utf8)
+            .write(toFile: directory + "/model/v2.yaml", atomically: false, encoding: .utf8)
         let migrate = try ImporterBinary.run(["migrate", try pipeline("migrate", version: ""), "--quiet"], environment: environment)
         XCTAssertEqual(migrate.status, 0, migrate.output)
 

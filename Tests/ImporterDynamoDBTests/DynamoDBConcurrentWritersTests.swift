@@ -17,7 +17,7 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
         let write = "{ mode: upsert, versions: check, mergePolicy: error, transactional: false, concurrency: 4 }"
 
         let base = directory + "/base.ndjson"
-        try TestPipelines.checkins(count).write(toFile: base, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(count).write(toFile: base, atomically: false, encoding: .utf8)
         let load = try ImporterBinary.run(["run", try TestPipelines.write(in: directory, name: "base", checkins: base,
                                                                           prefix: "race-", write: write), "--quiet"],
                                           environment: environment)
@@ -28,7 +28,7 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
         for writer in ["A", "B"] {
             let dump = directory + "/\(writer).ndjson"
             try TestPipelines.checkins(count, comment: { "\(writer) \($0)" }, version: { _ in 1 })
-                .write(toFile: dump, atomically: true, encoding: .utf8)
+                .write(toFile: dump, atomically: false, encoding: .utf8)
             let pipeline = try TestPipelines.write(in: directory, name: writer, checkins: dump, prefix: "race-", write: write)
             processes.append(try ImporterBinary.process(["run", pipeline, "--quiet"], environment: environment,
                                                         log: URL(fileURLWithPath: directory + "/\(writer).log")))

@@ -27,7 +27,7 @@ final class DynamoDBFaultTests: MotoTestCase {
 
         // 1. Into empty tables: BatchWriteItem.
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(Self.checkinCount).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(Self.checkinCount).write(toFile: dump, atomically: false, encoding: .utf8)
         let load = try TestPipelines.write(in: directory, name: "load", checkins: dump, prefix: "faults-", retry: retry)
         let loaded = try ImporterBinary.run(["run", load, "--quiet"], environment: environment)
         XCTAssertEqual(loaded.status, 0, loaded.output)
@@ -40,7 +40,7 @@ final class DynamoDBFaultTests: MotoTestCase {
         // 2. Every tenth Checkin changed: BatchGetItem, then conditional PutItem per changed item.
         let refreshDump = directory + "/refresh.ndjson"
         try TestPipelines.checkins(Self.checkinCount, comment: { $0 % 10 == 0 ? "changed \($0)" : "visit \($0)" })
-            .write(toFile: refreshDump, atomically: true, encoding: .utf8)
+            .write(toFile: refreshDump, atomically: false, encoding: .utf8)
         let refresh = try TestPipelines.write(in: directory, name: "refresh", checkins: refreshDump, prefix: "faults-", retry: retry)
         let refreshed = try ImporterBinary.run(["run", refresh, "--quiet"], environment: environment)
         XCTAssertEqual(refreshed.status, 0, refreshed.output)

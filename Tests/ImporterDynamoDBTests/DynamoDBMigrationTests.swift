@@ -189,7 +189,7 @@ final class DynamoDBMigrationTests: MotoTestCase {
                 hashKey: id
                 versionAttribute: version
                 attributes: { id: { type: int64 }, label: { type: string }, version: { type: int64 } }
-            """.write(toFile: directory + "/v1.yaml", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/v1.yaml", atomically: false, encoding: .utf8)
         try """
             model: Places
             version: 2
@@ -200,7 +200,7 @@ final class DynamoDBMigrationTests: MotoTestCase {
                 hashKey: id
                 versionAttribute: version
                 attributes: { id: { type: int64 }, name: { type: string, renamedFrom: label }, version: { type: int64 } }
-            """.write(toFile: directory + "/v2.yaml", atomically: true, encoding: .utf8)
+            """.write(toFile: directory + "/v2.yaml", atomically: false, encoding: .utf8)
         let versions = try ModelLoader.load(path: directory)
         var options = DynamoDBStore.Options()
         options.tablePrefix = "move-"

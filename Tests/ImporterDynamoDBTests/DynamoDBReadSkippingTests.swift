@@ -21,8 +21,8 @@ final class DynamoDBReadSkippingTests: MotoTestCase {
         for (transactional, total, fresh) in [(true, 700, 500), (false, 1050, 1000)] {
             let prefix = transactional ? "guess-tx-" : "guess-put-"
             let old = TestPipelines.checkins(total) { "old \($0)" }.split(separator: "\n").dropFirst(fresh).joined(separator: "\n") + "\n"
-            try old.write(toFile: directory + "/old.ndjson", atomically: true, encoding: .utf8)
-            try TestPipelines.checkins(total) { "new \($0)" }.write(toFile: directory + "/new.ndjson", atomically: true, encoding: .utf8)
+            try old.write(toFile: directory + "/old.ndjson", atomically: false, encoding: .utf8)
+            try TestPipelines.checkins(total) { "new \($0)" }.write(toFile: directory + "/new.ndjson", atomically: false, encoding: .utf8)
             let write = "{ mode: upsert, transactional: \(transactional), concurrency: 4 }"
             let seed = try TestPipelines.write(in: directory, name: "seed-\(prefix)", checkins: directory + "/old.ndjson", prefix: prefix, write: write)
             XCTAssertEqual(try ImporterBinary.run(["run", seed, "--quiet"], environment: environment).status, 0)

@@ -14,7 +14,7 @@ final class DynamoDBResumeTests: MotoTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let environment = ImporterBinary.environment(server)
         let dump = directory + "/checkins.ndjson"
-        try TestPipelines.checkins(count).write(toFile: dump, atomically: true, encoding: .utf8)
+        try TestPipelines.checkins(count).write(toFile: dump, atomically: false, encoding: .utf8)
         let pipeline = try TestPipelines.write(in: directory, name: "resume", checkins: dump, prefix: "resume-",
                                                write: "{ mode: upsert, transactional: false, concurrency: 2 }")
         let checkpoint = directory + "/reports-resume/checkpoint.json"

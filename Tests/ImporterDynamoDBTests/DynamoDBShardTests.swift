@@ -58,13 +58,13 @@ final class DynamoDBShardTests: MotoTestCase {
             let lines = TestPipelines.checkins(300).split(separator: "\n").map { line in
                 line.replacingOccurrences(of: "chk-", with: "chk-\(file)-")
             }
-            try (lines.joined(separator: "\n") + "\n").write(toFile: "\(directory)/checkins-\(file).ndjson", atomically: true, encoding: .utf8)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: "\(directory)/checkins-\(file).ndjson", atomically: false, encoding: .utf8)
         }
         var csv = "checkinId,locationId,checkinTime,comment,rating\n"
         for i in 1...6000 {
             csv += "csv-\(i),loc-\(String(format: "%05d", i % 500 + 1)),2024-02-01T00:00:00Z,\"line one of \(i)\nline two, \"\"quoted\"\"\",\(i % 5 + 1)\n"
         }
-        try csv.write(toFile: directory + "/checkins.csv", atomically: true, encoding: .utf8)
+        try csv.write(toFile: directory + "/checkins.csv", atomically: false, encoding: .utf8)
     }
 
     private func pipeline(in directory: String, name: String) throws -> String {
@@ -81,7 +81,7 @@ final class DynamoDBShardTests: MotoTestCase {
             report: { directory: \(directory)/reports-\(name) }
             """
         let path = "\(directory)/\(name).yaml"
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        try yaml.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -11,7 +11,7 @@ final class MoreTypesTests: MotoTestCase {
         let directory = NSTemporaryDirectory() + "more-types-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try TestModels.files.write(toFile: directory + "/model.yaml", atomically: true, encoding: .utf8)
+        try TestModels.files.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         return try ModelLoader.load(path: directory + "/model.yaml").newest
     }
 

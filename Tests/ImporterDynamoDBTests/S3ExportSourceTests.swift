@@ -17,7 +17,7 @@ final class S3ExportSourceTests: MotoTestCase {
     }
 
     private func pipeline(_ out: String, bucket: String, destination: String) throws -> String {
-        try TestModels.orders.write(toFile: out + "/model.yaml", atomically: true, encoding: .utf8)
+        try TestModels.orders.write(toFile: out + "/model.yaml", atomically: false, encoding: .utf8)
         let file = out + "/pipeline.yaml"
         try """
             model: model.yaml
@@ -26,7 +26,7 @@ final class S3ExportSourceTests: MotoTestCase {
             destination: \(destination)
             write: { transactional: false }
             report: { directory: reports }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 

@@ -18,7 +18,7 @@ final class S3ExportTests: MotoTestCase {
         bucket = try server().makeBucket("backups")
         // ~15 MB of Checkins: an uncompressed archive of two parts (the first is 8 MiB).
         let checkins = TestPipelines.checkins(60_000) { "visit \($0) " + String(repeating: "long comment ", count: 10) }
-        try checkins.write(toFile: directory + "/checkins.ndjson", atomically: true, encoding: .utf8)
+        try checkins.write(toFile: directory + "/checkins.ndjson", atomically: false, encoding: .utf8)
         let yaml = """
             name: s3-backup
             model: \(TestPipelines.sample.path)/Model/v1.yaml
@@ -28,7 +28,7 @@ final class S3ExportTests: MotoTestCase {
             destination: { type: sqlite, path: "${OUT_DIR}/store.sqlite" }
             report: { directory: "${OUT_DIR}/reports" }
             """
-        try yaml.write(toFile: directory + "/pipeline.yaml", atomically: true, encoding: .utf8)
+        try yaml.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
         let run = try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ["OUT_DIR": directory + "/source"])
         XCTAssertEqual(run.status, 0, run.output)
     }

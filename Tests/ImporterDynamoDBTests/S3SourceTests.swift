@@ -40,7 +40,7 @@ final class S3SourceTests: MotoTestCase {
             \(sources)
             destination: { type: sqlite, path: \(out)/store.sqlite }
             report: { directory: \(out)/reports }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -97,7 +97,7 @@ final class S3SourceTests: MotoTestCase {
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let file = try pipeline(out, sources: "  - { entity: Checkin, path: \"s3://\(bucket)/checkins.ndjson\", references: keep }")
-        try (String(contentsOfFile: file, encoding: .utf8) + "\nwrite: { batchSize: 5000 }\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try (String(contentsOfFile: file, encoding: .utf8) + "\nwrite: { batchSize: 5000 }\n").write(toFile: file, atomically: false, encoding: .utf8)
 
         // Killed (-9) once a batch is committed: the store keeps a checkpoint.
         let log = URL(fileURLWithPath: out + "/run.log")

@@ -14,7 +14,7 @@ final class TableNameTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/model.yaml"
-        try TestModels.twoLetterEntity.write(toFile: file, atomically: true, encoding: .utf8)
+        try TestModels.twoLetterEntity.write(toFile: file, atomically: false, encoding: .utf8)
         let model = try ModelLoader.load(path: file).newest
 
         let closedPort = URL(string: "http://127.0.0.1:9")!

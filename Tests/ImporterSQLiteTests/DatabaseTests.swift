@@ -37,8 +37,8 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(error.description, """
                 SQLite error 1555 (constraint failed): UNIQUE constraint failed: item.id
                   while executing: INSERT INTO item (id, name, size) VALUES (?, ?, ?)
-                  with arguments: 'a', 'it''s again', NULL
-                """)
+                """, "the values stay out of the description")
+            XCTAssertEqual(SQLiteError.describe(error.arguments), "'a', 'it''s again', NULL")
         }
         XCTAssertEqual(try names(database), ["a"], "the refused row is not stored")
         // The cached statement was reset: it runs again.
@@ -58,15 +58,21 @@ final class DatabaseTests: XCTestCase {
             guard let error = error as? SQLiteError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.code, SQLITE_RANGE)
             XCTAssertEqual(error.arguments, [.string("a"), .integer(7)])
-            XCTAssertTrue(error.description.contains("with arguments: 'a', 7"), error.description)
+            XCTAssertEqual(SQLiteError.describe(error.arguments), "'a', 7")
         }
     }
 
-    func testLongArgumentsAreShortenedInTheDescription() {
-        let error = SQLiteError(code: SQLITE_CONSTRAINT, message: "no", sql: "INSERT INTO t VALUES (?)",
+    func testLongArgumentsAndStatementsAreShortened() {
+        let columns = (0..<60).map { "column\($0)" }.joined(separator: ", ")
+        let error = SQLiteError(code: SQLITE_CONSTRAINT, message: "no", sql: "INSERT INTO t (\(columns)) VALUES (?)",
                                 arguments: [.string(String(repeating: "x", count: 100))] + (0..<40).map { .integer(Int64($0)) })
-        XCTAssertTrue(error.description.hasSuffix("… (9 more)"), error.description)
-        XCTAssertTrue(error.description.contains("'" + String(repeating: "x", count: 60) + "…'"), error.description)
+        let described = SQLiteError.describe(error.arguments)
+        XCTAssertTrue(described.hasSuffix("… (9 more)"), described)
+        XCTAssertTrue(described.contains("'" + String(repeating: "x", count: 60) + "…'"), described)
+        let statement = error.description.components(separatedBy: "while executing: ")[1]
+        XCTAssertEqual(statement.count, 201, statement)
+        XCTAssertTrue(statement.hasSuffix("…"))
+        XCTAssertFalse(error.description.contains("xxx"), error.description)
     }
 
     func testTheTransactionHelperCommitsRollsBackAndRollsBackOnAThrownError() throws {

@@ -222,14 +222,15 @@ final class SQLiteStoreTests: XCTestCase {
 
 extension SQLiteStoreTests {
     /// A store failure names the statement and the record's values that SQLite refused.
-    func testAStoreFailureNamesTheStatementAndTheRecordsValues() throws {
+    func testAStoreFailureNamesTheStatementButNotTheRecordsValues() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
         _ = try sqlite("CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;")
         XCTAssertThrowsError(try write(store, [record("b", "poison")])) { error in
             let message = "\(error)"
             XCTAssertTrue(message.contains("while executing: INSERT INTO \"Product\""), message)
-            XCTAssertTrue(message.contains("with arguments: 'b', 'poison', '12345678901234567.123456789', '2024-03-01T10:15:30.250Z', 1, 0.1, 1"), message)
+            XCTAssertFalse(message.contains("poison"), message)
+            XCTAssertFalse(message.contains("12345678901234567.123456789"), message)
         }
     }
 }

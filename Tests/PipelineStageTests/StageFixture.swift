@@ -18,7 +18,7 @@ final class StageFixture {
         var sources = ""
         for (index, file) in files.enumerated() {
             let path = "\(directory)/\(index).csv"
-            try file.csv.write(toFile: path, atomically: true, encoding: .utf8)
+            try file.csv.write(toFile: path, atomically: false, encoding: .utf8)
             sources += "  - entity: \(file.entity)\n    path: \(path)\n"
         }
         let modelPath = Self.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path

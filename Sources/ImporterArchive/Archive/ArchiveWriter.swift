@@ -10,6 +10,8 @@ final class ArchiveWriter {
     private let path: String
     private let partialPath: String
     private var open = true
+    /// The `.partial` file libarchive writes to.
+    private var descriptor: Int32 = -1
 
     init(path: String, kind: ArchiveKind) throws {
         self.path = path
@@ -32,9 +34,18 @@ final class ArchiveWriter {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        guard archive_write_open_filename(archive, partialPath) == ARCHIVE_OK else {
+        do {
+            descriptor = try OutputFile.create(partialPath)  // never through a link planted at the name
+        } catch {
+            archive_write_free(archive)
+            open = false
+            throw ArchiveError(path: path, "cannot create the archive: \(error)")
+        }
+        guard archive_write_open_fd(archive, descriptor) == ARCHIVE_OK else {
             let message = errorMessage
             archive_write_free(archive)
+            closeDescriptor()
+            unlink(partialPath)
             open = false
             throw ArchiveError(path: path, "cannot create the archive: \(message)")
         }
@@ -43,7 +54,13 @@ final class ArchiveWriter {
     deinit {
         guard open else { return }
         archive_write_free(archive)
+        closeDescriptor()
         unlink(partialPath)
+    }
+
+    private func closeDescriptor() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
     }
 
     /// Starts a regular file entry of exactly `size` bytes (tar headers carry the size first).
@@ -75,9 +92,16 @@ final class ArchiveWriter {
 
     /// Closes the archive and moves it to its final name.
     func finish() throws {
-        let closed = archive_write_close(archive) == ARCHIVE_OK
-        let message = closed ? "" : errorMessage
+        var closed = archive_write_close(archive) == ARCHIVE_OK
+        var message = closed ? "" : errorMessage
         archive_write_free(archive)
+        if closed && close(descriptor) != 0 {
+            closed = false
+            message = String(cString: strerror(errno))
+        } else if !closed {
+            close(descriptor)
+        }
+        descriptor = -1
         open = false
         guard closed else {
             unlink(partialPath)
@@ -86,12 +110,13 @@ final class ArchiveWriter {
         try Self.moveIntoPlace(partialPath, path)
     }
 
-    /// Renames a finished `<path>.partial` to `path` (or removes it).
+    /// Renames a finished `<path>.partial` to `path` (or removes it); a link at `path` is
+    /// replaced, not followed.
     static func moveIntoPlace(_ partialPath: String, _ path: String) throws {
-        guard rename(partialPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partialPath)
-            throw ArchiveError(path: path, "cannot move the finished archive into place: \(reason)")
+        do {
+            try OutputFile.moveIntoPlace(partialPath, path)
+        } catch let error as OutputFileError {
+            throw ArchiveError(path: path, "cannot move the finished archive into place: \(String(cString: strerror(error.code)))")
         }
     }
 

@@ -16,9 +16,10 @@ final class FileOutput: ArchiveOutput {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw ArchiveError(path: path, "cannot create the archive: \(String(cString: strerror(errno)))")
+        do {
+            descriptor = try OutputFile.create(partialPath)  // never through a link planted at the name
+        } catch {
+            throw ArchiveError(path: path, "cannot create the archive: \(error)")
         }
     }
 

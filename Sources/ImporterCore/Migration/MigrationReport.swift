@@ -55,7 +55,7 @@ public struct MigrationReport: Codable, Sendable {
 
     public func write(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try ReportFiles.encoder().encode(self).write(to: URL(fileURLWithPath: directory).appendingPathComponent("migration.json"))
+        try OutputFile.write(ReportFiles.encoder().encode(self), to: FilePaths.join(directory, "migration.json"))
     }
 
     /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and

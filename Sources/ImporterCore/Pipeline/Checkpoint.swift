@@ -52,28 +52,33 @@ public struct Checkpoint: Codable, Sendable, Equatable {
     }
 }
 
-/// What identifies an input file's content cheaply: its size and the SHA-256 of its head (for
-/// an object in S3, `etag:` and its ETag, SPEC §16).
+/// What identifies an input's content: a local file's size and the digest of all its bytes
+/// (`xxh64:`, see `InputDigest`), an object's size and ETag (`etag:`, SPEC §16). `--resume`
+/// continues only inputs whose fingerprint is the one in the checkpoint (docs/writes.md#resume).
 public struct InputFingerprint: Codable, Sendable, Equatable {
     public var size: Int64
-    public var headSHA256: String
+    /// `xxh64:<hex>` or `etag:<ETag>`. (Stored under the name of the first MiB's SHA-256, which
+    /// it replaced: a checkpoint written with that never matches, so it is never resumed on a
+    /// guess.)
+    public var content: String
 
-    /// Bytes hashed from the start of the file.
-    public static let headLength = 1 << 20
-
-    public init(size: Int64, headSHA256: String) {
-        self.size = size
-        self.headSHA256 = headSHA256
+    private enum CodingKeys: String, CodingKey {
+        case size
+        case content = "headSHA256"
     }
 
-    /// The fingerprint of the file at `path` as it is now.
-    public init(of path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConfigurationError(file: path, "cannot read the input")
+    public init(size: Int64, content: String) {
+        self.size = size
+        self.content = content
+    }
+
+    /// The fingerprint of the local file at `path` as it is now (`digest`: one taken already).
+    /// Throws `ConfigurationError` if it cannot be read, or changed while it was hashed.
+    init(of path: String, digest: InputDigest? = nil) throws {
+        guard let digest = digest ?? InputDigest(of: path) else {
+            throw ConfigurationError(file: path, "cannot read the input, or it changed while it was read; if it is still being written, run once it is complete")
         }
-        defer { try? handle.close() }
-        let head = try handle.read(upToCount: Self.headLength) ?? Data()
-        size = Int64(try handle.seekToEnd())
-        headSHA256 = SHA256.hex(of: Array(head))
+        size = digest.identity.size
+        content = "xxh64:" + digest.hex
     }
 }

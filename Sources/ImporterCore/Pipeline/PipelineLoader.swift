@@ -385,11 +385,30 @@ public struct PipelineLoader {
         return [path]
     }
 
+    /// What a path that exists is when it is not a regular file (after links): a directory, a
+    /// pipe, a device. Inputs are read whole, hashed and read again on `--resume`: files only.
+    private static func notARegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a pipe"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
     private func expand(_ pattern: String, at node: YAMLNode) throws -> [String] {
         guard pattern.contains(where: { "*?[".contains($0) }) else {
             guard FileManager.default.fileExists(atPath: pattern) else {
                 if !requireInputs { return [] }
                 throw node.error("input file '\(pattern)' does not exist")
+            }
+            if requireInputs, let kind = Self.notARegularFile(pattern) {
+                let fix = kind == "a directory" ? "name a file, or its files with a glob such as '\(pattern)/*.csv'" : "save it to a file and name that"
+                throw node.error("input '\(pattern)' is \(kind), not a file (inputs are read whole and again on --resume); \(fix)")
             }
             return [pattern]
         }

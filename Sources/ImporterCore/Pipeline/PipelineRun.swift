@@ -23,7 +23,7 @@ public struct PipelineRun: ~Copyable {
     private let store: (any Store)?
     private let makeReader: ReaderFactory
     private let options: RunOptions
-    private let runId = UUID().uuidString.lowercased()
+    private var runId: String { options.runId }
 
     /// SQLite's default transaction size: each commit rewrites many B-tree pages, so large.
     private static let defaultBatchSize = 200_000
@@ -71,21 +71,26 @@ public struct PipelineRun: ~Copyable {
         }
     }
 
-    /// Runs the pipeline and writes the report files. Throws `ConfigurationError` (nothing
-    /// written) for problems found before the first record.
+    /// Runs the pipeline, records it in the store's history and writes the report files.
+    /// Throws `ConfigurationError` (nothing written) for problems found before the first
+    /// record, and `ReportNotWrittenError` when the run ended but its reports could not be written.
     public consuming func start() throws -> RunReport {
         let inputs = try RunInput.ordered(config, model, versions).selected(entities: options.entities, shard: options.shard)
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         let writing = options.dryRun ? nil : store
         let unchanged = UnchangedInputCheck(inputs, config: config, model: model, versions: versions, store: store, options: options)
-        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
+        try ReportFiles.prepare(directory: reportDirectory)
         let recorder = RunRecorder(
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
         if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {
             return try reportUnchanged(stored, recorder: recorder, started: started)
         }
-        let resume = try resumePoint(inputs, atomic: atomic)
+        let resume = try resumePoint(inputs, atomic: atomic, digests: unchanged?.digests)
+        let hint = atomic ? "the atomic run is rolled back"
+            : resume.checkpoint != nil ? "committed batches stay; run it again with --resume to continue after the last one"
+            : "committed batches stay; run it again to finish"
+        options.interruption?.onInterrupt { [recorder] reason in recorder.interrupt("\(reason); \(hint)") }
         let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
         if let interrupted = resume.interrupted {
             // The interrupted run's write outcomes; reading and checking recount the rest.
@@ -129,7 +134,19 @@ public struct PipelineRun: ~Copyable {
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
         }
-        try ReportFiles.write(report, to: reportDirectory)
+        return try publish(report)
+    }
+
+    /// Records the run in the store's history, then writes its report files. The history is
+    /// written first, so that it names every run the store's records cite even when the
+    /// reports cannot be written (`ReportNotWrittenError`, which carries the report).
+    private func publish(_ report: RunReport) throws -> RunReport {
+        if !options.dryRun, let history = store as? any RunHistory { try? history.recordRun(report) }
+        do {
+            try ReportFiles.write(report, to: reportDirectory)
+        } catch {
+            throw ReportNotWrittenError(report: report, directory: reportDirectory, underlying: error)
+        }
         return report
     }
 
@@ -146,14 +163,14 @@ public struct PipelineRun: ~Copyable {
         }
         let report = ReportStage(runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId)
             .report(recorder, started: started, deletes: nil)
-        try ReportFiles.write(report, to: reportDirectory)
-        return report
+        return try publish(report)
     }
 
     /// Where this run starts, and whether it saves checkpoints.
-    private func resumePoint(_ inputs: [RunInput], atomic: Bool) throws -> ResumePoint {
+    private func resumePoint(_ inputs: [RunInput], atomic: Bool, digests: [InputDigest]?) throws -> ResumePoint {
         if let store, !options.dryRun, !atomic, options.checkpoints {
-            return try ResumePoint(store: store, inputs: inputs, pipelineFile: config.file, runId: runId, resume: options.resume)
+            return try ResumePoint(store: store, inputs: inputs, digests: digests, pipelineFile: config.file, runId: runId,
+                                   resume: options.resume)
         }
         if options.resume {
             ResumePoint.note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")

@@ -56,6 +56,9 @@ final class ReadStage {
     private func read(input index: Int, progress: (Int64, Int) -> Void) -> Int64 {
         let input = inputs[index]
         recorder.started(input: index)
+        // A local file must be the same at the end of its read as at the start: one replaced,
+        // cut or appended to meanwhile was not read whole, and the run stops.
+        let identity = input.remote == nil ? FileIdentity(of: input.path) : nil
         let recipe = MapStage.Recipe(inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
                                      file: pipelineFile, line: input.source.line)
         let reader: RecordReader
@@ -71,6 +74,9 @@ final class ReadStage {
             cut(partitioned, recipe: recipe, slice: input.slice, progress: progress)
         } else {
             parse(reader, mapStage, slice: input.slice, progress: progress)
+        }
+        if let identity, !recorder.isAborted, FileIdentity(of: input.path) != identity {
+            recorder.abort("\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete")
         }
         parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
         return reader.bytesRead

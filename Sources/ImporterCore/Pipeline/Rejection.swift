@@ -46,14 +46,26 @@ public struct Rejection: Error, Sendable {
     public let field: String?
     /// A `reference` rejection: the entity the reference names no item of.
     public let target: String?
+    /// What is wrong, quoting the offending value cut at `valueLimit` characters (the record's
+    /// raw text in rejects.ndjson keeps it whole).
     public let message: String
+
+    /// The characters of a quoted value a message keeps.
+    public static let valueLimit = 200
 
     public init(stage: Stage, reason: RejectReason, field: String? = nil, target: String? = nil, _ message: String) {
         self.stage = stage
         self.reason = reason
         self.field = field
         self.target = target
-        self.message = message
+        self.message = message.utf8.count > Self.valueLimit ? Self.cuttingQuotedValues(message) : message
+    }
+
+    /// `message` with every stretch between two `'` longer than `valueLimit` characters cut.
+    static func cuttingQuotedValues(_ message: String) -> String {
+        message.split(separator: "'", omittingEmptySubsequences: false).map { part in
+            part.count > valueLimit ? part.prefix(valueLimit) + "… (\(part.count) characters)" : part
+        }.joined(separator: "'")
     }
 }
 

@@ -23,9 +23,13 @@ struct ReportStage {
         let totals = entities.map(\.counts).reduce(Counts(), +)
         let abortReason = recorder.abortMessage, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
-        let status: RunReport.Status = abortReason != nil ? .aborted
+        let status: RunReport.Status = abortReason != nil ? (recorder.wasInterrupted ? .interrupted : .aborted)
             : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil ? .partial : .succeeded)
-        let exitCode: Int32 = status == .aborted ? 3 : (status == .partial ? 1 : 0)
+        let exitCode: Int32 = switch status {
+        case .succeeded: 0
+        case .partial: 1
+        case .aborted, .interrupted: 3
+        }
         return RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
             status: status, abortReason: abortReason, errorLimit: errorLimit, exitCode: exitCode, startedAt: started, finishedAt: finished,

@@ -20,12 +20,12 @@ struct ResumePoint: Sendable {
         doneRejections = Array(repeating: [:], count: inputCount)
     }
 
-    /// Fingerprints the inputs and starts this run's checkpoint; for `--resume`, takes over
-    /// the interrupted run's checkpoint. Refuses it, before anything is written, if an input
-    /// changed (`ConfigurationError`).
-    init(store: any RunCheckpoints, inputs: [RunInput], pipelineFile: String, runId: String, resume: Bool) throws {
+    /// Fingerprints the inputs (with `digests` when they were taken already) and starts this
+    /// run's checkpoint; for `--resume`, takes over the interrupted run's checkpoint. Refuses
+    /// it, before anything is written, if an input changed (`ConfigurationError`).
+    init(store: any RunCheckpoints, inputs: [RunInput], digests: [InputDigest]?, pipelineFile: String, runId: String, resume: Bool) throws {
         self.init(inputCount: inputs.count)
-        fingerprints = try inputs.map { try $0.fingerprint() }
+        fingerprints = try inputs.indices.map { try inputs[$0].fingerprint(digest: digests?[$0]) }
         let pipeline = RunInput.absolute(pipelineFile)
         checkpoint = Checkpoint(pipeline: pipeline, runId: runId)
         let previous = try store.loadCheckpoint()
@@ -56,7 +56,7 @@ struct ResumePoint: Sendable {
             }
             guard fingerprints[index] == state.fingerprint else {
                 throw ConfigurationError(file: state.path,
-                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, or different content in its first MiB), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
+                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, content \(state.fingerprint.content) → \(fingerprints[index].content)), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
             }
             skipBefore[index] = state.nextRecord
         }

@@ -35,10 +35,11 @@ struct RunInput: Sendable {
         return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// What identifies the input's content: a file's size and first MiB, an object's size and ETag.
-    func fingerprint() throws -> InputFingerprint {
-        guard let remote else { return try InputFingerprint(of: path) }
-        return InputFingerprint(size: remote.size, headSHA256: "etag:" + remote.etag)
+    /// What identifies the input's content: a file's size and digest (`digest`, if taken
+    /// already), an object's size and ETag.
+    func fingerprint(digest: InputDigest? = nil) throws -> InputFingerprint {
+        guard let remote else { return try InputFingerprint(of: path, digest: digest) }
+        return InputFingerprint(size: remote.size, content: "etag:" + remote.etag)
     }
 
     /// Checkpoints name files by absolute path, so a resume from another directory finds them;

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Options of one run that are not in the pipeline file.
 public struct RunOptions: Sendable {
     /// Read, map and validate only; write nothing to the store (`importer validate`).
@@ -20,6 +22,10 @@ public struct RunOptions: Sendable {
     /// Read every record even when the inputs are those the store recorded as stored in full,
     /// with nothing written since (`--read-unchanged`; docs/writes.md).
     public var readUnchanged = false
+    /// Stops the run early when asked (a signal, docs/reports.md#status); nil: nothing will.
+    public var interruption: RunInterruption?
+    /// The run's id, in its report, its checkpoint and the store's lock (docs/writes.md).
+    public var runId = UUID().uuidString.lowercased()
 
     public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {

@@ -15,6 +15,6 @@ enum DeletesFile {
         for nullification in outcome.nullified {
             text += "{\"action\":\"nullify\",\"entity\":\(JSONText.quote(nullification.entity)),\"key\":\(ReportedKey(nullification.key)?.json ?? "null"),\"attribute\":\(JSONText.quote(nullification.attribute))}\n"
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try OutputFile.write(Data(text.utf8), to: path)
     }
 }

@@ -11,10 +11,7 @@ final class RejectsFile {
             handle = nil
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw StoreError("cannot write \(path); check that the report directory is writable")
-        }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: try OutputFile.create(path), closeOnDealloc: true)
     }
 
     /// Appends the line of `record`, read from `source` for `entity`.

@@ -1,10 +1,39 @@
 import Foundation
 
-/// Writes `report.json` and `junit.xml` into the report directory.
+/// Writes `report.json` and `junit.xml` into the report directory, each whole or not at all
+/// (docs/reports.md#report-files).
 public enum ReportFiles {
+    /// The files a finished run leaves, which a new run removes before it writes anything.
+    static let names = ["report.json", "junit.xml"]
+
     public static func write(_ report: RunReport, to directory: String) throws {
-        try encoder().encode(report).write(to: URL(fileURLWithPath: directory).appendingPathComponent("report.json"))
-        try Data(junit(report).utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent("junit.xml"))
+        try OutputFile.write(encoder().encode(report), to: FilePaths.join(directory, "report.json"))
+        try OutputFile.write(Data(junit(report).utf8), to: FilePaths.join(directory, "junit.xml"))
+    }
+
+    /// Makes `directory` ready for a run's reports before the run writes anything: creates it,
+    /// checks that files can be created in it, and removes the last run's report.json and
+    /// junit.xml, so that a run that does not finish leaves no earlier green result to be read
+    /// as its own. Throws `ConfigurationError` (exit 2) when the folder cannot take reports.
+    public static func prepare(directory: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ConfigurationError(file: directory, "the report directory is a file; name a folder with --report-dir or report.directory")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let probe = OutputFile.temporaryPath(for: FilePaths.join(directory, "report.json"))
+            close(try OutputFile.create(probe))
+            unlink(probe)
+        } catch {
+            throw ConfigurationError(file: directory, "cannot write reports here (\(error)); make the folder writable or name another with --report-dir")
+        }
+        for name in names {
+            let path = FilePaths.join(directory, name)
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw ConfigurationError(file: path, "cannot remove the last run's report: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Report JSON: indented, keys sorted, dates ISO-8601.
@@ -18,7 +47,7 @@ public enum ReportFiles {
     /// One testsuite per entity; one failing testcase per rejection reason, for Jenkins' `junit`.
     static func junit(_ report: RunReport) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let failures = report.errors.count + report.entities.filter { !$0.counts.isBalanced || report.status == .aborted }.count
+        let failures = report.errors.count + report.entities.filter { !$0.counts.isBalanced || report.status.stoppedEarly }.count
         xml += "<testsuites name=\(attribute("importer \(report.pipeline)")) tests=\"\(report.entities.count + report.errors.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.3f", report.seconds))\">\n"
         for entity in report.entities {
             let groups = report.errors.filter { $0.entity == entity.entity }
@@ -26,7 +55,7 @@ public enum ReportFiles {
             let c = entity.counts
             xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\"records accounted\">\n"
             xml += "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack)"))</system-out>\n"
-            if !c.isBalanced || report.status == .aborted {
+            if !c.isBalanced || report.status.stoppedEarly {
                 xml += "      <failure message=\(attribute(report.abortReason ?? "records are not all accounted for"))/>\n"
             }
             xml += "    </testcase>\n"
@@ -43,4 +72,14 @@ public enum ReportFiles {
     }
 
     private static func attribute(_ text: String) -> String { "\"\(XMLText.escaped(text))\"" }
+}
+
+/// A run ended (its report says how) but its report files could not be written.
+public struct ReportNotWrittenError: Error, CustomStringConvertible, Sendable {
+    /// The run's report, as it would have been written.
+    public let report: RunReport
+    public let directory: String
+    public let underlying: any Error
+
+    public var description: String { "the run's reports could not be written to \(directory): \(underlying)" }
 }

@@ -90,7 +90,7 @@ public enum ReportMerge {
         switch status {
         case .succeeded: 0
         case .partial: 1
-        case .aborted: 2
+        case .aborted, .interrupted: 2
         }
     }
 }

@@ -29,6 +29,8 @@ final class RunRecorder: Sendable {
         var totalRead = 0
         var totalRejected = 0
         var abortReason: String?
+        /// The run stopped because it was asked to (`RunInterruption`), not by its own failure.
+        var interrupted = false
         /// The error limit the run passed (it aborts only if more input follows).
         var errorLimit: String?
         /// Entity → relationship → missing references nullified or kept.
@@ -77,6 +79,19 @@ final class RunRecorder: Sendable {
             if state.abortReason == nil { state.abortReason = reason }
         }
     }
+
+    /// Stops the run because it was asked to: it reports `interrupted`, unless it had
+    /// already aborted for a reason of its own.
+    func interrupt(_ reason: String) {
+        state.withLock { state in
+            guard state.abortReason == nil else { return }
+            state.abortReason = reason
+            state.interrupted = true
+        }
+    }
+
+    /// Whether the run stopped because it was asked to.
+    var wasInterrupted: Bool { state.withLock { $0.interrupted } }
 
     func started(input: Int) {
         state.withLock { $0.inputs[input].started = Date() }

@@ -10,6 +10,12 @@ public struct RunReport: Codable, Sendable {
         /// Stopped early (an error limit passed before the end of the input, a store
         /// failure); committed batches stay.
         case aborted
+        /// Stopped early because it was asked to (SIGINT, SIGTERM): the batch in flight was
+        /// finished or rolled back; committed batches stay, and `--resume` continues after them.
+        case interrupted
+
+        /// Whether the run stopped before the end of its input.
+        public var stoppedEarly: Bool { self == .aborted || self == .interrupted }
     }
 
     public struct ModelInfo: Codable, Sendable {

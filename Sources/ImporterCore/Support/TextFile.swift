@@ -5,9 +5,9 @@ public enum TextFile {
     /// Writes `text` to `path` (replacing it, atomically); the error names the path and what to check.
     public static func write(_ text: String, to path: String) throws(ConfigurationError) {
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try OutputFile.write(Data(text.utf8), to: path)
         } catch {
-            throw ConfigurationError(file: path, "cannot write: \(error.localizedDescription); check the directory exists and is writable")
+            throw ConfigurationError(file: path, "\(error); check the directory exists and is writable")
         }
     }
 }

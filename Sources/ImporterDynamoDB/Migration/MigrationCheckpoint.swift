@@ -39,7 +39,7 @@ struct MigrationCheckpoint: Codable, Sendable {
         do {
             let directory = FilePaths.directory(of: path)
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile.write(encoder.encode(self), to: path)
         } catch {
             throw StoreError("\(path): cannot save the migration checkpoint: \(error)")
         }

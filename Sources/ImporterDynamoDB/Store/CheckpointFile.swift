@@ -17,7 +17,7 @@ enum CheckpointFile {
             let directory = FilePaths.directory(of: path)
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             let contents = Contents(checkpoint: checkpoint, rejections: checkpoint.rejections)
-            try encoder.encode(contents).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile.write(encoder.encode(contents), to: path)
         } catch {
             throw StoreError("\(path): cannot save the checkpoint: \(error)")
         }

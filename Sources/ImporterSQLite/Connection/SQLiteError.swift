@@ -6,7 +6,10 @@ import ImporterCore
 ///
 ///     SQLite error 2067 (constraint failed): UNIQUE constraint failed: Product.sku
 ///       while executing: INSERT INTO "Product" ("sku", "name") VALUES (?, ?)
-///       with arguments: 'a', NULL
+///
+/// The description shows the statement's first 200 characters and never the arguments: they
+/// are a record's values, which may be private and end up in CI logs (as GRDB does). They stay
+/// in `arguments` for a program that wants them; `describe(_:)` shows them shortened.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, 2067); `primaryCode` is its low byte.
     public let code: Int32
@@ -30,8 +33,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
-        if let sql { text += "\n  while executing: " + Self.oneLine(sql) }
-        if !arguments.isEmpty { text += "\n  with arguments: " + Self.describe(arguments) }
+        if let sql {
+            let line = Self.oneLine(sql)
+            text += "\n  while executing: " + (line.count > Self.maximumSQL ? line.prefix(Self.maximumSQL) + "…" : line)
+        }
         return text
     }
 
@@ -69,6 +74,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         return shown.joined(separator: ", ") + (rest > 0 ? ", … (\(rest) more)" : "")
     }
 
+    private static let maximumSQL = 200
     private static let maximumArguments = 32
     private static let maximumText = 60
 

@@ -39,7 +39,7 @@ enum TestPipelines {
             report: { directory: \(directory)/reports-\(name) }
             """
         let path = directory + "/\(name).yaml"
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        try yaml.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 }

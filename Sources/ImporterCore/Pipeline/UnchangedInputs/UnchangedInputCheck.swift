@@ -12,7 +12,8 @@ struct UnchangedInputCheck {
     private let store: any UnchangedInputRecords
     private let model: Model
     private let inputs: [RunInput]
-    private let digests: [InputDigest]
+    /// Every input's digest, taken once: the checkpoint's fingerprints use them too.
+    let digests: [InputDigest]
     private let setup: String
 
     init?(_ inputs: [RunInput], config: PipelineConfig, model: Model, versions: VersionedModel?, store: (any Store)?, options: RunOptions) {
