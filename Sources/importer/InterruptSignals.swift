@@ -4,7 +4,8 @@ import ImporterCore
 
 /// SIGINT and SIGTERM during a run (Ctrl-C, a Jenkins abort): the first asks the run to stop
 /// (it finishes or rolls back the batch in flight and reports `interrupted`, exit 3); a second
-/// ends the process at once, exit 3 (docs/reports.md#status).
+/// ends the process at once, exit 3 (docs/reports.md#status). Once made, they keep this
+/// meaning until the process ends: a signal while it exits does not kill it.
 struct InterruptSignals {
     private let sources: [any DispatchSourceSignal]
 
@@ -22,12 +23,5 @@ struct InterruptSignals {
             source.resume()
             return source
         }
-    }
-
-    /// Gives the signals back their default action.
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -113,7 +113,7 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
     let interruption = RunInterruption()
     options.interruption = interruption
     let signals = InterruptSignals(interruption)
-    defer { signals.cancel() }
+    defer { withExtendedLifetime(signals) {} }
     let reportDirectory = options.reportDirectory(pipelineDefault: config.reportDirectory)
     let request = StoreLockRequest(options.dryRun ? .shared : .exclusive, command: command, runId: options.runId, wait: access.wait)
     let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request) }

@@ -17,14 +17,16 @@ final class InterruptTests: XCTestCase {
     var reports: String { directory + "/reports" }
     var checkins: String { directory + "/checkins.csv" }
 
-    func writeInputs() throws -> String {
+    /// The inputs and pipeline; from `badFrom` on, every 50th rating is not a number.
+    func writeInputs(badFrom: Int = .max, maxErrors: Int = 1000) throws -> String {
         var locations = "locationId,name,latitude,longitude,createdAt\n"
         for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
         try locations.write(toFile: directory + "/locations.csv", atomically: false, encoding: .utf8)
         var text = "checkinId,locationId,checkinTime,comment,rating\n"
         text.reserveCapacity(Self.rows * 80)
         for index in 0..<Self.rows {
-            text += "c-\(index),loc-\(index % 100),2024-05-01T08:00:00.\(String(format: "%03d", index % 1000))Z,\"comment \(index), with a comma\",\(index % 5 + 1)\n"
+            let rating = index >= badFrom && index % 50 == 0 ? "bad" : String(index % 5 + 1)
+            text += "c-\(index),loc-\(index % 100),2024-05-01T08:00:00.\(String(format: "%03d", index % 1000))Z,\"comment \(index), with a comma\",\(rating)\n"
         }
         try text.write(toFile: checkins, atomically: false, encoding: .utf8)
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
@@ -36,6 +38,7 @@ final class InterruptTests: XCTestCase {
               - { entity: Checkin, path: checkins.csv }
             destination: { path: store.sqlite }
             write: { batchSize: \(Self.batchSize), bulk: false }
+            errors: { maxErrors: \(maxErrors) }
             report: { directory: reports }
             """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         return pipeline
@@ -117,6 +120,18 @@ final class InterruptTests: XCTestCase {
             XCTAssertTrue(stderr.contains("SIGINT again: stopping now"), stderr)
         }
         XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok")
+    }
+
+    func testARunAbortedPastMaxErrorsResumesFromItsCheckpoint() throws {
+        let pipeline = try writeInputs(badFrom: Self.rows / 2, maxErrors: 10)
+        let aborted = try ImporterProcess.run(["run", pipeline, "--quiet"])
+        XCTAssertEqual(aborted.status, 3, aborted.stderr)
+        let kept = stored()
+        XCTAssertGreaterThan(kept, 0)
+        let resumed = try ImporterProcess.run(["run", pipeline, "--quiet", "--resume"])
+        XCTAssertTrue(resumed.stderr.contains("resumed run "), resumed.stderr)
+        XCTAssertFalse(resumed.stderr.contains("no interrupted run"), resumed.stderr)
+        XCTAssertEqual(try ImporterProcess.report(in: reports).object("resumed").int("recordsDone"), 100 + kept)
     }
 
     func testResumeRefusesAnInputChangedPastItsFirstMiB() throws {
