@@ -78,7 +78,7 @@ let package = Package(
 
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
-        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance"]),
+        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance", "TestSupport"]),
         // The pipeline's stages in process: records fed in, what comes out asserted.
         .testTarget(name: "PipelineStageTests", dependencies: ["ImporterCore", "ImporterFormats", "ImporterSQLite"]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),

@@ -84,6 +84,42 @@ final class ModelInferTests: XCTestCase {
         XCTAssertEqual(rejects.map { "\($0.int("line")):\($0.string("reason") ?? "")" }, ["3:duplicate"])
     }
 
+    /// A year of flights with no unique column or pair: the computed key keeps the year (constant
+    /// in this dump) and the departure time (a never-null date), so the next year's dump, loaded
+    /// with the same pipeline, inserts every row instead of updating this year's.
+    func testAnInferredRowKeyHoldsForTheNextYearsDump() throws {
+        func flights(year: Int) -> String {
+            var text = "year,month,day,carrier,carrier_name,flight,dep_minute,time_hour,distance\n"
+            let names = ["AA": "American", "DL": "Delta", "UA": "United"]
+            for day in 1...30 {
+                for carrier in ["AA", "DL", "UA"] {
+                    for flight in 100..<120 {
+                        let hour = 6 + (flight - 100) / 2
+                        let time = String(format: "%d-01-%02dT%02d:00:00Z", year, day, hour)
+                        text += "\(year),1,\(day),\(carrier),\(names[carrier]!),\(flight),\(flight * 7 % 60),\(time),\(Double(flight) * 10.5)\n"
+                    }
+                }
+            }
+            return text
+        }
+        write("flights.csv", flights(year: 2023))
+        try infer(["flights.csv"])
+        let model = try String(contentsOfFile: directory + "/job/model.yaml", encoding: .utf8)
+        XCTAssertTrue(model.contains("computed by the pipeline (map.compute) from year, month, carrier, flight, time_hour"), model)
+        XCTAssertTrue(model.contains("less those another of them implies: "), model)
+        XCTAssertTrue(model.contains("carrier_name (implied by carrier)"), model)
+
+        let first = try runPipeline()
+        XCTAssertEqual(first.status, 0, first.stdout + first.stderr)
+        write("flights.csv", flights(year: 2024))
+        let second = try runPipeline()
+        XCTAssertEqual(second.status, 0, second.stdout + second.stderr)
+        let totals = try ImporterProcess.report(in: directory + "/job/reports/pipeline").object("totals")
+        XCTAssertEqual(totals.int("inserted"), 1800, "every row of the next year is a new item")
+        XCTAssertEqual(totals.int("updated"), 0)
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM Flight"), "3600")
+    }
+
     func testASuggestedRelationshipKeepsTheMissingReferencesAndCountsThem() throws {
         write("stations.csv", "stationId,name\nST1,Harbour\nST2,Airport\nST3,Hill\n")
         write("stores.ndjson", """

@@ -91,6 +91,36 @@ final class DynamoDBFaultTests: MotoTestCase {
         XCTAssertNotNil(try client.sendJSON("ListTables", json([:]))["TableNames"])
     }
 
+    /// A run that stops on a failed write counts what DynamoDB acknowledged as written, never
+    /// as rolled back (DynamoDB rolls nothing back): the table holds every item the report
+    /// counts inserted, plus at most those whose answer was lost.
+    func testAnAbortedRunCountsWhatWasWrittenAsWritten() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(serverError: 0.02, swallow: 0.02),
+                                   operations: ["BatchWriteItem"], seed: 11)
+        defer { proxy.stop() }
+        let dump = directory + "/checkins.ndjson"
+        try TestPipelines.checkins(3_000).write(toFile: dump, atomically: false, encoding: .utf8)
+        let pipeline = try TestPipelines.write(in: directory, name: "abort", checkins: dump, prefix: "abort-",
+                                               retry: "{ mode: standard, maxAttempts: 1 }")
+        let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+        XCTAssertEqual(run.status, 3, run.output)
+        XCTAssertGreaterThan(try proxy.stats().faults, 0)
+
+        let report = try ImporterBinary.report(directory + "/reports-abort")
+        let written = report.number("totals", "inserted")
+        XCTAssertEqual(report.number("totals", "rolledBack"), 0, "DynamoDB rolls nothing back: \(run.output)")
+        XCTAssertEqual(report.number("totals", "read"), written + report.number("totals", "notWritten") + report.number("totals", "unknown"))
+        XCTAssertGreaterThan(report.number("totals", "notWritten") + report.number("totals", "unknown"), 0)
+        let store = try openedStore(prefix: "abort-")
+        let model = try SampleModel.model()
+        let stored = try model.entities.map { try store.count(of: $0) }.reduce(0, +)
+        XCTAssertGreaterThanOrEqual(stored, written, "every item counted inserted is in the table")
+        XCTAssertLessThanOrEqual(stored, written + report.number("totals", "unknown"), "and only those, or those whose answer was lost")
+    }
+
     private func openedStore(prefix: String) throws -> DynamoDBStore {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix

@@ -41,8 +41,11 @@ public struct RestorePlan {
                 throw ConfigurationError(file: archive.path,
                     "\(file.entity) of version \(stored.version) is removed by version \(model.version), so its \(file.items) items would be dropped; restore with a pipeline pinned to modelVersion: \(stored.version), then migrate")
             }
+            // The exporting store accepted every reference it holds (kept dangling by a `keep`
+            // policy, or made dangling by a later delete): they are restored as they are, not
+            // decided again (docs/archives.md#restore).
             return SourceConfig(entity: entity, pattern: path, paths: [path], format: file.format.inputFormat,
-                                modelVersion: stored.version)
+                                modelVersion: stored.version, references: ReferencePolicies(all: .keep))
         }
         config.write.versions = .preserve
         // Into SQLite a restore is one transaction: all or nothing.

@@ -55,14 +55,18 @@ public enum ModelInference {
             entity.attributes.append(InferredAttribute(name: name, field: nil, column: nil, type: .string, required: true))
             entity.key = .computed(attribute: entity.attributes.count - 1, fields: fields, separator: found.separator,
                                    duplicates: found.duplicates, nulls: found.nulls)
-            entity.notes += rowKeyNotes(name, fields: fields, duplicates: found.duplicates, nulls: found.nulls)
+            let leftOut = found.leftOut.map { "\(entity.attributes[$0.field].field!) (implied by \(entity.attributes[$0.impliedBy].field!))" }
+            entity.notes += rowKeyNotes(name, fields: fields, leftOut: leftOut, duplicates: found.duplicates, nulls: found.nulls)
         }
         entity.versionAttribute = Identifiers.unique(taken.contains("version") ? "_version" : "version", in: taken)
         return entity
     }
 
-    private static func rowKeyNotes(_ name: String, fields: [String], duplicates: Int, nulls: Int) -> [String] {
+    private static func rowKeyNotes(_ name: String, fields: [String], leftOut: [String], duplicates: Int, nulls: Int) -> [String] {
         var notes = ["so \(name) is the key, computed by the pipeline (map.compute) from \(fields.joined(separator: ", "))"]
+        var how = "chosen as the fields that are never null"
+        if !leftOut.isEmpty { how += ", less those another of them implies: \(leftOut.joined(separator: ", "))" }
+        notes.append(how + "; a field constant in this sample and a never-null date are always kept, so the next dump's records get keys of their own")
         if duplicates > 0 {
             notes.append("\(duplicates) record(s) repeat an earlier record's \(name): importer run rejects them as duplicate and reports them")
         }

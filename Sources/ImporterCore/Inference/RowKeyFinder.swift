@@ -1,18 +1,22 @@
 /// The key of an entity without one: a `rowKey` attribute that the pipeline computes
 /// (`map.compute`) from the fields that are never null, joined by `|` (or, when a value holds a
-/// `|`, the unit separator U+001F). When those fields are unique together, fields are left out
-/// while they stay so (the widest first), giving a small combination. When they are not, the
-/// records that repeat one are counted: `importer run` rejects them as `duplicate` and the
-/// report lists them. With no never-null field, the field with the fewest nulls is used and
-/// its null records are counted (rejected as `required`).
+/// `|`, the unit separator U+001F). When those fields are unique together, a field is left out
+/// only when another kept field implies it (each value of that one goes with one value of it)
+/// and the rest stay unique; a field constant in the sample (the year of a one-year dump) and a
+/// never-null date are always kept, so the next dump's records get keys of their own
+/// (docs/infer.md). When they are not unique, the records that repeat one are counted:
+/// `importer run` rejects them as `duplicate` and the report lists them. With no never-null
+/// field, the field with the fewest nulls is used and its null records are counted (rejected
+/// as `required`).
 struct RowKeyFinder {
     /// Fields a template can name (no braces), at most this many tried for leaving out.
     static let maximumFields = 32
 
     let entity: InferredEntity
 
-    /// The fields, separator, duplicates and nulls, or nil when no field can be used.
-    func find() -> (fields: [Int], separator: String, duplicates: Int, nulls: Int)? {
+    /// The fields, separator, duplicates and nulls, and the fields left out with the kept field
+    /// that implies each; nil when no field can be used.
+    func find() -> (fields: [Int], separator: String, duplicates: Int, nulls: Int, leftOut: [(field: Int, impliedBy: Int)])? {
         let columns = entity.profile.columns
         let usable = entity.attributes.indices.filter { index in
             guard let column = entity.attributes[index].column else { return false }
@@ -28,13 +32,14 @@ struct RowKeyFinder {
         }
         let records = entity.profile.records
         var duplicates = records - nulls - distinct(fields)
+        var leftOut: [(field: Int, impliedBy: Int)] = []
         if duplicates == 0 {
-            fields = smallest(fields)
+            (fields, leftOut) = smallest(fields)
         } else {
             duplicates = max(0, duplicates)
         }
         let pipe = fields.contains { columns[entity.attributes[$0].column!].hasPipe }
-        return (fields, pipe ? "\u{1F}" : "|", duplicates, nulls)
+        return (fields, pipe ? "\u{1F}" : "|", duplicates, nulls, leftOut)
     }
 
     /// Distinct combinations of `fields` among records where none is null.
@@ -54,21 +59,30 @@ struct RowKeyFinder {
         return result
     }
 
-    /// `fields` without those that unique combinations do not need: numbers with a fraction,
-    /// booleans and dates tried first (seldom part of an identity), then the widest.
-    private func smallest(_ fields: [Int]) -> [Int] {
+    /// `fields` without those another kept field implies, as long as the rest stay unique
+    /// together: numbers with a fraction and booleans tried first (seldom part of an identity),
+    /// then the widest. A constant field and a never-null date are kept.
+    private func smallest(_ fields: [Int]) -> (kept: [Int], leftOut: [(field: Int, impliedBy: Int)]) {
         var kept = fields
+        var leftOut: [(field: Int, impliedBy: Int)] = []
         let records = entity.profile.records
-        let byWidth = fields.prefix(Self.maximumFields).sorted { (weak($0), width($0)) > (weak($1), width($1)) }
-        for field in byWidth where kept.count > 1 {
+        let values = Dictionary(uniqueKeysWithValues: fields.map { ($0, distinct([$0])) })
+        // Each value of `implier` goes with one value of `field` in the sample (a carrier code
+        // and its name, a timestamp and its month): `field` adds nothing to a key with `implier`.
+        let implies = { (implier: Int, field: Int) in values[implier]! == distinct([implier, field]) }
+        let candidates = fields.prefix(Self.maximumFields).filter { values[$0]! > 1 && entity.attributes[$0].type != .date }
+        for field in candidates.sorted(by: { (weak($0), width($0)) > (weak($1), width($1)) }) where kept.count > 1 {
             let without = kept.filter { $0 != field }
-            if HashSet64.allDistinct(combined(without), count: records) { kept = without }
+            guard HashSet64.allDistinct(combined(without), count: records),
+                  let implier = without.first(where: { implies($0, field) }) else { continue }
+            kept = without
+            leftOut.append((field, implier))
         }
-        return kept
+        return (kept, leftOut)
     }
 
     private func weak(_ attribute: Int) -> Int {
-        [.double, .boolean, .date].contains(entity.attributes[attribute].type) ? 1 : 0
+        [.double, .boolean].contains(entity.attributes[attribute].type) ? 1 : 0
     }
 
     private func width(_ attribute: Int) -> Int {

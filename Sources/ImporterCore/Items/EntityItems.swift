@@ -127,7 +127,8 @@ public struct EntityItems: Sendable {
         }
         var config = WriteConfig()
         config.mode = mode
-        let rules = VersionRules(entity: entity, write: config)
+        var rules = VersionRules(entity: entity, write: config)
+        rules.strictVersions = true  // an item based on an older version is a conflict, whatever its content
         return try owner.transaction {
             for record in records {
                 let key = entity.key(of: record.values)

@@ -199,8 +199,9 @@ public struct PipelineRun: ~Copyable {
             failed = true
         }
         for (index, input) in inputs.enumerated() where (atomic && recorder.isAborted) || (failed && bulk.contains(input.entity.name)) {
-            // Not stored: an atomic run rolled back, or the bulk load's tables were not built.
-            recorder.update(input: index) { $0 = $0.lost() }
+            // Not stored: an atomic run rolled back, or the bulk load's tables were not built
+            // (its staged rows stay for --resume).
+            recorder.update(input: index) { $0 = atomic ? $0.lost() : $0.unapplied() }
         }
         if clearCheckpoint, !recorder.isAborted {
             do { try store.clearCheckpoint() } catch { recorder.abort("cannot clear the checkpoint: \(error)") }

@@ -46,6 +46,19 @@ struct ReportStage {
         return bulkEntities.contains(entity) ? .bulk : .incremental
     }
 
+    /// The policy of each to-one relationship of `entity`, as its sources set them; nil when
+    /// it has none.
+    private func referencePolicies(_ entity: String) -> [String: String]? {
+        guard let model = model.entity(named: entity) else { return nil }
+        let sources = config.sources.filter { $0.entity == entity }
+        var policies: [String: String] = [:]
+        for relationship in model.toOneRelationships where !relationship.keys.isEmpty {
+            let applied = Set(sources.map { $0.references.policy(for: relationship.name).rawValue })
+            if !applied.isEmpty { policies[relationship.name] = applied.sorted().joined(separator: "/") }
+        }
+        return policies.isEmpty ? nil : policies
+    }
+
     /// One row per entity with inputs or deletes, parents first.
     private func entityReports(_ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?,
                                references: [String: [String: RunReport.MissingReferences]]) -> [RunReport.EntityReport] {
@@ -57,7 +70,7 @@ struct ReportStage {
             counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
             return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts,
-                         references: references[entity], writePath: writePath(entity))
+                         references: references[entity], referencePolicies: referencePolicies(entity), writePath: writePath(entity))
         }
     }
 }

@@ -145,7 +145,7 @@ final class WriteStage {
             return
         }
         guard let write = window.write else {
-            recorder.update(input: input) { $0.rolledBack += records.count }  // not sent: the run had aborted
+            recorder.update(input: input) { $0.notWritten += records.count }  // not sent: the run had stopped
             return
         }
         let entity = inputs[input].entity
@@ -161,12 +161,31 @@ final class WriteStage {
             }
             uncommittedRecords += records.count
             for record in records where record.ordinal > lastOrdinal { lastOrdinal = record.ordinal }
+        } catch let partial as PartialWriteError where !(store?.rollsBack ?? true) {
+            // A store that cannot roll back: what it acknowledged is written, whatever follows.
+            storeFailed = true
+            recorder.abort("the store failed: \(partial)")
+            takeStoreCounts(of: entity)
+            let decided = partial.fates.indices.filter { if case .decided = partial.fates[$0] { true } else { false } }
+            let outcomes = decided.map { index -> WriteOutcome in
+                guard case .decided(let outcome) = partial.fates[index] else { preconditionFailure() }
+                return outcome
+            }
+            var counts = uncommitted + count(outcomes, of: decided.map { records[$0] })
+            for fate in partial.fates {
+                if case .unknown = fate { counts.unknown += 1 }
+                if case .notSent = fate { counts.notWritten += 1 }
+            }
+            recorder.update(input: input) { [counts] in $0 = $0 + counts }
+            resetUncommitted()
         } catch {
             storeFailed = true
             recorder.abort("the store failed: \(error)")
             takeStoreCounts(of: entity)
             loseUncommitted()
-            recorder.update(input: input) { $0.rolledBack += records.count }
+            recorder.update(input: input) { [rollsBack = store?.rollsBack ?? true] in
+                if rollsBack { $0.rolledBack += records.count } else { $0.unknown += records.count }
+            }
         }
     }
 
@@ -200,9 +219,11 @@ final class WriteStage {
         }
     }
 
-    /// What was written since the last commit is lost (the store failed).
+    /// The store failed: what was written since the last commit is rolled back, or, on a store
+    /// that cannot roll back, stays written (and is counted so).
     private func loseUncommitted() {
-        recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted.lost() }
+        let rollsBack = store?.rollsBack ?? true
+        recorder.update(input: input) { [uncommitted] in $0 = $0 + (rollsBack ? uncommitted.lost() : uncommitted) }
         resetUncommitted()
     }
 

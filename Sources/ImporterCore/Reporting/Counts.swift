@@ -1,5 +1,6 @@
 /// What happened to the records of one input or entity. Every record read is in exactly one of
-/// inserted, updated, unchanged, rejected, rolledBack.
+/// inserted, updated, unchanged, rejected, rolledBack, notWritten, unknown
+/// (docs/reports.md#reportjson).
 public struct Counts: Codable, Sendable, Equatable {
     public var read = 0
     public var inserted = 0
@@ -9,6 +10,12 @@ public struct Counts: Codable, Sendable, Equatable {
     /// Read but not applied: discarded by `mergePolicy: rollback`, or left uncommitted by an
     /// aborted run (all writes of an aborted `atomic: true` run).
     public var rolledBack = 0
+    /// Read and valid, but not in the store because the run stopped first: never sent to it,
+    /// or staged by a bulk load whose tables were not built (kept for `--resume`).
+    public var notWritten = 0
+    /// Sent to a store that cannot roll back (DynamoDB) in a request whose answer was lost: it
+    /// may or may not have been written.
+    public var unknown = 0
     /// Version conflicts met (resolved or rejected).
     public var conflicts = 0
     public var deleted = 0
@@ -25,16 +32,53 @@ public struct Counts: Codable, Sendable, Equatable {
         consumedRCU = (consumedRCU ?? 0) + units.read
     }
 
-    /// `read == inserted + updated + unchanged + rejected + rolledBack`
-    public var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack }
+    /// `read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown`
+    public var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown }
 
-    /// These counts after their transaction was lost: what was written was not committed.
+    /// Records that were read but are not in the store as the run meant: rolled back, not
+    /// written, or of unknown fate.
+    public var notStored: Int { rolledBack + notWritten + unknown }
+
+    /// These counts after their transaction was rolled back: what was written was not committed.
     public func lost() -> Counts {
         var counts = self
         counts.rolledBack += inserted + updated
         counts.inserted = 0
         counts.updated = 0
         return counts
+    }
+
+    /// These counts when what they count as written never reached the store's tables (a bulk
+    /// load's staged rows, kept for `--resume`).
+    public func unapplied() -> Counts {
+        var counts = self
+        counts.notWritten += inserted + updated
+        counts.inserted = 0
+        counts.updated = 0
+        return counts
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case read, inserted, updated, unchanged, rejected, rolledBack, notWritten, unknown, conflicts, deleted, retries
+        case consumedWCU, consumedRCU
+    }
+
+    /// Reads counts written before `notWritten` and `unknown` existed as 0 of those.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        read = try container.decode(Int.self, forKey: .read)
+        inserted = try container.decode(Int.self, forKey: .inserted)
+        updated = try container.decode(Int.self, forKey: .updated)
+        unchanged = try container.decode(Int.self, forKey: .unchanged)
+        rejected = try container.decode(Int.self, forKey: .rejected)
+        rolledBack = try container.decode(Int.self, forKey: .rolledBack)
+        notWritten = try container.decodeIfPresent(Int.self, forKey: .notWritten) ?? 0
+        unknown = try container.decodeIfPresent(Int.self, forKey: .unknown) ?? 0
+        conflicts = try container.decode(Int.self, forKey: .conflicts)
+        deleted = try container.decode(Int.self, forKey: .deleted)
+        retries = try container.decode(Int.self, forKey: .retries)
+        consumedWCU = try container.decodeIfPresent(Double.self, forKey: .consumedWCU)
+        consumedRCU = try container.decodeIfPresent(Double.self, forKey: .consumedRCU)
     }
 
     public static func + (a: Counts, b: Counts) -> Counts {
@@ -45,6 +89,8 @@ public struct Counts: Codable, Sendable, Equatable {
         sum.unchanged += b.unchanged
         sum.rejected += b.rejected
         sum.rolledBack += b.rolledBack
+        sum.notWritten += b.notWritten
+        sum.unknown += b.unknown
         sum.conflicts += b.conflicts
         sum.deleted += b.deleted
         sum.retries += b.retries

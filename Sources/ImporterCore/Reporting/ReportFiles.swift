@@ -54,7 +54,7 @@ public enum ReportFiles {
             xml += "  <testsuite name=\(attribute(entity.entity)) tests=\"\(groups.count + 1)\" failures=\"\(groups.count)\" time=\"\(String(format: "%.3f", entity.seconds))\">\n"
             let c = entity.counts
             xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\"records accounted\">\n"
-            xml += "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack)"))</system-out>\n"
+            xml += "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack), notWritten \(c.notWritten), unknown \(c.unknown)"))</system-out>\n"
             if !c.isBalanced || report.status.stoppedEarly {
                 xml += "      <failure message=\(attribute(report.abortReason ?? "records are not all accounted for"))/>\n"
             }

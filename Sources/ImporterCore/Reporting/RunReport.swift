@@ -45,6 +45,9 @@ public struct RunReport: Codable, Sendable {
         public var counts: Counts
         /// Missing references stored anyway (`references: nullify` or `keep`), by relationship.
         public var references: [String: MissingReferences]?
+        /// The reference policy the run applied to each to-one relationship with keys:
+        /// `reject`, `nullify` or `keep` (several, joined by `/`, when its sources differ).
+        public var referencePolicies: [String: String]?
         /// How the store wrote the entity: `bulk` (staged, then built in key order when the run
         /// finished), `incremental` (record by record) or `unchangedInput` (nothing to read or
         /// write: see `unchangedSince`); nil in a dry run.

@@ -25,6 +25,8 @@ public enum SummaryTable {
         text += rows.map(line).joined(separator: "\n") + "\n"
         var status = "status: \(report.status.rawValue)"
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
+        if t.notWritten > 0 { status += ", not written: \(t.notWritten)" }
+        if t.unknown > 0 { status += ", written or not (answer lost): \(t.unknown)" }
         if let reason = report.abortReason ?? report.errorLimit { status += " — \(reason)" }
         text += status + "\n"
         text += rejections(report.errors)

@@ -39,6 +39,11 @@ public protocol BatchWriting: AnyObject, Sendable {
     /// `newLoads: false` allows no new bulk load; a run `resuming` an interrupted one continues
     /// that run's bulk loads either way. Returns the entities the store loads so.
     func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String>
+
+    /// Whether what was written since the last commit is undone when the store fails (SQLite's
+    /// transaction). A store that writes each request for good (DynamoDB) says false: a failed
+    /// write then throws `PartialWriteError`, and what it acknowledged counts as written.
+    var rollsBack: Bool { get }
 }
 
 /// Capacity units consumed by writes and by reads (DynamoDB's WCU and RCU).
@@ -50,6 +55,7 @@ public struct ConsumedUnits: Sendable, Equatable {
 }
 
 extension BatchWriting {
+    public var rollsBack: Bool { true }
     public var preferredCommitSize: Int? { nil }
     public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
         let outcomes = Result { try write(records, of: entity, rules: rules) }

@@ -7,6 +7,11 @@ public struct VersionRules: Sendable {
     public let mode: WriteConfig.Mode
     public let versions: WriteConfig.Versions
     public let mergePolicy: WriteConfig.MergePolicy
+    /// An incoming version must be the stored one even when the content equals the stored
+    /// content: the library's compare-and-set, where two writers that read the same version and
+    /// write the same values must not both succeed (docs/library.md). Off for `importer run`,
+    /// where a dump replayed after its items moved on is `unchanged` (docs/writes.md).
+    public var strictVersions = false
 
     public init(entity: Entity, write: WriteConfig) {
         self.entity = entity
@@ -39,7 +44,8 @@ public struct VersionRules: Sendable {
         if mode == .insert {
             return (.reject(reason: .duplicate, message: "\(keyText(incoming)) is already stored (version \(storedVersion)); mode insert never overwrites"), false)
         }
-        if sameContent(incoming, stored) && (versions != .preserve || incomingVersion == nil || incomingVersion == storedVersion) {
+        let versionMatters = versions == .preserve || (strictVersions && versions == .check)
+        if sameContent(incoming, stored) && (!versionMatters || incomingVersion == nil || incomingVersion == storedVersion) {
             return (.unchanged, false)
         }
         switch versions {

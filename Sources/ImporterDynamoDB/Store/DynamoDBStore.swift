@@ -172,13 +172,57 @@ public final class DynamoDBStore: Store, Sendable {
             defer { state.lastWindowStarted = started }
             return state.lastWindowStarted
         }
+        let stopped = StopFlag()
         let task = BlockingTask { [writeSlots] in
-            try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) { index in
-                try await writer.write(records[groups[index]])
-            }.flatMap { $0 }
+            let results = try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) { index in
+                // After a failure, the groups not yet sent stay unsent.
+                guard !stopped.isSet else { return Result<[WriteOutcome], any Error>.failure(NotSent()) }
+                do {
+                    return .success(try await writer.write(records[groups[index]]))
+                } catch {
+                    stopped.set()
+                    return .failure(error)
+                }
+            }
+            return try Self.outcomes(of: results, groups: groups)
         }
         return PendingWrite { try task.wait() }
     }
+
+    /// The outcomes of a window's groups, in order; if a group failed, `PartialWriteError` with
+    /// every record's fate: what DynamoDB acknowledged is written (it rolls nothing back).
+    private static func outcomes(of results: [Result<[WriteOutcome], any Error>], groups: [Range<Int>]) throws -> [WriteOutcome] {
+        guard let failure = results.lazy.compactMap({ result -> (any Error)? in
+            guard case .failure(let error) = result, !(error is NotSent) else { return nil }
+            return error
+        }).first else {
+            return try results.flatMap { try $0.get() }
+        }
+        var fates: [PartialWriteError.Fate] = []
+        for (group, result) in zip(groups, results) {
+            switch result {
+            case .success(let outcomes): fates += outcomes.map { .decided($0) }
+            case .failure(let error as PartialWriteError): fates += error.fates
+            case .failure(is NotSent): fates += group.map { _ in .notSent }
+            case .failure: fates += group.map { _ in .unknown }
+            }
+        }
+        throw PartialWriteError(fates: fates, underlying: (failure as? PartialWriteError)?.underlying ?? failure)
+    }
+
+    /// A group not sent because an earlier one failed.
+    private struct NotSent: Error {}
+
+    /// Set once a group of a window failed.
+    private final class StopFlag: Sendable {
+        private let flag = Mutex(false)
+        var isSet: Bool { flag.withLock { $0 } }
+        func set() { flag.withLock { $0 = true } }
+    }
+
+    /// DynamoDB writes each request for good; only the library's atomic calls (one
+    /// TransactWriteItems) are all or nothing.
+    public var rollsBack: Bool { inAtomicRun }
 
     /// The writer of an entity's window: its method from the options and the table's state.
     private func writer(of entity: Entity, rules: VersionRules) throws -> EntityWriter {

@@ -70,18 +70,52 @@ struct EntityWriter: Sendable {
         }
     }
 
-    /// One outcome per record, in order.
+    /// Writes sent before a `send` failed, and how many after them were in the request that
+    /// failed (their fate is unknown); the rest were not sent.
+    struct SendFailure: Error {
+        let sent: [Sent]
+        let unknown: Int
+        let underlying: any Error
+    }
+
+    /// One outcome per record, in order. A failure part-way throws `PartialWriteError`: a
+    /// write DynamoDB acknowledged stays written, and the report counts it so.
     func write(_ records: ArraySlice<PreparedRecord>) async throws -> [WriteOutcome] {
+        var outcomes = [WriteOutcome?](repeating: nil, count: records.count)
+        var unknown: Set<Int> = []
+        do {
+            return try await write(records, &outcomes, &unknown)
+        } catch {
+            let fates = outcomes.indices.map { index -> PartialWriteError.Fate in
+                if let outcome = outcomes[index] { return .decided(outcome) }
+                return unknown.contains(index) ? .unknown : .notSent
+            }
+            throw PartialWriteError(fates: fates, underlying: (error as? SendFailure)?.underlying ?? error)
+        }
+    }
+
+    private func write(_ records: ArraySlice<PreparedRecord>, _ outcomes: inout [WriteOutcome?], _ unknown: inout Set<Int>) async throws -> [WriteOutcome] {
         let incoming = records.map(\.values)
         let keys = incoming.map { entity.key(of: $0) }
-        var outcomes = [WriteOutcome?](repeating: nil, count: incoming.count)
         var stored = try await storedItems(incoming, keys)
         var pending = Array(incoming.indices)
         for _ in 0..<Self.maxRounds where !pending.isEmpty {
             let planned = plan(pending, incoming, stored, &outcomes)
             pending = []
             guard !planned.isEmpty else { break }
-            let results = try await send(planned)
+            let results: [Sent]
+            do {
+                results = try await send(planned)
+            } catch let failure as SendFailure {
+                for (write, result) in zip(planned, failure.sent) {
+                    if case .done = result { outcomes[write.record] = write.outcome }
+                }
+                for write in planned.dropFirst(failure.sent.count).prefix(failure.unknown) { unknown.insert(write.record) }
+                throw failure
+            } catch {
+                for write in planned { unknown.insert(write.record) }
+                throw error
+            }
             var changed: [Planned] = []
             for (write, result) in zip(planned, results) {
                 switch result {
@@ -165,7 +199,13 @@ struct EntityWriter: Sendable {
         case .batch: return try await sendBatch(planned)
         case .eachConditional:
             var sent: [Sent] = []
-            for write in planned { sent.append(try await sendConditionalPut(write)) }
+            for write in planned {
+                do {
+                    sent.append(try await sendConditionalPut(write))
+                } catch {
+                    throw SendFailure(sent: sent, unknown: 1, underlying: error)
+                }
+            }
             return sent
         }
     }
@@ -296,9 +336,17 @@ struct EntityWriter: Sendable {
                 }
                 results += chunk.map { _ in .done }
             } catch let error as DynamoDBError where error.code == .validation {
-                results += try await bisect(chunk, error, sendBatch)
+                do {
+                    results += try await bisect(chunk, error, sendBatch)
+                } catch let failure as SendFailure {
+                    throw SendFailure(sent: results + failure.sent, unknown: failure.unknown, underlying: failure.underlying)
+                } catch {
+                    throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
+                }
             } catch let error as DynamoDBError {
-                throw StoreError("\(table): \(error)")
+                throw SendFailure(sent: results, unknown: chunk.count, underlying: StoreError("\(table): \(error)"))
+            } catch {
+                throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
             }
         }
         return results
@@ -311,7 +359,14 @@ struct EntityWriter: Sendable {
                         _ send: ([Planned]) async throws -> [Sent]) async throws -> [Sent] {
         guard writes.count > 1 else { return [.refused(error.message)] }
         let middle = writes.count / 2
-        return try await send(Array(writes[..<middle])) + send(Array(writes[middle...]))
+        let first = try await send(Array(writes[..<middle]))
+        do {
+            return try await first + send(Array(writes[middle...]))
+        } catch let failure as SendFailure {
+            throw SendFailure(sent: first + failure.sent, unknown: failure.unknown, underlying: failure.underlying)
+        } catch {
+            throw SendFailure(sent: first, unknown: writes.count - middle, underlying: error)
+        }
     }
 
     /// The write capacity units a plain write of `item` consumes: one per started KB.

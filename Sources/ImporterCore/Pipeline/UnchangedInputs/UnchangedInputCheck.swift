@@ -60,7 +60,7 @@ struct UnchangedInputCheck {
     func record(_ recorder: RunRecorder, runId: String) {
         guard !recorder.isAborted, recorder.errorLimit == nil, recorder.missingReferences.isEmpty else { return }
         let counts = recorder.inputs.map(\.counts)
-        guard counts.allSatisfy({ $0.rejected == 0 && $0.rolledBack == 0 && $0.conflicts == 0 && $0.isBalanced }) else { return }
+        guard counts.allSatisfy({ $0.rejected == 0 && $0.notStored == 0 && $0.conflicts == 0 && $0.isBalanced }) else { return }
         guard zip(inputs, digests).allSatisfy({ FileIdentity(of: $0.path) == $1.identity }) else { return }
         let recorded = zip(inputs, zip(digests, counts)).map { input, stored in
             UnchangedInput(path: input.absolutePath, entity: input.entity.name, digest: stored.0.hex, setup: setup,

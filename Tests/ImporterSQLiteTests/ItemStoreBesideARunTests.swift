@@ -1,0 +1,66 @@
+import Foundation
+import ImporterCore
+import TestSupport
+import XCTest
+@testable import ImporterSQLite
+
+/// The library writes beside a running `importer run` (docs/writes.md#one-writer-per-store):
+/// the run holds the store's lock, which the library does not take; each library call is one
+/// SQLite transaction that waits for the run's batch in flight, and both end up stored.
+final class ItemStoreBesideARunTests: XCTestCase {
+    var directory = ""
+
+    override func setUp() { directory = ImporterProcess.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    static let rows = 300_000
+
+    func testLibraryWritesBesideARunAreStoredWithTheRunsRows() throws {
+        for bulk in [false, true] {
+            let folder = directory + "/bulk-\(bulk)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var locations = "locationId,name,latitude,longitude,createdAt\n"
+            for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
+            try locations.write(toFile: folder + "/locations.csv", atomically: false, encoding: .utf8)
+            var checkins = "checkinId,locationId,checkinTime,comment,rating\n"
+            for index in 0..<Self.rows { checkins += "c-\(index),loc-\(index % 100),2024-05-01T08:00:00Z,visit \(index),\(index % 5 + 1)\n" }
+            try checkins.write(toFile: folder + "/checkins.csv", atomically: false, encoding: .utf8)
+            let modelPath = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
+            try """
+                model: \(modelPath)
+                sources:
+                  - { entity: Location, path: locations.csv }
+                  - { entity: Checkin, path: checkins.csv }
+                destination: { path: store.sqlite }
+                write: { batchSize: 10000, bulk: \(bulk) }
+                report: { directory: reports }
+                """.write(toFile: folder + "/pipeline.yaml", atomically: false, encoding: .utf8)
+
+            let run = ImporterProcess.start(["run", folder + "/pipeline.yaml", "--quiet"])
+            run.standardError = FileHandle.nullDevice
+            try run.run()
+            let store = folder + "/store.sqlite"
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, run.isRunning,
+                  (Int((try? ImporterProcess.sqlite(store, "SELECT count(*) FROM \"AWS-Locations\"")) ?? "") ?? 0) < 100 {
+                usleep(10_000)
+            }
+            XCTAssertTrue(run.isRunning, "bulk \(bulk): the run ended before the library wrote")
+
+            let model = try ModelLoader.load(path: modelPath).newest
+            let items = try ItemStore(store: SQLiteStore(path: store), model: model)
+            let library = try items.items("Location")
+            for index in 0..<20 {
+                try library.insert(Item(["locationId": .string("lib-\(index)"), "name": .string("From the library"),
+                                         "latitude": .double(1), "longitude": .double(2),
+                                         "createdAt": .date(1_700_000_000_000)]))
+            }
+            XCTAssertTrue(run.isRunning, "bulk \(bulk): the library wrote while the run was running")
+            items.close()
+            run.waitUntilExit()
+            XCTAssertEqual(run.terminationStatus, 0, "bulk \(bulk)")
+            XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM \"AWS-Locations\" WHERE locationId LIKE 'lib-%'"), "20")
+            XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Checkin"), String(Self.rows))
+        }
+    }
+}
