@@ -115,7 +115,7 @@ public final class S3Client: Sendable {
                 guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else {
                     if error is S3Error { throw error }
                     throw S3Error(operation: operation, location: location, status: nil, code: nil,
-                                  message: "no response from the endpoint: \(redactor.redact("\(error)"))")
+                                  message: "no response from \(endpoint.map(SecretRedactor.display) ?? "S3"): \(redactor.redact("\(error)"))")
                 }
             }
         }

@@ -59,6 +59,24 @@ final class SecretRedactionTests: XCTestCase {
             }
         }
 
+        // Nothing listens at the endpoint: the connection errors name it without its secrets.
+        // (The HTTP client tries to connect for 10 s before it gives up: one attempt each.)
+        let closed = try MotoServer.freeLoopbackPort()
+        let unanswered = "http://\(Self.user):\(Self.password)@127.0.0.1:\(closed)/?query=\(Self.queryValue)"
+        let dynamoOnce = try pipeline(in: out, name: "dynamo-once", sources: Self.localSources,
+                                      destination: "{ type: dynamodb, tablePrefix: echo-, createTables: true }", attempts: 1)
+        let s3Once = try pipeline(in: out, name: "s3-once", sources: """
+              - { entity: Location, path: s3://dumps/locations.csv, format: csv }
+            """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }", attempts: 1)
+        for command in [["inspect", dynamoOnce], ["run", s3Once, "--quiet"]] {
+            let result = try ImporterProcess.run(command, environment: environment(endpoint: unanswered, reports: out + "/reports-closed"))
+            let what = "closed port: importer \(command.joined(separator: " "))"
+            XCTAssertNotEqual(result.status, 0, what)
+            XCTAssertTrue(result.stderr.contains("no response from http://127.0.0.1:\(closed)/"), "\(what):\n\(result.stderr)")
+            assertNoSecret(in: result.stdout + result.stderr, what)
+            try assertNoSecretInFiles(under: out, what)
+        }
+
         // An endpoint that is no http(s) URL is refused, and the message quotes it without its secrets.
         let invalid = "ftp://\(Self.user):\(Self.password)@127.0.0.1:1/?query=\(Self.queryValue)"
         for command in [["run", dynamo, "--quiet"], ["inspect", dynamo], ["run", s3, "--quiet"]] {
@@ -78,8 +96,8 @@ final class SecretRedactionTests: XCTestCase {
           - { entity: Checkin, path: \(TestPipelines.sample.path)/checkins.ndjson, format: ndjson }
         """
 
-    /// A pipeline of the sample model's versions (at version 1), retrying little.
-    private func pipeline(in directory: String, name: String, sources: String, destination: String) throws -> String {
+    /// A pipeline of the sample model's versions (at version 1), making at most `attempts` per request.
+    private func pipeline(in directory: String, name: String, sources: String, destination: String, attempts: Int = 2) throws -> String {
         let yaml = """
             name: \(name)
             model: \(TestPipelines.sample.path)/Model
@@ -87,7 +105,7 @@ final class SecretRedactionTests: XCTestCase {
             sources:
             \(sources)
             destination: \(destination)
-            retry: { maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02 }
+            retry: { maxAttempts: \(attempts), baseDelay: 0.01, maxDelay: 0.02 }
             report: { directory: "${REPORTS}/\(name)" }
             """
         let path = "\(directory)/\(name).yaml"
