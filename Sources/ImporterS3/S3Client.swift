@@ -20,11 +20,14 @@ public final class S3Client: Sendable {
     private let region: String
     private let retry: RetryPolicy
     private let transport: HTTPTransport
+    /// Takes the credentials and the endpoint's secrets out of every error's text.
+    let redactor: SecretRedactor
 
     /// `endpoint` nil means AWS's own S3 for `configuration.region`.
     public init(configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
                 connections: Int = 4, timeout: Double = 30) {
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: AWSService.s3.signingName)
+        redactor = SecretRedactor(credentials: configuration.credentials, endpoint: endpoint ?? configuration.endpoint)
         self.endpoint = endpoint
         region = configuration.region
         self.retry = retry
@@ -57,7 +60,7 @@ public final class S3Client: Sendable {
     public func read(_ object: S3Object, range: Range<Int64>) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(range.count))
-        try await retrying {
+        try await retrying(operation: "GetObject", location: object.location.description) {
             let start = range.lowerBound + Int64(bytes.count)
             if start < range.upperBound { try await stream(object, from: start, to: range.upperBound, into: &bytes) }
         }
@@ -73,7 +76,8 @@ public final class S3Client: Sendable {
             guard response.status == 206 || response.status == 200 else {
                 let body = try await response.body.collect(upTo: 1 << 20)
                 throw S3Error(operation: "GetObject", location: object.location.description,
-                              response: HTTPResponse(status: response.status, errorType: nil, body: Data(body.readableBytesView), headers: response.headers))
+                              response: HTTPResponse(status: response.status, errorType: nil, body: Data(body.readableBytesView), headers: response.headers),
+                              redactor: redactor)
             }
             for try await buffer in response.body { bytes.append(contentsOf: buffer.readableBytesView) }
         }
@@ -88,18 +92,19 @@ public final class S3Client: Sendable {
     /// body is signed with its SHA-256, as S3 requires.
     func send(_ method: String, _ url: URL, body: Data? = nil, operation: String, location: String) async throws -> HTTPResponse {
         let headers = signed(method, url, extra: [], payload: body.map { Array($0) } ?? [])
-        return try await retrying {
+        return try await retrying(operation: operation, location: location) {
             let response = try await transport.send(method, url, headers: headers, body: body)
             guard (200..<300).contains(response.status) else {
-                throw S3Error(operation: operation, location: location, response: response)
+                throw S3Error(operation: operation, location: location, response: response, redactor: redactor)
             }
             return response
         }
     }
 
     /// Runs `body` until it succeeds, backing off between attempts (`RetryPolicy`); an S3
-    /// refusal that another attempt cannot change is thrown at once.
-    private func retrying<T>(_ body: () async throws -> T) async throws -> T {
+    /// refusal that another attempt cannot change is thrown at once. A transport failure left
+    /// when attempts run out becomes an `S3Error` whose text went through `redactor`.
+    private func retrying<T>(operation: String, location: String, _ body: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
@@ -107,7 +112,11 @@ public final class S3Client: Sendable {
             } catch let error as S3Error where !error.isRetryable {
                 throw error
             } catch {
-                guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else { throw error }
+                guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else {
+                    if error is S3Error { throw error }
+                    throw S3Error(operation: operation, location: location, status: nil, code: nil,
+                                  message: "no response from \(endpoint.map(SecretRedactor.display) ?? "S3"): \(redactor.redact("\(error)"))")
+                }
             }
         }
     }

@@ -3,17 +3,20 @@ import ImporterAWS
 import ImporterCore
 
 /// A request S3 refused or could not answer: the operation, the object, S3's error code and
-/// message, and what to check. Never carries a credential.
+/// message, and what to check. Never carries a credential: S3's texts go through the client's
+/// `SecretRedactor` (docs/dynamodb.md, "Secrets in messages").
 public struct S3Error: Error, CustomStringConvertible, Sendable {
     public let operation: String
     public let location: String
-    public let status: Int
+    /// The HTTP status; nil when no response came back.
+    public let status: Int?
     /// S3's error code (`NoSuchBucket`, `AccessDenied`, …), or nil without one.
     public let code: String?
     public let message: String
 
     public var description: String {
-        var text = "\(location): \(operation) failed (HTTP \(status)\(code.map { ", \($0)" } ?? ""))"
+        var text = "\(location): \(operation) failed"
+        if let status { text += " (HTTP \(status)\(code.map { ", \($0)" } ?? ""))" }
         if !message.isEmpty { text += ": \(message)" }
         if let hint = Self.hints[code ?? ""] ?? (status == 412 ? Self.changedHint : nil) { text += "; \(hint)" }
         return text
@@ -34,16 +37,17 @@ public struct S3Error: Error, CustomStringConvertible, Sendable {
     ]
 
     /// The error a failed response carries (`<Error><Code>…</Code><Message>…</Message></Error>`).
-    init(operation: String, location: String, response: HTTPResponse) {
+    /// Its code and message through `redactor`: a server may echo the request's headers.
+    init(operation: String, location: String, response: HTTPResponse, redactor: SecretRedactor) {
         self.operation = operation
         self.location = location
         status = response.status
         let xml = try? XMLElementNode.parse(Array(response.body), file: location)
-        code = xml?.childText("Code")
-        message = xml?.childText("Message") ?? ""
+        code = xml?.childText("Code").map(redactor.redact)
+        message = xml?.childText("Message").map(redactor.redact) ?? ""
     }
 
-    init(operation: String, location: String, status: Int, code: String?, message: String) {
+    init(operation: String, location: String, status: Int?, code: String?, message: String) {
         self.operation = operation
         self.location = location
         self.status = status
@@ -52,5 +56,5 @@ public struct S3Error: Error, CustomStringConvertible, Sendable {
     }
 
     /// Whether another attempt may succeed (throttling, server errors).
-    var isRetryable: Bool { status == 429 || status >= 500 || code == "SlowDown" || code == "RequestTimeout" }
+    var isRetryable: Bool { status == 429 || (status ?? 0) >= 500 || code == "SlowDown" || code == "RequestTimeout" }
 }

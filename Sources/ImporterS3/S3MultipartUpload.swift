@@ -50,7 +50,7 @@ extension S3Client {
                                       body: body, operation: "CompleteMultipartUpload", location: location.description)
         let result = try XMLElementNode.parse(Array(response.body), file: location.description)
         if result.name == "Error" {
-            throw S3Error(operation: "CompleteMultipartUpload", location: location.description, response: response)
+            throw S3Error(operation: "CompleteMultipartUpload", location: location.description, response: response, redactor: redactor)
         }
     }
 

@@ -14,7 +14,7 @@ extension DestinationOpener {
             throw error
         } catch {
             throw ConfigurationError(file: config.file, key: "destination",
-                "cannot prepare the DynamoDB tables at \(store.client.endpoint.absoluteString): \(error)")
+                "cannot prepare the DynamoDB tables at \(store.client.endpointDescription): \(error)")
         }
         return store
     }
@@ -56,7 +56,7 @@ extension DestinationOpener {
     static func openDynamoDBForMigration(_ config: PipelineConfig, dryRun: Bool, reportDirectory: String) throws -> MigrationTarget {
         let store = try dynamoDBStore(config, dryRun: dryRun, reportDirectory: reportDirectory)
         return MigrationTarget(store: store,
-                               name: "the tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpoint.absoluteString)",
+                               name: "the tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpointDescription)",
                                refusal: "nothing was written", close: store.close)
     }
 }

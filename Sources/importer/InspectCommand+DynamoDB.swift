@@ -12,11 +12,11 @@ extension InspectCommand {
             let store = try DestinationOpener.dynamoDBStore(config, dryRun: true, reportDirectory: reportDirectory)
             guard let recorded = try store.recorded(model: model.name) else {
                 throw ConfigurationError(file: config.file, key: "destination",
-                    "no \(model.name) tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpoint.absoluteString) yet")
+                    "no \(model.name) tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpointDescription) yet")
             }
             return (store, recorded)
         }
-        var text = "store: DynamoDB tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpoint.absoluteString)\n"
+        var text = "store: DynamoDB tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpointDescription)\n"
         text += describe(model, storedVersion: String(recorded.version), storedChecksum: recorded.checksum, storedName: model.name)
         if let target = recorded.migratingTo {
             text += "unfinished migration to version \(target) (started \(recorded.migrationStarted ?? "?")); finish it with: importer migrate \(config.file) --to \(target)\n"

@@ -20,7 +20,8 @@ public enum AWSConfigurationError: Error, Equatable, CustomStringConvertible, Lo
     case noRegion
     /// A region that cannot form DynamoDB's endpoint host name (only a-z, 0-9 and `-` can).
     case invalidRegion(String)
-    /// An explicit endpoint that is not an http(s) URL with a host.
+    /// An explicit endpoint that is not an http(s) URL with a host; `value` is shown without
+    /// its user, password and query (`SecretRedactor.display`).
     case invalidEndpoint(source: String, value: String)
 
     /// The same text as `description`, for `localizedDescription`.

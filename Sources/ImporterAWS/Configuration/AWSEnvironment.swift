@@ -129,7 +129,7 @@ public struct AWSEnvironment: Sendable {
         guard let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty
-        else { throw .invalidEndpoint(source: source, value: text) }
+        else { throw .invalidEndpoint(source: source, value: SecretRedactor.display(text)) }
         return url
     }
 

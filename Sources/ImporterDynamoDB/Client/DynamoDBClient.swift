@@ -18,6 +18,8 @@ public final class DynamoDBClient: Sendable {
     public let writeBudget: CapacityBudget?
     /// The capacity the service said each entity's requests consumed.
     public let consumed = CapacityCounter()
+    /// Takes the credentials and the endpoint's secrets out of every error's text.
+    public let redactor: SecretRedactor
     private let signer: SigV4Signer
     private let transport: HTTPTransport
 
@@ -33,9 +35,13 @@ public final class DynamoDBClient: Sendable {
         self.retry = retry
         rateLimiter = adaptive ? AdaptiveRateLimiter() : nil
         writeBudget = maxWriteUnits.map { CapacityBudget(unitsPerSecond: $0) }
+        redactor = SecretRedactor(credentials: configuration.credentials, endpoint: configuration.endpoint)
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
         transport = HTTPTransport(limit: connections, timeout: timeout)
     }
+
+    /// The endpoint as messages show it: no user, password or query (docs/dynamodb.md).
+    public var endpointDescription: String { SecretRedactor.display(endpoint) }
 
     /// Sends a typed request, retrying retryable failures under `retry`; each retry is added to
     /// `retries` (when given) for `entity`, and the capacity the response says it consumed to
@@ -57,7 +63,8 @@ public final class DynamoDBClient: Sendable {
             response = try JSONDecoder().decode(Request.Response.self, from: data)
         } catch {
             throw DynamoDBError(operation: Request.name, status: 200, code: .invalidResponse, type: "InvalidResponse",
-                                message: "the response is not what \(Request.name) answers (\(error)): \(String(decoding: data.prefix(200), as: UTF8.self))")
+                                message: redactor.redact("the response is not what \(Request.name) answers (\(error)): ")
+                    + String(redactor.redact(String(decoding: data.prefix(4000), as: UTF8.self)).prefix(200)))
         }
         if let units = (response as? any DynamoDB.ReportsCapacity)?.consumedCapacity?.units {
             if !entity.isEmpty { consumed.add(units, write: Request.writes, for: entity) }
@@ -111,10 +118,11 @@ public final class DynamoDBClient: Sendable {
         do {
             response = try await transport.post(endpoint, headers: headers, body: body)  // Host included: the signed value is the one sent
         } catch {
-            throw DynamoDBError.transport(operation, "no response from \(endpoint.absoluteString): \(error)")
+            throw DynamoDBError.transport(operation, "no response from \(endpointDescription): \(redactor.redact("\(error)"))")
         }
         guard response.status == 200 else {
-            throw DynamoDBError(operation: operation, status: response.status, errorTypeHeader: response.errorType, body: response.body)
+            throw DynamoDBError(operation: operation, status: response.status, errorTypeHeader: response.errorType, body: response.body,
+                                redactor: redactor)
         }
         return response.body
     }

@@ -55,6 +55,16 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
             message = try container.decodeIfPresent(String.self, forKey: .message)
         }
         enum CodingKeys: String, CodingKey { case code = "Code", message = "Message" }
+
+        init(code: String, message: String?) {
+            self.code = code
+            self.message = message
+        }
+
+        /// The same reason, its texts through `redactor`.
+        func redacted(by redactor: SecretRedactor) -> CancellationReason {
+            CancellationReason(code: redactor.redact(code), message: message.map(redactor.redact))
+        }
     }
 
     /// The operation, e.g. `TransactWriteItems`.
@@ -102,21 +112,27 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
     /// Parses an error response: the type from the JSON `__type` (after its `#`), the
     /// `x-amzn-errortype` header (before its `:`) or an XML `<Code>`; the message from
     /// `message`/`Message`/`<Message>`. A body that is none of these (an HTML page from a proxy
-    /// or load balancer) gives the status and a short excerpt of its text.
-    init(operation: String, status: Int, errorTypeHeader: String?, body: Data) {
+    /// or load balancer) gives the status and a short excerpt of its text. Every text taken from
+    /// the response goes through `redactor` first: a server may echo the request's headers
+    /// (docs/dynamodb.md, "Secrets in messages").
+    init(operation: String, status: Int, errorTypeHeader: String?, body: Data, redactor: SecretRedactor = SecretRedactor()) {
         let json = try? JSONDecoder().decode(Body.self, from: body)
-        let text = String(decoding: body.prefix(4000), as: UTF8.self)
         var type = json?.type.map { String($0.split(separator: "#").last ?? "") }
         if type?.isEmpty ?? true, let header = errorTypeHeader, !header.isEmpty {
             type = String(header.split(separator: ":").first ?? "")
         }
+        // Read as text only when it is not DynamoDB's JSON (XML, an HTML page).
+        let text = json?.message != nil && !(type?.isEmpty ?? true)
+            ? "" : redactor.redact(String(decoding: body.prefix(64 << 10), as: UTF8.self))
         if type?.isEmpty ?? true, let code = Self.xmlElement("Code", in: text) {
             type = code  // authentication errors of some servers (moto) come as XML
         }
-        let message = json?.message ?? Self.xmlElement("Message", in: text) ?? Self.excerpt(text, status: status)
+        let message = json?.message.map(redactor.redact) ?? Self.xmlElement("Message", in: text)
+            ?? Self.excerpt(String(text.prefix(4000)), status: status)
         if let type, !type.isEmpty {
-            self.init(operation: operation, status: status, code: Code(type: type), type: type, message: message,
-                      cancellationReasons: json?.reasons ?? [])
+            let reasons = (json?.reasons ?? []).map { $0.redacted(by: redactor) }
+            self.init(operation: operation, status: status, code: Code(type: type), type: redactor.redact(type), message: message,
+                      cancellationReasons: reasons)
         } else {
             self.init(operation: operation, status: status, code: .http(status), type: "HTTP \(status)", message: message)
         }

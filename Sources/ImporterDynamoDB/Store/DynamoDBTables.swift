@@ -87,7 +87,7 @@ struct DynamoDBTables: Sendable {
         } catch let error as DynamoDBError where error.code == .resourceNotFound {
             guard createMissing else {
                 throw ConfigurationError(file: file, key: "destination",
-                    "table \(name) does not exist at \(client.endpoint.absoluteString); create it (\(Self.describe(keys))) or set destination.createTables: true")
+                    "table \(name) does not exist at \(client.endpointDescription); create it (\(Self.describe(keys))) or set destination.createTables: true")
             }
         }
         do {
