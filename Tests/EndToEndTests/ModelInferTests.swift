@@ -96,7 +96,7 @@ final class ModelInferTests: XCTestCase {
                     for flight in 100..<120 {
                         let hour = 6 + (flight - 100) / 2
                         let time = String(format: "%d-01-%02dT%02d:00:00Z", year, day, hour)
-                        text += "\(year),1,\(day),\(carrier),\(names[carrier]!),\(flight),\(flight * 7 % 60),\(time),\(Double(flight) * 10.5)\n"
+                        text += "\(year),1,\(day),\(carrier),\(names[carrier]!),\(flight),\(flight % 4 * 15),\(time),\(Double(flight) * 10.5)\n"
                     }
                 }
             }

@@ -41,8 +41,9 @@ final class ItemStoreBesideARunTests: XCTestCase {
             try run.run()
             let store = folder + "/store.sqlite"
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, run.isRunning,
-                  (Int((try? ImporterProcess.sqlite(store, "SELECT count(*) FROM \"AWS-Locations\"")) ?? "") ?? 0) < 100 {
+            // Wait until the run writes Checkins: record by record, or staged by the bulk path.
+            let written = bulk ? "SELECT count(*) FROM sqlite_master WHERE name LIKE '_importer_staged_%'" : "SELECT count(*) FROM Checkin"
+            while Date() < deadline, run.isRunning, (Int((try? ImporterProcess.sqlite(store, written)) ?? "") ?? 0) == 0 {
                 usleep(10_000)
             }
             XCTAssertTrue(run.isRunning, "bulk \(bulk): the run ended before the library wrote")

@@ -91,7 +91,11 @@ final class BulkLoad {
             do {
                 let table = quoted(entity.table), staged = rows(of: entity)
                 if staged === storeTables {
-                    try adopt(entity, in: database)
+                    if try database.integer("SELECT EXISTS (SELECT 1 FROM main.\(table))") == 0 {
+                        try adopt(entity, in: database)
+                    } else {
+                        try insertStaged(entity, in: database)
+                    }
                     continue
                 }
                 if let schema, copiedAsIs.contains(entity.name) {
@@ -114,6 +118,18 @@ final class BulkLoad {
                 throw StoreError("cannot build \(entity.name) from the rows the bulk load staged: \(error)")
             }
         }
+    }
+
+    /// Inserts the rows staged in the store for `entity` into its table, in key order, and drops
+    /// the staged table: for a table another writer (the library, the sqlite3 shell) wrote to
+    /// while the run staged, whose rows adopting the staged table would drop. A key both wrote
+    /// fails the build (the run stops; its staged rows stay for `--resume`).
+    private func insertStaged(_ entity: Entity, in database: Database) throws {
+        let staged = quoted(StagedRows.stagedTable(of: entity))
+        let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
+        let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
+        try database.execute("INSERT INTO main.\(quoted(entity.table)) (\(columns)) SELECT \(columns) FROM \(staged) ORDER BY \(key)")
+        try database.execute("DROP TABLE \(staged)")
     }
 
     /// Makes the table staged in the store for `entity` its table, without copying a row: it
