@@ -18,9 +18,23 @@ public struct S3Error: Error, CustomStringConvertible, Sendable {
         var text = "\(location): \(operation) failed"
         if let status { text += " (HTTP \(status)\(code.map { ", \($0)" } ?? ""))" }
         if !message.isEmpty { text += ": \(message)" }
-        if let hint = Self.hints[code ?? ""] ?? (status == 412 ? Self.changedHint : nil) { text += "; \(hint)" }
+        if let hint = hint { text += "; \(hint)" }
         return text
     }
+
+    /// What to check: an upload's refusal names the permissions an upload needs, a read's
+    /// those a read needs.
+    private var hint: String? {
+        if code == "AccessDenied" && Self.uploadOperations.contains(operation) { return Self.uploadDeniedHint }
+        return Self.hints[code ?? ""] ?? (status == 412 ? Self.changedHint : nil)
+    }
+
+    /// The requests of an upload (`export --out s3://…`).
+    static let uploadOperations: Set<String> = [
+        "PutObject", "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload", "AbortMultipartUpload",
+    ]
+
+    static let uploadDeniedHint = "the credentials in use may not write this object: an upload in parts needs s3:PutObject on the key (for CreateMultipartUpload, UploadPart and CompleteMultipartUpload) and s3:AbortMultipartUpload to clean up after a failure; check the IAM policy, the bucket policy and AWS_PROFILE"
 
     static let changedHint = "the object changed while it was read (its ETag is not the one listed); run again"
 

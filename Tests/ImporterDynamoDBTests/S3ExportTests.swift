@@ -77,6 +77,9 @@ final class S3ExportTests: MotoTestCase {
         XCTAssertEqual(export.status, 3, export.output)
         XCTAssertTrue(export.output.contains("AccessDenied"), export.output)
         XCTAssertTrue(export.output.contains("s3://\(bucket)/nightly.tar"), export.output)
+        XCTAssertTrue(export.output.contains("s3:PutObject") && export.output.contains("s3:AbortMultipartUpload"),
+                      "an upload's refusal names the permissions an upload needs: \(export.output)")
+        XCTAssertFalse(export.output.contains("s3:GetObject"), export.output)
         XCTAssertEqual(try proxy.stats().deniedParts, 1)
         let client = client(of: server)
         let bucket = bucket
