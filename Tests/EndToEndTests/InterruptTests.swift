@@ -135,6 +135,36 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.report(in: reports).object("resumed").int("recordsDone"), 100 + kept)
     }
 
+    /// A bulk load stopped by a full disk (a file size limit stands in for it) says what it
+    /// kept: the batch whose commit failed is rolled back, the rows staged before it are not
+    /// written (they stay for --resume), and --resume builds them.
+    func testABulkLoadStoppedByAFullDiskCountsItsStagedRowsNotWritten() throws {
+        let pipeline = try writeInputs()
+        try String(contentsOfFile: pipeline, encoding: .utf8).replacingOccurrences(of: ", bulk: false", with: "")
+            .write(toFile: pipeline, atomically: false, encoding: .utf8)
+        let limited = Process()
+        limited.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // SIGXFSZ ignored: a write past the limit fails with EFBIG, as on a full disk.
+        limited.arguments = ["-c", "trap '' XFSZ; ulimit -f 12000; exec \"$0\" run \"$1\" --quiet", ImporterProcess.binary, pipeline]
+        let errors = Pipe()
+        limited.standardError = errors
+        try limited.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        limited.waitUntilExit()
+        XCTAssertEqual(limited.terminationStatus, 3, stderr)
+
+        let totals = try ImporterProcess.report(in: reports).object("totals")
+        XCTAssertEqual(totals.int("inserted"), 0, "no table was built")
+        XCTAssertLessThanOrEqual(totals.int("rolledBack"), Self.batchSize, "only the batch whose commit failed is rolled back")
+        XCTAssertGreaterThan(totals.int("notWritten"), Self.rows / 4, "the staged rows are not written, not rolled back")
+        XCTAssertEqual(totals.int("read"), totals.int("rolledBack") + totals.int("notWritten"))
+        XCTAssertEqual(stored(), 0)
+
+        let resumed = try ImporterProcess.run(["run", pipeline, "--quiet", "--resume"])
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(stored(), Self.rows)
+    }
+
     func testResumeRefusesAnInputChangedPastItsFirstMiB() throws {
         let pipeline = try writeInputs()
         let running = try startAndWaitForCommits(pipeline)
