@@ -58,6 +58,35 @@ final class DynamoDBBackupTests: MotoTestCase {
         XCTAssertEqual(try CommandLineTools.sqlite(out + "/back/locations.sqlite", "SELECT group_concat(DISTINCT version) FROM (SELECT version FROM Checkin ORDER BY 1)"), "1,2,3,4")
     }
 
+    /// References the exporting store held that name nothing (here: Locations deleted behind
+    /// the importer's back) are restored into DynamoDB as they are, counted kept, not rejected.
+    func testReferencesThatNameNothingAreRestoredIntoDynamoDBAsTheyWere() throws {
+        let server = try server()
+        let out = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let environment = ImporterBinary.environment(server).merging(["OUT_DIR": out, "TABLE_PREFIX": "dangling-"]) { $1 }
+        let load = try ImporterBinary.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: environment)
+        XCTAssertEqual(load.status, 0, load.output)
+        let sqliteStore = out + "/locations.sqlite"
+        _ = try CommandLineTools.sqlite(sqliteStore, "DELETE FROM \"AWS-Locations\" WHERE rowid % 10 = 0")
+        let dangling = Int(try CommandLineTools.sqlite(sqliteStore,
+            "SELECT count(*) FROM Checkin WHERE locationId NOT IN (SELECT locationId FROM \"AWS-Locations\")")) ?? 0
+        XCTAssertGreaterThan(dangling, 300)
+
+        let archive = out + "/dangling.tar.gz"
+        let export = try ImporterBinary.run(["export", "Pipelines/locations.yaml", "--out", archive], environment: environment)
+        XCTAssertEqual(export.status, 0, export.output)
+        let restore = try ImporterBinary.run(["restore", archive, "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: environment)
+        XCTAssertEqual(restore.status, 0, restore.output)
+        let report = try ImporterBinary.report(out + "/reports/locations-dynamodb")
+        XCTAssertEqual(report.number("totals", "inserted"), 4450, restore.output)
+        XCTAssertEqual(report.number("totals", "rejected"), 0, restore.output)
+        let checkin = (report["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Checkin" }
+        let location = (checkin?["references"] as? [String: Any])?["location"] as? [String: Any]
+        XCTAssertEqual(location?["action"] as? String, "keep")
+        XCTAssertEqual(location?["missing"] as? Int, dangling)
+    }
+
     /// Migrate-on-read into DynamoDB: a version 1 archive restored into version 3 tables holds
     /// what a SQLite store migrated from 1 to 3 holds; tables of version 1 are not read as 3.
     func testAVersionOneArchiveRestoresIntoVersionThreeTables() throws {
