@@ -49,14 +49,22 @@ enum DestinationOpener {
         }
     }
 
-    /// Locks a SQLite destination for the command (docs/writes.md#one-writer-per-store), before
-    /// it is opened or anything beside it written: nil for DynamoDB, and for a store that does
-    /// not exist yet when the lock is shared (a reader creates nothing). `ConfigurationError`
+    /// Locks the destination for the command (docs/writes.md#one-writer-per-store), before it
+    /// is opened or anything beside it written. A SQLite store is locked itself; nil for one
+    /// that does not exist yet when the lock is shared (a reader creates nothing). A DynamoDB
+    /// destination keeps its checkpoints in the report directory (`reportDirectory`): a writer
+    /// locks those, so two runs never share one; a reader takes no lock. `ConfigurationError`
     /// (exit 2) when another process holds it past `--wait`.
-    static func lock(_ config: PipelineConfig, _ request: StoreLockRequest) throws -> StoreLock? {
-        guard config.destination.kind == .sqlite, let path = config.destination.path else { return nil }
-        if request.access == .shared && !FileManager.default.fileExists(atPath: path) { return nil }
-        return try request.take(path)
+    static func lock(_ config: PipelineConfig, _ request: StoreLockRequest, reportDirectory: String) throws -> StoreLock? {
+        switch config.destination.kind {
+        case .sqlite:
+            guard let path = config.destination.path else { return nil }
+            if request.access == .shared && !FileManager.default.fileExists(atPath: path) { return nil }
+            return try request.take(path)
+        case .dynamodb:
+            guard request.access == .exclusive else { return nil }
+            return try request.take(FilePaths.join(reportDirectory, "checkpoint.json"))
+        }
     }
 
     private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> SQLiteStore? {

@@ -35,7 +35,8 @@ struct ExportCommand: ParsableCommand {
             }
             let (config, model) = try pipeline.load(requireInputs: false)
             let destination = try ObjectOutputs.destination(out, kind: kind, config: config)
-            let lock = try DestinationOpener.lock(config, StoreLockRequest(.shared, command: "export", wait: access.wait))
+            let lock = try DestinationOpener.lock(config, StoreLockRequest(.shared, command: "export", wait: access.wait),
+                                              reportDirectory: config.reportDirectory)
             return (config, model, lock, try DestinationOpener.openForReading(config, model: model), destination, kind)
         }
         defer {

@@ -43,7 +43,7 @@ struct MigrateCommand: ParsableCommand {
         }
         let reportDirectory = output.reportDir ?? config.reportDirectory
         let request = StoreLockRequest(dryRun ? .shared : .exclusive, command: "migrate", wait: access.wait)
-        let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request) }
+        let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request, reportDirectory: reportDirectory) }
         defer { lock?.release() }
         do {
             try migrate(config, versions: versions, reportDirectory: reportDirectory)

@@ -116,7 +116,7 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
     defer { withExtendedLifetime(signals) {} }
     let reportDirectory = options.reportDirectory(pipelineDefault: config.reportDirectory)
     let request = StoreLockRequest(options.dryRun ? .shared : .exclusive, command: command, runId: options.runId, wait: access.wait)
-    let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request) }
+    let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request, reportDirectory: reportDirectory) }
     defer { lock?.release() }
     let store = try exitOnConfigurationError {
         try ReportFiles.prepare(directory: reportDirectory)

@@ -71,6 +71,21 @@ final class StoreLockTests: XCTestCase {
         XCTAssertGreaterThan(refused, 0, "runs started together were all let in one after another")
     }
 
+    /// A DynamoDB run locks its checkpoints in its report directory: a second run with the same
+    /// report directory is refused before it opens the tables.
+    func testADynamoDBRunLocksItsReportDirectorysCheckpoints() throws {
+        let reports = directory + "/reports/locations-dynamodb"
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        let held = open(reports + "/checkpoint.json.lock", O_RDWR | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(held, 0)
+        defer { close(held) }
+        XCTAssertEqual(flock(held, LOCK_EX | LOCK_NB), 0)
+        let run = try ImporterProcess.run(["run", "Pipelines/locations-dynamodb.yaml", "--quiet"],
+                                          environment: ["OUT_DIR": directory, "AWS_ENDPOINT_URL": "http://127.0.0.1:9"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("checkpoint.json: store in use by "), run.stderr)
+    }
+
     /// Readers share the store; a writer holds it alone. The lock is taken here by the test,
     /// as another process would hold it.
     func testExportSharesTheStoreWithReadersOnly() throws {

@@ -109,7 +109,7 @@ final class SecretRedactionTests: XCTestCase {
             report: { directory: "${REPORTS}/\(name)" }
             """
         let path = "\(directory)/\(name).yaml"
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        try yaml.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
