@@ -166,16 +166,16 @@ final class WriteStage {
             storeFailed = true
             recorder.abort("the store failed: \(partial)")
             takeStoreCounts(of: entity)
-            let decided = partial.fates.indices.filter { if case .decided = partial.fates[$0] { true } else { false } }
-            let outcomes = decided.map { index -> WriteOutcome in
-                guard case .decided(let outcome) = partial.fates[index] else { preconditionFailure() }
-                return outcome
+            var counts = uncommitted
+            var decided: [(outcome: WriteOutcome, record: PreparedRecord)] = []
+            for (fate, record) in zip(partial.fates, records) {
+                switch fate {
+                case .decided(let outcome): decided.append((outcome, record))
+                case .unknown: counts.unknown += 1
+                case .notSent: counts.notWritten += 1
+                }
             }
-            var counts = uncommitted + count(outcomes, of: decided.map { records[$0] })
-            for fate in partial.fates {
-                if case .unknown = fate { counts.unknown += 1 }
-                if case .notSent = fate { counts.notWritten += 1 }
-            }
+            counts = counts + count(decided.map(\.outcome), of: decided.map(\.record))
             recorder.update(input: input) { [counts] in $0 = $0 + counts }
             resetUncommitted()
         } catch {
