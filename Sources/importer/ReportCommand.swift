@@ -16,7 +16,9 @@ struct ReportCommand: ParsableCommand {
                 Counts per entity and per input are added up, rejection groups joined, and the \
                 worst status kept. Exits with the merged run's exit code (0, 1 or 3), so a CI stage \
                 after the shards passes or fails as one unsharded run would; 2 if a report cannot \
-                be read or the reports are of different runs.
+                be read, is given twice, or the reports are not all the shards of one run (one \
+                pipeline, with the same variables, cut into the same N), or a sum passes the \
+                largest count.
                 """)
 
         @Argument(help: "The shards' report folders (or report.json files).")
@@ -27,11 +29,11 @@ struct ReportCommand: ParsableCommand {
 
         func run() throws {
             let folders = reports.map { $0.hasSuffix(".json") ? FilePaths.directory(of: $0) : $0 }
+            let files = folders.map { FilePaths.join($0, "report.json") }
             let merged = try exitOnConfigurationError { () -> RunReport in
                 let decoder = JSONDecoder()
                 decoder.dateDecodingStrategy = .iso8601
-                let shards = try folders.map { folder in
-                    let file = FilePaths.join(folder, "report.json")
+                let shards = try files.map { file in
                     guard let data = FileManager.default.contents(atPath: file) else {
                         throw ConfigurationError(file: file, "cannot read the report; give the folder of a shard's report (<report dir>/shard-K-of-N)")
                     }
@@ -39,7 +41,7 @@ struct ReportCommand: ParsableCommand {
                         throw ConfigurationError(file: file, "not a report of importer run: \(error)")
                     }
                 }
-                do { return try ReportMerge.merge(shards) } catch { throw ConfigurationError(file: out, "\(error)") }
+                return try ReportMerge.merge(shards, files: files)
             }
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try ReportFiles.write(merged, to: out)

@@ -115,6 +115,8 @@ public struct RunReport: Codable, Sendable {
     /// since (the same bytes, pipeline and model, nothing written to the store) and read none:
     /// each input's records are counted read and unchanged.
     public var unchangedSince: String?
+    /// `--shard K/N`: which slice of which run this report counts (docs/reports.md).
+    public var shard: ShardOfRun?
 
     public struct Resume: Codable, Sendable {
         public var runId: String
