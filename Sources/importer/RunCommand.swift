@@ -95,6 +95,9 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
             try PipelineRun.checkConfiguration(config, model: model, versions: versions)
             try PipelineRun.checkSelection(options, config: config, model: model)
             let makeReader = try ObjectInputs.prepare(&config)
+            for warning in try InputPreflight.check(config, entities: options.entities) {
+                FileHandle.standardError.write(Data("importer: warning: \(warning)\n".utf8))
+            }
             return (config, versions, model, makeReader)
         }
     }

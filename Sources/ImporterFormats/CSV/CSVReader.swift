@@ -6,7 +6,9 @@ import ImporterCore
 ///
 /// A malformed row (wrong field count, text after a closing quote, an unterminated quote) comes
 /// back as a record with `failure` set, and reading goes on: after an unterminated quote it
-/// resumes on the line after the one where that record began.
+/// resumes on the line after the one where that record began. A file that cannot be read as
+/// rows at all — UTF-16 text, a header naming a column twice — is one such record for the whole
+/// file, and none of its rows are read (docs/pipeline.md#sources).
 ///
 /// A large input can also be cut into parts (`nextPart`) that other threads parse.
 public final class CSVReader: PartitionedRecordReader {
@@ -21,8 +23,11 @@ public final class CSVReader: PartitionedRecordReader {
     private var fields: [FieldSpan] = []
     private let nullValues: [[UInt8]]
     private var started = false
-    /// A part's first record: the failed header row of the input it was cut from.
+    /// The failed header row, returned before any other record (a part's: of the input it
+    /// was cut from).
     private var leading: SourceRecord?
+    /// The column the header names twice, and the two fields (from 1), if it does.
+    private var duplicateColumn: (name: String, first: Int, second: Int)?
 
     private struct FieldSpan {
         var start: Int
@@ -72,13 +77,13 @@ public final class CSVReader: PartitionedRecordReader {
     public var bytesRead: Int64 { input.bytesConsumed }
 
     public func next() throws -> SourceRecord? {
+        if !started {
+            started = true
+            leading = try readHeader()
+        }
         if let record = leading {
             leading = nil
             return record
-        }
-        if !started {
-            started = true
-            if let failure = try readHeader() { return failure }
         }
         while true {
             guard let record = try nextRecord() else { return nil }
@@ -98,11 +103,12 @@ public final class CSVReader: PartitionedRecordReader {
     /// Finds where the next `maximumRecords` records (or `maximumBytes`) end, the way
     /// `nextRecord` does but without making them, and hands their bytes to a reader of their own.
     public func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
-        var headerFailure: SourceRecord?
         if !started {
             started = true
-            headerFailure = try readHeader()
+            leading = try readHeader()
         }
+        let headerFailure = leading
+        leading = nil
         let firstLine = line
         // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.
         var cursor = input.position
@@ -143,9 +149,33 @@ public final class CSVReader: PartitionedRecordReader {
         return part
     }
 
-    /// Reads the header row (or takes `columns`). Returns a failure record if it is unusable.
+    /// The fields' names: the header's (or `columns`), read first if need be. Throws a
+    /// `ConfigurationError` naming the file and the column when the header names one twice, so
+    /// a run refuses the file before it starts (docs/pipeline.md#sources).
+    public func columnNames() throws -> [String] {
+        if !started {
+            started = true
+            leading = try readHeader()
+        }
+        if let (name, first, second) = duplicateColumn {
+            throw ConfigurationError(file: path, line: 1, key: name, Self.duplicateMessage(first, second))
+        }
+        return names
+    }
+
+    private static func duplicateMessage(_ first: Int, _ second: Int) -> String {
+        "the header names this column twice (fields \(first) and \(second)), and a record holds one value per name; rename one of them, or name every field with csv.columns"
+    }
+
+    /// Reads the header row (or takes `columns`). Returns a failure record if it is unusable;
+    /// for a file that is unusable whole (UTF-16, a column named twice), after reading it to
+    /// its end.
     private func readHeader() throws -> SourceRecord? {
         _ = try input.refill()
+        if let encoding = UTF16Text.detect(input.bytes) {
+            return try wholeFileFailure(line: 1, offset: 0, raw: SourceRecord.excerpt(of: input.bytes[...]), Rejection(stage: .read, reason: .encoding,
+                "the file is \(encoding) text, not UTF-8; convert it (iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"))
+        }
         if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { input.position = 3 }
         if !options.header {
             names = options.columns ?? []
@@ -156,8 +186,36 @@ public final class CSVReader: PartitionedRecordReader {
         names = header.values.map { value in
             if case .text(let text) = value { return text.trimmingCharacters(in: .whitespaces) } else { return "" }
         }
-        if let columns = options.columns { names = columns }
+        if let columns = options.columns {
+            names = columns
+        } else if let (name, first, second) = Self.firstDuplicate(names) {
+            duplicateColumn = (name, first, second)
+            names = []
+            return try wholeFileFailure(line: header.line, offset: header.byteOffset, raw: SourceRecord.excerpt(of: header.raw),
+                Rejection(stage: .read, reason: .malformed, field: name,
+                          "'\(name)': \(Self.duplicateMessage(first, second)); none of the file's rows were read"))
+        }
         return nil
+    }
+
+    /// The first name given twice, with the fields (from 1) that give it.
+    private static func firstDuplicate(_ names: [String]) -> (String, Int, Int)? {
+        var seen: [String: Int] = [:]
+        for (index, name) in names.enumerated() {
+            if let first = seen[name] { return (name, first + 1, index + 1) }
+            seen[name] = index
+        }
+        return nil
+    }
+
+    /// The one record of a file that is not read as rows: the input is consumed to its end
+    /// (bounded memory), so that nothing follows it.
+    private func wholeFileFailure(line: Int, offset: Int64, raw: ArraySlice<UInt8>, _ failure: Rejection) throws -> SourceRecord {
+        while true {
+            input.position = input.bytes.count
+            if try input.atEOF || !input.refill() { break }
+        }
+        return SourceRecord(line: line, byteOffset: offset, raw: raw, names: [], values: [], failure: failure)
     }
 
     /// The next record, with its raw text, line and offset; nil at the end of the input.
