@@ -28,6 +28,9 @@ public final class CSVReader: PartitionedRecordReader {
     private var leading: SourceRecord?
     /// The column the header names twice, and the two fields (from 1), if it does.
     private var duplicateColumn: (name: String, first: Int, second: Int)?
+    /// A header may name a column twice (the last value wins): `model infer`'s sniffer, which
+    /// numbers such names apart (docs/infer.md).
+    private let repeatedColumns: Bool
 
     private struct FieldSpan {
         var start: Int
@@ -50,7 +53,14 @@ public final class CSVReader: PartitionedRecordReader {
     }
 
     /// Reads `source`; `name` stands for it in messages.
-    public init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    public convenience init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+        self.init(source: source, name: name, options: options, maxRecordBytes: maxRecordBytes, repeatedColumns: false)
+    }
+
+    /// Reads `source`, with `repeatedColumns` for the sniffer of `model infer`.
+    init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes,
+         repeatedColumns: Bool) {
+        self.repeatedColumns = repeatedColumns
         self.path = name
         self.options = options
         self.maxRecordBytes = maxRecordBytes
@@ -66,6 +76,7 @@ public final class CSVReader: PartitionedRecordReader {
         self.path = path
         self.options = options
         self.maxRecordBytes = maxRecordBytes
+        repeatedColumns = true  // the names are the input's, checked when it was opened
         self.nullValues = nullValues.map { $0.map { $0 } }
         input = ChunkedInput(bytes: bytes, offset: offset)
         self.line = line
@@ -188,7 +199,7 @@ public final class CSVReader: PartitionedRecordReader {
         }
         if let columns = options.columns {
             names = columns
-        } else if let (name, first, second) = Self.firstDuplicate(names) {
+        } else if !repeatedColumns, let (name, first, second) = Self.firstDuplicate(names) {
             duplicateColumn = (name, first, second)
             names = []
             return try wholeFileFailure(line: header.line, offset: header.byteOffset, raw: SourceRecord.excerpt(of: header.raw),

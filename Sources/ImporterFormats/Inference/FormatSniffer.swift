@@ -86,7 +86,7 @@ enum FormatSniffer {
         var options = CSVOptions()
         options.delimiter = best?.delimiter ?? delimiters[0]
         options.nullValues = []
-        let reader = CSVReader(source: BytesSource(sample), name: path, options: options)
+        let reader = CSVReader(source: BytesSource(sample), name: path, options: options, repeatedColumns: true)
         var names: [String]?
         for _ in 0..<sampleRows {
             guard let record = try? reader.next() else { break }
@@ -110,7 +110,7 @@ enum FormatSniffer {
         var options = CSVOptions()
         options.delimiter = delimiter
         options.nullValues = []
-        let reader = CSVReader(source: BytesSource(sample), name: path, options: options)
+        let reader = CSVReader(source: BytesSource(sample), name: path, options: options, repeatedColumns: true)
         var fields = 0, bad = 0
         for _ in 0..<sampleRows {
             guard let record = try? reader.next() else { break }
