@@ -91,6 +91,37 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[1].fields["name"]!, "ok")
     }
 
+    /// A column named twice is one rejection for the file, nothing of it is read, and
+    /// `columnNames` refuses it (the run's check before it starts); fields without a name are not a column.
+    func testAHeaderNamingAColumnTwiceIsOneRejectionForTheFile() throws {
+        let path = try files.write("twice.csv", "id,name, id\n1,a,2\n3,b,4\n")
+        let records = try readAll(CSVReader(path: path, options: CSVOptions()))
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(records[0].failure?.reason, .malformed)
+        XCTAssertEqual(records[0].failure?.field, "id")
+        XCTAssertEqual(records[0].rawText, "id,name, id")
+        XCTAssertThrowsError(try CSVReader(path: path, options: CSVOptions()).columnNames()) { error in
+            XCTAssertEqual("\(error)", "\(path):1: 'id': the header names this column twice (fields 1 and 3), and a record holds one value per name; rename one of them, or name every field with csv.columns")
+        }
+        var columns = CSVOptions()
+        columns.columns = ["a", "b", "c"]
+        XCTAssertEqual(try read("id,name,id\n1,a,2\n", options: columns).map { $0.fields["c"]! }, ["2"], "csv.columns name them instead")
+        XCTAssertEqual(try read("id,,name,,\n1,,a,,\n").map { $0.fields["name"]! }, ["a"])
+    }
+
+    /// UTF-16, with or without a byte order mark, is one `encoding` rejection for the file.
+    func testUTF16IsOneEncodingRejectionForTheFile() throws {
+        let text = "id,name\n1,a\n2,b\n"
+        for (name, bytes) in [("le", [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+                              ("be", text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })] {
+            let reader = CSVReader(source: BytesSource(bytes), name: name, options: CSVOptions())
+            let records = try readAll(reader)
+            XCTAssertEqual(records.count, 1, name)
+            XCTAssertEqual(records[0].failure?.reason, .encoding, name)
+            XCTAssertEqual(reader.bytesRead, Int64(bytes.count), name)
+        }
+    }
+
     func testBlankLinesAreSkipped() throws {
         let records = try read("id,name\n1,a\n\n2,b\n\n")
         XCTAssertEqual(records.map { $0.fields["id"]! }, ["1", "2"])

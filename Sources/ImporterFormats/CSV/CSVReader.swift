@@ -26,8 +26,8 @@ public final class CSVReader: PartitionedRecordReader {
     /// The failed header row, returned before any other record (a part's: of the input it
     /// was cut from).
     private var leading: SourceRecord?
-    /// The column the header names twice, and the two fields (from 1), if it does.
-    private var duplicateColumn: (name: String, first: Int, second: Int)?
+    /// The column the header names twice, its line and the two fields (from 1), if it does.
+    private var duplicateColumn: (name: String, line: Int, first: Int, second: Int)?
     /// A header may name a column twice (the last value wins): `model infer`'s sniffer, which
     /// numbers such names apart (docs/infer.md).
     private let repeatedColumns: Bool
@@ -168,8 +168,8 @@ public final class CSVReader: PartitionedRecordReader {
             started = true
             leading = try readHeader()
         }
-        if let (name, first, second) = duplicateColumn {
-            throw ConfigurationError(file: path, line: 1, key: name, Self.duplicateMessage(first, second))
+        if let (name, line, first, second) = duplicateColumn {
+            throw ConfigurationError(file: path, line: line, key: name, Self.duplicateMessage(first, second))
         }
         return names
     }
@@ -200,7 +200,7 @@ public final class CSVReader: PartitionedRecordReader {
         if let columns = options.columns {
             names = columns
         } else if !repeatedColumns, let (name, first, second) = Self.firstDuplicate(names) {
-            duplicateColumn = (name, first, second)
+            duplicateColumn = (name, header.line, first, second)
             names = []
             return try wholeFileFailure(line: header.line, offset: header.byteOffset, raw: SourceRecord.excerpt(of: header.raw),
                 Rejection(stage: .read, reason: .malformed, field: name,
@@ -209,10 +209,11 @@ public final class CSVReader: PartitionedRecordReader {
         return nil
     }
 
-    /// The first name given twice, with the fields (from 1) that give it.
+    /// The first name given twice, with the fields (from 1) that give it. Fields without a
+    /// name (`a,b,,`) name no column, and may be several.
     private static func firstDuplicate(_ names: [String]) -> (String, Int, Int)? {
         var seen: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
+        for (index, name) in names.enumerated() where !name.isEmpty {
             if let first = seen[name] { return (name, first + 1, index + 1) }
             seen[name] = index
         }
