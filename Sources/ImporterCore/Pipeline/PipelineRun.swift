@@ -137,10 +137,10 @@ public struct PipelineRun: ~Copyable {
         return try publish(report)
     }
 
-    /// Records the run (with the shard it is, if it is one) in the store's history, then writes
-    /// its report files. The history is
-    /// written first, so that it names every run the store's records cite even when the
-    /// reports cannot be written (`ReportNotWrittenError`, which carries the report).
+    /// Records the run (with its shard, if it is one) in the store's history, then writes its
+    /// report files. The history is written first, so that it names every run the store's
+    /// records cite even when the reports cannot be written (`ReportNotWrittenError`, which
+    /// carries the report).
     private func publish(_ report: RunReport) throws -> RunReport {
         var report = report
         report.shard = options.shard.map { ShardOfRun($0, entities: options.entities, pipelineDigest: config.textDigest) }
