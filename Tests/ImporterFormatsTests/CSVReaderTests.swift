@@ -111,9 +111,10 @@ final class CSVReaderTests: XCTestCase {
 
     /// UTF-16, with or without a byte order mark, is one `encoding` rejection for the file.
     func testUTF16IsOneEncodingRejectionForTheFile() throws {
-        let text = "id,name\n1,a\n2,b\n"
-        for (name, bytes) in [("le", [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
-                              ("be", text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })] {
+        let units = Array("id,name\n1,a\n2,b\n".utf16)
+        let littleEndian: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let bigEndian: [UInt8] = units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for (name, bytes) in [("le", littleEndian), ("be", bigEndian)] {
             let reader = CSVReader(source: BytesSource(bytes), name: name, options: CSVOptions())
             let records = try readAll(reader)
             XCTAssertEqual(records.count, 1, name)
