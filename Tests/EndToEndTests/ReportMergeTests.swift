@@ -12,12 +12,13 @@ final class ReportMergeTests: XCTestCase {
     override func setUp() { directory = ImporterProcess.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    /// `run --dry-run [--shard K/N]` of the sample pipeline into `directory/name`; returns the
-    /// report folder.
-    private func dryRun(_ name: String, shard: String?, outDir: String = "out") throws -> String {
+    /// `run --dry-run [--shard K/N] [--entities E]` of the sample pipeline into `directory/name`;
+    /// returns the report folder.
+    private func dryRun(_ name: String, shard: String?, outDir: String = "out", entities: String? = nil) throws -> String {
         let reports = directory + "/" + name
         let result = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--dry-run", "--quiet", "--report-dir", reports,
-                                              "--var", "OUT_DIR=\(directory)/\(outDir)"] + (shard.map { ["--shard", $0] } ?? []))
+                                              "--var", "OUT_DIR=\(directory)/\(outDir)"] + (shard.map { ["--shard", $0] } ?? [])
+                                              + (entities.map { ["--entities", $0] } ?? []))
         XCTAssertEqual(result.status, 0, result.stderr)
         return shard.map { reports + "/shard-\($0.replacingOccurrences(of: "/", with: "-of-"))" } ?? reports
     }
@@ -47,6 +48,23 @@ final class ReportMergeTests: XCTestCase {
         XCTAssertEqual(shard.int("index"), 2)
         XCTAssertEqual(shard.int("count"), 2)
         XCTAssertEqual(shard.string("pipelineDigest")?.count, 64)
+    }
+
+    /// A load in steps (parents on every shard, then children), each step's reports in a folder
+    /// of its own, merges into one report; a step that overlaps another is refused.
+    func testTheShardsOfEachStepMergeTogether() throws {
+        // The Locations stored, so that the Checkins' dry runs find them.
+        let load = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--entities", "Location", "--quiet",
+                                            "--report-dir", directory + "/load", "--var", "OUT_DIR=\(directory)/out"])
+        XCTAssertEqual(load.status, 0, load.stderr)
+        let parents = [try dryRun("p", shard: "1/2", entities: "Location"), try dryRun("p", shard: "2/2", entities: "Location")]
+        let children = [try dryRun("c", shard: "1/2", entities: "Checkin"), try dryRun("c", shard: "2/2", entities: "Checkin")]
+        let result = try merge(parents + children)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try ImporterProcess.report(in: directory + "/merged").object("totals").int("read"), 4500)
+
+        let everything = try dryRun("a", shard: "1/2")
+        assertRefused(try merge(parents + [everything]), naming: everything, "would count twice")
     }
 
     func testAReportGivenTwiceIsRefused() throws {

@@ -22,7 +22,7 @@ public struct ShardOfRun: Codable, Sendable, Equatable {
 
     /// `K/N`, with the entities when `--entities` chose some.
     public var description: String {
-        "shard \(index)/\(count)" + (entities.map { " of --entities \($0.joined(separator: ","))" } ?? "")
+        "shard \(index)/\(count)" + (entities.map { " (--entities \($0.joined(separator: ",")))" } ?? "")
     }
 
     /// Whether the two load an entity in common (nil: every entity).
