@@ -7,7 +7,8 @@ struct CheckedSum {
     /// The counts that `Counts` sums, by name.
     private static let fields: [(name: String, path: WritableKeyPath<Counts, Int> & Sendable)] = [
         ("read", \.read), ("inserted", \.inserted), ("updated", \.updated), ("unchanged", \.unchanged),
-        ("rejected", \.rejected), ("rolledBack", \.rolledBack), ("conflicts", \.conflicts), ("deleted", \.deleted),
+        ("rejected", \.rejected), ("rolledBack", \.rolledBack), ("notWritten", \.notWritten), ("unknown", \.unknown),
+        ("conflicts", \.conflicts), ("deleted", \.deleted),
         ("retries", \.retries),
     ]
 
