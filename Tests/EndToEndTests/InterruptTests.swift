@@ -142,16 +142,8 @@ final class InterruptTests: XCTestCase {
         let pipeline = try writeInputs()
         try String(contentsOfFile: pipeline, encoding: .utf8).replacingOccurrences(of: ", bulk: false", with: "")
             .write(toFile: pipeline, atomically: false, encoding: .utf8)
-        let limited = Process()
-        limited.executableURL = URL(fileURLWithPath: "/bin/bash")
-        // SIGXFSZ ignored: a write past the limit fails with EFBIG, as on a full disk.
-        limited.arguments = ["-c", "trap '' XFSZ; ulimit -f 12000; exec \"$0\" run \"$1\" --quiet", ImporterProcess.binary, pipeline]
-        let errors = Pipe()
-        limited.standardError = errors
-        try limited.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        limited.waitUntilExit()
-        XCTAssertEqual(limited.terminationStatus, 3, stderr)
+        let limited = try ImporterProcess.runWithFileSizeLimit(12_000, ["run", pipeline, "--quiet"])
+        XCTAssertEqual(limited.status, 3, limited.stderr)
 
         let totals = try ImporterProcess.report(in: reports).object("totals")
         XCTAssertEqual(totals.int("inserted"), 0, "no table was built")

@@ -32,19 +32,10 @@ final class OutputLinkTests: XCTestCase {
     /// report.json is left, nor a temporary file.
     func testAReportThatCannotBeWrittenIsExit3AndLeavesNoPartFile() throws {
         let reports = directory + "/reports"
-        let limited = Process()
-        limited.executableURL = URL(fileURLWithPath: "/bin/bash")
-        limited.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" validate Pipelines/locations.yaml --quiet --report-dir \"$1\"",
-                             ImporterProcess.binary, reports]
-        limited.currentDirectoryURL = ImporterProcess.root
-        let errors = Pipe()
-        limited.standardError = errors
-        try limited.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        limited.waitUntilExit()
-        XCTAssertEqual(limited.terminationStatus, 3, stderr)
-        XCTAssertTrue(stderr.contains("status: succeeded"), "the summary of what the run did comes first: \(stderr)")
-        XCTAssertTrue(stderr.contains("the run's reports could not be written to \(reports)"), stderr)
+        let limited = try ImporterProcess.runWithFileSizeLimit(1, ["validate", "Pipelines/locations.yaml", "--quiet", "--report-dir", reports])
+        XCTAssertEqual(limited.status, 3, limited.stderr)
+        XCTAssertTrue(limited.stderr.contains("status: succeeded"), "the summary of what the run did comes first: \(limited.stderr)")
+        XCTAssertTrue(limited.stderr.contains("the run's reports could not be written to \(reports)"), limited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: reports + "/report.json"))
         let left = try FileManager.default.contentsOfDirectory(atPath: reports).filter { $0.hasPrefix(".") }
         XCTAssertEqual(left, [], "no temporary file is left")

@@ -23,7 +23,13 @@ public enum ImporterProcess {
     /// repository by default), and waits for it.
     @discardableResult
     public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
+        try run(arguments, environment: environment, in: directory, executable: binary)
+    }
+
+    private static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil,
+                            executable: String) throws -> Result {
         let process = start(arguments, environment: environment)
+        process.executableURL = URL(fileURLWithPath: executable)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
@@ -34,6 +40,12 @@ public enum ImporterProcess {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                       stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs `importer ARGUMENTS` with every file it writes limited to `kibibytes` (a write past
+    /// the limit fails with EFBIG, as on a full disk: `ulimit -f`, SIGXFSZ ignored), and waits.
+    public static func runWithFileSizeLimit(_ kibibytes: Int, _ arguments: [String]) throws -> Result {
+        try run(["-c", "trap '' XFSZ; ulimit -f \(kibibytes); exec \"$0\" \"$@\"", binary] + arguments, executable: "/bin/bash")
     }
 
     /// A configured, not yet started `importer` process.
