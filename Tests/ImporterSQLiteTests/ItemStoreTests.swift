@@ -56,8 +56,11 @@ final class ItemStoreTests: XCTestCase {
         XCTAssertThrowsError(try locations.update(conflicting)) { error in
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
         }
-        XCTAssertEqual(try locations.update(item)["version"], .integer(2),
-                       "a replay of the write already applied is unchanged, not a conflict")
+        XCTAssertThrowsError(try locations.update(item), "the same write again, based on version 1: a conflict, though its values are stored") { error in
+            XCTAssertEqual(error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
+        }
+        let current = try XCTUnwrap(try locations.fetch(.string("a")))
+        XCTAssertEqual(try locations.update(current)["version"], .integer(2), "the stored item written as it is: unchanged")
         var blind = location("a", "Blind")
         blind["version"] = .null
         XCTAssertEqual(try locations.update(blind)["version"], .integer(3), "no version: a blind write")
