@@ -12,8 +12,10 @@ struct RunCommand: ParsableCommand {
             maxErrorRatio 0.05 of the records read once minRecords 1000 were read. Past a limit \
             before the end of the input the run aborts (exit 3; committed batches stay); past \
             one with its last record it finishes partial (exit 1).
-            Exit codes: 0 every record stored, 1 finished with rejections, 2 configuration error, \
-            3 aborted, 4 a DynamoDB export that does not match its manifest (nothing written).
+            Exit codes: 0 every record stored, 1 finished with rejections, 2 usage or configuration \
+            error, or the store in use by another run (nothing written), 3 stopped (an error limit, a \
+            store failure, SIGINT/SIGTERM: status interrupted), 4 a DynamoDB export that does not \
+            match its manifest (nothing written).
             """)
 
     @OptionGroup var pipeline: PipelineOptions
