@@ -36,6 +36,9 @@ extension ModelCommand {
         @Option(help: ArgumentHelp("The model's name (default: the first file's directory name, else Inferred).", valueName: "NAME"))
         var name: String?
 
+        @Flag(help: "Leave an entity with no key column or pair without a key (for you to name) instead of computing a rowKey from its fields.")
+        var noKey = false
+
         /// Option errors, reported as configuration errors are (exit 2).
         private func checkOptions() throws {
             var problem: String?
@@ -56,10 +59,13 @@ extension ModelCommand {
             try checkOptions()
             let inferred = try exitOnConfigurationError { () -> InferredModel in
                 let profiles = try files.map { try FileScanner.profile(path: $0, format: format.flatMap(InputFormat.init(rawValue:)), sample: sample) }
-                return try ModelInference.infer(profiles, modelName: modelName)
+                return try ModelInference.infer(profiles, modelName: modelName, computesKeys: !noKey)
             }
             let model = inferred.modelYAML
-            _ = try exitOnConfigurationError { try ModelLoader.parse(text: model, file: out ?? "<inferred model>") }
+            // A model left without a key (--no-key) loads once the user names one.
+            if !inferred.lacksKeys {
+                _ = try exitOnConfigurationError { try ModelLoader.parse(text: model, file: out ?? "<inferred model>") }
+            }
             guard let out else { return print(model, terminator: "") }
             try exitOnConfigurationError { try TextFile.write(model, to: out) }
             if let pipeline {

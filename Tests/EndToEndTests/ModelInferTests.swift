@@ -120,6 +120,26 @@ final class ModelInferTests: XCTestCase {
         XCTAssertEqual(try sqlite("SELECT count(*) FROM Flight"), "3600")
     }
 
+    /// `--no-key`: no rowKey; the entity is left without a key, and the model loads once the
+    /// key it names in its comment is filled in.
+    func testNoKeyLeavesAnEntityWithoutAKeyColumnWithoutOne() throws {
+        write("events.csv", "kind,level\nclick,1\nclick,2\nview,1\nview,2\nclick,1\n")
+        let inferred = try infer(["events.csv"], ["--no-key"])
+        XCTAssertTrue(inferred.stderr.contains("no key: name one in the model before loading"), inferred.stderr)
+        let model = try String(contentsOfFile: directory + "/job/model.yaml", encoding: .utf8)
+        XCTAssertFalse(model.contains("rowKey"), model)
+        XCTAssertTrue(model.contains("left without a key (--no-key)"), model)
+        let refused = try runPipeline()
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("needs 'hashKey"), refused.stderr)
+
+        try model.replacingOccurrences(of: "# hashKey: ATTRIBUTE", with: "hashKey: kind\n    rangeKey: level")
+            .write(toFile: directory + "/job/model.yaml", atomically: false, encoding: .utf8)
+        let loaded = try runPipeline()
+        XCTAssertEqual(loaded.status, 1, loaded.stderr)  // the repeated (click, 1)
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM Event"), "4")
+    }
+
     func testASuggestedRelationshipKeepsTheMissingReferencesAndCountsThem() throws {
         write("stations.csv", "stationId,name\nST1,Harbour\nST2,Airport\nST3,Hill\n")
         write("stores.ndjson", """

@@ -21,9 +21,12 @@ struct ModelDocument {
         var lines = ["  \(Identifiers.yaml(entity.name)):", "    # \(Self.comment(FilePaths.lastComponent(profile.path))): \(read)"]
         lines += entity.notes.map { "    # \(Self.comment($0))" }
         lines += entity.dropped.map { "    # not an attribute: \(Self.comment("'\($0.field)': \($0.reason)"))" }
-        guard let key = entity.keyAttributes else { return lines }
-        lines.append("    hashKey: \(Identifiers.yaml(key.hash))")
-        if let range = key.range { lines.append("    rangeKey: \(Identifiers.yaml(range))") }
+        if let key = entity.keyAttributes {
+            lines.append("    hashKey: \(Identifiers.yaml(key.hash))")
+            if let range = key.range { lines.append("    rangeKey: \(Identifiers.yaml(range))") }
+        } else {
+            lines.append("    # hashKey: ATTRIBUTE   # to be named: the model loads once every entity has a key")
+        }
         lines.append("    versionAttribute: \(Identifiers.yaml(entity.versionAttribute))")
         lines.append("    attributes:")
         let width = (entity.attributes.map(\.name) + [entity.versionAttribute]).map { Identifiers.yaml($0).count }.max()! + 1

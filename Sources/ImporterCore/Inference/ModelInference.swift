@@ -4,8 +4,10 @@
 /// are inferred; every choice that could be wrong is said in a comment of the model.
 public enum ModelInference {
     /// The model named `modelName` for the files `profiles` describe. Throws a
-    /// `ConfigurationError` naming the file when one has no records to infer from.
-    public static func infer(_ profiles: [FileProfile], modelName: String) throws -> InferredModel {
+    /// `ConfigurationError` naming the file when one has no records to infer from. With
+    /// `computesKeys: false` (`--no-key`), an entity with no key column or pair gets no computed
+    /// `rowKey`: it is left without a key, for the user to name one.
+    public static func infer(_ profiles: [FileProfile], modelName: String, computesKeys: Bool = true) throws -> InferredModel {
         var entities: [InferredEntity] = []
         var names = Set<String>()
         // A dump's files share their null markers: NA found null in one file is null in all.
@@ -21,7 +23,7 @@ public enum ModelInference {
             let name = Identifiers.unique(Identifiers.entityName(forFile: profile.path), in: names)
             names.insert(name.lowercased())
             var builder = EntityBuilder(profile: profile, sharedMarkers: shared)
-            entities.append(try withKey(builder.build(name: name)))
+            entities.append(try withKey(builder.build(name: name), computesKeys: computesKeys))
         }
         var suggester = RelationshipSuggester(entities: entities)
         return InferredModel(name: modelName, entities: suggester.suggest())
@@ -38,13 +40,15 @@ public enum ModelInference {
     }
 
     /// The entity with its key (a column, a pair, or a computed `rowKey`) and version attribute.
-    private static func withKey(_ entity: InferredEntity) throws -> InferredEntity {
+    private static func withKey(_ entity: InferredEntity, computesKeys: Bool) throws -> InferredEntity {
         var entity = entity
         var taken = Set(entity.attributes.map { $0.name.lowercased() })
         let (key, notes) = KeyFinder(entity).find()
         entity.notes += notes
         if let key {
             entity.key = key
+        } else if !computesKeys {
+            entity.notes.append("left without a key (--no-key): name the attribute that identifies a record with hashKey (and rangeKey), or compute one with map.compute in the pipeline, before loading")
         } else {
             guard let found = RowKeyFinder(entity: entity).find() else {
                 throw ConfigurationError(file: entity.profile.path, "its records have no field a key can be made of; infer needs at least one column")
@@ -98,6 +102,9 @@ public struct InferredModel {
         PipelineDocument(model: self, modelPath: modelPath, sourcePaths: sourcePaths, name: name).text
     }
 
+    /// Whether an entity was left without a key (`--no-key`): the model does not load as it is.
+    public var lacksKeys: Bool { entities.contains { $0.key == nil } }
+
     /// One line per entity: its file, records, key and relationships.
     public var summary: [String] {
         entities.map { entity in
@@ -106,7 +113,7 @@ public struct InferredModel {
             case .single(let index): line += ", key \(entity.attributes[index].name)"
             case .pair(let hash, let range): line += ", key \(entity.attributes[hash].name) + \(entity.attributes[range].name)"
             case .computed(let index, _, _, _, _): line += ", no key: \(entity.attributes[index].name) computed"
-            case nil: break
+            case nil: line += ", no key: name one in the model before loading"
             }
             for relationship in entity.relationships {
                 line += ", \(relationship.name) → \(relationship.destination) (\(percent(relationship.share)))"

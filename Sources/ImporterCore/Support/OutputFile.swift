@@ -56,7 +56,7 @@ public enum OutputFile {
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
         var done = 0
         while done < buffer.count {
-            let count = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+            let count = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw OutputFileError(path: path, operation: "write", code: errno) }
             done += count
