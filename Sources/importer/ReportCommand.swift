@@ -56,7 +56,7 @@ struct ReportCommand: ParsableCommand {
             for folder in folders {
                 if let rejects = FileManager.default.contents(atPath: FilePaths.join(folder, "rejects.ndjson")) { joined.append(rejects) }
             }
-            try joined.write(to: URL(fileURLWithPath: FilePaths.join(out, "rejects.ndjson")))
+            try OutputFile.write(joined, to: FilePaths.join(out, "rejects.ndjson"))
         }
     }
 }
