@@ -3,7 +3,7 @@ import ImporterCore
 import ImporterFormats
 
 /// `manifest.json`, an archive's first entry: what the archive holds and the proof of it
-/// (SPEC §10). Restore checks every data file against it before writing anything.
+/// (docs/archives.md). Restore checks every data file against it before writing anything.
 public struct Manifest: Codable, Equatable, Sendable {
     /// The layout version of the archive; restore refuses versions it does not know.
     public var formatVersion: Int

@@ -3,7 +3,7 @@ import ImporterArchive
 import ImporterCore
 import ImporterFormats
 
-/// What each fuzz target does with one input (SPEC §18): hostile bytes must give records,
+/// What each fuzz target does with one input (Fuzz/README.md): hostile bytes must give records,
 /// rejections or a clear error — never a crash, a hang or a broken account. The libFuzzer
 /// executables (Fuzz/, `scripts/fuzz`) and the corpus replay test (`FuzzCorpusTests`) both call
 /// these, so every input kept in Fuzz/Corpus is a regression test.

@@ -1,7 +1,7 @@
 import Foundation
 import ImporterArchive
 
-/// Any bytes given to `restore` as an archive are verified or refused with an error (SPEC §10):
+/// Any bytes given to `restore` as an archive are verified or refused with an error (docs/archives.md):
 /// the verifier reads every entry before anything would be written.
 enum RestoreInvariants {
     /// One file per process, rewritten for each input (the verifier reads archives by path).

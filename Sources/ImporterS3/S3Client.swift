@@ -10,7 +10,7 @@ public struct S3Object: Sendable, Equatable {
     public let etag: String
 }
 
-/// S3's REST API for what the importer needs (SPEC §16): listing a prefix and reading ranges of
+/// S3's REST API for what the importer needs (docs/pipeline.md#s3-sources): listing a prefix and reading ranges of
 /// an object, SigV4-signed, retried with backoff like the DynamoDB client (`RetryPolicy`).
 /// With an endpoint (moto, MinIO) requests are path-style (`endpoint/bucket/key`), else
 /// virtual-hosted (`https://bucket.s3.region.amazonaws.com/key`).

@@ -3,7 +3,7 @@ import ImporterCore
 import ImporterFormats
 
 /// DynamoDB export folders in S3 (`format: dynamodb-export`, `path: s3://bucket/…/AWSDynamoDB/<id>/`):
-/// each is replaced by its data files once every one matches the manifest (SPEC §16).
+/// each is replaced by its data files once every one matches the manifest (docs/pipeline.md#dynamodb-exports).
 extension S3Inputs {
     /// Lists each `s3://` export folder of `config`'s sources, reads its manifests, checks every
     /// data file (its MD5 and item count: the whole object is read) and makes the data files

@@ -8,7 +8,7 @@ import ImporterAWS
 import ImporterCore
 import ImporterFormats
 
-/// The `s3://` sources of a pipeline (SPEC §16): their key patterns listed into objects when a
+/// The `s3://` sources of a pipeline (docs/pipeline.md#s3-sources): their key patterns listed into objects when a
 /// command starts, and each object opened as the input of its format's reader.
 public struct S3Inputs: Sendable {
     let client: S3Client

@@ -1,4 +1,4 @@
-/// `s3://bucket/key` taken apart (SPEC §16). A key may hold glob characters (`*`, `?`, `[…]`)
+/// `s3://bucket/key` taken apart (docs/pipeline.md#s3-sources). A key may hold glob characters (`*`, `?`, `[…]`)
 /// when it names several objects.
 public struct S3Location: Sendable, Equatable, CustomStringConvertible {
     public static let scheme = "s3://"

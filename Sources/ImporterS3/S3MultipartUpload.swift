@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// S3's multipart upload (SPEC §16, for archives written to S3): parts of at least 5 MiB
+/// S3's multipart upload (docs/archives.md, for archives written to S3): parts of at least 5 MiB
 /// (the last may be smaller), uploaded in any order, then completed into one object, or
 /// aborted so that no parts are left behind (and billed).
 extension S3Client {

@@ -2,7 +2,7 @@ import ImporterAWS
 import ImporterCore
 import ImporterFormats
 
-/// An S3 object as the bytes a reader parses (SPEC §16): read in ranges of `chunkSize`, the
+/// An S3 object as the bytes a reader parses (docs/pipeline.md#s3-sources): read in ranges of `chunkSize`, the
 /// next range downloading while the reader parses the current one, so memory stays bounded
 /// whatever the object's size. Each range must still have the listed ETag.
 ///

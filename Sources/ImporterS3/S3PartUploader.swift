@@ -2,7 +2,7 @@ import Foundation
 import ImporterAWS
 import ImporterCore
 
-/// An object written part by part as a multipart upload (SPEC §16: archives exported to S3):
+/// An object written part by part as a multipart upload (docs/archives.md: archives exported to S3):
 /// the upload starts with the first part, at most `inFlight` parts are sent at once while the
 /// caller produces the next, and the object appears only on `complete()`. After a failure,
 /// `abort()` waits for the parts in flight and aborts the upload, so no parts are left behind.

@@ -197,7 +197,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     // MARK: Models and migrations
 
     /// Migrates the store through every step of `plan` in one transaction: all or nothing
-    /// (SPEC §9). The items of `deleting` (start-version entity names) are deleted first.
+    /// (docs/migration.md). The items of `deleting` (start-version entity names) are deleted first.
     /// Items that fail a step are left out of later steps and returned; the transaction is
     /// committed only when `commit` is set and nothing failed.
     public func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {

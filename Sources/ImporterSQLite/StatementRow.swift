@@ -2,7 +2,7 @@ import CSQLite
 import ImporterCore
 
 /// The current row of a scan, read in place (`Store.scanRows`): text straight from SQLite's
-/// buffer, dates as the canonical text they are stored as (SPEC §5).
+/// buffer, dates as the canonical text they are stored as (docs/values.md).
 struct StatementRow: StoredRow {
     let statement: Statement
 

@@ -1,6 +1,6 @@
 import ImporterCore
 
-/// How attribute values are stored in SQLite columns (SPEC §5).
+/// How attribute values are stored in SQLite columns (docs/values.md).
 enum ValueColumns {
     static func sqlType(_ type: AttributeType) -> String {
         switch type {

@@ -3,7 +3,7 @@ import ImporterCore
 import ImporterSQLite
 
 
-/// Opens a pipeline's destination (SPEC §4 `destination`) as a `Store`.
+/// Opens a pipeline's destination (docs/pipeline.md `destination`) as a `Store`.
 enum DestinationOpener {
     /// The store to run against. A dry run writes nothing and gets a store only when one exists
     /// already (to answer reference checks and preview sync deletes); else nil.

@@ -70,7 +70,7 @@ extension ModelCommand {
     }
 }
 
-/// Prints what a model declares that the importer does not use (SPEC §15).
+/// Prints what a model declares that the importer does not use (docs/coredata.md).
 func printWarnings(_ versions: VersionedModel) {
     for warning in versions.warnings {
         FileHandle.standardError.write(Data("importer: warning: \(warning)\n".utf8))

@@ -4,7 +4,7 @@ import ImporterCore
 import ImporterFormats
 
 extension ModelCommand {
-    /// `importer model infer FILE…`: a model and a starter pipeline from data files (SPEC §15).
+    /// `importer model infer FILE…`: a model and a starter pipeline from data files (docs/infer.md).
     struct Infer: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Infer a model (one entity per file) and a starter pipeline from CSV, TSV, JSON or NDJSON files.",

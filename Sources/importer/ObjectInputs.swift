@@ -8,7 +8,7 @@ import ImporterS3
 #endif
 
 /// The inputs of `run` and `validate`: local files, and objects in S3 for `s3://` paths
-/// (SPEC §16), listed before the run starts.
+/// (docs/pipeline.md#s3-sources), listed before the run starts.
 enum ObjectInputs {
     /// Lists the objects `config`'s `s3://` sources name (into `config`), checks DynamoDB export
     /// folders against their manifests (`ExportIntegrityError` before anything is written) and

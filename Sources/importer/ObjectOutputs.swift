@@ -6,7 +6,7 @@ import ImporterS3
 #endif
 
 /// Where `export` writes: a local file, or an `s3://bucket/key` object uploaded in parts as the
-/// archive is written (SPEC §16), with no local copy.
+/// archive is written (docs/archives.md), with no local copy.
 enum ObjectOutputs {
     static func destination(_ out: String, kind: ArchiveKind, config: PipelineConfig) throws -> ArchiveDestination {
         guard out.hasPrefix("s3://") else { return .file(out) }

@@ -46,7 +46,7 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// What part of a pipeline a run loads: some entities, one shard of the inputs (SPEC §17).
+/// What part of a pipeline a run loads: some entities, one shard of the inputs (docs/dynamodb.md).
 struct SelectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Process the K-th of N slices of every source: every N-th file of a source with at least N files, else every N-th block of records of each file. Reports go to <report dir>/shard-K-of-N; merge them with `importer report merge`. DynamoDB only.", valueName: "K/N"),
             transform: { text in

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `importer export` and `importer restore` through the command line (SPEC §10): round trips
+/// `importer export` and `importer restore` through the command line (docs/archives.md): round trips
 /// in every format and archive type, archives read by outside tools, and tampered or crafted
 /// archives refused with exit 4 before anything is written.
 final class BackupTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// uuid, uri and binary (SPEC §14) into SQLite, and through every export format and back.
+/// uuid, uri and binary (docs/model.md) into SQLite, and through every export format and back.
 final class BinaryRoundTripTests: XCTestCase {
     var directory = ""
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Entities keyed by (hash, range) in SQLite, and references to them (SPEC §14).
+/// Entities keyed by (hash, range) in SQLite, and references to them (docs/pipeline.md#references).
 final class CompositeKeyTests: XCTestCase {
     var directory = ""
 

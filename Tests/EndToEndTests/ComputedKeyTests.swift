@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A table with no single-column key gets one from `map.compute` (SPEC §14).
+/// A table with no single-column key gets one from `map.compute` (docs/pipeline.md#map).
 final class ComputedKeyTests: XCTestCase {
     var directory = ""
 

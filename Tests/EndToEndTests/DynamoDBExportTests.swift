@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `format: dynamodb-export` from a local folder in AWS's layout into SQLite (SPEC §16): values
+/// `format: dynamodb-export` from a local folder in AWS's layout into SQLite (docs/pipeline.md#dynamodb-exports): values
 /// typed exactly, every data file checked against the manifest before anything is written.
 final class DynamoDBExportTests: XCTestCase {
     var directory = ""

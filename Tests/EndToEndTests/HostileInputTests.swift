@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Defects found by fuzzing the release binary (issue 24), each kept as a regression test: the
+/// Defects found by fuzzing the release binary, each kept as a regression test: the
 /// input that crashed or hung it now gives a clear error or a rejection, and reading goes on.
 final class HostileInputTests: XCTestCase {
     var directory = ""

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The strict-JSON corpus (Tests/Corpus/json, SPEC §18) through `importer run`: every valid
+/// The strict-JSON corpus (Tests/Corpus/json, docs/pipeline.md#sources) through `importer run`: every valid
 /// object is stored exactly (strings decoded, numbers as their exact text), read as NDJSON and as
 /// a JSON array alike; every invalid line is rejected on its own line, and nothing crashes.
 final class JSONCorpusTests: XCTestCase {

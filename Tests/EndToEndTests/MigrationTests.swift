@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Schema versions through the command line (SPEC §9): `model diff`, `migrate` with its dry run,
+/// Schema versions through the command line (docs/migration.md): `model diff`, `migrate` with its dry run,
 /// rollback and history, migrate-on-read of older dumps and archives, and edited model files.
 final class MigrationTests: XCTestCase {
     var directory = ""

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// `importer model infer FILE… --out … --pipeline …` then `importer run` on the starter pipeline,
-/// as written, on the same files (SPEC §15): the rows land in a real SQLite store.
+/// as written, on the same files (docs/infer.md): the rows land in a real SQLite store.
 final class ModelInferTests: XCTestCase {
     var directory = ""
 

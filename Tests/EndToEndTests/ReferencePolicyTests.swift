@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// References that name no item: rejected, nullified or kept, per source and relationship (SPEC §14).
+/// References that name no item: rejected, nullified or kept, per source and relationship (docs/pipeline.md#references).
 final class ReferencePolicyTests: XCTestCase {
     var directory = ""
 

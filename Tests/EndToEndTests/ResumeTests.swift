@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `importer run --resume` after `kill -9` (SPEC §12): killed at several points and resumed each
+/// `importer run --resume` after `kill -9` (docs/writes.md#resume): killed at several points and resumed each
 /// time, an upsert with updates, conflicts, rejections and duplicates ends with exactly the store,
 /// the counts and the rejects of an uninterrupted run.
 final class ResumeTests: XCTestCase {

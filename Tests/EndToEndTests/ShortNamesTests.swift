@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// DynamoDB's table-name rule (3 to 255 characters) is not SQLite's: a two-letter entity is a
-/// table of its own in an SQLite store (SPEC §14).
+/// table of its own in an SQLite store (docs/model.md).
 final class ShortNamesTests: XCTestCase {
     func testATwoLetterEntityIsStoredInSQLite() throws {
         let directory = ImporterProcess.temporaryDirectory()

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ImporterArchive
 
-/// A manifest is read strictly (SPEC §18): text a lax parser would take, a duplicate key that
+/// A manifest is read strictly (docs/pipeline.md#sources): text a lax parser would take, a duplicate key that
 /// could hide a second count among them, is refused before anything is restored.
 final class ManifestTests: XCTestCase {
     let manifest = """

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ImporterCore
 
-/// Core Data models (SPEC §15): the Shop fixture is written the way Xcode writes `contents`
+/// Core Data models (docs/coredata.md): the Shop fixture is written the way Xcode writes `contents`
 /// (an abstract parent entity, userInfo keys, a uniqueness constraint, a fetched property, a
 /// Transformable and a transient attribute, a configuration, three versions of which the
 /// second is current, and a renaming identifier).

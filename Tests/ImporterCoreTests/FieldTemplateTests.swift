@@ -1,7 +1,7 @@
 @testable import ImporterCore
 import XCTest
 
-/// `map.compute` templates (SPEC §14): fields, literal braces, nulls.
+/// `map.compute` templates (docs/pipeline.md#map): fields, literal braces, nulls.
 final class FieldTemplateTests: XCTestCase {
     func testFieldsAreFilledInWithTheirTextAndBracesDoubledAreLiteral() throws {
         let template = try FieldTemplate(parsing: "{{{store}}}-{till}/{number}")

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ImporterCore
 
-/// Model and pipeline files an attacker could hand over (issue 24): a document of exploding
+/// Model and pipeline files an attacker could hand over: a document of exploding
 /// aliases, or a huge one, is refused with a message naming the file, not parsed for minutes.
 final class HostileYAMLTests: XCTestCase {
     /// Nine levels of nine aliases each: 387 million nodes if anything expanded them.

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ImporterCore
 
-/// The inferred steps, the explicit conversions and the refusals of SPEC §9, on small models.
+/// The inferred steps, the explicit conversions and the refusals of docs/migration.md, on small models.
 final class MigrationStepTests: XCTestCase {
     /// Version 1 of a model with one entity; `attributes` are YAML lines of `Item`.
     static func model(version: Int, entity: String = "Item", table: String? = nil, renamedFrom: String? = nil,
@@ -82,7 +82,7 @@ final class MigrationStepTests: XCTestCase {
                       refusals(from: v1, to: without)[0])
     }
 
-    /// A range key added, removed or replaced changes every item's identity: refused (SPEC §14).
+    /// A range key added, removed or replaced changes every item's identity: refused (docs/model.md#composite-keys).
     func testAChangeOfKeyIsRefused() throws {
         func keyed(_ version: Int, rangeKey: String?) throws -> Model {
             let text = "model: M\nversion: \(version)\nentities:\n  Item:\n    hashKey: id\n"

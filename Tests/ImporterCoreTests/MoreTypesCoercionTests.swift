@@ -1,7 +1,7 @@
 import ImporterCore
 import XCTest
 
-/// uuid, uri and binary values from text (SPEC §14).
+/// uuid, uri and binary values from text (docs/model.md).
 final class MoreTypesCoercionTests: XCTestCase {
     private func coerce(_ text: String, _ type: AttributeType) -> Result<Value, CoercionProblem> {
         ValueCoercion.coerce(.text(text), to: type, dateFormat: .iso8601)

@@ -1,7 +1,7 @@
 @testable import ImporterCore
 import XCTest
 
-/// `nullify` is refused on every key attribute of a reference, composite ones included (SPEC §14).
+/// `nullify` is refused on every key attribute of a reference, composite ones included (docs/pipeline.md#references).
 final class ReferencePoliciesTests: XCTestCase {
     func testNullifyIsRefusedWhenAnyAttributeOfACompositeReferenceIsRequired() throws {
         let model = try ModelLoader.parse(text: TestModelText.weather, file: "weather.yaml")

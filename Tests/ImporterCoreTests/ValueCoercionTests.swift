@@ -69,7 +69,7 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(text(.text("01/03/2024 10:15"), .pattern("dd/MM/yyyy HH:mm")), "2024-03-01T10:15:00.000Z")
     }
 
-    /// Found by fuzzing (issue 24): an epoch number past year 9999 was stored as a date whose
+    /// Found by fuzzing: an epoch number past year 9999 was stored as a date whose
     /// year no longer fit its text. The years 0000–9999 are kept; anything else is a range rejection.
     func testEpochNumbersOutsideTheYears0To9999AreRangeRejections() {
         func text(_ input: FieldValue, _ format: DateFormat) -> String? { value(input, .date, format).map(\.description) }

@@ -3,7 +3,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// Every precedence rule of SPEC §11's configuration, with an injected environment and a temp home directory.
+/// Every precedence rule of the configuration (docs/dynamodb.md), with an injected environment and a temp home directory.
 final class AWSEnvironmentTests: XCTestCase {
     /// Recognisable values that must never appear in an error message.
     static let envSecret = "ENV-SECRET-wJalrXUtnFEMI/K7MDENG"

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Backups across stores (SPEC §10): SQLite → archive → DynamoDB → archive → SQLite, through
+/// Backups across stores (docs/archives.md): SQLite → archive → DynamoDB → archive → SQLite, through
 /// the command line against moto. Counts, item contents and versions survive every step.
 final class DynamoDBBackupTests: MotoTestCase {
     func testSQLiteArchiveRestoredIntoDynamoDBExportsTheSameItemsAndVersions() throws {

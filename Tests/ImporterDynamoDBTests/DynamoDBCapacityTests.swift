@@ -4,7 +4,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// SPEC §17 through the fault proxy's write-capacity limit in front of moto: the adaptive rate
+/// docs/dynamodb.md through the fault proxy's write-capacity limit in front of moto: the adaptive rate
 /// keeps a run under a table's capacity, `write.maxWCU` keeps it under a budget, and the
 /// report's consumed capacity is what the server answered.
 final class DynamoDBCapacityTests: MotoTestCase {
@@ -15,7 +15,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
 
     /// 12k Checkins (and the 500 Locations) by BatchWriteItem behind 1000 WCU/s: the run
     /// completes, every item is stored once, and fewer than 20% of the writes were throttled.
-    /// (The 30k of SPEC §17 take 30 s behind the limit: measured so in BENCHMARKS.md; the test
+    /// (The 30k of docs/dynamodb.md take 30 s behind the limit: measured so in BENCHMARKS.md; the test
     /// keeps the suite short.)
     func testARunBehindAWriteCapacityLimitCompletesWithFewThrottles() throws {
         let server = try server()

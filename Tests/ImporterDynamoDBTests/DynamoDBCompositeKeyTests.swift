@@ -3,7 +3,7 @@ import ImporterCore
 import TestSupport
 import XCTest
 
-/// Entities keyed by (hash, range) in DynamoDB tables (SPEC §14): KeySchema HASH + RANGE,
+/// Entities keyed by (hash, range) in DynamoDB tables (docs/model.md#composite-keys): KeySchema HASH + RANGE,
 /// duplicates, versions, references to the pair and sync deletes, through `importer run` on moto.
 final class DynamoDBCompositeKeyTests: MotoTestCase {
     private static let model = TestModels.weather(hour: "date")

@@ -5,7 +5,7 @@ import ImporterDynamoDB
 import TestSupport
 import XCTest
 
-/// SPEC §9 on DynamoDB, through the command line against moto: `importer migrate` rewrites the
+/// docs/migration.md on DynamoDB, through the command line against moto: `importer migrate` rewrites the
 /// sample's tables from version 1 to 3 item by item, ending with what a migrated SQLite store
 /// holds; items that cannot be migrated stop it before any write (or are deleted with
 /// --allow-rejects); a killed migration resumes, and an item changed meanwhile is migrated from

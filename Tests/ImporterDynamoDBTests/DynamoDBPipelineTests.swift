@@ -8,7 +8,7 @@ import XCTest
 /// `importer run` with `destination.type: dynamodb`, against moto with authentication on.
 final class DynamoDBPipelineTests: MotoTestCase {
     /// The README's local run: the sample pipeline into moto, then boto3 (an outside client)
-    /// reads the tables and finds SPEC §5's types and the dump's values.
+    /// reads the tables and finds the types of docs/values.md and the dump's values.
     func testSamplePipelineWritesItemsThatBoto3ReadsWithTheirTypes() throws {
         let server = try server()
         let out = try ImporterBinary.temporaryDirectory()

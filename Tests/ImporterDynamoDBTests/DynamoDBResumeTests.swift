@@ -4,7 +4,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// SPEC §12 on DynamoDB: a run killed with SIGKILL resumes from `<report dir>/checkpoint.json`;
+/// docs/writes.md#resume on DynamoDB: a run killed with SIGKILL resumes from `<report dir>/checkpoint.json`;
 /// what was written after the last checkpoint is replayed and found unchanged.
 final class DynamoDBResumeTests: MotoTestCase {
     func testAKilledRunResumesFromItsCheckpointFile() throws {

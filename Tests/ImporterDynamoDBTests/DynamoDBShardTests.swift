@@ -6,7 +6,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// Sharded runs (SPEC §17): four `run --shard K/4` processes at once, parents first
+/// Sharded runs (docs/dynamodb.md): four `run --shard K/4` processes at once, parents first
 /// (`--entities Location`), then children, store what one unsharded run stores, item by item;
 /// `report merge` sums their reports into the unsharded run's counts.
 final class DynamoDBShardTests: MotoTestCase {

@@ -4,7 +4,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// SPEC §5's DynamoDB item encoding: the JSON text, the item size, and decode(encode(x)) == x.
+/// The DynamoDB item encoding (docs/values.md): the JSON text, the item size, and decode(encode(x)) == x.
 final class DynamoItemCodingTests: XCTestCase {
     /// One attribute of every type, the hash key first.
     static let entity = Entity(

@@ -5,7 +5,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// uuid, uri and binary on DynamoDB (SPEC §14): S, S and B, through the store on moto.
+/// uuid, uri and binary on DynamoDB (docs/model.md): S, S and B, through the store on moto.
 final class MoreTypesTests: MotoTestCase {
     private func model() throws -> Model {
         let directory = NSTemporaryDirectory() + "more-types-\(UUID().uuidString)"

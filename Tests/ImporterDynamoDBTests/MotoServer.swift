@@ -11,7 +11,7 @@ import Darwin
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
 
-/// A real DynamoDB-protocol server for the tests (SPEC §11): moto's server (PyPI `moto[server]`,
+/// A real DynamoDB-protocol server for the tests (docs/dynamodb.md): moto's server (PyPI `moto[server]`,
 /// installed by scripts/setup) on a free loopback port, with IAM authentication enforced, serving
 /// one request at a time so single-item writes are atomic as in DynamoDB (Helpers/atomic_moto_server.py).
 ///

@@ -7,7 +7,7 @@ import XCTest
 /// `format: dynamodb-export` on `s3://bucket/prefix/AWSDynamoDB/<id>/` in moto's S3 (signature
 /// checks on, except while the importer lists the folder: moto checks a signature against the
 /// decoded URL, `prefix=a/b/` for `prefix=a%2Fb%2F`, see `withAuthenticationOff`), into SQLite
-/// and into a DynamoDB table in moto (SPEC §16).
+/// and into a DynamoDB table in moto (docs/pipeline.md#s3-sources).
 final class S3ExportSourceTests: MotoTestCase {
     private let fixture = DynamoDBExportFixture(dataFiles: TestModels.orderExportFiles)
 

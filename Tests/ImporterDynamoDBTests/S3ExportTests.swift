@@ -5,7 +5,7 @@ import XCTest
 @testable import ImporterAWS
 @testable import ImporterS3
 
-/// `importer export --out s3://…` (SPEC §16) against moto's S3: the archive goes up as a
+/// `importer export --out s3://…` (docs/archives.md) against moto's S3: the archive goes up as a
 /// multipart upload while it is written, restores whole from S3, and an export that fails in
 /// the middle leaves no upload open and no object. (Keys have no `/`: moto checks the
 /// signature of a listing by such a prefix against the decoded URL.)

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 @testable import ImporterAWS
 
-/// `importer restore s3://…` (SPEC §16) against moto's S3: the archive is streamed from the
+/// `importer restore s3://…` (docs/archives.md) against moto's S3: the archive is streamed from the
 /// object twice (verified, then loaded), and a damaged one is refused with nothing written.
 final class S3RestoreTests: MotoTestCase {
     func testAnArchiveInS3IsVerifiedThenRestoredAndADamagedOneIsRefused() throws {

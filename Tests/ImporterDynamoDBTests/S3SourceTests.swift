@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 @testable import ImporterAWS
 
-/// `importer run` with `s3://` sources (SPEC §16) against moto's S3 with authentication on:
+/// `importer run` with `s3://` sources (docs/pipeline.md#s3-sources) against moto's S3 with authentication on:
 /// objects matched by a key pattern, streamed through the readers, rejects naming the object.
 final class S3SourceTests: MotoTestCase {
     private let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model").path

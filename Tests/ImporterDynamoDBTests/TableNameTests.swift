@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// DynamoDB's table-name rule is the DynamoDB store's: checked with the prefix, before any
-/// request, naming the model file and the entity's line (SPEC §14). No server is needed: the
+/// request, naming the model file and the entity's line (docs/model.md). No server is needed: the
 /// endpoint is a closed port, so only a check made before any request can give these errors.
 final class TableNameTests: XCTestCase {
     func testATableNameDynamoDBWouldRefuseIsAConfigurationErrorBeforeAnyRequest() throws {

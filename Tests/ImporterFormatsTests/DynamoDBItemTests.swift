@@ -3,7 +3,7 @@ import XCTest
 @testable import ImporterFormats
 
 /// DynamoDB JSON item lines (`dynamodb-json`, and the data files of `dynamodb-export`) typed
-/// exactly (SPEC §16), then coerced to the model's types.
+/// exactly (docs/pipeline.md#s3-sources), then coerced to the model's types.
 final class DynamoDBItemTests: XCTestCase {
     let files = TempDirectory()
 

@@ -2,7 +2,7 @@ import ImporterCore
 import XCTest
 @testable import ImporterFormats
 
-/// `importer model infer`'s decisions on small files (SPEC §15): types, nulls, dates, keys,
+/// `importer model infer`'s decisions on small files (docs/infer.md): types, nulls, dates, keys,
 /// relationships, names. Each model is loaded by ModelLoader and each pipeline by PipelineLoader.
 final class ModelInferenceTests: XCTestCase {
     let fixture = InferenceFixture()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A DynamoDB "export to S3" written exactly in AWS's layout (SPEC §16), by outside tools:
+/// A DynamoDB "export to S3" written exactly in AWS's layout (docs/pipeline.md#dynamodb-exports), by outside tools:
 /// `<prefix>/AWSDynamoDB/<export id>/manifest-summary.json`, `manifest-files.json` (one
 /// `{"itemCount","md5Checksum","etag","dataFileS3Key"}` object a line, the key from the bucket
 /// root, the checksum base64 of the MD5 of the .json.gz), their `.checksum` files, `_started`

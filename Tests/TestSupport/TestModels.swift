@@ -1,6 +1,6 @@
 /// Model files the tests of several targets share.
 public enum TestModels {
-    /// Readings keyed by (stationId, hour), and alerts that name a reading by both (SPEC §14).
+    /// Readings keyed by (stationId, hour), and alerts that name a reading by both (docs/model.md#composite-keys).
     /// `hour` is the type of the hour attribute (`int32`, `date`).
     public static func weather(hour: String) -> String {
         """
@@ -31,7 +31,7 @@ public enum TestModels {
         """
     }
 
-    /// Documents keyed by a UUID, with a URI and bytes (SPEC §14's Core Data types).
+    /// Documents keyed by a UUID, with a URI and bytes (the Core Data types, docs/model.md).
     public static let files = """
         model: Files
         version: 1

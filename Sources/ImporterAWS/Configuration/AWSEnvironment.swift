@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Where the AWS clients (DynamoDB, S3) get their credentials, region and endpoints from (SPEC §11, §16).
+/// Where the AWS clients (DynamoDB, S3) get their credentials, region and endpoints from (docs/dynamodb.md, docs/pipeline.md#s3-sources).
 ///
 /// Everything is read from the injected `variables` and `homeDirectory`, never from the process
 /// directly, so tests need no real environment; `AWSEnvironment.current` reads the real one.

@@ -7,7 +7,7 @@ public typealias SecondsClock = @Sendable () -> Double
 /// The system's monotonic clock, in seconds.
 public let monotonicSeconds: SecondsClock = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-/// The send rate of every request of a run (SPEC §17), as the AWS SDKs' adaptive retry mode
+/// The send rate of every request of a run (docs/dynamodb.md), as the AWS SDKs' adaptive retry mode
 /// sets it: unlimited until a throttle, then a token bucket whose rate drops on each throttle
 /// and climbs back on success (`AdaptiveRate`). Shared by all the tasks of a client.
 public final class AdaptiveRateLimiter: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import ImporterCore
 import Synchronization
 
-/// Exponential backoff with full jitter (SPEC §7): before attempt n+1 the caller sleeps a
+/// Exponential backoff with full jitter (docs/writes.md): before attempt n+1 the caller sleeps a
 /// random time in 0...min(maxDelay, baseDelay × 2ⁿ).
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first one included.
@@ -23,7 +23,7 @@ public struct RetryPolicy: Sendable {
     /// After failed attempt number `attempt`: false when no attempt is left; else counts a
     /// retry for `entity`, sleeps the backoff (suspending, not blocking) and moves `attempt` on.
     ///
-    /// With `usingAnAttempt: false` (a throttle while the run makes progress, SPEC §17) the
+    /// With `usingAnAttempt: false` (a throttle while the run makes progress, docs/dynamodb.md) the
     /// retry is counted and the backoff slept, but `attempt` stays: throttling slows a run,
     /// it does not end it.
     public func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String,

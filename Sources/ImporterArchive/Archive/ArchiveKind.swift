@@ -1,4 +1,4 @@
-/// The container and compression of a backup archive, chosen by its file name (SPEC §10).
+/// The container and compression of a backup archive, chosen by its file name (docs/archives.md).
 public enum ArchiveKind: String, Sendable, CaseIterable {
     case tar, tarGzip, tarZstd, tarXz, zip
 

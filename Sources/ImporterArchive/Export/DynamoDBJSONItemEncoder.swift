@@ -1,7 +1,7 @@
 import ImporterCore
 
 /// DynamoDB's export to S3 line format, `{"Item":{"name":{"S":"Café"},"visits":{"N":"3"},"open":{"BOOL":true}}}`,
-/// with the store's attribute types of SPEC §5 (dates as ISO text in S) and nulls omitted.
+/// with the store's attribute types of docs/values.md (dates as ISO text in S) and nulls omitted.
 struct DynamoDBJSONItemEncoder: ItemEncoder {
     /// `"name":` for each attribute.
     private let keys: [[UInt8]]

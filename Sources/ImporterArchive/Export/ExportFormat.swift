@@ -1,8 +1,8 @@
 import ImporterCore
 
-/// How an archive's data files are written (SPEC §10).
+/// How an archive's data files are written (docs/archives.md).
 public enum ExportFormat: String, Sendable, CaseIterable, Codable {
-    /// One JSON object per line, values typed as in SPEC §5.
+    /// One JSON object per line, values typed as in docs/values.md.
     case ndjson
     /// RFC 4180 with a header row; a null is an empty unquoted cell, an empty text `""`.
     case csv

@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Writes a consistent snapshot of every entity of a store into one archive (SPEC §10).
+/// Writes a consistent snapshot of every entity of a store into one archive (docs/archives.md).
 ///
 /// The manifest (first entry) carries every file's size and SHA-256, and a tar header carries
 /// its entry's size before the data. A `.tar`, `.tar.gz` or `.tar.zst` is written in one pass

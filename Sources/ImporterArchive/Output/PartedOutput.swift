@@ -1,4 +1,4 @@
-/// A one-pass archive cut into parts for an uploader (SPEC §16: an S3 multipart upload, no
+/// A one-pass archive cut into parts for an uploader (docs/archives.md: an S3 multipart upload, no
 /// local copy). A part goes up as soon as it is full and holds no placeholder still to be
 /// filled; parts with one stay in memory until it is (the manifest's part until the end, an
 /// entry's header part until the entry ends), so memory holds a few parts, whatever the size

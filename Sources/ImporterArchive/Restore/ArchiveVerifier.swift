@@ -12,7 +12,7 @@ public struct VerifiedArchive: Sendable {
     public let model: Model
 }
 
-/// Checks a whole archive against its manifest before restore writes anything (SPEC §10):
+/// Checks a whole archive against its manifest before restore writes anything (docs/archives.md):
 /// manifest first, then each entry's name, type, size, SHA-256 and item count. Reads the
 /// archive as a stream; nothing is extracted.
 public enum ArchiveVerifier {

@@ -1,5 +1,5 @@
 /// The archive does not match its own manifest, or holds something restore refuses (an unsafe
-/// path, a link, an unlisted entry): exit 4, nothing written (SPEC §8, §10).
+/// path, a link, an unlisted entry): exit 4, nothing written (docs/reports.md, docs/archives.md).
 public struct IntegrityError: Error, CustomStringConvertible, Sendable {
     public let archive: String
     public let message: String

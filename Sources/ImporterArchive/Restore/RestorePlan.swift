@@ -1,7 +1,7 @@
 import ImporterCore
 import ImporterFormats
 
-/// How `importer restore` runs a pipeline over a verified archive (SPEC §10): the pipeline's
+/// How `importer restore` runs a pipeline over a verified archive (docs/archives.md): the pipeline's
 /// destination and write settings, the archive's data files as sources, and
 /// `versions: preserve`, so every item keeps the version it had when it was exported. Run it
 /// without checkpoints: an interrupted restore is started again (into SQLite it rolled back; on

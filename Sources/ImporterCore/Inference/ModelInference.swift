@@ -1,4 +1,4 @@
-/// `importer model infer` (SPEC §15): a model with one entity per input file, and a starter
+/// `importer model infer` (docs/infer.md): a model with one entity per input file, and a starter
 /// pipeline that loads those files into it, from the files' profiles (`FileProfile`, one
 /// streaming pass each). Types, `required`, null markers, date formats, keys and relationships
 /// are inferred; every choice that could be wrong is said in a comment of the model.

@@ -4,7 +4,7 @@ import Foundation
 /// `items("Location")` gives that entity's `count`, `fetchAll`, `fetch`, `insert`, `update`,
 /// `upsert`, `delete` and `deleteAll`.
 ///
-/// Writes follow the same version rules as `importer run` (SPEC §6): an insert gets version 1,
+/// Writes follow the same version rules as `importer run` (docs/writes.md): an insert gets version 1,
 /// every change version + 1, and an item based on an older version is refused with
 /// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all
 /// (on DynamoDB one conditional TransactWriteItems, of at most 100 items).

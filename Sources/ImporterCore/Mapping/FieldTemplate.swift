@@ -1,4 +1,4 @@
-/// A computed attribute's template (`map.compute`, SPEC §14): text with `{field}` placeholders
+/// A computed attribute's template (`map.compute`, docs/pipeline.md#map): text with `{field}` placeholders
 /// for source fields; `{{` and `}}` are literal braces.
 public struct FieldTemplate: Sendable, Equatable {
     enum Part: Sendable, Equatable {

@@ -4,7 +4,7 @@ public struct Entity: Sendable {
     /// The store's table name (DynamoDB's table per entity).
     public let table: String
     public let hashKey: String
-    /// With a range key, an item is identified by the pair (hash, range) (SPEC §14).
+    /// With a range key, an item is identified by the pair (hash, range) (docs/model.md#composite-keys).
     public let rangeKey: String?
     public let versionAttribute: String
     /// Attributes in model-file order; `attributeIndex` maps names to positions here.

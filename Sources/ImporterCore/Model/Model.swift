@@ -32,7 +32,7 @@ public struct Model: Sendable {
 /// Every version of a model found in a directory, oldest first.
 public struct VersionedModel: Sendable {
     public let versions: [Model]
-    /// What the model files declare that the importer does not use (SPEC §15), to be shown.
+    /// What the model files declare that the importer does not use (docs/coredata.md), to be shown.
     public let warnings: [ModelWarning]
 
     /// The versions, oldest first.

@@ -51,7 +51,7 @@ enum ModelChecks {
                       renamedFrom: draft.renamedFrom, line: draft.line)
     }
 
-    /// The sort key (SPEC §14): a string, integer, decimal or date attribute other than the hash
+    /// The sort key (docs/model.md#composite-keys): a string, integer, decimal or date attribute other than the hash
     /// key and the version attribute.
     private static func checkRangeKey(_ rangeKey: Declared<String>, entity: String, hashKey: String, versionAttribute: String,
                                       attributes: [Attribute]) throws {

@@ -1,5 +1,5 @@
 /// Something a model file declares that the importer does not use, said instead of dropped
-/// silently (SPEC §15): a transient attribute, a fetched property, a configuration.
+/// silently (docs/coredata.md): a transient attribute, a fetched property, a configuration.
 public struct ModelWarning: Sendable, CustomStringConvertible, Equatable {
     public let file: String
     public let line: Int?

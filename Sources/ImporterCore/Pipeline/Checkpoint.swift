@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where an interrupted run stands (SPEC §12), saved by the store with every committed batch,
+/// Where an interrupted run stands (docs/writes.md#resume), saved by the store with every committed batch,
 /// in the same transaction, so it never claims more or less than what is stored.
 ///
 /// Per input: how many of its records are behind the last commit, the write outcomes of those
@@ -53,7 +53,7 @@ public struct Checkpoint: Codable, Sendable, Equatable {
 }
 
 /// What identifies an input's content: a local file's size and the digest of all its bytes
-/// (`xxh64:`, see `InputDigest`), an object's size and ETag (`etag:`, SPEC §16). `--resume`
+/// (`xxh64:`, see `InputDigest`), an object's size and ETag (`etag:`, docs/pipeline.md#s3-sources). `--resume`
 /// continues only inputs whose fingerprint is the one in the checkpoint (docs/writes.md#resume).
 public struct InputFingerprint: Codable, Sendable, Equatable {
     public var size: Int64

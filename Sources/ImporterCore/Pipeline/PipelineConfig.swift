@@ -1,4 +1,4 @@
-/// A pipeline file (SPEC §4), parsed and checked, with every path resolved.
+/// A pipeline file (docs/pipeline.md), parsed and checked, with every path resolved.
 public struct PipelineConfig: Sendable {
     public var name: String
     /// The pipeline file's path.
@@ -12,7 +12,7 @@ public struct PipelineConfig: Sendable {
     public var retry: RetryConfig
     public var errors: ErrorLimits
     public var reportDirectory: String
-    /// `s3:` — where `s3://` sources are read from (SPEC §16).
+    /// `s3:` — where `s3://` sources are read from (docs/pipeline.md#s3-sources).
     public var s3 = S3Config()
     /// The objects `s3://` sources name, by URL, as listed when the run started (the readers
     /// and checkpoints use their size and ETag); empty until the command lists them.
@@ -128,7 +128,7 @@ public struct DestinationConfig: Sendable {
     public var dateEncoding = "iso8601"
 }
 
-/// How records are written (SPEC §6, §7).
+/// How records are written (docs/writes.md).
 public struct WriteConfig: Sendable {
     public enum Mode: String, Sendable { case insert, upsert, replace, sync }
     public enum Versions: String, Sendable { case check, preserve, ignore }
@@ -148,7 +148,7 @@ public struct WriteConfig: Sendable {
     /// the end of the run (the bulk path); false writes it record by record.
     public var bulk = true
     public var maxDeletes: DeleteLimit = .percent(10)
-    /// DynamoDB: write capacity units a second the run stays under (SPEC §17); nil for no limit.
+    /// DynamoDB: write capacity units a second the run stays under (docs/dynamodb.md); nil for no limit.
     public var maxWCU: Double?
 
     public init() {}
@@ -156,7 +156,7 @@ public struct WriteConfig: Sendable {
 
 public struct RetryConfig: Sendable {
     /// `adaptive`: throttling slows every request of the run (the AWS SDKs' adaptive retry
-    /// mode, SPEC §17); `standard`: each request retries on its own.
+    /// mode, docs/dynamodb.md); `standard`: each request retries on its own.
     public enum Mode: String, Sendable { case adaptive, standard }
 
     public var mode: Mode = .adaptive
@@ -165,7 +165,7 @@ public struct RetryConfig: Sendable {
     public var maxDelay = 5.0
 }
 
-/// How many rejected records a run may have (SPEC §14). Past a limit before the end of the
+/// How many rejected records a run may have (docs/reports.md#error-limits). Past a limit before the end of the
 /// input the run aborts (exit 3; committed batches stay); past one at the end it is `partial`.
 public struct ErrorLimits: Sendable {
     public var maxErrors = 1000

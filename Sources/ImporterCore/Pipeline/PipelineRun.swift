@@ -1,6 +1,6 @@
 import Foundation
 
-/// One run of a pipeline (SPEC §1): read → map and validate → key checks → version and write →
+/// One run of a pipeline (docs/pipeline.md): read → map and validate → key checks → version and write →
 /// report, each stage a type that owns its state.
 ///
 /// The read stage runs on the calling thread (or, for inputs a reader can cut into parts,

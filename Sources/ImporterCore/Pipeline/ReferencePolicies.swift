@@ -1,4 +1,4 @@
-/// What a source does with a to-one reference that names no item (SPEC §14).
+/// What a source does with a to-one reference that names no item (docs/pipeline.md#references).
 public enum ReferencePolicy: String, Sendable, CaseIterable {
     /// The record is rejected (reason `reference`).
     case reject

@@ -27,7 +27,7 @@ public enum RejectReason: String, Sendable, Codable, CaseIterable {
     case duplicate
     /// A to-one key that names no item of the destination entity.
     case reference
-    /// The incoming version differs from the stored one (SPEC §6).
+    /// The incoming version differs from the stored one (docs/writes.md).
     case conflict
     /// A migration's conversion failed (an unmapped value, text that is not a date, ...).
     case conversion

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The report stage: the run's figures, per input and per entity, its status and exit code
-/// (SPEC §8), from what the stages recorded.
+/// (docs/reports.md), from what the stages recorded.
 struct ReportStage {
     let runId: String
     let config: PipelineConfig

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a run starts (SPEC §12): from the first record, or after the last commit of an
+/// Where a run starts (docs/writes.md#resume): from the first record, or after the last commit of an
 /// interrupted run (`--resume`), and the checkpoint this run saves with every commit.
 struct ResumePoint: Sendable {
     /// Per input, the records already done by the interrupted run.

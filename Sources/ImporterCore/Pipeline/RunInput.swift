@@ -79,7 +79,7 @@ struct RunInput: Sendable {
     }
 
     /// A source written against an older model version: its entity in that version, and the
-    /// plan that migrates its records to the run's version (migrate-on-read, SPEC §9).
+    /// plan that migrates its records to the run's version (migrate-on-read, docs/migration.md).
     private static func migration(of source: SourceConfig, _ entity: Entity, _ config: PipelineConfig, _ model: Model,
                                   _ versions: VersionedModel?) throws -> (Entity, MigrationPlan?) {
         guard let version = source.modelVersion, version != model.version else { return (entity, nil) }

@@ -7,7 +7,7 @@ public struct RunOptions: Sendable {
     public var quiet = false
     /// Overrides the pipeline's `report.directory`.
     public var reportDirectory: String?
-    /// Continue after the checkpoint of an interrupted run (SPEC §12).
+    /// Continue after the checkpoint of an interrupted run (docs/writes.md#resume).
     public var resume = false
     /// Save a checkpoint with every commit. Off for inputs that are not files of their own
     /// (a restore's archive entries): such a run is started again instead, and its replays are

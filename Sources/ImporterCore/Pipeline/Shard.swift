@@ -1,4 +1,4 @@
-/// One of N slices of a run (`--shard K/N`, SPEC §17): a source with at least N files gives
+/// One of N slices of a run (`--shard K/N`, docs/dynamodb.md): a source with at least N files gives
 /// this shard every N-th file; a source with fewer gives it every N-th block of records of each
 /// file (blocks of `ReadStage.partSize` records or `partBytes`, cut at record boundaries as the
 /// part parsers cut them, quoted newlines included). Every shard reads the same files in the same way, so

@@ -63,7 +63,7 @@ public enum InputFormat: String, Sendable {
     /// DynamoDB's export lines, `{"Item":{"attr":{"S":"…"}}}` (never implied by a file name).
     case dynamodbJSON = "dynamodb-json"
     /// A DynamoDB "export to S3" folder: its manifests, and `data/*.json.gz` of DynamoDB JSON
-    /// lines, every file checked against the manifest before anything is written (SPEC §16).
+    /// lines, every file checked against the manifest before anything is written (docs/pipeline.md#dynamodb-exports).
     case dynamodbExport = "dynamodb-export"
 
     /// The format implied by a file name (`.csv`, `.tsv`, `.ndjson`/`.jsonl`, `.json`, plus `.gz`).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The delete phase of `mode: sync`, once every input is written: stored items of the
-/// pipeline's entities that no record named are deleted (SPEC §6); a dry run only plans it.
+/// pipeline's entities that no record named are deleted (docs/writes.md); a dry run only plans it.
 struct SyncDeletePhase {
     let model: Model
     let inputs: [RunInput]

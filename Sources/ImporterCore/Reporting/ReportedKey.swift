@@ -1,4 +1,4 @@
-/// An item's key as reports write it (SPEC §14): the key's text, or for a (hash, range) key a
+/// An item's key as reports write it (docs/model.md#composite-keys): the key's text, or for a (hash, range) key a
 /// JSON array of both texts.
 public enum ReportedKey: Codable, Sendable, Equatable {
     case single(String)

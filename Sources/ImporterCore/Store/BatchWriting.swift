@@ -27,9 +27,9 @@ public protocol BatchWriting: AnyObject, Sendable {
     /// a store's writes are started with `startWrite`, each before the last one's outcomes are
     /// taken.
     var preferredCommitSize: Int? { get }
-    /// Requests to the store retried since the last call, for the report (SPEC §8 `retries`).
+    /// Requests to the store retried since the last call, for the report (docs/reports.md `retries`).
     func takeRetries(of entity: Entity) -> Int
-    /// Capacity units the store said its requests consumed since the last call (SPEC §17);
+    /// Capacity units the store said its requests consumed since the last call (docs/dynamodb.md);
     /// nil for a store that does not count capacity.
     func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits?
 

@@ -1,4 +1,4 @@
-/// Where an interrupted run stands (SPEC §12), kept by the store so that it never claims more
+/// Where an interrupted run stands (docs/writes.md#resume), kept by the store so that it never claims more
 /// or less than what is stored.
 public protocol RunCheckpoints: AnyObject, Sendable {
     /// Saves `checkpoint`, and adds the batch's write-stage rejections to it, in the open

@@ -1,4 +1,4 @@
-/// Moving a store's items from one model version to another (SPEC §9): the role
+/// Moving a store's items from one model version to another (docs/migration.md): the role
 /// `importer migrate` needs. SQLite migrates in one transaction; DynamoDB checks every item
 /// first, then rewrites them one by one and resumes an unfinished migration.
 public protocol StoreMigrating: AnyObject, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The delete phase of `mode: sync` (SPEC §6): after the upsert pass, stored items of the synced
+/// The delete phase of `mode: sync` (docs/writes.md): after the upsert pass, stored items of the synced
 /// entities whose keys were not in the input are deleted, with their relationships' delete rules.
 ///
 /// Everything is planned first. If the plan would delete more than `maxDeletes` of any entity

@@ -1,4 +1,4 @@
-/// SPEC §6 in one place: given an incoming record and the stored item (if any), what to write.
+/// The version rules (docs/writes.md) in one place: given an incoming record and the stored item (if any), what to write.
 ///
 /// Stores call `decide` inside their batch transaction with the item they hold, then perform
 /// the write it returns; a remote store turns `expectedVersion` into a server-side condition.

@@ -3,7 +3,7 @@ import CYaml
 /// Refuses a YAML document whose aliases would make it explode ("billion laughs"): before the
 /// document is composed, libyaml's events are counted, each alias counting as many nodes as
 /// the node its anchor names. Yams would otherwise build, and hash as mapping keys, every copy:
-/// nine levels of nine aliases each hung the pipeline loader (found by fuzzing, issue 24).
+/// nine levels of nine aliases each hung the pipeline loader (found by fuzzing).
 enum YAMLAliasCheck {
     /// Far more nodes than any model or pipeline has.
     static let maximumNodes = 100_000

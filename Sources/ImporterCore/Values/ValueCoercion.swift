@@ -5,7 +5,7 @@ public struct CoercionProblem: Error, Sendable {
     public let message: String
 }
 
-/// Turns reader fields into typed values (SPEC §5).
+/// Turns reader fields into typed values (docs/values.md).
 public enum ValueCoercion {
     public static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<Value, CoercionProblem> {
         switch field {
@@ -90,7 +90,7 @@ public enum ValueCoercion {
         }
     }
 
-    /// uuid, uri and binary (SPEC §14): text of a form, stored canonically.
+    /// uuid, uri and binary (docs/model.md): text of a form, stored canonically.
     private static func coerceCoreDataText(_ text: String, to type: AttributeType, fromJSONNumber: Bool) -> Result<Value, CoercionProblem> {
         switch type {
         case .uuid:

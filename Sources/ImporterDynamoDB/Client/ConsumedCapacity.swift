@@ -37,7 +37,7 @@ extension DynamoDB {
     }
 }
 
-/// Capacity units consumed, per entity and kind, across tasks, for the report (SPEC §17).
+/// Capacity units consumed, per entity and kind, across tasks, for the report (docs/dynamodb.md).
 public final class CapacityCounter: Sendable {
     /// Units consumed by writes and by reads.
     public struct Units: Sendable, Equatable {

@@ -3,7 +3,7 @@ import Foundation
 
 /// DynamoDB's JSON protocol 1.0 over HTTP: one signed POST per operation
 /// (`X-Amz-Target: DynamoDB_20120810.<Operation>`), typed requests and responses, and retries
-/// with backoff for what is retryable (SPEC §7, §11).
+/// with backoff for what is retryable (docs/writes.md, docs/dynamodb.md).
 ///
 /// Async throughout: any number of tasks may call at once; at most `connections` requests are
 /// in flight over kept-alive connections, the others wait suspended (`HTTPTransport`).
@@ -11,7 +11,7 @@ public final class DynamoDBClient: Sendable {
     public let endpoint: URL
     public let region: String
     public let retry: RetryPolicy
-    /// The send rate shared by every request of the client (SPEC §17); nil sends as fast as
+    /// The send rate shared by every request of the client (docs/dynamodb.md); nil sends as fast as
     /// `connections` allow (`retry.mode: standard`).
     public let rateLimiter: AdaptiveRateLimiter?
     /// Write capacity units a second the client's writes stay under (`write.maxWCU`).

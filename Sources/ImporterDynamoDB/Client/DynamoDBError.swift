@@ -171,7 +171,7 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
 
     /// The service refused the request for its rate or the table's capacity: the throttling
     /// exceptions, HTTP 429, and HTTP 503 naming no other error. The adaptive rate slows the
-    /// run on these (SPEC §17).
+    /// run on these (docs/dynamodb.md).
     public var isThrottling: Bool {
         switch code {
         case .retryableService(let type): return Self.throttlingTypes.contains(type)

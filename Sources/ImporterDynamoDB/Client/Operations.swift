@@ -17,7 +17,7 @@ public enum DynamoDB {
     }
 
     /// How much consumed capacity a request asks to be told: `TOTAL` for the store's item
-    /// reads and writes (SPEC §17), none where the member is left nil.
+    /// reads and writes (docs/dynamodb.md), none where the member is left nil.
     public static let totalCapacity = "TOTAL"
 
     /// A response whose members the caller does not read.

@@ -2,7 +2,7 @@ import Foundation
 import ImporterAWS
 import ImporterCore
 
-/// How a date attribute is stored in DynamoDB (SPEC §5 `dateEncoding`).
+/// How a date attribute is stored in DynamoDB (docs/values.md `dateEncoding`).
 public enum DateEncoding: String, Sendable {
     /// `S` holding `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC), the same text as the local store.
     case iso8601
@@ -23,7 +23,7 @@ public struct DynamoItemDecodingError: Error, Sendable, CustomStringConvertible 
     }
 }
 
-/// SPEC §5's DynamoDB item encoding of an entity's values: DynamoDB JSON out, typed values back.
+/// The DynamoDB item encoding of an entity's values (docs/values.md): DynamoDB JSON out, typed values back.
 ///
 /// Numbers are always written as plain decimal text (no exponent, no `inf`/`nan`), so a value's
 /// text is exact and the same on every platform; DynamoDB accepts it as an `N`.
@@ -40,7 +40,7 @@ public struct DynamoItemCoding: Sendable {
 
     /// The item as DynamoDB JSON (`{"attr":{"S":"…"},…}`), nulls omitted; attributes in model order.
     ///
-    /// `values` holds one value per attribute, by position. Doubles must be finite (SPEC §5
+    /// `values` holds one value per attribute, by position. Doubles must be finite (docs/values.md
     /// refuses `inf`/`nan` before a value is made).
     public func encode(_ values: [Value]) -> String {
         precondition(values.count == entity.attributes.count,
@@ -225,7 +225,7 @@ enum DynamoNumberText {
     /// `0.0000001`, `1e+21` becomes `1000000000000000000000`, `-0.0` becomes `0` (DynamoDB
     /// numbers have no negative zero). Parsing the text with `Double(_:)` gives the double back.
     static func plain(_ number: Double) -> String {
-        precondition(number.isFinite, "DynamoDB numbers cannot hold \(number); SPEC §5 refuses inf/nan at input")
+        precondition(number.isFinite, "DynamoDB numbers cannot hold \(number); inf and nan are refused at input (docs/values.md)")
         return DecimalText.canonical(String(describing: number))!
     }
 

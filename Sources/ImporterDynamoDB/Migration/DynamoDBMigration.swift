@@ -31,7 +31,7 @@ extension DynamoDBStore: StoreMigrating {
         return RecordedVersion(model: model, migratingTo: recorded.migratingTo)
     }
 
-    /// Migrates the tables through every step of `plan`, item by item (SPEC §9). First every
+    /// Migrates the tables through every step of `plan`, item by item (docs/migration.md). First every
     /// item is read and migrated in memory: if any cannot be, nothing is written (unless
     /// `allowRejects`). Then the meta table marks the migration as begun, and each table is
     /// rewritten item by item with version-conditioned writes, progress saved per page; an interrupted

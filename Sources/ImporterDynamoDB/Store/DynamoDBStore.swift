@@ -4,7 +4,7 @@ import ImporterCore
 import Synchronization
 
 /// The remote store: a DynamoDB table per entity (AWS itself or any endpoint speaking
-/// DynamoDB's JSON protocol), written with conditional transactions so SPEC §6's version rules
+/// DynamoDB's JSON protocol), written with conditional transactions so the version rules (docs/writes.md)
 /// hold on the server, `concurrency` transactions in flight. Checkpoints go to a file
 /// (`<report dir>/checkpoint.json`): a write is durable as soon as DynamoDB answers, and a
 /// resumed run's replays are idempotent by the version rules.
@@ -20,7 +20,7 @@ public final class DynamoDBStore: Store, Sendable {
         /// Writes per TransactWriteItems (at most 100).
         public var transactionSize = 25
         /// false: one conditional PutItem per item, and BatchWriteItem where no condition is
-        /// needed (SPEC §6: `mode: replace`, or a table empty when the run began).
+        /// needed (docs/writes.md: `mode: replace`, or a table empty when the run began).
         public var transactional = true
         /// Transactions (or batches) in flight.
         public var concurrency = 4

@@ -2,7 +2,7 @@ import Foundation
 import ImporterAWS
 import ImporterCore
 
-/// Writes one group of records of an entity (one transaction's worth) with SPEC §6's rules
+/// Writes one group of records of an entity (one transaction's worth) with the version rules (docs/writes.md)
 /// holding on the server: the core's `VersionRules` decide against the stored items, and every
 /// write is conditional on the item still being as read (`attribute_not_exists(<key>)` for an
 /// insert, `<version> = :expected` for an update). A write whose condition fails is re-read and

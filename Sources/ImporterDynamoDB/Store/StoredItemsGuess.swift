@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Whether an entity's writer reads the stored items before it writes (SPEC §6 needs their
+/// Whether an entity's writer reads the stored items before it writes (the version rules, docs/writes.md, need their
 /// versions), or guesses they are absent: after `streak` groups in a row found nothing stored
 /// (a load of new items), groups go out at once as inserts conditional on the key being absent,
 /// one round trip instead of two. A condition that fails (the item exists after all) is read

@@ -1,7 +1,7 @@
 import ImporterCore
 
 /// The check of one export data file against its manifest line, before anything is written
-/// (SPEC §16): the MD5 of its bytes as stored and the number of items (non-blank lines) in it.
+/// (docs/pipeline.md#s3-sources): the MD5 of its bytes as stored and the number of items (non-blank lines) in it.
 public enum ExportFileCheck {
     /// Reads `stored` (the .json.gz's bytes) to its end and throws `ExportIntegrityError` unless
     /// its MD5 and item count are the manifest's. `location` (path or `s3://` URL) names the file.

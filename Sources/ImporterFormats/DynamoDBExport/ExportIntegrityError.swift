@@ -1,6 +1,6 @@
 /// A DynamoDB export that does not match its own manifest: a data file missing, or with another
 /// MD5 or item count than manifest-files.json says, or a manifest that cannot be read. Exit 4,
-/// nothing written (SPEC §8, §16).
+/// nothing written (docs/reports.md, docs/pipeline.md#s3-sources).
 public struct ExportIntegrityError: Error, CustomStringConvertible, Sendable {
     /// The export folder (a path or `s3://bucket/prefix/AWSDynamoDB/<id>/`).
     public let export: String

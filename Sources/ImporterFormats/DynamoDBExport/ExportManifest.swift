@@ -15,7 +15,7 @@ public struct ExportDataFile: Sendable, Equatable {
     public let manifestLine: Int
 }
 
-/// A DynamoDB "export to S3" folder's manifests (SPEC §16): the data files, and the item count
+/// A DynamoDB "export to S3" folder's manifests (docs/pipeline.md#dynamodb-exports): the data files, and the item count
 /// manifest-summary.json records. Both are read strictly (`StrictJSONParser`).
 public struct ExportManifest: Sendable {
     public static let summaryName = "manifest-summary.json"

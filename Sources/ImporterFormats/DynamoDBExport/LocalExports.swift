@@ -2,7 +2,7 @@ import Foundation
 import ImporterCore
 
 /// DynamoDB export folders on disk (`format: dynamodb-export` with a local `path`): each is
-/// replaced by its data files, once every one of them matches the manifest (SPEC §16).
+/// replaced by its data files, once every one of them matches the manifest (docs/pipeline.md#dynamodb-exports).
 public enum LocalExports {
     /// Checks every local export folder of `config`'s sources and makes its data files the
     /// source's inputs (`s3://` folders are left to the S3 inputs). Throws `ConfigurationError`

@@ -1,7 +1,7 @@
 import ImporterCore
 
 /// A DynamoDB JSON item line, `{"Item":{"attr":{"S":"…"}}}`, as a record's fields, parsed strictly
-/// (`StrictJSONParser`, SPEC §18) and typed exactly (SPEC §16):
+/// (`StrictJSONParser`, docs/pipeline.md#sources) and typed exactly (docs/pipeline.md#s3-sources):
 ///
 /// - `S` is text; `N` its exact decimal text (a number field, never through a double); `B` its
 ///   base64 text (a binary attribute decodes it); `BOOL` a boolean; `NULL` null.

@@ -2,7 +2,7 @@ import Foundation
 import ImporterCore
 
 /// RFC 8259, exactly: the parser every JSON record goes through when the flat-object scanner
-/// declines it (SPEC §18). No comments, single quotes, trailing commas, `NaN`/`Infinity`, leading
+/// declines it (docs/pipeline.md#sources). No comments, single quotes, trailing commas, `NaN`/`Infinity`, leading
 /// zeros, `1.`/`.5`/`+1`, unescaped control characters, invalid escapes, lone surrogates, invalid
 /// UTF-8 or text after the value; a key twice in one object is refused too (which value would be
 /// meant is ambiguous), and so is `\u0000` in a key.

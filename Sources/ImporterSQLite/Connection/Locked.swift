@@ -1,7 +1,7 @@
 import Foundation
 
 /// State that several threads reach, one at a time, under a lock: the store's connections
-/// (the writer thread writes while the reading thread asks `contains`, SPEC §7).
+/// (the writer thread writes while the reading thread asks `contains`, docs/writes.md).
 ///
 /// `@unchecked Sendable` is safe because `state` is reached only inside `withLock`, and
 /// callers do not let it (or the connections and statements it owns) escape the closure.

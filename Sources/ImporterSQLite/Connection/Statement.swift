@@ -66,7 +66,7 @@ final class Statement {
         })
     }
 
-    /// Binds a value as it is stored (SPEC §5, `ValueColumns`).
+    /// Binds a value as it is stored (docs/values.md, `ValueColumns`).
     func bind(_ value: Value, at index: Int32) throws {
         switch value {
         case .null: try bindNull(index)

@@ -8,7 +8,7 @@ extension SQLiteStore: StoreMigrating {
         RecordedVersion(model: try storedModel(in: versions, acceptModelChange: acceptModelChange))
     }
 
-    /// Migrates the store in one transaction (SPEC §9). When items cannot be migrated, the
+    /// Migrates the store in one transaction (docs/migration.md). When items cannot be migrated, the
     /// transaction is rolled back and the failure recorded in the history; with
     /// `allowRejects`, the migration runs again without those items (they are deleted in the
     /// same transaction). The failures carry the items as stored before the migration.

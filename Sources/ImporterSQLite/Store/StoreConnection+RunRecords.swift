@@ -1,7 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Checkpoints (SPEC §12) and the history of runs (`_importer_runs`).
+/// Checkpoints (docs/writes.md#resume) and the history of runs (`_importer_runs`).
 extension StoreConnection {
     func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         let encoder = JSONEncoder()

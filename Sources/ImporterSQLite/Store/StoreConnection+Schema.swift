@@ -77,7 +77,7 @@ extension StoreConnection {
         if entity.rangeKey == nil, let index = entity.attributes.firstIndex(where: { $0.name == entity.hashKey }) {
             columns[index] += " PRIMARY KEY ON CONFLICT ABORT"
         }
-        // (hash, range): a composite primary key (SPEC §14).
+        // (hash, range): a composite primary key (docs/model.md#composite-keys).
         let primaryKey = entity.rangeKey == nil
             ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", "))) ON CONFLICT ABORT"
         // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in

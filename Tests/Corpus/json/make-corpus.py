@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the strict-JSON conformance corpus (issue 24, SPEC §18): valid.ndjson and invalid.ndjson.
+"""Writes the strict-JSON conformance corpus (docs/pipeline.md#sources): valid.ndjson and invalid.ndjson.
 
 Every line of valid.ndjson is an RFC 8259 object the importer must store exactly (fields id, s, n,
 b; anything under x is dropped by the corpus pipeline); every line of invalid.ndjson breaks one

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Core Data's `<attribute>` elements as attributes (SPEC §15): types, optional, defaults,
+/// Core Data's `<attribute>` elements as attributes (docs/coredata.md): types, optional, defaults,
 /// bounds (lengths for strings), regular expressions, renaming identifiers; what has no meaning
 /// in a store of items (transient, Transformable, derived) is left out with a warning.
 struct CoreDataAttributes {

@@ -26,7 +26,7 @@ struct CoreDataEntity {
     let uniquenessConstraints: [[String]]
 }
 
-/// Reads `<entity>` elements (SPEC §15): attributes, relationships, userInfo, uniqueness
+/// Reads `<entity>` elements (docs/coredata.md): attributes, relationships, userInfo, uniqueness
 /// constraints; fetched properties and indexes are named in warnings.
 struct CoreDataEntityReader {
     let file: String

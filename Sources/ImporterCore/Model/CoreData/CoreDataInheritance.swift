@@ -1,4 +1,4 @@
-/// Core Data's entity inheritance, flattened (SPEC §15): a sub-entity holds its ancestors'
+/// Core Data's entity inheritance, flattened (docs/coredata.md): a sub-entity holds its ancestors'
 /// attributes (theirs first), userInfo (its own entries win) and to-one relationships;
 /// abstract entities have no items and are not entities of the result.
 enum CoreDataInheritance {

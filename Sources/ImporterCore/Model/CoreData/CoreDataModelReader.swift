@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads one version of a Core Data model, the `contents` XML of an `.xcdatamodel` package,
-/// into a checked model (SPEC §15). Sub-entities get their parents' attributes, userInfo and
+/// into a checked model (docs/coredata.md). Sub-entities get their parents' attributes, userInfo and
 /// to-one relationships; abstract entities are not entities of their own.
 struct CoreDataModelReader {
     /// The `contents` file.

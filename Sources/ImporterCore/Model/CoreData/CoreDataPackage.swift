@@ -1,6 +1,6 @@
 import Foundation
 
-/// A Core Data model on disk (SPEC §15): an `.xcdatamodeld` folder of `.xcdatamodel`
+/// A Core Data model on disk (docs/coredata.md): an `.xcdatamodeld` folder of `.xcdatamodel`
 /// versions, the current one named by `.xccurrentversion`, or one `.xcdatamodel` package (a
 /// folder holding the `contents` XML). `Locations 2.xcdatamodel` is version 2; a name
 /// without a trailing number is version 1.

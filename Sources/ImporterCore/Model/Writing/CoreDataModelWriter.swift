@@ -1,5 +1,5 @@
-/// A model version as the `contents` XML of an `.xcdatamodel`, the way Xcode writes it (SPEC
-/// §15): Core Data's attributes and relationships, and the importer's declarations in
+/// A model version as the `contents` XML of an `.xcdatamodel`, the way Xcode writes it
+/// (docs/coredata.md): Core Data's attributes and relationships, and the importer's declarations in
 /// `userInfo` entries (`hashKey`, `rangeKey`, `versionAttribute`, `table`, `key`, `values`,
 /// `convert`). Reading the text back gives the same model (the same checksum).
 enum CoreDataModelWriter {

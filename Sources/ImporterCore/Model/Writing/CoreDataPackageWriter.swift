@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes a model's versions as an `.xcdatamodeld` folder the way Xcode lays it out (SPEC
-/// §15): `Name.xcdatamodel/contents` for version 1, `Name N.xcdatamodel/contents` for version
+/// Writes a model's versions as an `.xcdatamodeld` folder the way Xcode lays it out
+/// (docs/coredata.md): `Name.xcdatamodel/contents` for version 1, `Name N.xcdatamodel/contents` for version
 /// N, and `.xccurrentversion` naming the newest.
 public enum CoreDataPackageWriter {
     /// Writes `versions` into `folder` (created if needed; files of the same names replaced).

@@ -1,4 +1,4 @@
-/// A model version as YAML (SPEC §3), such that loading the text gives the same model (the same
+/// A model version as YAML (docs/model.md), such that loading the text gives the same model (the same
 /// checksum): for `model convert`, and for the `model.yaml` of an archive of a Core Data model.
 public enum ModelYAMLWriter {
     public static func text(of model: Model) -> String {
