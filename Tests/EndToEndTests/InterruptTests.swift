@@ -19,29 +19,10 @@ final class InterruptTests: XCTestCase {
 
     /// The inputs and pipeline; from `badFrom` on, every 50th rating is not a number.
     func writeInputs(badFrom: Int = .max, maxErrors: Int = 1000) throws -> String {
-        var locations = "locationId,name,latitude,longitude,createdAt\n"
-        for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
-        try locations.write(toFile: directory + "/locations.csv", atomically: false, encoding: .utf8)
-        var text = "checkinId,locationId,checkinTime,comment,rating\n"
-        text.reserveCapacity(Self.rows * 80)
-        for index in 0..<Self.rows {
-            let rating = index >= badFrom && index % 50 == 0 ? "bad" : String(index % 5 + 1)
-            text += "c-\(index),loc-\(index % 100),2024-05-01T08:00:00.\(String(format: "%03d", index % 1000))Z,\"comment \(index), with a comma\",\(rating)\n"
-        }
-        try text.write(toFile: checkins, atomically: false, encoding: .utf8)
-        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        let pipeline = directory + "/pipeline.yaml"
-        try """
-            model: \(model)
-            sources:
-              - { entity: Location, path: locations.csv }
-              - { entity: Checkin, path: checkins.csv }
-            destination: { path: store.sqlite }
-            write: { batchSize: \(Self.batchSize), bulk: false }
-            errors: { maxErrors: \(maxErrors) }
-            report: { directory: reports }
-            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
-        return pipeline
+        try LocationDumps.write(in: directory, rows: Self.rows,
+                                rating: { $0 >= badFrom && $0 % 50 == 0 ? "bad" : String($0 % 5 + 1) })
+        return try LocationDumps.pipeline(in: directory, write: "{ batchSize: \(Self.batchSize), bulk: false }",
+                                          errors: "{ maxErrors: \(maxErrors) }")
     }
 
     func stored() -> Int {

@@ -15,29 +15,9 @@ final class KillAndRerunTests: XCTestCase {
     static let batchSize = 10_000
 
     func writeInputs() throws -> String {
-        var locations = "locationId,name,latitude,longitude,createdAt\n"
-        for index in 0..<100 { locations += "loc-\(index),\"Place \(index), town\",1.5,2.5,2024-03-01T10:15:30Z\n" }
-        try locations.write(toFile: directory + "/locations.csv", atomically: false, encoding: .utf8)
-        var checkins = "checkinId,locationId,checkinTime,comment,rating\n"
-        checkins.reserveCapacity(Self.rows * 80)
-        for index in 0..<Self.rows {
-            // Keys out of order, as in real dumps.
-            let key = (index &* 7919) % Self.rows
-            checkins += "c-\(key),loc-\(index % 100),2024-05-01T08:00:00.\(String(format: "%03d", index % 1000))Z,\"comment \(index), with a comma\",\(index % 5 + 1)\n"
-        }
-        try checkins.write(toFile: directory + "/checkins.csv", atomically: false, encoding: .utf8)
-        let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        let pipeline = directory + "/pipeline.yaml"
-        try """
-            model: \(model)
-            sources:
-              - { entity: Location, path: locations.csv }
-              - { entity: Checkin, path: checkins.csv }
-            destination: { path: store.sqlite }
-            write: { batchSize: \(Self.batchSize), bulk: false }
-            report: { directory: reports }
-            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
-        return pipeline
+        // Keys out of order, as in real dumps.
+        try LocationDumps.write(in: directory, rows: Self.rows, key: { ($0 &* 7919) % Self.rows })
+        return try LocationDumps.pipeline(in: directory, write: "{ batchSize: \(Self.batchSize), bulk: false }")
     }
 
     func checkinCount() throws -> Int {

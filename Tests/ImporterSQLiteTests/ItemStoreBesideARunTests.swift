@@ -19,24 +19,10 @@ final class ItemStoreBesideARunTests: XCTestCase {
         for bulk in [false, true] {
             let folder = directory + "/bulk-\(bulk)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            var locations = "locationId,name,latitude,longitude,createdAt\n"
-            for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
-            try locations.write(toFile: folder + "/locations.csv", atomically: false, encoding: .utf8)
-            var checkins = "checkinId,locationId,checkinTime,comment,rating\n"
-            for index in 0..<Self.rows { checkins += "c-\(index),loc-\(index % 100),2024-05-01T08:00:00Z,visit \(index),\(index % 5 + 1)\n" }
-            try checkins.write(toFile: folder + "/checkins.csv", atomically: false, encoding: .utf8)
-            let modelPath = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-            try """
-                model: \(modelPath)
-                sources:
-                  - { entity: Location, path: locations.csv }
-                  - { entity: Checkin, path: checkins.csv }
-                destination: { path: store.sqlite }
-                write: { batchSize: 10000, bulk: \(bulk) }
-                report: { directory: reports }
-                """.write(toFile: folder + "/pipeline.yaml", atomically: false, encoding: .utf8)
+            try LocationDumps.write(in: folder, rows: Self.rows)
+            let pipeline = try LocationDumps.pipeline(in: folder, write: "{ batchSize: 10000, bulk: \(bulk) }")
 
-            let run = ImporterProcess.start(["run", folder + "/pipeline.yaml", "--quiet"])
+            let run = ImporterProcess.start(["run", pipeline, "--quiet"])
             run.standardError = FileHandle.nullDevice
             try run.run()
             let store = folder + "/store.sqlite"
@@ -48,7 +34,7 @@ final class ItemStoreBesideARunTests: XCTestCase {
             }
             XCTAssertTrue(run.isRunning, "bulk \(bulk): the run ended before the library wrote")
 
-            let model = try ModelLoader.load(path: modelPath).newest
+            let model = try ModelLoader.load(path: LocationDumps.modelPath).newest
             let items = try ItemStore(store: SQLiteStore(path: store), model: model)
             let library = try items.items("Location")
             for index in 0..<20 {

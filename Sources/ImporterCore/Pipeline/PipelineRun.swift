@@ -71,7 +71,9 @@ public struct PipelineRun: ~Copyable {
         }
     }
 
-    /// Runs the pipeline, records it in the store's history and writes the report files.
+    /// Runs the pipeline, records it in the store's history and writes the report files. The
+    /// caller readies the report directory first (`ReportFiles.prepare`, before it opens the
+    /// store), which removes the last run's reports.
     /// Throws `ConfigurationError` (nothing written) for problems found before the first
     /// record, and `ReportNotWrittenError` when the run ended but its reports could not be written.
     public consuming func start() throws -> RunReport {
@@ -80,7 +82,7 @@ public struct PipelineRun: ~Copyable {
         let atomic = config.write.atomic && !options.dryRun
         let writing = options.dryRun ? nil : store
         let unchanged = UnchangedInputCheck(inputs, config: config, model: model, versions: versions, store: store, options: options)
-        try ReportFiles.prepare(directory: reportDirectory)
+        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         let recorder = RunRecorder(
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
         if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {

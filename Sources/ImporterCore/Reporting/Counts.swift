@@ -40,19 +40,16 @@ public struct Counts: Codable, Sendable, Equatable {
     public var notStored: Int { rolledBack + notWritten + unknown }
 
     /// These counts after their transaction was rolled back: what was written was not committed.
-    public func lost() -> Counts {
-        var counts = self
-        counts.rolledBack += inserted + updated
-        counts.inserted = 0
-        counts.updated = 0
-        return counts
-    }
+    public func lost() -> Counts { movingWritten(to: \.rolledBack) }
 
     /// These counts when what they count as written never reached the store's tables (a bulk
     /// load's staged rows, kept for `--resume`).
-    public func unapplied() -> Counts {
+    public func unapplied() -> Counts { movingWritten(to: \.notWritten) }
+
+    /// These counts with `inserted` and `updated` counted as `outcome` instead.
+    private func movingWritten(to outcome: WritableKeyPath<Counts, Int>) -> Counts {
         var counts = self
-        counts.notWritten += inserted + updated
+        counts[keyPath: outcome] += inserted + updated
         counts.inserted = 0
         counts.updated = 0
         return counts

@@ -20,8 +20,10 @@ public enum ReportFiles {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw ConfigurationError(file: directory, "the report directory is a file; name a folder with --report-dir or report.directory")
         }
+        if let failed = makeFolder(directory) {
+            throw ConfigurationError(file: directory, "cannot write reports here (cannot create \(failed.path): \(String(cString: strerror(failed.code)))); name another with --report-dir")
+        }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let probe = OutputFile.temporaryPath(for: FilePaths.join(directory, "report.json"))
             close(try OutputFile.create(probe))
             unlink(probe)
@@ -34,6 +36,18 @@ public enum ReportFiles {
                 throw ConfigurationError(file: path, "cannot remove the last run's report: \(String(cString: strerror(errno)))")
             }
         }
+    }
+
+    /// Creates `path` and the folders above it that are missing; the folder that could not be
+    /// made and `errno`, if one could not.
+    private static func makeFolder(_ path: String) -> (path: String, code: Int32)? {
+        var isFolder: ObjCBool = false
+        if path.isEmpty || FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            return path.isEmpty || isFolder.boolValue ? nil : (path, ENOTDIR)
+        }
+        let parent = FilePaths.directory(of: path)
+        if parent != path, let failed = makeFolder(parent) { return failed }
+        return mkdir(path, 0o755) == 0 || errno == EEXIST ? nil : (path, errno)
     }
 
     /// Report JSON: indented, keys sorted, dates ISO-8601.
