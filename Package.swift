@@ -49,8 +49,9 @@ let package = Package(
         // The store conformance table (SPEC §6 scenarios), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
+        // Nothing of the pipeline: the CLI and the S3 inputs map the pipeline's settings onto it.
         .target(name: "ImporterAWS", dependencies: [
-            "ImporterCore", "CNettle",
+            "CNettle",
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // The remote store: DynamoDB's JSON protocol, conditional writes, tables, scans, migration.

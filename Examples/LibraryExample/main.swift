@@ -5,7 +5,7 @@ import ImporterSQLite
 // Open (or create) a store for the newest version of a model.
 let storePath = CommandLine.arguments.dropFirst().first ?? "out/library-example.sqlite"
 let model = try ModelLoader.load(path: "SampleData/Locations/Model").newest
-let store = try ItemStore(store: SQLiteStore(path: storePath), model: model)
+let store = try await ItemStore.open(store: SQLiteStore(path: storePath), model: model)
 defer { store.close() }
 let locations = try store.items("Location")
 let checkins = try store.items("Checkin")
@@ -44,6 +44,21 @@ do {
     print("refused: \(error)")
 }
 print("check-ins stored:", try checkins.count())
+
+// Several calls as one transaction: a new location and its first check-in, stored together or
+// not at all. The calls go through `tx`, and see the transaction's own writes.
+func addPier(to store: ItemStore) async throws {
+    try await store.transaction { tx in
+        try tx.items("Location").insert(Item([
+            "locationId": .string("loc-pier"), "displayName": .string("Pier"), "createdAt": .date(1_709_288_130_000),
+        ]))
+        try tx.items("Checkin").insert(Item([
+            "checkinId": .string("chk-pier"), "locationId": .string("loc-pier"), "checkinTime": .date(1_709_500_000_000),
+        ]))
+    }
+}
+try await addPier(to: store)
+print("after the transaction:", try locations.count(), "locations,", try checkins.count(), "check-ins")
 
 // Queries are values: filters, order and a limit; and a relationship followed from its parent.
 try locations.insert(Item([

@@ -62,9 +62,9 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
         try withConnection { try $0.prepareToRead(model) }
     }
 
-    /// `_importer_meta` as a dictionary (empty for a new store).
-    public func meta() throws -> [String: String] {
-        try withConnection { try $0.meta() }
+    /// The model the store holds; nil for a new store, or a file importer did not write.
+    public func recordedModel() throws -> ModelIdentity? {
+        try withConnection { StoreConnection.recordedModel(try $0.meta()) }
     }
 
     // MARK: Reading
@@ -108,7 +108,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     private func takeReader() throws -> Locked<StoreConnection> {
         let (idle, model) = readers.withLock { readers in (readers.idle.popLast(), readers.model) }
         if let idle { return idle }
-        guard let model else { throw StoreError("\(path): the store was not prepared for a model") }
+        guard let model else { throw StoreError(.notPrepared, "\(path): the store was not prepared for a model") }
         let connection = try StoreConnection(existingPath: path)
         try connection.prepareToRead(model)
         return Locked(connection)
@@ -190,7 +190,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     }
 
     /// The newest runs first.
-    public func recentRuns(limit: Int) throws -> [[String: String]] {
+    public func recentRuns(limit: Int) throws -> [RunSummary] {
         try withConnection { try $0.recentRuns(limit: limit) }
     }
 
@@ -216,7 +216,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     }
 
     /// The history, oldest first.
-    public func migrationHistory() throws -> [[String: String]] {
+    public func migrationHistory() throws -> [MigrationRecord] {
         try withConnection { try $0.migrationHistory() }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import ImporterAWS
 import ImporterCore
 import ImporterDynamoDB
+import ImporterS3
 
 extension DestinationOpener {
     static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws -> DynamoDBStore? {
@@ -11,6 +12,8 @@ extension DestinationOpener {
             if dryRun { return try store.prepareToRead(model) ? store : nil }
             try store.prepare(for: model)
         } catch let error as ConfigurationError {
+            throw error
+        } catch let error as StoreError where error.isRefusal {
             throw error
         } catch {
             throw ConfigurationError(file: config.file, key: "destination",
@@ -23,14 +26,6 @@ extension DestinationOpener {
     /// migration reads the meta table itself). Tables are created only when the pipeline says so
     /// and this is no dry run.
     static func dynamoDBStore(_ config: PipelineConfig, dryRun: Bool, reportDirectory: String) throws -> DynamoDBStore {
-        guard !config.write.atomic else {
-            throw ConfigurationError(file: config.file, key: "write",
-                "atomic: true is for the SQLite store; DynamoDB has no run-long transaction (use --resume after an interruption instead)")
-        }
-        if let size = config.write.batchSize, size > 100 {
-            throw ConfigurationError(file: config.file, key: "write",
-                "batchSize \(size) is more than DynamoDB's 100 writes per transaction; use 25 (the default) to 100")
-        }
         let aws: AWSResolvedConfiguration
         do {
             aws = try AWSEnvironment.current.resolve(pipelineRegion: config.destination.region,
@@ -46,10 +41,19 @@ extension DestinationOpener {
         options.transactional = config.write.transactional
         options.concurrency = config.write.concurrency
         options.checkpointFile = FilePaths.join(reportDirectory, "checkpoint.json")
-        options.pipelineFile = config.file
         let client = DynamoDBClient(aws, retry: RetryPolicy(config.retry), connections: config.write.concurrency + 2,
                                     adaptive: config.retry.mode == .adaptive, maxWriteUnits: config.write.maxWCU)
-        return DynamoDBStore(client: client, options: options)
+        let store: DynamoDBStore
+        do {
+            store = try DynamoDBStore(client: client, options: options)
+        } catch let error as StoreError {
+            throw ConfigurationError(file: config.file, key: "write", "\(error.message) (batchSize, concurrency)")
+        }
+        guard !config.write.atomic || store.rollsBack else {
+            throw ConfigurationError(file: config.file, key: "write",
+                "atomic: true needs a store that can roll a run back; DynamoDB writes each request for good (use --resume after an interruption instead)")
+        }
+        return store
     }
 
     /// The pipeline's DynamoDB tables, to migrate (the meta table says what they hold).

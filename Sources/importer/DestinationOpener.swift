@@ -30,11 +30,10 @@ enum DestinationOpener {
             let path = config.destination.path!
             do {
                 let store = try SQLiteStore(existingPath: path)
-                let meta = try store.meta()
-                guard meta["model"] == model.name, meta["version"] == String(model.version) else {
-                    throw ConfigurationError(file: path,
-                        "the store holds model \(meta["model"] ?? "?") version \(meta["version"] ?? "?"), but the pipeline uses \(model.name) version \(model.version); pin modelVersion: \(meta["version"] ?? "N") in the pipeline to read it")
+                guard let recorded = try store.recordedModel() else {
+                    throw ConfigurationError(file: path, "the store records no model; it was not made by importer run")
                 }
+                try recorded.require(model, at: path, checksum: false)
                 try store.prepareToRead(model)
                 return store
             } catch let error as SQLiteError {

@@ -31,7 +31,8 @@ struct Importer: ParsableCommand {
                 FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
                 Foundation.exit(2)
             default:
-                FileHandle.standardError.write(Data("importer: \(fullMessage(for: error))\n".utf8))
+                let message = (error as? StoreError)?.rendered ?? fullMessage(for: error)
+                FileHandle.standardError.write(Data("importer: \(message)\n".utf8))
                 Foundation.exit(3)
             }
         }

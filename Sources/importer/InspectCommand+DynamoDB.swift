@@ -17,7 +17,7 @@ extension InspectCommand {
             return (store, recorded)
         }
         var text = "store: DynamoDB tables with prefix '\(config.destination.tablePrefix)' at \(store.client.endpointDescription)\n"
-        text += describe(model, storedVersion: String(recorded.version), storedChecksum: recorded.checksum, storedName: model.name)
+        text += describe(model, stored: ModelIdentity(name: model.name, version: recorded.version, checksum: recorded.checksum))
         if let target = recorded.migratingTo {
             text += "unfinished migration to version \(target) (started \(recorded.migrationStarted ?? "?")); finish it with: importer migrate \(config.file) --to \(target)\n"
         }

@@ -23,18 +23,19 @@ struct InspectCommand: ParsableCommand {
 
     private func inspectSQLite(_ config: PipelineConfig, model: Model) throws {
         let path = config.destination.path ?? ""
-        let (store, meta) = try exitOnConfigurationError { () -> (SQLiteStore, [String: String]) in
+        let (store, recorded) = try exitOnConfigurationError { () -> (SQLiteStore, ModelIdentity) in
             do {
                 let store = try SQLiteStore(existingPath: path)
-                let meta = try store.meta()
-                guard meta["model"] != nil else { throw ConfigurationError(file: path, "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write") }
-                return (store, meta)
+                guard let recorded = try store.recordedModel() else {
+                    throw ConfigurationError(file: path, "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write")
+                }
+                return (store, recorded)
             } catch let error as SQLiteError {
                 throw ConfigurationError(file: path, "not a store the importer can read (\(error.message)); name the store a pipeline's runs write")
             }
         }
         var text = "store: \(config.destination.path ?? "")\n"
-        text += describe(model, storedVersion: meta["version"], storedChecksum: meta["checksum"], storedName: meta["model"])
+        text += describe(model, stored: recorded)
         text += "items:\n"
         for (entity, count) in try store.counts(for: model) { text += "  \(entity): \(count)\n" }
         text += describe(migrations: try store.migrationHistory())
@@ -42,7 +43,7 @@ struct InspectCommand: ParsableCommand {
         let history = try store.recentRuns(limit: runs)
         if history.isEmpty { text += "  none\n" }
         for run in history {
-            text += "  \(run["started"]!) \(run["status"]!) \(run["pipeline"]!): read \(run["read"]!), inserted \(run["inserted"]!), updated \(run["updated"]!), unchanged \(run["unchanged"]!), rejected \(run["rejected"]!) (run \(run["runId"]!))\n"
+            text += "  \(ISO8601.format(run.started)) \(run.status?.rawValue ?? "?") \(run.pipeline): read \(run.read), inserted \(run.inserted), updated \(run.updated), unchanged \(run.unchanged), rejected \(run.rejected) (run \(run.runId))\n"
         }
         if let checkpoint = try? store.loadCheckpoint() {
             let done = checkpoint.inputs.map(\.nextRecord).reduce(0, +)
@@ -51,20 +52,20 @@ struct InspectCommand: ParsableCommand {
         print(text, terminator: "")
     }
 
-    func describe(_ model: Model, storedVersion: String?, storedChecksum: String?, storedName: String?) -> String {
-        var text = "model: \(storedName ?? "?") version \(storedVersion ?? "?") (checksum \(storedChecksum ?? "?"))\n"
-        if storedVersion != String(model.version) || storedChecksum != model.checksum {
+    func describe(_ model: Model, stored: ModelIdentity) -> String {
+        var text = "model: \(stored.name) version \(stored.version) (checksum \(stored.checksum))\n"
+        if stored.version != model.version || stored.checksum != model.checksum {
             text += "note: the pipeline uses \(model.name) version \(model.version) (checksum \(model.checksum))\n"
         }
         return text
     }
 
-    func describe(migrations: [[String: String]]) -> String {
+    func describe(migrations: [MigrationRecord]) -> String {
         guard !migrations.isEmpty else { return "" }
         var text = "migrations:\n"
         for step in migrations {
-            let note = step["note"] ?? ""
-            text += "  \(step["started"] ?? "?") \(step["from"] ?? "?") → \(step["to"] ?? "?"): \(step["success"] == "1" ? "done" : "not applied"), \(step["items"] ?? "?") items\(note.isEmpty ? "" : " (\(note))")\n"
+            let note = step.note.map { " (\($0))" } ?? ""
+            text += "  \(ISO8601.format(step.started)) \(step.from) → \(step.to): \(step.applied ? "done" : "not applied"), \(step.items) items\(note)\n"
         }
         return text
     }

@@ -41,12 +41,16 @@ struct PipelineOptions: ParsableArguments {
     }
 }
 
-/// Prints a configuration error and exits with 2, or rethrows anything else.
+/// Prints a configuration error, or a store's refusal of the model, and exits with 2;
+/// rethrows anything else.
 func exitOnConfigurationError<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as ConfigurationError {
         FileHandle.standardError.write(Data("importer: \(error)\n".utf8))
+        throw ExitCode(2)
+    } catch let error as StoreError where error.isRefusal {
+        FileHandle.standardError.write(Data("importer: \(error.rendered)\n".utf8))
         throw ExitCode(2)
     }
 }

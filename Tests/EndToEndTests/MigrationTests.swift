@@ -150,7 +150,7 @@ final class MigrationTests: XCTestCase {
         for arguments in [["run", pinned, "--quiet"], ["migrate", latest, "--dry-run"]] {
             let refused = try ImporterProcess.run(arguments)
             XCTAssertEqual(refused.status, 2, "\(arguments): \(refused.stderr)")
-            XCTAssertTrue(refused.stderr.contains("v1.yaml: model Locations version 1 differs from the version 1 this store recorded"), refused.stderr)
+            XCTAssertTrue(refused.stderr.contains("v1.yaml: model Locations version 1 differs from the version 1 recorded in \(directory)/store.sqlite"), refused.stderr)
             XCTAssertTrue(refused.stderr.contains("--accept-model-change"), refused.stderr)
         }
         let store = directory + "/store.sqlite"

@@ -123,7 +123,7 @@ final class DynamoDBBackupTests: MotoTestCase {
         XCTAssertEqual(try ImporterBinary.run(["restore", v1, "Pipelines/locations-dynamodb.yaml", "--quiet"], environment: v1Tables).status, 0)
         let refused = try ImporterBinary.run(["export", latest, "--out", out + "/refused.tar.gz"], environment: v1Tables)
         XCTAssertEqual(refused.status, 2, refused.output)
-        XCTAssertTrue(refused.output.contains("hold Locations version 1 but the pipeline uses version 3"), refused.output)
+        XCTAssertTrue(refused.output.contains("the tables with prefix 'v1-': holds Locations version 1, not version 3; migrate it first"), refused.output)
     }
 }
 

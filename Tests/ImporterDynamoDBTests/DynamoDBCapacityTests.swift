@@ -168,7 +168,7 @@ final class DynamoDBCapacityTests: MotoTestCase {
     private func assertStoredOnce(prefix: String, count: Int) throws {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
         let checkin = try SampleModel.checkin()
         var seen: [String: Int] = [:]

@@ -61,7 +61,7 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
 
         var options = DynamoDBStore.Options()
         options.tablePrefix = "race-"
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
         let checkin = try SampleModel.checkin()
         var items = 0

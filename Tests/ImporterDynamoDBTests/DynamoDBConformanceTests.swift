@@ -17,7 +17,7 @@ final class DynamoDBConformanceTests: MotoTestCase {
             var options = DynamoDBStore.Options()
             options.tablePrefix = "conformance\(index)-"
             options.createTables = true
-            let store = DynamoDBStore(client: client, options: options)
+            let store = try DynamoDBStore(client: client, options: options)
             let problems = try runner.run(scenario, on: store)
             XCTAssert(problems.isEmpty, "\(scenario.name):\n  " + problems.joined(separator: "\n  "))
         }

@@ -124,7 +124,7 @@ final class DynamoDBFaultTests: MotoTestCase {
     private func openedStore(prefix: String) throws -> DynamoDBStore {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
         return store
     }

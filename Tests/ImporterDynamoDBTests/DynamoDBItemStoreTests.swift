@@ -13,7 +13,7 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix
         options.createTables = true
-        return DynamoDBStore(client: try client(), options: options)
+        return try DynamoDBStore(client: try client(), options: options)
     }
 
     func testTheTypedItemsScenarioConforms() throws {
@@ -72,9 +72,19 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         try store.commit()
 
         XCTAssertThrowsError(try items.items("Item").deleteAll()) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .transactionTooLarge(limit: 100), "\(error)")
             XCTAssertTrue("\(error)".contains("at most 100"), "\(error)")
         }
         XCTAssertEqual(try items.items("Item").count(), 101, "nothing was deleted")
+    }
+
+    /// An item over DynamoDB's 400 KB is a store failure of its own kind, and nothing is written.
+    func testAnItemTooLargeForDynamoDBSaysSo() throws {
+        let items = try ItemStore(store: store("huge-"), model: ConformanceModel.load()).items("Item")
+        XCTAssertThrowsError(try items.insert(Item(["id": .string("big"), "name": .string(String(repeating: "x", count: 500_000))]))) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .itemTooLarge, "\(error)")
+        }
+        XCTAssertEqual(try items.count(), 0)
     }
 
     struct Counter: Codable {
@@ -106,7 +116,7 @@ final class DynamoDBItemStoreTests: MotoTestCase {
     /// is conditional on the version it read, so a lost update is a conflict, retried.
     func testManyTasksOnTwoStoresLoseNoUpdateAndKeepVersionsExact() async throws {
         let model = try ConformanceModel.load()
-        let stores = [try ItemStore(store: store("shared-"), model: model), try ItemStore(store: store("shared-"), model: model)]
+        let stores = [try await ItemStore.open(store: store("shared-"), model: model), try await ItemStore.open(store: store("shared-"), model: model)]
         let counters = try stores.map { try $0.items(Counter.self, entity: "Item") }
         let keys = ["c0", "c1"]
         try await counters[0].insert(keys.map { Counter(id: $0, name: "start", qty: 0, version: nil) })
@@ -149,5 +159,16 @@ final class DynamoDBItemStoreTests: MotoTestCase {
     private func record(_ entity: Entity, _ values: [String: Value]) -> PreparedRecord {
         PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [],
                        values: entity.attributes.map { values[$0.name] ?? .null })
+    }
+}
+
+extension DynamoDBItemStoreTests {
+    func testTheTransactionScenarioConforms() throws {
+        XCTAssertEqual(try TransactionScenario.run(on: store("tx-")), [])
+    }
+
+    func testTheAwaitedTransactionScenarioConforms() async throws {
+        let problems = try await TransactionScenario.runAsync(on: store("atx-"))
+        XCTAssertEqual(problems, [])
     }
 }

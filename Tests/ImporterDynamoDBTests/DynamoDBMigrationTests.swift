@@ -206,7 +206,7 @@ final class DynamoDBMigrationTests: MotoTestCase {
         options.tablePrefix = "move-"
         options.createTables = true
         options.concurrency = 2
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         let v1 = versions.version(1)!
         try store.prepare(for: v1)
         let place = v1.entity(named: "Place")!

@@ -16,7 +16,7 @@ final class DynamoDBQueryTests: MotoTestCase {
         var options = DynamoDBStore.Options()
         options.tablePrefix = "query-"
         options.createTables = true
-        let store = DynamoDBStore(client: DynamoDBClient(AWSResolvedConfiguration(
+        let store = try DynamoDBStore(client: DynamoDBClient(AWSResolvedConfiguration(
             credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint)), options: options)
         let model = try SampleModel.model()
         try store.prepare(for: model)

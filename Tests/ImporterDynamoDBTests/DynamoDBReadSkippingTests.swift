@@ -43,7 +43,7 @@ final class DynamoDBReadSkippingTests: MotoTestCase {
 
             var options = DynamoDBStore.Options()
             options.tablePrefix = prefix
-            let store = DynamoDBStore(client: try client(), options: options)
+            let store = try DynamoDBStore(client: try client(), options: options)
             XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
             let entity = try SampleModel.checkin()
             var items = 0

@@ -40,7 +40,7 @@ final class DynamoDBResumeTests: MotoTestCase {
 
         var options = DynamoDBStore.Options()
         options.tablePrefix = "resume-"
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
         let checkin = try SampleModel.checkin()
         var versions: [String: Value] = [:]

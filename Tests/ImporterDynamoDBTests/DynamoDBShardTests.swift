@@ -99,7 +99,7 @@ final class DynamoDBShardTests: MotoTestCase {
     private func items(of entity: String, prefix: String) throws -> [String: [Value]] {
         var options = DynamoDBStore.Options()
         options.tablePrefix = prefix
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         XCTAssertTrue(try store.prepareToRead(try SampleModel.model()))
         let model = try SampleModel.model().entity(named: entity)!
         var items: [String: [Value]] = [:]

@@ -6,13 +6,38 @@ import XCTest
 
 /// The store's own checks, through its API against moto.
 final class DynamoDBStoreTests: MotoTestCase {
+    /// The store checks its own settings, for a library user as for the command.
+    func testSettingsDynamoDBCannotWorkWithAreRefusedWhenTheStoreIsMade() throws {
+        var options = DynamoDBStore.Options()
+        options.transactionSize = 101
+        XCTAssertThrowsError(try DynamoDBStore(client: try client(), options: options)) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .invalidSetting("transactionSize"), "\(error)")
+        }
+        options.transactionSize = 100
+        options.concurrency = 0
+        XCTAssertThrowsError(try DynamoDBStore(client: try client(), options: options)) { error in
+            XCTAssertEqual((error as? StoreError)?.kind, .invalidSetting("concurrency"), "\(error)")
+        }
+    }
+
+    /// A missing table the store may not create is refused by kind, before anything is written.
+    func testAMissingTableIsRefusedByKind() throws {
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = "absent-"
+        let store = try DynamoDBStore(client: try client(), options: options)
+        XCTAssertThrowsError(try store.prepare(for: SampleModel.model())) { error in
+            guard case .missingTable(let table)? = (error as? StoreError)?.kind else { return XCTFail("\(error)") }
+            XCTAssertTrue(table.hasPrefix("absent-"), table)
+        }
+    }
+
     /// An item over DynamoDB's 400 KB is rejected (reason `size`) before it is sent; the
     /// records beside it are written.
     func testAnItemOver400KBIsRejectedAndTheOthersAreWritten() throws {
         var options = DynamoDBStore.Options()
         options.tablePrefix = "size-"
         options.createTables = true
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         let model = try SampleModel.model()
         try store.prepare(for: model)
         let location = model.entity(named: "Location")!

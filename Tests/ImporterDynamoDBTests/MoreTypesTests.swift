@@ -33,7 +33,7 @@ final class MoreTypesTests: MotoTestCase {
         var options = DynamoDBStore.Options()
         options.tablePrefix = "types-"
         options.createTables = true
-        let store = DynamoDBStore(client: try client(), options: options)
+        let store = try DynamoDBStore(client: try client(), options: options)
         try store.prepare(for: model)
         let document = model.entity(named: "Document")!
         let bytes: [UInt8] = (0..<300).map { UInt8($0 % 256) }

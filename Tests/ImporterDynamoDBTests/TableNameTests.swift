@@ -19,13 +19,13 @@ final class TableNameTests: XCTestCase {
 
         let closedPort = URL(string: "http://127.0.0.1:9")!
         let credentials = AWSCredentials(accessKeyId: "test", secretAccessKey: "test")
-        func store(prefix: String) -> DynamoDBStore {
+        func store(prefix: String) throws -> DynamoDBStore {
             var options = DynamoDBStore.Options()
             options.tablePrefix = prefix
             options.createTables = true
             let client = DynamoDBClient(AWSResolvedConfiguration(credentials: credentials, region: "us-east-1", endpoint: closedPort),
                                         retry: RetryPolicy(maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.01))
-            return DynamoDBStore(client: client, options: options)
+            return try DynamoDBStore(client: client, options: options)
         }
 
         XCTAssertThrowsError(try store(prefix: "").prepare(for: model)) { error in

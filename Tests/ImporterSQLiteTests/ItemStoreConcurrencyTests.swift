@@ -37,7 +37,7 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         let seen = Mutex<[String]>([])
         let done = DispatchGroup()
         var readersFinishedDuringTheWrite = false
-        try store.transaction {
+        try store.inTransaction {
             XCTAssertTrue(try store.store.delete(.string("kept"), expectedVersion: 1, of: entity), "deleted in the open transaction")
             for _ in 0..<readers {
                 DispatchQueue.global().async(group: done) {
@@ -78,7 +78,7 @@ final class ItemStoreConcurrencyTests: XCTestCase {
 
     func testManyTasksOnOneStoreLoseNoUpdateAndKeepVersionsExact() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try ItemStore(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try model())
+        let store = try await ItemStore.open(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try model())
         defer { store.close() }
         let locations = try store.items(Location.self)
         let shared = (0..<4).map { Location(locationId: "shared-\($0)", name: "Shared", createdAt: Date(), visits: 0, version: nil) }

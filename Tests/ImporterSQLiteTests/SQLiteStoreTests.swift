@@ -190,11 +190,13 @@ final class SQLiteStoreTests: XCTestCase {
         store.close()
         let v2 = try ModelLoader.parse(text: "model: Shop\nversion: 2\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v2.yaml")
         XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: v2)) { error in
-            XCTAssertTrue("\(error)".contains("importer migrate"), "\(error)")
+            XCTAssertEqual((error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: v2.identity), "\(error)")
+            XCTAssertTrue("\(error)".contains("holds Shop version 1, not version 2"), "\(error)")
         }
         let edited = try ModelLoader.parse(text: "model: Shop\nversion: 1\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v1.yaml")
         XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: edited)) { error in
-            XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
+            XCTAssertEqual((error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: edited.identity), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("v1.yaml: model Shop version 1 differs"), "\(error)")
         }
     }
 
@@ -214,7 +216,12 @@ final class SQLiteStoreTests: XCTestCase {
         try store.prepare(for: model)
         _ = try sqlite("CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;")
         XCTAssertThrowsError(try write(store, [record("a", "ok"), record("b", "poison")])) { error in
-            XCTAssertTrue(error is StoreError)
+            // The kind and SQLite's result code cross the boundary: SQLITE_CONSTRAINT_TRIGGER.
+            let failure = error as? StoreError
+            XCTAssertEqual(failure?.kind, .storage(resultCode: 1811), "\(error)")
+            XCTAssertEqual(failure?.entity, "Product")
+            XCTAssertEqual((failure?.underlying as? SQLiteError)?.primaryCode, 19)
+            XCTAssertEqual(failure?.isDiskFull, false)
         }
         XCTAssertEqual(try sqlite("SELECT count(*) FROM Product"), "0")
     }

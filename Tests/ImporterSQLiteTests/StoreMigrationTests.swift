@@ -102,8 +102,8 @@ final class StoreMigrationTests: XCTestCase {
                        ["Fresh", "Venues"])
         XCTAssertEqual(try store.withConnection { try $0.database.strings("SELECT typeof(size) || ' ' || typeof(open) || ' ' || typeof(note) FROM Venues ORDER BY id") },
                        ["text text text", "text text text", "null null text"])
-        XCTAssertEqual(try store.meta()["version"], "2")
-        XCTAssertEqual(try store.migrationHistory().map { "\($0["from"]!)→\($0["to"]!) \($0["success"]!) \($0["checksum"]!)" }, ["1→2 1 \(v2.checksum)"])
+        XCTAssertEqual(try store.recordedModel()?.version, 2)
+        XCTAssertEqual(try store.migrationHistory().map { "\($0.from)→\($0.to) \($0.applied) \($0.checksum)" }, ["1→2 true \(v2.checksum)"])
         try store.prepareToRead(v2)
         let venue = try XCTUnwrap(v2.entity(named: "Venue"))
         for (index, id) in [1, 2, 3].enumerated() {

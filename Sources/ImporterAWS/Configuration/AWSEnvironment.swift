@@ -1,5 +1,4 @@
 import Foundation
-import ImporterCore
 
 /// Where the AWS clients (DynamoDB, S3) get their credentials, region and endpoints from (docs/dynamodb.md, docs/pipeline.md#s3-sources).
 ///
@@ -52,10 +51,10 @@ public struct AWSEnvironment: Sendable {
     /// else `<home>/.aws/credentials`.
     public var sharedCredentialsFile: String {
         guard let path = value(of: "AWS_SHARED_CREDENTIALS_FILE") else {
-            return FilePaths.join(homeDirectory, ".aws/credentials")
+            return Self.join(homeDirectory, ".aws/credentials")
         }
         if path == "~" { return homeDirectory }
-        if path.hasPrefix("~/") { return FilePaths.join(homeDirectory, String(path.dropFirst(2))) }
+        if path.hasPrefix("~/") { return Self.join(homeDirectory, String(path.dropFirst(2))) }
         return path
     }
 
@@ -163,5 +162,13 @@ public struct AWSResolvedConfiguration: Sendable, Equatable {
         self.credentials = credentials
         self.region = region
         self.endpoint = endpoint
+    }
+}
+
+extension AWSEnvironment {
+    /// `name` in `directory`.
+    static func join(_ directory: String, _ name: String) -> String {
+        if directory.isEmpty { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ImporterCore
 import Synchronization
 
 /// Exponential backoff with full jitter (docs/writes.md): before attempt n+1 the caller sleeps a
@@ -14,10 +13,6 @@ public struct RetryPolicy: Sendable {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
-    }
-
-    public init(_ config: RetryConfig) {
-        self.init(maxAttempts: config.maxAttempts, baseDelay: config.baseDelay, maxDelay: config.maxDelay)
     }
 
     /// After failed attempt number `attempt`: false when no attempt is left; else counts a

@@ -1,11 +1,13 @@
-import ImporterCore
+import Dispatch
+import Synchronization
 
-/// The bridge from synchronous code (the `Store` protocol, the readers' byte sources) into the async clients: runs `body` in a
-/// task and blocks the calling thread until it is done.
+/// The bridge from synchronous code (the `Store` protocol, the readers' byte sources) into the
+/// async clients: runs `body` in a task and blocks the calling thread until it is done.
 ///
-/// Call it only from a thread that is not one of Swift concurrency's cooperative pool (the
-/// pipeline's writer thread, the command's main thread): blocking a pool thread could starve
-/// the very task it waits for.
+/// Only from a thread that is not one of Swift concurrency's cooperative pool (the pipeline's
+/// writer thread, the command's main thread, a Dispatch worker): blocking a pool thread could
+/// starve the very task it waits for. Debug builds check that the caller is not a task.
+@available(*, noasync, message: "await the async call instead")
 public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     try BlockingTask(body).wait()
 }
@@ -14,18 +16,24 @@ public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws
 /// the caller can start more (the next window of writes) before it waits. The same rule holds:
 /// wait only from a thread outside Swift concurrency's pool.
 public final class BlockingTask<T: Sendable>: Sendable {
-    private let outcome = ConditionBox<Result<T, any Error>?>(nil)
+    private let outcome = Mutex<Result<T, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
 
     public init(_ body: @escaping @Sendable () async throws -> T) {
-        Task { [outcome] in
+        Task {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
+            self.outcome.withLock { $0 = result }
+            self.done.signal()
         }
     }
 
     /// The task's result, once it is done; its error rethrown.
+    @available(*, noasync, message: "await the async call instead")
     public func wait() throws -> T {
-        try outcome.wait(until: { $0 != nil }) { $0! }.get()
+        assert(withUnsafeCurrentTask { $0 == nil }, "a blocking wait on a task would hold a thread of the cooperative pool")
+        done.wait()
+        done.signal()  // a second wait returns at once
+        return try outcome.withLock { $0! }.get()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ImporterCore
 
 /// Signs HTTP requests with AWS Signature Version 4 (the `Authorization` header form), as the
 /// DynamoDB store will send them. It follows the published SigV4 steps: canonical request,
@@ -62,12 +61,12 @@ public struct SigV4Signer: Sendable {
             canonicalHeaders,
             signedHeaders,
             // S3 signs the payload hash it is sent (`UNSIGNED-PAYLOAD` for a streamed body).
-            sent.first { $0.name.lowercased() == "x-amz-content-sha256" }?.value ?? SHA256.hex(of: body),
+            sent.first { $0.name.lowercased() == "x-amz-content-sha256" }?.value ?? PayloadHash.hex(of: body),
         ].joined(separator: "\n")
 
         let scope = "\(timestamp.day)/\(region)/\(service)/aws4_request"
         let stringToSign = [
-            Self.algorithm, timestamp.dateTime, scope, SHA256.hex(of: Array(canonicalRequest.utf8)),
+            Self.algorithm, timestamp.dateTime, scope, PayloadHash.hex(of: Array(canonicalRequest.utf8)),
         ].joined(separator: "\n")
 
         let signature = Self.hex(HMACSHA256.authenticationCode(for: stringToSign, key: signingKey(day: timestamp.day)))
@@ -192,10 +191,11 @@ struct SigV4Timestamp: Equatable {
     let day: String
 
     init(_ date: Date) {
-        // ImporterCore's UTC formatter, whole seconds: "2015-08-30T12:36:00.000Z" → "20150830T123600Z".
-        let millis = Int64(date.timeIntervalSince1970.rounded(.down)) * 1000
-        let compact = ISO8601.format(millis: millis).filter { $0 != "-" && $0 != ":" }
-        dateTime = String(compact.prefix(15)) + "Z"
-        day = String(compact.prefix(8))
+        // UTC, whole seconds: 2015-08-30 12:36:00 → "20150830T123600Z".
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var utc = tm()
+        gmtime_r(&seconds, &utc)
+        day = String(format: "%04d%02d%02d", Int(utc.tm_year) + 1900, Int(utc.tm_mon) + 1, Int(utc.tm_mday))
+        dateTime = day + String(format: "T%02d%02d%02dZ", Int(utc.tm_hour), Int(utc.tm_min), Int(utc.tm_sec))
     }
 }

@@ -80,7 +80,7 @@ public struct EntityItems: Sendable {
     /// Deletes the item with `key` and applies its relationships' delete rules. With `version`,
     /// only if the item is still at that version (`ItemError.conflict`).
     public func delete(_ key: Value, version: Int64? = nil) throws {
-        try owner.transaction {
+        try owner.inTransaction {
             guard let stored = try store.fetch(key, of: entity) else { throw ItemError.notFound(entity: entity.name, key: key) }
             let storedVersion = stored[entity.versionIndex].integerValue ?? 0
             if let version, version != storedVersion {
@@ -98,7 +98,7 @@ public struct EntityItems: Sendable {
     /// Deletes every item (and applies the delete rules); all or none. Returns how many.
     @discardableResult
     public func deleteAll() throws -> Int {
-        try owner.transaction {
+        try owner.inTransaction {
             var all: [[Value]] = []
             try store.scan(entity) { all.append($0) }
             try delete(all)
@@ -129,7 +129,7 @@ public struct EntityItems: Sendable {
         config.mode = mode
         var rules = VersionRules(entity: entity, write: config)
         rules.strictVersions = true  // an item based on an older version is a conflict, whatever its content
-        return try owner.transaction {
+        return try owner.inTransaction {
             for record in records {
                 let key = entity.key(of: record.values)
                 if mustExist, try store.fetch(key, of: entity) == nil { throw ItemError.notFound(entity: entity.name, key: key) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A store opened for a model, for Swift programs (the surface of PoqSDK's CoreDataStore):
 /// `items("Location")` gives that entity's `count`, `fetchAll`, `fetch`, `insert`, `update`,
@@ -7,25 +8,57 @@ import Foundation
 /// Writes follow the same version rules as `importer run` (docs/writes.md): an insert gets version 1,
 /// every change version + 1, and an item based on an older version is refused with
 /// `ItemError.conflict`. Each call is one transaction: it is applied completely or not at all
-/// (on DynamoDB one conditional TransactWriteItems, of at most 100 items).
+/// (on DynamoDB one conditional TransactWriteItems, of at most 100 items). `transaction(_:)`
+/// makes one transaction of several calls.
 ///
 /// A store can be shared by many threads and tasks (it is `Sendable`; every call has an `async`
 /// form). Its writes run one at a time, each whole. On a store with readers of its own
 /// (`ConcurrentReading`: SQLite in WAL mode) reads run beside the writes and beside each other,
 /// and see the last committed write; on others they wait for the write in progress. Either
 /// way a read never sees half of another call's write.
+///
+/// ## Topics
+/// - ``open(store:model:)``
+/// - ``items(_:limit:)``
+/// - ``transaction(_:)-(ItemTransaction)->T``
+/// - ``ItemTransaction``
+/// - ``EntityItems``
+/// - ``TypedItems``
 public final class ItemStore: Sendable {
     public let model: Model
     let store: Store
-    /// Held for the whole of a call; recursive, as calls are made of calls.
-    private let calls = NSRecursiveLock()
+    /// Lets one call run at a time; not recursive: a call never makes another call of the store.
+    private let calls: Mutex<Void>
+    /// For the view a transaction hands its body: the transaction it belongs to.
+    private let scope: TransactionScope?
 
     /// Opens `store` for `model`: creates missing tables, and refuses a store that holds
-    /// another model or version (`ConfigurationError`).
+    /// another model or version (`StoreError`, `.modelMismatch`).
+    @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
     public init(store: Store, model: Model) throws {
         self.store = store
         self.model = model
+        calls = Mutex(())
+        scope = nil
         try store.prepare(for: model)
+    }
+
+    /// The view of `owner` inside a transaction: its calls join the transaction.
+    private init(viewOf owner: ItemStore, scope: TransactionScope) {
+        store = owner.store
+        model = owner.model
+        calls = Mutex(())
+        self.scope = scope
+    }
+
+    /// `init(store:model:)` off the caller's thread: preparing a store reads (and may create)
+    /// its tables, on DynamoDB over the network.
+    public static func open(store: Store, model: Model) async throws -> ItemStore {
+        try await offload { try ItemStore(preparing: store, model: model) }
+    }
+
+    private convenience init(preparing store: Store, model: Model) throws {
+        try self.init(store: store, model: model)
     }
 
     /// The items of one entity; with `limit`, at most that many (`StorageLimit`).
@@ -42,26 +75,63 @@ public final class ItemStore: Sendable {
         return EntityItems(entity: entity, owner: self, limit: limit)
     }
 
+    /// Runs `body` as one transaction: the writes of every call made through `transaction`
+    /// are applied together when `body` returns, or none of them when it throws (on DynamoDB
+    /// one conditional TransactWriteItems, of at most 100 items written or read). The calls see
+    /// the transaction's own writes; other calls of the store wait until it ends.
+    ///
+    ///     try store.transaction { tx in
+    ///         try tx.items("Location").insert(location)
+    ///         try tx.items("Checkin").insert(checkin)  // names the new location
+    ///     }
+    ///
+    /// Make the calls through `transaction`, not through the store, inside `body`.
+    @available(*, noasync, message: "use the async form")
+    public func transaction<T>(_ body: (ItemTransaction) throws -> T) throws -> T {
+        if let scope { return try body(ItemTransaction(view: self, scope: scope)) }  // a view joins its transaction
+        return try inTransaction {
+            let scope = TransactionScope()
+            defer { scope.end() }
+            return try body(ItemTransaction(view: ItemStore(viewOf: self, scope: scope), scope: scope))
+        }
+    }
+
+    /// `transaction(_:)` off the caller's thread.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (ItemTransaction) throws -> T) async throws -> T {
+        try await offload { try self.transaction(body) }
+    }
+
     public func close() {
+        guard scope == nil else { return }  // a transaction's view closes nothing
         store.close()
     }
 
-    /// Runs a read: on a reader of its own when the store has them, else as `serialized`.
+    /// Runs a read: inside a transaction on the store itself (it sees the transaction's writes),
+    /// on a reader of its own when the store has them, else as `serialized`.
     func reading<T>(_ body: (any ItemReader) throws -> T) throws -> T {
+        if scope != nil { return try serialized { try body(store) } }
         if let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
         return try serialized { try body(store) }
     }
 
-    /// Runs `body` while no other call of this store runs.
-    func serialized<T>(_ body: () throws -> T) rethrows -> T {
-        calls.lock()
-        defer { calls.unlock() }
-        return try body()
+    /// Runs `body` while no other call of this store runs. A transaction's view runs it at once:
+    /// its transaction holds the store.
+    func serialized<T>(_ body: () throws -> T) throws -> T {
+        if let scope {
+            precondition(scope.isOpen, "an ItemTransaction was used after its transaction ended")
+            return try body()
+        }
+        precondition(Self.callInProgress != ObjectIdentifier(self),
+                     "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
+        var result: Result<T, any Error>?
+        calls.withLock { _ in result = Result { try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() } } }
+        return try result!.get()
     }
 
     /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try serialized {
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        if scope != nil { return try serialized(body) }
+        return try serialized {
             try store.beginRun(atomic: true)
             defer { try? store.beginRun(atomic: false) }
             let result: T
@@ -75,4 +145,15 @@ public final class ItemStore: Sendable {
             return result
         }
     }
+
+    /// The store whose call the current thread or task is making, to refuse a call from inside
+    /// a transaction's body (it would wait for itself).
+    @TaskLocal private static var callInProgress: ObjectIdentifier?
+}
+
+/// Whether a transaction is still open, for the view its body was handed.
+final class TransactionScope: Sendable {
+    private let open = Mutex(true)
+    var isOpen: Bool { open.withLock { $0 } }
+    func end() { open.withLock { $0 = false } }
 }

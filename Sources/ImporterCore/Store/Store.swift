@@ -15,7 +15,7 @@ public typealias Store = StoreLifecycle & ItemReading & BatchWriting & ItemDelet
 /// Opening a store for a model, and closing it.
 public protocol StoreLifecycle: AnyObject, Sendable {
     /// Creates missing tables and checks the store's recorded model against `model`.
-    /// Throws `ConfigurationError` when the store holds another model or version.
+    /// Throws `StoreError` (`.modelMismatch`) when the store holds another model or version.
     func prepare(for model: Model) throws
 
     func close()
@@ -38,11 +38,4 @@ public struct WriteOutcome: Sendable {
         self.result = result
         self.conflict = conflict
     }
-}
-
-/// A failure of the store as a whole: the run aborts (exit 3); committed batches stay.
-public struct StoreError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

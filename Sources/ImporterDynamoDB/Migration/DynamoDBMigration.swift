@@ -15,7 +15,7 @@ extension DynamoDBStore: StoreMigrating {
     /// (`acceptModelChange` is refused: the meta table keeps the checksum it was created with).
     public func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
         if acceptModelChange {
-            throw ConfigurationError(file: options.pipelineFile.isEmpty ? versions.newest.file : options.pipelineFile, key: "destination",
+            throw StoreError(.invalidSetting("acceptModelChange"),
                 "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
         }
         let name = versions.newest.name
@@ -63,9 +63,9 @@ extension DynamoDBStore: StoreMigrating {
             checked = Self.outcome(plan, counted)
             if settings.dryRun { return MigrationResult(outcome: checked, status: .dryRun, resumed: false, tablesLeft: tablesLeft) }
             if !checked.failures.isEmpty && !settings.allowRejects {
-                try await tables.recordRefusedMigration(plan, MigrationHistoryEntry(
+                try await tables.recordRefusedMigration(plan, MigrationRecord(
                     from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
-                    items: 0, success: false, note: "nothing written: \(checked.failures.count) items cannot be migrated"))
+                    items: 0, applied: false, note: "nothing written: \(checked.failures.count) items cannot be migrated"))
                 return MigrationResult(outcome: checked, status: .refused, resumed: false, tablesLeft: tablesLeft)
             }
             try await tables.ensureTables(plan.to)
@@ -92,9 +92,9 @@ extension DynamoDBStore: StoreMigrating {
         var notes: [String] = []
         if !failures.isEmpty { notes.append("\(failures.count) items left out (--allow-rejects), see rejects.ndjson") }
         if !tablesLeft.isEmpty { notes.append("tables no longer in the model, left in place: \(tablesLeft.joined(separator: ", "))") }
-        try await tables.finishMigration(plan, MigrationHistoryEntry(
+        try await tables.finishMigration(plan, MigrationRecord(
             from: plan.from.version, to: plan.to.version, checksum: plan.to.checksum, started: started, finished: Date(),
-            items: steps.last?.items ?? 0, success: true, note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
+            items: steps.last?.items ?? 0, applied: true, note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
         try progress.remove()
         return MigrationResult(outcome: outcome(), status: failures.isEmpty ? .migrated : .migratedWithRejects,
                                resumed: resuming, tablesLeft: tablesLeft)
@@ -104,14 +104,16 @@ extension DynamoDBStore: StoreMigrating {
     /// checkpoint, to resume it.
     private static func resumedProgress(_ plan: MigrationPlan, _ settings: MigrationSettings, migratingTo: Int) throws -> MigrationProgress {
         guard !settings.dryRun else {
-            throw StoreError("a migration of these tables to version \(migratingTo) is unfinished; run importer migrate without --dry-run to finish it")
+            throw StoreError(.unfinishedMigration(to: migratingTo),
+                             "a migration of these tables to version \(migratingTo) is unfinished: a dry run cannot check it")
         }
         guard migratingTo == plan.to.version else {
-            throw StoreError("a migration of these tables to version \(migratingTo) is unfinished; finish it first (importer migrate --to \(migratingTo))")
+            throw StoreError(.unfinishedMigration(to: migratingTo),
+                             "a migration of these tables to version \(migratingTo) is unfinished")
         }
         guard let checkpoint = try MigrationCheckpoint.load(from: settings.checkpointFile),
               checkpoint.from == plan.from.version, checkpoint.to == plan.to.version else {
-            throw StoreError("the unfinished migration's checkpoint \(settings.checkpointFile) is missing or is another migration's; resume it with the report directory that began it")
+            throw StoreError(.unusableCheckpoint, "the unfinished migration's checkpoint \(settings.checkpointFile) is missing or is another migration's; resume it with the report directory that began it")
         }
         return MigrationProgress(checkpoint, path: settings.checkpointFile)
     }

@@ -10,42 +10,34 @@ public struct RecordedModel: Sendable {
     /// The version an unfinished migration is taking the tables to.
     public let migratingTo: Int?
     public let migrationStarted: String?
-    /// The migrations so far, oldest first, with the columns of SQLite's `_importer_migrations`
-    /// (from, to, checksum, started, finished, items, success "1"/"0", note).
-    public let migrations: [[String: String]]
+    /// The migrations so far, oldest first.
+    public let migrations: [MigrationRecord]
 }
 
-/// One entry of the meta table's migration history (the DynamoDB counterpart of SQLite's
-/// `_importer_migrations`).
-public struct MigrationHistoryEntry: Sendable {
-    public let from: Int
-    public let to: Int
-    public let checksum: String
-    public let started: Date
-    public let finished: Date
-    public let items: Int
-    public let success: Bool
-    public let note: String?
-
-    public init(from: Int, to: Int, checksum: String, started: Date, finished: Date, items: Int, success: Bool, note: String?) {
-        self.from = from
-        self.to = to
-        self.checksum = checksum
-        self.started = started
-        self.finished = finished
-        self.items = items
-        self.success = success
-        self.note = note
-    }
-
+extension MigrationRecord {
+    /// The entry of the meta table's `migrations` list (the DynamoDB counterpart of SQLite's
+    /// `_importer_migrations`).
     var attributeValue: AttributeValue {
         var entry: DynamoItem = [
             "from": .n(String(from)), "to": .n(String(to)), "checksum": .s(checksum),
-            "started": .s(ISO8601.format(started)), "finished": .s(ISO8601.format(finished)),
-            "items": .n(String(items)), "success": .bool(success),
+            "started": .s(ISO8601.format(started)), "finished": .s(ISO8601.format(finished ?? started)),
+            "items": .n(String(items)), "success": .bool(applied),
         ]
         if let note { entry["note"] = .s(note) }
         return .m(entry)
+    }
+
+    /// An entry of the meta table's `migrations` list; nil for one this version cannot read.
+    init?(_ entry: DynamoItem) {
+        func date(_ name: String) -> Date? {
+            guard let text = entry[name]?.string, case .success(let millis) = ISO8601.parse(text) else { return nil }
+            return Date(timeIntervalSince1970: Double(millis) / 1000)
+        }
+        guard let from = entry["from"]?.number.flatMap({ Int($0) }), let to = entry["to"]?.number.flatMap({ Int($0) }),
+              let started = date("started") else { return nil }
+        self.init(from: from, to: to, checksum: entry["checksum"]?.string ?? "", started: started, finished: date("finished"),
+                  items: entry["items"]?.number.flatMap { Int($0) } ?? 0, applied: entry["success"] == .bool(true),
+                  note: entry["note"]?.string)
     }
 }
 
@@ -62,14 +54,7 @@ extension DynamoDBTables {
         let entries: [DynamoItem] = if case .l(let list) = item["migrations"] {
             list.compactMap { if case .m(let entry) = $0 { entry } else { nil } }
         } else { [] }
-        let migrations = entries.map { entry in
-            var row: [String: String] = [:]
-            for (name, value) in entry {
-                row[name] = value.string ?? value.number ?? (value == .bool(true) ? "1" : "0")
-            }
-            row["note"] = row["note"] ?? ""
-            return row
-        }
+        let migrations = entries.compactMap(MigrationRecord.init)
         return RecordedModel(version: Int(item["version"]?.number ?? "") ?? 0, checksum: item["checksum"]?.string ?? "?",
                              migratingTo: item["migratingTo"]?.number.flatMap { Int($0) },
                              migrationStarted: item["migrationStarted"]?.string, migrations: migrations)
@@ -87,7 +72,7 @@ extension DynamoDBTables {
     }
 
     /// Records the end version and checksum, ends the migration and adds it to the history.
-    func finishMigration(_ plan: MigrationPlan, _ entry: MigrationHistoryEntry) async throws {
+    func finishMigration(_ plan: MigrationPlan, _ entry: MigrationRecord) async throws {
         try await update(plan.to.name,
                    "SET #version = :to, #checksum = :checksum, #migrations = list_append(if_not_exists(#migrations, :none), :entry) REMOVE #migratingTo, #migrationStarted",
                    condition: "#migratingTo = :to",
@@ -97,7 +82,7 @@ extension DynamoDBTables {
     }
 
     /// Adds a migration that changed nothing (its items cannot all be migrated) to the history.
-    func recordRefusedMigration(_ plan: MigrationPlan, _ entry: MigrationHistoryEntry) async throws {
+    func recordRefusedMigration(_ plan: MigrationPlan, _ entry: MigrationRecord) async throws {
         try await update(plan.from.name, "SET #migrations = list_append(if_not_exists(#migrations, :none), :entry)",
                    condition: "attribute_exists(#model)", values: [":none": .l([]), ":entry": .l([entry.attributeValue])],
                    refusal: "the meta table has no record of \(plan.from.name)")
@@ -112,9 +97,9 @@ extension DynamoDBTables {
             _ = try await client.send(DynamoDB.UpdateItem(tableName: metaTable, key: ["model": .s(model)], update: expression,
                                                           condition: DynamoDB.Condition(condition, names: names, values: values)))
         } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
-            throw StoreError("\(metaTable): \(refusal)")
+            throw StoreError(.conflictingWriter, "\(metaTable): \(refusal)", operation: "UpdateItem", underlying: error)
         } catch let error as DynamoDBError {
-            throw StoreError("\(metaTable): \(error)")
+            throw StoreError.dynamoDB(error, at: metaTable)
         }
     }
 }

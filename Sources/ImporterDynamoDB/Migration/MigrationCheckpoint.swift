@@ -29,7 +29,7 @@ struct MigrationCheckpoint: Codable, Sendable {
         do {
             return try JSONDecoder().decode(MigrationCheckpoint.self, from: data)
         } catch {
-            throw StoreError("\(path): the migration checkpoint is unreadable (\(error))")
+            throw StoreError(.unusableCheckpoint, "\(path): the migration checkpoint is unreadable (\(error))", underlying: error)
         }
     }
 
@@ -41,7 +41,7 @@ struct MigrationCheckpoint: Codable, Sendable {
             if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             try OutputFile.write(encoder.encode(self), to: path)
         } catch {
-            throw StoreError("\(path): cannot save the migration checkpoint: \(error)")
+            throw StoreError(.storage(resultCode: nil), "\(path): cannot save the migration checkpoint: \(error)", underlying: error)
         }
     }
 }
@@ -89,7 +89,7 @@ enum JSONObjectText {
 
     static func object(_ text: String) throws -> DynamoItem {
         guard let item = try? JSONDecoder().decode(DynamoItem.self, from: Data(text.utf8)) else {
-            throw StoreError("the migration checkpoint holds an unreadable item: \(text.prefix(200))")
+            throw StoreError(.unusableCheckpoint, "the migration checkpoint holds an unreadable item: \(text.prefix(200))")
         }
         return item
     }

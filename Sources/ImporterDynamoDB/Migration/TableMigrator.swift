@@ -118,7 +118,7 @@ final class TableMigrator: Sendable {
         do {
             return try await client.send(request, retries: retries, entity: migration.source.name)
         } catch let error as DynamoDBError {
-            throw StoreError("\(migration.sourceTable): \(Request.name): \(error)")
+            throw StoreError.dynamoDB(error, at: migration.sourceTable, Request.name, entity: migration.source.name)
         }
     }
 
@@ -188,12 +188,13 @@ final class TableMigrator: Sendable {
                     requests = [delete(raw)]
                     continue rounds
                 } catch let error as DynamoDBError {
-                    throw StoreError("\(migration.sourceTable): \(error.operation): \(error)")
+                    throw StoreError.dynamoDB(error, at: migration.sourceTable, error.operation, entity: migration.source.name)
                 }
             }
             return failure
         }
-        throw StoreError("\(migration.sourceTable): an item changed \(EntityWriter.maxRounds) times while it was being migrated; run importer migrate again")
+        throw StoreError(.conflictingWriter, "\(migration.sourceTable): an item changed \(EntityWriter.maxRounds) times while it was being migrated; run importer migrate again",
+                         entity: migration.source.name, operation: "migrate")
     }
 
     /// In place: a Put on the stored version. Into another table: a Put there, then a Delete

@@ -19,7 +19,8 @@ enum CheckpointFile {
             let contents = Contents(checkpoint: checkpoint, rejections: checkpoint.rejections)
             try OutputFile.write(encoder.encode(contents), to: path)
         } catch {
-            throw StoreError("\(path): cannot save the checkpoint: \(error)")
+            throw StoreError(.storage(resultCode: nil), "\(path): cannot save the checkpoint: \(error)", operation: "save checkpoint",
+                             underlying: error)
         }
     }
 
@@ -31,7 +32,8 @@ enum CheckpointFile {
             checkpoint.rejections = contents.rejections
             return checkpoint
         } catch {
-            throw StoreError("\(path): the checkpoint is unreadable (\(error)); delete it to start over")
+            throw StoreError(.unusableCheckpoint, "\(path): the checkpoint is unreadable (\(error)); delete it to start over",
+                             operation: "load checkpoint", underlying: error)
         }
     }
 }

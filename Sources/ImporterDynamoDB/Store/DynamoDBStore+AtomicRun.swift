@@ -80,8 +80,8 @@ extension DynamoDBStore {
         guard run.hasChanges else { return }
         let actions = try run.touched.map(action)
         guard actions.count <= Self.transactionActionLimit else {
-            throw StoreError("a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
-                + "this one needs \(actions.count): split it into smaller calls")
+            throw StoreError(.transactionTooLarge(limit: Self.transactionActionLimit), "a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
+                + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
         }
         try runBlocking { [self] in try await send(actions, for: run.touched) }
     }
@@ -126,13 +126,15 @@ extension DynamoDBStore {
                     throw try await conflict(items[failed])
                 }
                 if let refused = reasons.first(where: { $0.code == "ValidationError" }) {
-                    throw StoreError("TransactWriteItems refused: \(refused.message ?? "validation error")")
+                    let message = refused.message ?? "validation error"
+                    let kind: StoreError.Kind = message.localizedCaseInsensitiveContains("item size") ? .itemTooLarge : .refused(type: "ValidationError")
+                    throw StoreError(kind, "TransactWriteItems refused: \(message)", operation: "TransactWriteItems", underlying: error)
                 }
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
-                    throw StoreError("TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
+                    throw StoreError.dynamoDB(error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
                 }
             } catch let error as DynamoDBError {
-                throw StoreError("TransactWriteItems: \(error)")
+                throw StoreError.dynamoDB(error, at: "TransactWriteItems")
             }
         }
     }

@@ -12,7 +12,8 @@ import Synchronization
 /// The `Store` protocol is synchronous and called from the pipeline's writer thread; each call
 /// runs its async requests through `runBlocking`, `concurrency` of them in flight.
 public final class DynamoDBStore: Store, Sendable {
-    /// How the store writes; from the pipeline's destination and write sections.
+    /// How the store writes; the command maps the pipeline's destination and write sections
+    /// onto them (docs/dynamodb.md).
     public struct Options: Sendable {
         public var tablePrefix = ""
         public var createTables = false
@@ -26,10 +27,19 @@ public final class DynamoDBStore: Store, Sendable {
         public var concurrency = 4
         /// Where checkpoints are kept; nil keeps none.
         public var checkpointFile: String?
-        /// The pipeline file, for configuration errors.
-        public var pipelineFile = ""
 
         public init() {}
+
+        /// Refuses settings DynamoDB cannot work with (`StoreError`, `.invalidSetting`).
+        func check() throws {
+            guard (1...DynamoDBStore.transactionActionLimit).contains(transactionSize) else {
+                throw StoreError(.invalidSetting("transactionSize"),
+                    "a transaction of \(transactionSize) writes: DynamoDB takes 1 to \(DynamoDBStore.transactionActionLimit) per TransactWriteItems")
+            }
+            guard concurrency >= 1 else {
+                throw StoreError(.invalidSetting("concurrency"), "\(concurrency) requests in flight: at least 1 is needed")
+            }
+        }
     }
 
     public let client: DynamoDBClient
@@ -59,12 +69,14 @@ public final class DynamoDBStore: Store, Sendable {
         var lastWindowStarted: AsyncStream<Void>?
     }
 
-    public init(client: DynamoDBClient, options: Options) {
+    /// The store on `client`'s endpoint; nothing is sent until `prepare`. Throws `StoreError`
+    /// (`.invalidSetting`) for options DynamoDB cannot work with.
+    public init(client: DynamoDBClient, options: Options) throws {
+        try options.check()
         self.client = client
         self.options = options
-        writeSlots = TaskSlots(max(1, options.concurrency))
-        tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates,
-                                file: options.pipelineFile)
+        writeSlots = TaskSlots(options.concurrency)
+        tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates)
     }
 
     public func close() {}
@@ -96,7 +108,7 @@ public final class DynamoDBStore: Store, Sendable {
     }
 
     func coding(_ entity: Entity) throws -> DynamoItemCoding {
-        guard let coding = state.withLock({ $0.codings[entity.name] }) else { throw StoreError("entity \(entity.name) was not prepared") }
+        guard let coding = state.withLock({ $0.codings[entity.name] }) else { throw StoreError(.notPrepared, "entity \(entity.name) was not prepared", entity: entity.name) }
         return coding
     }
 
@@ -250,7 +262,7 @@ public final class DynamoDBStore: Store, Sendable {
             } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
                 return false
             } catch let error as DynamoDBError {
-                throw StoreError("\(tables.table(of: entity)): \(error)")
+                throw StoreError.dynamoDB(error, at: tables.table(of: entity), entity: entity.name, key: key)
             }
         }
     }
@@ -352,7 +364,7 @@ public final class DynamoDBStore: Store, Sendable {
         do {
             return try await client.send(request, retries: retries, entity: entity.name)
         } catch let error as DynamoDBError {
-            throw StoreError("\(tables.table(of: entity)): \(error)")
+            throw StoreError.dynamoDB(error, at: tables.table(of: entity), entity: entity.name)
         }
     }
 

@@ -10,8 +10,6 @@ struct DynamoDBTables: Sendable {
     let createMissing: Bool
     /// How dates are stored: a date range key is S (ISO-8601) or N (epoch seconds).
     let dates: DateEncoding
-    /// The pipeline file, for configuration errors.
-    let file: String
 
     /// The meta table: one item per model (hash key `model`).
     var metaTable: String { prefix + "importer_meta" }
@@ -20,8 +18,9 @@ struct DynamoDBTables: Sendable {
 
     /// Makes every table exist with the right key schema (creating missing ones when allowed,
     /// and waiting until they are ACTIVE), then checks or records the model in the meta table.
-    /// Throws `ConfigurationError` before anything is written when a table is missing or keyed
-    /// differently, or when the tables hold another version of the model.
+    /// Throws `StoreError` before anything is written when a table is missing or keyed
+    /// differently (`.missingTable`, `.tableKeyMismatch`), or when the tables hold another
+    /// version of the model (`.modelMismatch`).
     func prepare(_ model: Model) async throws {
         try await ensureTables(model)
         try await checkModel(model)
@@ -86,8 +85,9 @@ struct DynamoDBTables: Sendable {
             return false
         } catch let error as DynamoDBError where error.code == .resourceNotFound {
             guard createMissing else {
-                throw ConfigurationError(file: file, key: "destination",
-                    "table \(name) does not exist at \(client.endpointDescription); create it (\(Self.describe(keys))) or set destination.createTables: true")
+                throw StoreError(.missingTable(name),
+                    "table \(name) does not exist at \(client.endpointDescription); create it (\(Self.describe(keys)))",
+                    operation: "DescribeTable", underlying: error)
             }
         }
         do {
@@ -115,8 +115,9 @@ struct DynamoDBTables: Sendable {
                 let attribute = String(part.split(separator: " ").first ?? "")
                 return "\(part) (\(definitions[attribute] ?? "?"))"
             }.joined(separator: ", ")
-            throw ConfigurationError(file: file, key: "destination",
-                "table \(name) is keyed by \(found.isEmpty ? "nothing known" : found), but the model needs \(Self.describe(keys)) alone; point tablePrefix at other tables or fix the model")
+            throw StoreError(.tableKeyMismatch(name),
+                "table \(name) is keyed by \(found.isEmpty ? "nothing known" : found), but the model needs \(Self.describe(keys)) alone",
+                operation: "DescribeTable")
         }
     }
 
@@ -127,7 +128,7 @@ struct DynamoDBTables: Sendable {
             if description.table?.tableStatus == "ACTIVE" { return }
             try await Task.sleep(nanoseconds: 500_000_000)
         }
-        throw StoreError("table \(name) did not become ACTIVE within 5 minutes")
+        throw StoreError(.timedOut, "table \(name) did not become ACTIVE within 5 minutes", operation: "CreateTable")
     }
 
     /// Records the model in the meta table, or checks it against what is recorded there.
@@ -144,22 +145,17 @@ struct DynamoDBTables: Sendable {
     }
 
     /// Checks `model` against the meta table without writing: false when nothing is recorded
-    /// (or there is no meta table); throws `ConfigurationError` for another version or checksum,
-    /// or while a migration of the tables is unfinished.
+    /// (or there is no meta table); throws `StoreError` for another version or checksum
+    /// (`modelMismatch`), or while a migration of the tables is unfinished.
     func checkRecordedModel(_ model: Model) async throws -> Bool {
         guard let recorded = try await recorded(model.name) else { return false }
         if let target = recorded.migratingTo {
-            throw ConfigurationError(file: file, key: "destination",
-                "the tables with prefix '\(prefix)' are being migrated from \(model.name) version \(recorded.version) to \(target) (started \(recorded.migrationStarted ?? "?")) and the migration has not finished; run importer migrate with this pipeline to finish it")
+            throw StoreError(.unfinishedMigration(to: target),
+                "the tables with prefix '\(prefix)' are being migrated from \(model.name) version \(recorded.version) to \(target) (started \(recorded.migrationStarted ?? "?")) and the migration has not finished",
+                operation: "open")
         }
-        guard recorded.version == model.version else {
-            throw ConfigurationError(file: file, key: "destination",
-                "the tables with prefix '\(prefix)' hold \(model.name) version \(recorded.version) but the pipeline uses version \(model.version); \(recorded.version < model.version ? "migrate them first: importer migrate \(file) --to \(model.version)" : "pin modelVersion: \(recorded.version) in the pipeline to use them (migrations go forward only)")")
-        }
-        guard recorded.checksum == model.checksum else {
-            throw ConfigurationError(file: model.file,
-                "model \(model.name) version \(recorded.version) differs from the version \(recorded.version) these tables were created with (checksum \(recorded.checksum) vs \(model.checksum)); a released model version must not change — add a new version file instead")
-        }
+        try ModelIdentity(name: model.name, version: recorded.version, checksum: recorded.checksum)
+            .require(model, at: "the tables with prefix '\(prefix)'")
         return true
     }
 }

@@ -255,12 +255,13 @@ struct EntityWriter: Sendable {
                 if error.cancellationReasons.contains(where: { Self.throughputReasons.contains($0.code) }) { client.recordThrottle() }
                 // Only transient reasons (TransactionConflict, throttling): the same transaction again.
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
-                    throw StoreError("\(table): TransactWriteItems still cancelled after \(attempt) attempts: \(error)")
+                    throw StoreError.dynamoDB(error, at: table, "TransactWriteItems still cancelled after \(attempt) attempts",
+                                              entity: entity.name)
                 }
             } catch let error as DynamoDBError where error.code == .validation {
                 return try await bisect(writes, error, sendTransaction)
             } catch let error as DynamoDBError {
-                throw StoreError("\(table): \(error)")
+                throw StoreError.dynamoDB(error, at: table, entity: entity.name)
             }
         }
     }
@@ -306,7 +307,7 @@ struct EntityWriter: Sendable {
         } catch let error as DynamoDBError where error.code == .validation {
             return .refused(error.message)
         } catch let error as DynamoDBError {
-            throw StoreError("\(table): \(error)")
+            throw StoreError.dynamoDB(error, at: table, entity: entity.name)
         }
     }
 
@@ -344,7 +345,7 @@ struct EntityWriter: Sendable {
                     throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
                 }
             } catch let error as DynamoDBError {
-                throw SendFailure(sent: results, unknown: chunk.count, underlying: StoreError("\(table): \(error)"))
+                throw SendFailure(sent: results, unknown: chunk.count, underlying: StoreError.dynamoDB(error, at: table, entity: entity.name))
             } catch {
                 throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
             }
@@ -382,7 +383,9 @@ struct EntityWriter: Sendable {
         let adaptive = client.rateLimiter != nil
         guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name,
                                              usingAnAttempt: !(adaptive && progressed)) else {
-            throw StoreError("\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity")
+            throw StoreError(.throttled,
+                             "\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity",
+                             entity: entity.name, operation: operation)
         }
     }
 }

@@ -115,7 +115,8 @@ final class BulkLoad {
                     }
                 }
             } catch let error as SQLiteError {
-                throw StoreError("cannot build \(entity.name) from the rows the bulk load staged: \(error)")
+                throw StoreError.sqlite(error, at: nil, "cannot build \(entity.name) from the rows the bulk load staged",
+                                         entity: entity.name, operation: "build")
             }
         }
     }
@@ -148,7 +149,7 @@ final class BulkLoad {
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
         try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
         guard let definition = try database.storedDefinition(ofTable: table) else {
-            throw StoreError("cannot build \(entity.name): its table \(table) is gone")
+            throw StoreError(.conflictingWriter, "cannot build \(entity.name): its table \(table) is gone", entity: entity.name, operation: "build")
         }
         try database.execute("DROP TABLE \(quoted(table))")
         try database.execute("PRAGMA writable_schema = ON")
@@ -161,7 +162,9 @@ final class BulkLoad {
         try database.execute("PRAGMA schema_version = \(try database.integer("PRAGMA schema_version") + 1)")
         let origins = try database.strings("SELECT origin FROM pragma_index_list(?)", [.string(table)])
         guard origins == ["pk"] else {
-            throw StoreError("cannot build \(entity.name): SQLite does not read its adopted key index as the primary key's (\(origins))")
+            throw StoreError(.storage(resultCode: nil),
+                             "cannot build \(entity.name): SQLite does not read its adopted key index as the primary key's (\(origins))",
+                             entity: entity.name, operation: "build")
         }
     }
 

@@ -78,7 +78,8 @@ final class StagedRows {
         if let committed {
             let staged = try database.integer("SELECT max(rowid) FROM \(table)")
             guard staged >= committed else {
-                throw StoreError("\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but \(inStore ? "the store" : "the file") holds \(staged); run without --resume to start over")
+                throw StoreError(.unusableCheckpoint, "\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but \(inStore ? "the store" : "the file") holds \(staged); run without --resume to start over",
+                                 entity: entity.name, operation: "resume")
             }
             try database.execute("DELETE FROM \(table) WHERE rowid > ?", [.integer(committed)])
         } else {

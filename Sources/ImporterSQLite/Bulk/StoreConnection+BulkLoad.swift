@@ -33,7 +33,8 @@ extension StoreConnection {
         }
         let fileResumed = inFile.contains { interrupted[$0.name] != nil }
         if fileResumed, !FileManager.default.fileExists(atPath: stagingPath) {
-            throw StoreError("\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over")
+            throw StoreError(.unusableCheckpoint, "\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over",
+                             operation: "resume")
         }
         let storeTables = StagedRows(inStore: database, path: path)
         for entity in inStore { try storeTables.stage(entity, keeping: interrupted[entity.name]) }
@@ -110,7 +111,8 @@ extension StoreConnection {
     /// store (an atomic run's own), and removes the staging file.
     func buildStagedTables(_ bulk: BulkLoad) throws {
         if let reason = bulk.unbuildable {
-            throw StoreError("\(path): the bulk load was not built (\(reason)); run again with --resume to build it")
+            throw StoreError(.storage(resultCode: nil), "\(path): the bulk load was not built (\(reason)); run again with --resume to build it",
+                             operation: "build")
         }
         let autocommit = database.isAutocommit, attach = autocommit && bulk.file != nil
         // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,
@@ -135,7 +137,7 @@ extension StoreConnection {
         } catch {
             rollBack()
             endBuild(attached: attach)
-            throw error as? StoreError ?? StoreError("\(path): cannot build the tables of the bulk load: \(error)")
+            throw StoreError.sqlite(error, at: path, "cannot build the tables of the bulk load", operation: "build")
         }
         endBuild(attached: attach)
         bulk.file?.close()

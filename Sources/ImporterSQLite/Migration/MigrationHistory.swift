@@ -41,11 +41,24 @@ extension StoreConnection {
     }
 
     /// The history, oldest first.
-    func migrationHistory() throws -> [[String: String]] {
+    func migrationHistory() throws -> [MigrationRecord] {
         guard try hasTable("_importer_migrations") else { return [] }
-        return try database.rows("""
-            SELECT from_version, to_version, checksum, started, finished, items, success, coalesce(note, '')
+        var records: [MigrationRecord] = []
+        try database.cached("""
+            SELECT from_version, to_version, checksum, started, finished, items, success, note
             FROM _importer_migrations ORDER BY id
-            """, names: ["from", "to", "checksum", "started", "finished", "items", "success", "note"])
+            """).query { row in
+            records.append(MigrationRecord(
+                from: Int(row.int64(0)), to: Int(row.int64(1)), checksum: row.text(2) ?? "", started: Self.date(row.text(3)),
+                finished: row.text(4).map { Self.date($0) }, items: Int(row.int64(5)), applied: row.int64(6) == 1,
+                note: row.text(7).flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        return records
+    }
+
+    /// A time the store recorded as ISO 8601 text; the epoch for text that is not one.
+    static func date(_ text: String?) -> Date {
+        guard let text, case .success(let millis) = ISO8601.parse(text) else { return Date(timeIntervalSince1970: 0) }
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 }

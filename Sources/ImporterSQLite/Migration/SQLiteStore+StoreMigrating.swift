@@ -30,7 +30,8 @@ extension SQLiteStore: StoreMigrating {
         let again = try migrate(plan, commit: true, deleting: keys,
                                 note: "\(failures.count) items left out (--allow-rejects), see rejects.ndjson")
         guard again.failures.isEmpty else {
-            throw StoreError("a second migration without the failed items failed again; the store is unchanged")
+            throw StoreError(.conflictingWriter, "\(path): a second migration without the failed items failed again; the store is unchanged",
+                             operation: "migrate")
         }
         return MigrationResult(outcome: MigrationOutcome(steps: zip(outcome.steps, again.steps).map { checkedStep, step in
             .init(from: step.from, to: step.to, items: step.items, failures: checkedStep.failures)

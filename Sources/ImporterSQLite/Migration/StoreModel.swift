@@ -10,8 +10,8 @@ extension StoreConnection {
         guard let name = meta["model"], let version = meta["version"].flatMap(Int.init) else {
             throw ConfigurationError(file: path, "the store records no model; it was not made by importer run")
         }
-        guard name == versions.newest.name else {
-            throw ConfigurationError(file: path, "the store holds model '\(name)', not '\(versions.newest.name)'")
+        if name != versions.newest.name {  // any version of this model will do: it is looked up below
+            try ModelIdentity(name: name, version: version, checksum: "").require(versions.newest, at: path)
         }
         guard let model = versions.version(version) else {
             throw ConfigurationError(file: path,
@@ -32,8 +32,8 @@ extension StoreConnection {
     func checkChecksum(of model: Model, recorded: String, accept: Bool) throws {
         guard recorded != model.checksum else { return }
         guard accept else {
-            throw ConfigurationError(file: model.file,
-                "model \(model.name) version \(model.version) differs from the version \(model.version) this store recorded (checksum \(recorded) vs \(model.checksum)); a released model version must not change — put the change in a new version file and migrate, or, if the edit does not change stored data, accept it with --accept-model-change (recorded in the store's history)")
+            try ModelIdentity(name: model.name, version: model.version, checksum: recorded).require(model, at: path)
+            return
         }
         try acceptModelChange(model, previousChecksum: recorded)
     }

@@ -15,7 +15,7 @@ extension StoreConnection {
             }
         } catch {
             rollBack()
-            throw StoreError("\(path): cannot save the checkpoint: \(error)")
+            throw StoreError.sqlite(error, at: path, "cannot save the checkpoint", operation: "save checkpoint")
         }
     }
 
@@ -45,12 +45,19 @@ extension StoreConnection {
     }
 
     /// The newest runs first.
-    func recentRuns(limit: Int) throws -> [[String: String]] {
-        try database.rows("""
+    func recentRuns(limit: Int) throws -> [RunSummary] {
+        var runs: [RunSummary] = []
+        try database.cached("""
             SELECT run_id, pipeline, started, finished, status, model_version, read, inserted, updated, unchanged, rejected, rolled_back
             FROM _importer_runs ORDER BY started DESC LIMIT ?
-            """, [.integer(Int64(limit))],
-            names: ["runId", "pipeline", "started", "finished", "status", "modelVersion", "read", "inserted", "updated",
-                    "unchanged", "rejected", "rolledBack"])
+            """).query([.integer(Int64(limit))]) { row in
+            let count = { Int(row.int64($0)) }
+            runs.append(RunSummary(
+                runId: row.text(0) ?? "", pipeline: row.text(1) ?? "", started: Self.date(row.text(2)),
+                finished: Self.date(row.text(3)), status: row.text(4).flatMap(RunReport.Status.init(rawValue:)),
+                modelVersion: count(5), read: count(6), inserted: count(7), updated: count(8), unchanged: count(9),
+                rejected: count(10), rolledBack: count(11)))
+        }
+        return runs
     }
 }

@@ -16,17 +16,7 @@ extension StoreConnection {
             CREATE TABLE IF NOT EXISTS _importer_checkpoint_rejects (rejection TEXT NOT NULL);
             """)
         let meta = try self.meta()
-        if let name = meta["model"] {
-            let version = Int(meta["version"] ?? "") ?? 0
-            guard name == model.name else {
-                throw ConfigurationError(file: path, "the store holds model '\(name)', not '\(model.name)'; use another destination path")
-            }
-            guard version == model.version else {
-                throw ConfigurationError(file: path,
-                    "the store holds \(name) version \(version) but the pipeline uses version \(model.version); migrate it first: importer migrate PIPELINE --to \(model.version)")
-            }
-            try checkChecksum(of: model, recorded: meta["checksum"] ?? "?", accept: false)
-        }
+        if let recorded = Self.recordedModel(meta) { try recorded.require(model, at: path) }
         try prepareMigrationHistory()
         try database.inTransaction(.immediate) {
             for entity in model.entities { try database.execute(createTable(entity)) }
@@ -49,6 +39,12 @@ extension StoreConnection {
             result[row.text(0) ?? ""] = row.text(1) ?? ""
         }
         return result
+    }
+
+    /// The model `meta` records, if any.
+    static func recordedModel(_ meta: [String: String]) -> ModelIdentity? {
+        guard let name = meta["model"] else { return nil }
+        return ModelIdentity(name: name, version: Int(meta["version"] ?? "") ?? 0, checksum: meta["checksum"] ?? "?")
     }
 
     func setMeta(_ values: [String: String]) throws {

@@ -24,7 +24,7 @@ extension StoreConnection {
                 return try bulk.write(records, of: entity, rules: rules)
             } catch {
                 rollBack()
-                throw error as? StoreError ?? StoreError("\(bulk.rows(of: entity).path): \(error)")
+                throw StoreError.sqlite(error, at: bulk.rows(of: entity).path, entity: entity.name, operation: "write")
             }
         }
         let statements = try prepared(entity)
@@ -58,7 +58,7 @@ extension StoreConnection {
         } catch {
             // Whatever failed, no write of this batch may be committed later by another COMMIT.
             rollBack()
-            throw error as? StoreError ?? StoreError("\(path): \(error)")
+            throw StoreError.sqlite(error, at: path, entity: entity.name, operation: "write")
         }
     }
 
@@ -107,7 +107,8 @@ extension StoreConnection {
             // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
             // ROLLBACK), earlier writes of the batch are gone: that is a store failure.
             guard !database.isAutocommit else {
-                throw StoreError("\(path): SQLite rolled back the whole transaction after refusing a record: \(error)")
+                throw StoreError.sqlite(error, at: path, "SQLite rolled back the whole transaction after refusing a record",
+                                         entity: entity.name, operation: "write")
             }
             return WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
                                                     "the store refused the record: \(error.message)")))
@@ -157,7 +158,8 @@ extension StoreConnection {
         case .update(let row, let expectedVersion):
             try statements.update.execute(row + entity.keyIndices.map { row[$0] } + [.integer(expectedVersion)])
             guard database.changes == 1 else {
-                throw StoreError("\(path): \(entity.name) \(entity.describe(key: entity.key(of: row))) changed during the write")
+                throw StoreError(.conflictingWriter, "\(path): \(entity.name) \(entity.describe(key: entity.key(of: row))) changed during the write",
+                                 entity: entity.name, key: entity.key(of: row), operation: "update")
             }
             return WriteOutcome(.updated, conflict: conflict)
         }
@@ -192,7 +194,7 @@ extension StoreConnection {
             return database.changes == 1
         } catch {
             rollBack()
-            throw error as? StoreError ?? StoreError("\(path): cannot delete \(entity.name) '\(key)': \(error)")
+            throw StoreError.sqlite(error, at: path, "cannot delete \(entity.name) '\(key)'", entity: entity.name, key: key, operation: "delete")
         }
     }
 
@@ -231,7 +233,7 @@ extension StoreConnection {
         } catch {
             if staged { bulk?.unbuildable = "the store failed to commit after its staged rows: \(error)" }
             rollBack()
-            throw StoreError("\(path): cannot commit: \(error)")
+            throw StoreError.sqlite(error, at: path, "cannot commit", operation: "commit")
         }
     }
 

@@ -110,7 +110,7 @@ final class StoreConnection {
     }
 
     func prepared(_ entity: Entity) throws -> EntityStatements {
-        guard let statements = statements[entity.name] else { throw StoreError("entity \(entity.name) was not prepared") }
+        guard let statements = statements[entity.name] else { throw StoreError(.notPrepared, "\(path): entity \(entity.name) was not prepared", entity: entity.name) }
         return statements
     }
 }

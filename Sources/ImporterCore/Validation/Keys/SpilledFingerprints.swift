@@ -143,7 +143,7 @@ package final class SpilledFingerprints {
     }
 
     private static func failure(_ action: String, _ directory: String) -> StoreError {
-        StoreError("the key ledger cannot \(action) \(directory): \(String(cString: strerror(errno))); "
+        StoreError(.storage(resultCode: nil), "the key ledger cannot \(action) \(directory): \(String(cString: strerror(errno))); "
             + "set TMPDIR to a directory with free space")
     }
 }
