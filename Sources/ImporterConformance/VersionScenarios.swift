@@ -29,7 +29,7 @@ public enum VersionScenarios {
         }
         return all.map { scenario in
             ConformanceScenario(
-                name: scenario.name + ", on a (hash, range) key", write: scenario.write,
+                id: scenario.id + "OnCompositeKey", name: scenario.name + ", on a (hash, range) key", write: scenario.write,
                 stored: ["Pair": (scenario.stored["Item"] ?? []).map(pair)],
                 incoming: scenario.incoming.map { .init(entity: "Pair", item: pair($0.item), outcome: $0.outcome, conflict: $0.conflict) },
                 synced: scenario.synced.isEmpty ? [] : ["Pair"],
@@ -71,6 +71,7 @@ public enum VersionScenarios {
         if mode == .sync { expected.after["gone"] = nil }
 
         return ConformanceScenario(
+            id: [mode.rawValue, versions.rawValue, configuredPolicy.rawValue].map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
             name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
             write: write, stored: ["Item": stored], incoming: expected.incoming, synced: mode == .sync ? ["Item"] : [],
             expected: ["Item": Array(expected.after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])
