@@ -86,6 +86,10 @@ let package = Package(
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
+        // The DynamoDB store and S3 against moto servers the tests start, and the binary against them.
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
+        // The AWS clients' parts that need no server: SigV4 (AWS's vectors), credentials and
+        // endpoints, redaction, retry rates, DynamoDB item coding, request bodies, table names.
+        .testTarget(name: "ImporterAWSTests", dependencies: ["ImporterCore", "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "TestSupport"]),
     ]
 )
