@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
-        // The store conformance table (SPEC §6 scenarios), run by every store's tests.
+        // The store conformance table (the rules of docs/writes.md), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
         .target(name: "ImporterAWS", dependencies: [

@@ -3,7 +3,7 @@ import ImporterCore
 /// The version rules (docs/writes.md) as a table: every combination of mode × versions × mergePolicy, each meeting the
 /// same stored items with the same incoming records (a new key, a new key that claims a
 /// version, identical content, a replay, a blind update, a matching version, a conflicting
-/// version). The expected outcomes below are written from the spec, case by case; they do not
+/// version). The expected outcomes below are written from those rules, case by case; they do not
 /// call `VersionRules`.
 public enum VersionScenarios {
     public static var all: [ConformanceScenario] {
