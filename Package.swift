@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.
         .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
-        // The store conformance table (SPEC §6 scenarios), run by every store's tests.
+        // The store conformance table (the rules of docs/writes.md), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
         // Nothing of the pipeline: the CLI and the S3 inputs map the pipeline's settings onto it.
@@ -87,6 +87,10 @@ let package = Package(
         // What the test targets share: running the built binary and the tools that check its output.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
+        // The DynamoDB store and S3 against moto servers the tests start, and the binary against them.
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
+        // The AWS clients' parts that need no server: SigV4 (AWS's vectors), credentials and
+        // endpoints, redaction, retry rates, DynamoDB item coding, request bodies, table names.
+        .testTarget(name: "ImporterAWSTests", dependencies: ["ImporterCore", "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "TestSupport"]),
     ]
 )

@@ -21,7 +21,7 @@ over the store after importing the bad dump (first import, so version is 1 every
         rating, version FROM Checkin ORDER BY checkinId"
 
 They are computed here from the good records' source values with the storage rules of
-SPEC §5 (not by running the importer). NULL prints as an empty field; a name containing a
+docs/values.md (not by running the importer). NULL prints as an empty field; a name containing a
 newline is printed raw by sqlite3, so such a record spans two lines of the golden file.
 
 Standard library only, fixed seed, explicit UTF-8 and newline handling: every run produces
@@ -266,7 +266,7 @@ def gen_checkin(rng, checkin_id, location_ids, start):
     elif r < 0.15:
         pass                                             # rating missing
     elif r < 0.16:
-        rec["rating"] = str(rng.randint(1, 5))           # integer string (SPEC §5)
+        rec["rating"] = str(rng.randint(1, 5))           # integer string (docs/values.md)
     else:
         rec["rating"] = rng.randint(1, 5)
     if rng.random() < 0.05:                              # key order is not significant
@@ -524,7 +524,7 @@ def gen_bad_checkins(good_locations):
 
 
 # ---------------------------------------------------------------------------------------
-# The expected store for the good records of the bad dump (SPEC §5 storage rules)
+# The expected store for the good records of the bad dump (docs/values.md's storage rules)
 # ---------------------------------------------------------------------------------------
 # Each function returns the text the sqlite3 CLI (3.40, list mode) prints for the stored
 # value; None is NULL and prints as an empty field.

@@ -27,6 +27,9 @@ public struct ConformanceScenario: Sendable {
         public let conflict: Bool
     }
 
+    /// A short name, unique in the table, that a test method is named after: each store's
+    /// tests run the scenario `InsertCheckError` in `testInsertCheckError`.
+    public let id: String
     public let name: String
     public let write: WriteConfig
     /// Items stored before the run (versions included), per entity.
@@ -42,9 +45,10 @@ public struct ConformanceScenario: Sendable {
     public let expectedDenied: Set<String>
     public let expectDeletesRefused: Bool
 
-    public init(name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming], synced: [String] = [],
+    public init(id: String, name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming], synced: [String] = [],
                 expected: [String: [Item]], expectedDeleted: Set<String> = [], expectedDenied: Set<String> = [],
                 expectDeletesRefused: Bool = false) {
+        self.id = id
         self.name = name
         self.write = write
         self.stored = stored

@@ -33,6 +33,7 @@ public enum SyncScenarios {
         let items = (1...5).map { VersionScenarios.item("i\($0)", "I\($0)", nil, Int64($0), version: 2) }
         return [
             ConformanceScenario(
+                id: "SyncDeletesMissingItems",
                 name: "sync deletes the items missing from the input and keeps the rest",
                 write: write(), stored: ["Item": items],
                 incoming: [unchanged("Item", items[0]),
@@ -43,6 +44,7 @@ public enum SyncScenarios {
                                     VersionScenarios.item("i9", "new", nil, 9, version: 1)]],
                 expectedDeleted: ["Item/i3", "Item/i4", "Item/i5"]),
             ConformanceScenario(
+                id: "CascadeDeletesDependants",
                 name: "cascade deletes the dependants of a deleted item",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o2")]],
@@ -50,6 +52,7 @@ public enum SyncScenarios {
                 expected: ["Owner": [owner("o2")], "Pet": [child("p3", "o2")]],
                 expectedDeleted: ["Owner/o1", "Pet/p1", "Pet/p2"]),
             ConformanceScenario(
+                id: "NullifyClearsDependantsKeys",
                 name: "nullify clears the key of the dependants, at version + 1",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2")], "Toy": [child("t1", "o1", version: 4), child("t2", "o2")]],
@@ -57,6 +60,7 @@ public enum SyncScenarios {
                 expected: ["Owner": [owner("o2")], "Toy": [child("t1", nil, version: 5), child("t2", "o2")]],
                 expectedDeleted: ["Owner/o1"]),
             ConformanceScenario(
+                id: "DenyKeepsAnItemWithDependants",
                 name: "deny keeps an item that still has dependants, and reports it",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2"), owner("o3")], "Car": [child("c1", "o1")]],
@@ -64,6 +68,7 @@ public enum SyncScenarios {
                 expected: ["Owner": [owner("o1"), owner("o3")], "Car": [child("c1", "o1")]],
                 expectedDeleted: ["Owner/o2"], expectedDenied: ["Owner/o1"]),
             ConformanceScenario(
+                id: "NullifyOfARequiredKeyIsDenied",
                 name: "nullify of a required key is refused like deny, and nothing of that item's cascade is deleted",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")]],
@@ -71,6 +76,7 @@ public enum SyncScenarios {
                 expected: ["Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")]],
                 expectedDenied: ["Owner/o1"]),
             ConformanceScenario(
+                id: "CascadeSparesDependantsInTheInput",
                 name: "a cascade never deletes a dependant that is in the input",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o2")]],
@@ -86,11 +92,13 @@ public enum SyncScenarios {
         let items = (1...5).map { VersionScenarios.item("i\($0)", "I\($0)", nil, Int64($0), version: 2) }
         return [
             ConformanceScenario(
+                id: "MaxDeletesCountRefuses",
                 name: "maxDeletes as a count refuses the delete phase before anything is deleted",
                 write: write(maxDeletes: .count(2)), stored: ["Item": items],
                 incoming: [unchanged("Item", items[0]), unchanged("Item", items[1])], synced: ["Item"],
                 expected: ["Item": items], expectDeletesRefused: true),
             ConformanceScenario(
+                id: "MaxDeletesPercentCountsCascades",
                 name: "maxDeletes as a percentage counts cascaded deletes too",
                 write: write(maxDeletes: .percent(50)),
                 stored: ["Owner": [owner("o1"), owner("o2")],
@@ -100,6 +108,7 @@ public enum SyncScenarios {
                            "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o1"), child("p4", "o2")]],
                 expectDeletesRefused: true),
             ConformanceScenario(
+                id: "MaxDeletesPercentAllowsUpToTheLimit",
                 name: "maxDeletes as a percentage allows deletes up to the limit",
                 write: write(maxDeletes: .percent(60)), stored: ["Item": items],
                 incoming: [unchanged("Item", items[0]), unchanged("Item", items[1])], synced: ["Item"],

@@ -3,7 +3,7 @@ import ImporterCore
 /// The version rules (docs/writes.md) as a table: every combination of mode × versions × mergePolicy, each meeting the
 /// same stored items with the same incoming records (a new key, a new key that claims a
 /// version, identical content, a replay, a blind update, a matching version, a conflicting
-/// version). The expected outcomes below are written from the spec, case by case; they do not
+/// version). The expected outcomes below are written from those rules, case by case; they do not
 /// call `VersionRules`.
 public enum VersionScenarios {
     public static var all: [ConformanceScenario] {
@@ -29,7 +29,7 @@ public enum VersionScenarios {
         }
         return all.map { scenario in
             ConformanceScenario(
-                name: scenario.name + ", on a (hash, range) key", write: scenario.write,
+                id: scenario.id + "OnCompositeKey", name: scenario.name + ", on a (hash, range) key", write: scenario.write,
                 stored: ["Pair": (scenario.stored["Item"] ?? []).map(pair)],
                 incoming: scenario.incoming.map { .init(entity: "Pair", item: pair($0.item), outcome: $0.outcome, conflict: $0.conflict) },
                 synced: scenario.synced.isEmpty ? [] : ["Pair"],
@@ -71,6 +71,7 @@ public enum VersionScenarios {
         if mode == .sync { expected.after["gone"] = nil }
 
         return ConformanceScenario(
+            id: [mode.rawValue, versions.rawValue, configuredPolicy.rawValue].map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
             name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
             write: write, stored: ["Item": stored], incoming: expected.incoming, synced: mode == .sync ? ["Item"] : [],
             expected: ["Item": Array(expected.after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])

@@ -13,7 +13,7 @@ enum ObjectInputs {
     /// Lists the objects `config`'s `s3://` sources name (into `config`), checks DynamoDB export
     /// folders against their manifests (`ExportIntegrityError` before anything is written) and
     /// returns the readers' factory for every input.
-    static func prepare(_ config: inout PipelineConfig) throws -> PipelineRun.ReaderFactory {
+    static func prepare(_ config: inout PipelineConfig) throws -> PipelineRun.RecordReaderMaker {
         try LocalExports.expand(&config)
         #if DynamoDB
         guard config.firstObjectSource != nil else { return ReaderFactory.makeReader }

@@ -92,7 +92,7 @@ struct OutputOptions: ParsableArguments {
 private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions, access: StoreAccessOptions,
                      command: String) throws {
     let (config, versions, model, makeReader) = try exitOnIntegrityError {
-        try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model, PipelineRun.ReaderFactory) in
+        try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model, PipelineRun.RecordReaderMaker) in
             var (config, versions, model) = try pipeline.loadVersions()
             try PipelineRun.checkConfiguration(config, model: model, versions: versions)
             try PipelineRun.checkSelection(options, config: config, model: model)
@@ -111,7 +111,7 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
 /// exit code (`run`, `validate` and `restore`). A SQLite store is locked for the whole run
 /// (`command` names the run in the lock); SIGINT and SIGTERM stop it cleanly.
 func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
-                 access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.ReaderFactory) throws {
+                 access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.RecordReaderMaker) throws {
     var options = options
     options.quiet = output.quiet
     options.reportDirectory = output.reportDir

@@ -89,7 +89,7 @@ final class MotoServer {
     /// Runs `body` with authentication off. moto checks an S3 signature against the URL as its
     /// web framework decoded it (`prefix=a/` for `prefix=a%2F`, `ü` for `%C3%BC`), which AWS
     /// does not; requests with such URLs are checked without it (the signer follows AWS's own
-    /// S3 vectors in SigV4SignerTests).
+    /// S3 vectors: ImporterAWSTests, S3SigningTests and SigV4SignerTests).
     func withAuthenticationOff<T>(_ body: () throws -> T) throws -> T {
         try Self.setAuthentication(endpoint, unauthenticatedActions: "inf")
         defer { try? Self.setAuthentication(endpoint, unauthenticatedActions: "0") }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ImporterCore
 
-/// The read stage (with its part parsers and map stage): a CSV file in, numbered chunks of
+/// The read stage (with its part parsers and record preparers): a CSV file in, numbered chunks of
 /// mapped and validated records out, in input order.
 final class ReadStageTests: XCTestCase {
     func testChunksCarryEveryRecordInInputOrderWithParseRejectsInPlace() throws {

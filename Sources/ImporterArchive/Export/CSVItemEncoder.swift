@@ -3,7 +3,7 @@ import ImporterCore
 /// RFC 4180: a header row of attribute names, CRLF line ends, a cell quoted when it holds a
 /// comma, quote, CR or LF. A null is an empty unquoted cell and an empty text is `""`, so
 /// importer (`nullValues: [""]`) tells them apart; `sqlite3 .import` reads both as ''.
-struct CSVItemEncoder: ItemEncoder {
+struct CSVItemEncoder: ArchiveItemEncoder {
     let header: [UInt8]
     private let kinds: [CellKind]
 

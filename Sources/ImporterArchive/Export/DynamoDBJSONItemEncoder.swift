@@ -2,7 +2,7 @@ import ImporterCore
 
 /// DynamoDB's export to S3 line format, `{"Item":{"name":{"S":"Café"},"visits":{"N":"3"},"open":{"BOOL":true}}}`,
 /// with the store's attribute types of docs/values.md (dates as ISO text in S) and nulls omitted.
-struct DynamoDBJSONItemEncoder: ItemEncoder {
+struct DynamoDBJSONItemEncoder: ArchiveItemEncoder {
     /// `"name":` for each attribute.
     private let keys: [[UInt8]]
     private let kinds: [CellKind]

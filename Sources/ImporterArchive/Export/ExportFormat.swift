@@ -26,7 +26,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    func encoder(for entity: Entity) -> ItemEncoder {
+    func encoder(for entity: Entity) -> ArchiveItemEncoder {
         switch self {
         case .ndjson: return NDJSONItemEncoder(entity: entity)
         case .csv: return CSVItemEncoder(entity: entity)

@@ -2,7 +2,7 @@ import ImporterCore
 
 /// `{"name":"Café","visits":3,"rating":4.5,"price":12.50,"at":"2024-01-01T00:00:00.000Z","open":true}`:
 /// every attribute in model order, nulls as `null`, decimals as exact number literals.
-struct NDJSONItemEncoder: ItemEncoder {
+struct NDJSONItemEncoder: ArchiveItemEncoder {
     /// `"name":` for each attribute, with `{` or `,` in front.
     private let keys: [[UInt8]]
     private let kinds: [CellKind]

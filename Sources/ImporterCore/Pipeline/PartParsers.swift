@@ -1,11 +1,11 @@
 /// Threads that parse parts of inputs (map and validate them) while the read stage cuts the
 /// next ones: parsing, the busiest stage of a re-run, spreads over the cores. Each thread has
-/// its own map stage; their chunks reach the key stage in input order through the sequencer.
+/// its own record preparer; their chunks reach the key stage in input order through the sequencer.
 final class PartParsers {
     /// Records of an input that a reader cut off, and the item number of their chunk.
     struct Part {
         let sequence: Int
-        let recipe: MapStage.Recipe
+        let recipe: RecordPreparer.Recipe
         let reader: RecordReader
     }
 
@@ -35,11 +35,11 @@ final class PartParsers {
     }
 }
 
-/// What one part-parser thread owns: its map stage (for the input of its last part) and the
+/// What one part-parser thread owns: its record preparer (for the input of its last part) and the
 /// chunks the writer hands back to it.
 private struct PartParser {
     private let written = Handback<[PreparedRecord]>()
-    private var mapStage: MapStage?
+    private var preparer: RecordPreparer?
 
     /// Parses parts until told to stop, each into one chunk.
     mutating func run(_ parts: BoundedChannel<PartParsers.Part?>, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder,
@@ -48,8 +48,8 @@ private struct PartParser {
             written.releaseAll()
             var chunk = ParsedChunk(capacity: ReadStage.chunkSize, handback: written)
             do {
-                if mapStage?.inputIndex != part.recipe.inputIndex { mapStage = try MapStage(part.recipe) }
-                while let record = try part.reader.next() { mapStage!.prepare(record, into: &chunk) }
+                if preparer?.inputIndex != part.recipe.inputIndex { preparer = try RecordPreparer(part.recipe) }
+                while let record = try part.reader.next() { preparer!.prepare(record, into: &chunk) }
             } catch {
                 recorder.abort("reading \(paths[part.recipe.inputIndex]) failed: \(error)")
             }

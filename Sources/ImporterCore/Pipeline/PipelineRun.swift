@@ -1,7 +1,8 @@
 import Foundation
 
-/// One run of a pipeline (docs/pipeline.md): read → map and validate → key checks → version and write →
-/// report, each stage a type that owns its state.
+/// One run of a pipeline (docs/pipeline.md): read, map and validate (`ReadStage`, whose records a
+/// `RecordPreparer` prepares) → key checks (`KeyStage`) → version and write (`WriteStage`) → the
+/// report (`RunReportAssembler`). Each stage is a type that owns its state.
 ///
 /// The read stage runs on the calling thread (or, for inputs a reader can cut into parts,
 /// hands the parts to `PartParsers`); the key stage and the write stage run on threads of their
@@ -14,14 +15,14 @@ import Foundation
 /// - ``checkConfiguration(_:model:versions:)``
 public struct PipelineRun: ~Copyable {
     /// Opens a reader for one input file of a source.
-    public typealias ReaderFactory = (_ source: SourceConfig, _ path: String) throws -> RecordReader
+    public typealias RecordReaderMaker = (_ source: SourceConfig, _ path: String) throws -> RecordReader
 
     private let config: PipelineConfig
     private let model: Model
     /// Every version of the model, for sources written against an older one.
     private let versions: VersionedModel?
     private let store: (any Store)?
-    private let makeReader: ReaderFactory
+    private let makeReader: RecordReaderMaker
     private let options: RunOptions
     private var runId: String { options.runId }
 
@@ -30,7 +31,7 @@ public struct PipelineRun: ~Copyable {
 
     /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
     /// `versions` (the model directory) lets sources name an older `modelVersion`.
-    public init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping ReaderFactory) {
+    public init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping RecordReaderMaker) {
         self.config = config
         self.model = model
         self.versions = versions
@@ -131,7 +132,7 @@ public struct PipelineRun: ~Copyable {
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk, recorder: recorder) }
         if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
-        var report = ReportStage(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
+        var report = RunReportAssembler(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
             .report(recorder, started: started, deletes: deletes)
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
@@ -166,7 +167,7 @@ public struct PipelineRun: ~Copyable {
                 counts.unchanged = records
             }
         }
-        let report = ReportStage(runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId)
+        let report = RunReportAssembler(runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId)
             .report(recorder, started: started, deletes: nil)
         return try publish(report)
     }

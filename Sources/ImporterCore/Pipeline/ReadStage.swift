@@ -15,7 +15,7 @@ final class ReadStage {
 
     private let inputs: [RunInput]
     private let pipelineFile: String
-    private let makeReader: PipelineRun.ReaderFactory
+    private let makeReader: PipelineRun.RecordReaderMaker
     private let recorder: RunRecorder
     private let parsed: Sequencer<ParsedItem>
     private let progress: Progress
@@ -26,7 +26,7 @@ final class ReadStage {
     /// The number of the next item for the key stage, which takes them in this order.
     private var nextSequence = 0
 
-    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.ReaderFactory, recorder: RunRecorder,
+    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.RecordReaderMaker, recorder: RunRecorder,
          parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, quiet: Bool) {
         self.inputs = inputs
         self.pipelineFile = pipelineFile
@@ -59,13 +59,13 @@ final class ReadStage {
         // A local file must be the same at the end of its read as at the start: one replaced,
         // cut or appended to meanwhile was not read whole, and the run stops.
         let identity = input.remote == nil ? FileIdentity(of: input.path) : nil
-        let recipe = MapStage.Recipe(inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
-                                     file: pipelineFile, line: input.source.line)
+        let recipe = RecordPreparer.Recipe(inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
+                                           file: pipelineFile, line: input.source.line)
         let reader: RecordReader
-        let mapStage: MapStage
+        let preparer: RecordPreparer
         do {
             reader = try makeReader(input.source, input.path)
-            mapStage = try MapStage(recipe)
+            preparer = try RecordPreparer(recipe)
         } catch {
             recorder.abort("cannot read \(input.path): \(error)")
             return 0
@@ -73,7 +73,7 @@ final class ReadStage {
         if let partitioned = reader as? PartitionedRecordReader {
             cut(partitioned, recipe: recipe, slice: input.slice, progress: progress)
         } else {
-            parse(reader, mapStage, slice: input.slice, progress: progress)
+            parse(reader, preparer, slice: input.slice, progress: progress)
         }
         if let identity, !recorder.isAborted, FileIdentity(of: input.path) != identity {
             recorder.abort("\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete")
@@ -84,7 +84,7 @@ final class ReadStage {
 
     /// Parses an input on this thread, a chunk at a time; with a `slice`, only the shard's
     /// blocks of `partSize` records.
-    private func parse(_ reader: RecordReader, _ mapStage: MapStage, slice: Shard?, progress: (Int64, Int) -> Void) {
+    private func parse(_ reader: RecordReader, _ preparer: RecordPreparer, slice: Shard?, progress: (Int64, Int) -> Void) {
         var chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
         var chunkBytes = 0
         var readCount = 0
@@ -93,10 +93,10 @@ final class ReadStage {
                 guard let record = try reader.next() else { break }
                 if slice?.takes(readCount / Self.partSize) ?? true {
                     chunkBytes += record.raw.count
-                    mapStage.prepare(record, into: &chunk)
+                    preparer.prepare(record, into: &chunk)
                 }
             } catch {
-                recorder.abort("reading \(inputs[mapStage.inputIndex].path) failed: \(error)")
+                recorder.abort("reading \(inputs[preparer.inputIndex].path) failed: \(error)")
                 break
             }
             readCount += 1
@@ -105,18 +105,18 @@ final class ReadStage {
                 if recorder.isAborted { break }
             }
             if chunk.count >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 {
-                parsed.put(.chunk(input: mapStage.inputIndex, chunk), sequence: takeSequence())
+                parsed.put(.chunk(input: preparer.inputIndex, chunk), sequence: takeSequence())
                 written.releaseAll()
                 chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
                 chunkBytes = 0
             }
         }
-        if chunk.count > 0 { parsed.put(.chunk(input: mapStage.inputIndex, chunk), sequence: takeSequence()) }
+        if chunk.count > 0 { parsed.put(.chunk(input: preparer.inputIndex, chunk), sequence: takeSequence()) }
     }
 
     /// Cuts an input into parts, `partSize` records each, for the part parsers; with a
     /// `slice`, the other shards' parts are cut and left unread.
-    private func cut(_ reader: PartitionedRecordReader, recipe: MapStage.Recipe, slice: Shard?, progress: (Int64, Int) -> Void) {
+    private func cut(_ reader: PartitionedRecordReader, recipe: RecordPreparer.Recipe, slice: Shard?, progress: (Int64, Int) -> Void) {
         let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
         self.partParsers = partParsers
         var ordinal = 0

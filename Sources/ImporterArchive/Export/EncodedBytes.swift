@@ -1,30 +1,7 @@
 import Foundation
 import ImporterCore
 
-/// Turns stored items into the bytes of a data file.
-protocol ItemEncoder {
-    /// What the file starts with (a CSV header row); empty for line formats.
-    var header: [UInt8] { get }
-    /// Appends one item, line end included.
-    func append(_ row: any StoredRow, to bytes: inout [UInt8])
-}
-
-/// How an attribute's cells are written, from its type.
-enum CellKind {
-    case text, decimal, integer, double, boolean, date, binary
-
-    init(_ type: AttributeType) {
-        switch type {
-        case .string, .uuid, .uri: self = .text
-        case .binary: self = .binary
-        case .decimal: self = .decimal
-        case .int16, .int32, .int64: self = .integer
-        case .double, .float: self = .double
-        case .boolean: self = .boolean
-        case .date: self = .date
-        }
-    }
-}
+// What the archive's item encoders (`ArchiveItemEncoder`) append their bytes with.
 
 extension Array where Element == UInt8 {
     /// Appends the base64 text of a stored binary value.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The report stage: the run's figures, per input and per entity, its status and exit code
-/// (docs/reports.md), from what the stages recorded.
-struct ReportStage {
+/// Assembles a run's report at its end: the figures per input and per entity, the status and
+/// exit code (docs/reports.md), from what the stages recorded.
+struct RunReportAssembler {
     let runId: String
     let config: PipelineConfig
     let model: Model

@@ -1,9 +1,9 @@
-/// The map-and-validate stage's work on each record of one input: map, validate and migrate it
-/// into a `PreparedRecord`, or reject it. Each parsing thread has its own (made from a
-/// `MapStage.Recipe`): two threads that retain and release the same objects for every record
-/// slow each other down.
-final class MapStage {
-    /// What a thread needs to make its own stage for an input.
+/// Prepares each record of one input: maps, validates and migrates it into a `PreparedRecord`,
+/// or rejects it (the work of the threads that parse, not a stage of its own). Each parsing
+/// thread has its own (made from a `RecordPreparer.Recipe`): two threads that retain and
+/// release the same objects for every record slow each other down.
+final class RecordPreparer {
+    /// What a thread needs to make its own preparer for an input.
     struct Recipe: Sendable {
         let inputIndex: Int
         /// The entity as the input's model version has it.
@@ -21,7 +21,7 @@ final class MapStage {
     private let validator: RecordValidator
     private let migrator: RecordMigrator?
 
-    /// The stage of `recipe`'s input, with objects of its own. Throws `ConfigurationError` for
+    /// The preparer of `recipe`'s input, with objects of its own. Throws `ConfigurationError` for
     /// a map that does not fit the entity (checked before a run starts).
     init(_ recipe: Recipe) throws {
         inputIndex = recipe.inputIndex
