@@ -6,14 +6,13 @@ let package = Package(
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "importer", targets: ["importer"]),
+        // The library (docs/library.md): models, items, typed items, queries and transactions
+        // on a store; the pipeline, readers, archives and S3 inputs are the package's own.
         .library(name: "ImporterCore", targets: ["ImporterCore"]),
-        .library(name: "ImporterFormats", targets: ["ImporterFormats"]),
         .library(name: "ImporterSQLite", targets: ["ImporterSQLite"]),
         .library(name: "ImporterAWS", targets: ["ImporterAWS"]),
         .library(name: "ImporterDynamoDB", targets: ["ImporterDynamoDB"]),
-        .library(name: "ImporterS3", targets: ["ImporterS3"]),
-        .library(name: "ImporterArchive", targets: ["ImporterArchive"]),
-        // For the fuzzing package in Fuzz/ only.
+        // For the fuzzing package in Fuzz/ only (another package: it sees public API alone).
         .library(name: "ImporterFuzzing", targets: ["ImporterFuzzing"]),
     ],
     traits: [

@@ -4,42 +4,42 @@ import ImporterFormats
 
 /// `manifest.json`, an archive's first entry: what the archive holds and the proof of it
 /// (docs/archives.md). Restore checks every data file against it before writing anything.
-public struct Manifest: Codable, Equatable, Sendable {
+package struct Manifest: Codable, Equatable, Sendable {
     /// The layout version of the archive; restore refuses versions it does not know.
-    public var formatVersion: Int
-    public var tool: Tool
+    package var formatVersion: Int
+    package var tool: Tool
     /// When the export started, ISO-8601 UTC.
-    public var createdAt: String
-    public var model: ModelIdentity
+    package var createdAt: String
+    package var model: ModelIdentity
     /// Where the data came from (`sqlite` or `dynamodb`), for people reading the manifest.
-    public var source: String
-    public var entities: [EntityFile]
+    package var source: String
+    package var entities: [EntityFile]
 
-    public struct Tool: Codable, Equatable, Sendable {
-        public var name: String
-        public var version: String
+    package struct Tool: Codable, Equatable, Sendable {
+        package var name: String
+        package var version: String
     }
 
-    public struct ModelIdentity: Codable, Equatable, Sendable {
-        public var name: String
-        public var version: Int
-        public var checksum: String
+    package struct ModelIdentity: Codable, Equatable, Sendable {
+        package var name: String
+        package var version: Int
+        package var checksum: String
     }
 
     /// One entity's data file.
-    public struct EntityFile: Codable, Equatable, Sendable {
-        public var entity: String
+    package struct EntityFile: Codable, Equatable, Sendable {
+        package var entity: String
         /// The entry's path in the archive, `data/<Entity>.<ext>`.
-        public var file: String
-        public var format: ExportFormat
-        public var items: Int
-        public var bytes: Int64
-        public var sha256: String
+        package var file: String
+        package var format: ExportFormat
+        package var items: Int
+        package var bytes: Int64
+        package var sha256: String
     }
 
-    public static let currentFormatVersion = 1
-    public static let entryName = "manifest.json"
-    public static let modelEntryName = "model.yaml"
+    package static let currentFormatVersion = 1
+    package static let entryName = "manifest.json"
+    package static let modelEntryName = "model.yaml"
 
     func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()

@@ -2,22 +2,22 @@ import ImporterCore
 
 /// Runs conformance scenarios against a store, through the same calls `importer run` makes:
 /// `write` with `VersionRules`, `commit`, and `SyncDeletes` for sync.
-public struct ConformanceRunner {
-    public let model: Model
+package struct ConformanceRunner {
+    package let model: Model
     /// The model of the scenarios on a (hash, range) key.
-    public let pairModel: Model
+    package let pairModel: Model
 
-    public init() throws {
+    package init() throws {
         model = try ConformanceModel.load()
         pairModel = try ConformanceModel.loadPairs()
     }
 
     /// Every scenario of the table.
-    public static var scenarios: [ConformanceScenario] { VersionScenarios.all + VersionScenarios.onCompositeKeys + SyncScenarios.all }
+    package static var scenarios: [ConformanceScenario] { VersionScenarios.all + VersionScenarios.onCompositeKeys + SyncScenarios.all }
 
     /// Runs `scenario` on `store` (new and empty) and returns what differs from the table; an
     /// empty list means the store conforms.
-    public func run(_ scenario: ConformanceScenario, on store: Store) throws -> [String] {
+    package func run(_ scenario: ConformanceScenario, on store: Store) throws -> [String] {
         let model = scenario.stored["Pair"] != nil || scenario.incoming.contains { $0.entity == "Pair" } ? pairModel : self.model
         try store.prepare(for: model)
         var preserve = WriteConfig()

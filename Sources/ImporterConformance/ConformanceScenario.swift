@@ -2,13 +2,13 @@ import ImporterCore
 
 /// One row of the store conformance table: a stored state, incoming records and write settings,
 /// and what every store must end with. The same table runs against every `Store`.
-public struct ConformanceScenario: Sendable {
+package struct ConformanceScenario: Sendable {
     /// What one incoming record must lead to.
-    public enum Outcome: Equatable, Sendable, CustomStringConvertible {
+    package enum Outcome: Equatable, Sendable, CustomStringConvertible {
         case inserted, updated, unchanged, rolledBack
         case rejected(RejectReason)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .inserted: return "inserted"
             case .updated: return "updated"
@@ -20,32 +20,32 @@ public struct ConformanceScenario: Sendable {
     }
 
     /// An incoming record and its expected outcome (and whether it is a version conflict).
-    public struct Incoming: Sendable {
-        public let entity: String
-        public let item: Item
-        public let outcome: Outcome
-        public let conflict: Bool
+    package struct Incoming: Sendable {
+        package let entity: String
+        package let item: Item
+        package let outcome: Outcome
+        package let conflict: Bool
     }
 
     /// A short name, unique in the table, that a test method is named after: each store's
     /// tests run the scenario `InsertCheckError` in `testInsertCheckError`.
-    public let id: String
-    public let name: String
-    public let write: WriteConfig
+    package let id: String
+    package let name: String
+    package let write: WriteConfig
     /// Items stored before the run (versions included), per entity.
-    public let stored: [String: [Item]]
+    package let stored: [String: [Item]]
     /// Records written in this order, entities parents-first.
-    public let incoming: [Incoming]
+    package let incoming: [Incoming]
     /// `mode: sync` deletes from these entities what `incoming` lacks.
-    public let synced: [String]
+    package let synced: [String]
     /// The whole store afterwards, per entity (entities not named must be empty).
-    public let expected: [String: [Item]]
+    package let expected: [String: [Item]]
     /// Sync: keys expected deleted (`Entity/key`), and whether the delete phase is refused.
-    public let expectedDeleted: Set<String>
-    public let expectedDenied: Set<String>
-    public let expectDeletesRefused: Bool
+    package let expectedDeleted: Set<String>
+    package let expectedDenied: Set<String>
+    package let expectDeletesRefused: Bool
 
-    public init(id: String, name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming], synced: [String] = [],
+    package init(id: String, name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming], synced: [String] = [],
                 expected: [String: [Item]], expectedDeleted: Set<String> = [], expectedDenied: Set<String> = [],
                 expectDeletesRefused: Bool = false) {
         self.id = id
@@ -62,8 +62,8 @@ public struct ConformanceScenario: Sendable {
 }
 
 /// The model every conformance scenario uses.
-public enum ConformanceModel {
-    public static let yaml = """
+package enum ConformanceModel {
+    package static let yaml = """
         model: Conformance
         version: 1
         entities:
@@ -126,13 +126,13 @@ public enum ConformanceModel {
               owner: { destination: Owner, key: ownerId, inverse: badges }
         """
 
-    public static func load() throws -> Model {
+    package static func load() throws -> Model {
         try ModelLoader.parse(text: yaml, file: "conformance.yaml")
     }
 
     /// The model of the scenarios on a (hash, range) key (`VersionScenarios.onCompositeKeys`):
     /// one entity, so that each scenario creates one table.
-    public static let pairs = """
+    package static let pairs = """
         model: ConformancePairs
         version: 1
         entities:
@@ -149,7 +149,7 @@ public enum ConformanceModel {
               version: { type: int64 }
         """
 
-    public static func loadPairs() throws -> Model {
+    package static func loadPairs() throws -> Model {
         try ModelLoader.parse(text: pairs, file: "conformance-pairs.yaml")
     }
 }

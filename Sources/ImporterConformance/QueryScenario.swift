@@ -3,12 +3,12 @@ import ImporterCore
 /// Library queries on a store: random filters, orders and limits over random items, each
 /// answered by the store (`items(matching:of:_:)`: one SELECT on SQLite, a Query or a filtered
 /// Scan on DynamoDB) exactly as the query's in-memory evaluation answers it over the same items.
-public enum QueryScenario {
+package enum QueryScenario {
     /// Writes 120 random items of `entity` (the sample model's Location: `locationId`, `name`,
     /// `rating`, `visits`, `latitude`, `createdAt`, `active`) to `store` (prepared, the entity's
     /// table empty), then runs `queries` random queries; returns the queries answered otherwise,
     /// empty when the store conforms.
-    public static func run(on store: Store, entity: Entity, queries: Int = 200) throws -> [String] {
+    package static func run(on store: Store, entity: Entity, queries: Int = 200) throws -> [String] {
         var random = SystemRandomNumberGenerator()
         let items = (0..<120).map { index in
             entity.attributes.map { attribute in
@@ -83,8 +83,8 @@ public enum QueryScenario {
         return ItemQuery(condition, sort: sort, limit: Bool.random(using: &random) ? Int.random(in: 0...50, using: &random) : nil)
     }
 
-    /// Items read once: queries over them take `ItemReader`'s in-memory evaluation.
-    private struct StoredItems: ItemReader {
+    /// Items read once: queries over them take `ItemQuerying`'s in-memory evaluation.
+    private struct StoredItems: ItemQuerying {
         let items: [[Value]]
         func count(of entity: Entity) throws -> Int { items.count }
         func fetch(_ key: Value, of entity: Entity) throws -> [Value]? { items.first { entity.key(of: $0) == key } }

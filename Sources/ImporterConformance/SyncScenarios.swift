@@ -2,7 +2,7 @@ import ImporterCore
 
 /// `mode: sync` deletes: vanished items, each delete rule, dependants in the input, and
 /// `maxDeletes` refusing before anything is deleted.
-public enum SyncScenarios {
+package enum SyncScenarios {
     static func owner(_ id: String, version: Int64 = 1) -> Item {
         Item(["id": .string(id), "name": .string(id.uppercased()), "version": .integer(version)])
     }
@@ -26,7 +26,7 @@ public enum SyncScenarios {
         return write
     }
 
-    public static var all: [ConformanceScenario] { deleteRules + limits }
+    package static var all: [ConformanceScenario] { deleteRules + limits }
 
     /// Vanished items and each delete rule.
     static var deleteRules: [ConformanceScenario] {

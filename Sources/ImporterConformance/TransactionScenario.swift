@@ -4,11 +4,11 @@ import ImporterCore
 /// model: calls of several entities applied together, none of them when the body throws or a
 /// call fails, reads that see the transaction's writes, and the async form. Run by every
 /// store's tests.
-public enum TransactionScenario {
+package enum TransactionScenario {
     struct Stop: Error {}
 
     /// Runs the scenario on `store` (new and empty) and returns what went wrong; empty when it conforms.
-    public static func run(on store: Store) throws -> [String] {
+    package static func run(on store: Store) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
         func expect(_ condition: Bool, _ problem: @autoclosure () -> String) { if !condition { problems.append(problem()) } }
@@ -60,7 +60,7 @@ public enum TransactionScenario {
     }
 
     /// The async form: a transaction awaited from a task stores its writes together.
-    public static func runAsync(on store: Store) async throws -> [String] {
+    package static func runAsync(on store: Store) async throws -> [String] {
         let items = try await ItemStore.open(store: store, model: try ConformanceModel.load())
         try await items.transaction { tx in
             try tx.items("Owner").insert(Item(["id": .string("a1")]))

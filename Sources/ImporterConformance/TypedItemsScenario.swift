@@ -3,7 +3,7 @@ import ImporterCore
 /// The typed library API (`ItemStore.items(_:entity:)`) on a store, through the conformance
 /// model: Codable values in and out at their versions, conflicts, delete rules, a storage
 /// limit, and a type that does not fit refused when opened. Run by every store's tests.
-public enum TypedItemsScenario {
+package enum TypedItemsScenario {
     struct Thing: Codable, Equatable {
         var id: String
         var name: String?
@@ -31,7 +31,7 @@ public enum TypedItemsScenario {
     }
 
     /// Runs the scenario on `store` (new and empty) and returns what went wrong; empty when it conforms.
-    public static func run(on store: Store) throws -> [String] {
+    package static func run(on store: Store) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
         func expect(_ condition: Bool, _ problem: @autoclosure () -> String) { if !condition { problems.append(problem()) } }

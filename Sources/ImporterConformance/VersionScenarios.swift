@@ -5,8 +5,8 @@ import ImporterCore
 /// version, identical content, a replay, a blind update, a matching version, a conflicting
 /// version). The expected outcomes below are written from those rules, case by case; they do not
 /// call `VersionRules`.
-public enum VersionScenarios {
-    public static var all: [ConformanceScenario] {
+package enum VersionScenarios {
+    package static var all: [ConformanceScenario] {
         var scenarios: [ConformanceScenario] = []
         for mode in [WriteConfig.Mode.insert, .upsert, .replace, .sync] {
             for versions in [WriteConfig.Versions.check, .preserve, .ignore] {
@@ -20,7 +20,7 @@ public enum VersionScenarios {
 
     /// The same table on an entity keyed by (id, part): every item shares one hash key, and the
     /// range key tells them apart, so a store that keyed by the hash key alone would fail it.
-    public static var onCompositeKeys: [ConformanceScenario] {
+    package static var onCompositeKeys: [ConformanceScenario] {
         func pair(_ item: Item) -> Item {
             var pair = item
             pair["id"] = .string("k")

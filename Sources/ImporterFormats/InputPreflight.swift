@@ -5,10 +5,10 @@ import ImporterCore
 /// local CSV or TSV file whose header names a column twice refuses the run (a
 /// `ConfigurationError` naming the file and the column: exit 2, nothing written); an empty
 /// (0-byte) input is a warning, and the run goes on.
-public enum InputPreflight {
+package enum InputPreflight {
     /// Checks the inputs of `config`'s sources of `entities` (nil: every source), and returns
     /// the warnings, one line each. `s3://` objects are checked by their listed size only.
-    public static func check(_ config: PipelineConfig, entities: [String]?) throws -> [String] {
+    package static func check(_ config: PipelineConfig, entities: [String]?) throws -> [String] {
         var warnings: [String] = []
         for source in config.sources where entities?.contains(source.entity) ?? true {
             for path in source.paths {

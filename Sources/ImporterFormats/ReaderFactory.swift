@@ -1,8 +1,8 @@
 import ImporterCore
 
 /// Opens the reader for one input of a pipeline source.
-public enum ReaderFactory {
-    public static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
+package enum ReaderFactory {
+    package static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
         switch source.format ?? InputFormat(path: path) ?? .csv {
         case .csv, .tsv: return try CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
         case .ndjson: return try NDJSONReader(path: path, maxRecordBytes: source.maxRecordBytes)
@@ -16,7 +16,7 @@ public enum ReaderFactory {
 
     /// The reader of one input of `source` whose bytes come from elsewhere (an S3 object):
     /// `name` (its URL) gives the format when the source does not, and `.gz` decompression.
-    public static func makeReader(source: SourceConfig, bytes: ByteSource, name: String) throws -> RecordReader {
+    package static func makeReader(source: SourceConfig, bytes: ByteSource, name: String) throws -> RecordReader {
         let input = source.format == .dynamodbExport ? try ExportDataInput.open(bytes, name: name)
             : name.lowercased().hasSuffix(".gz") ? try GzipSource(source: bytes, name: name) : bytes
         return makeReader(format: source.format ?? InputFormat(path: name) ?? .csv, source: input, name: name, csv: source.csv,
@@ -25,7 +25,7 @@ public enum ReaderFactory {
 
     /// A reader of `format` over bytes that are not a file of their own (an archive entry);
     /// `name` stands for them in messages.
-    public static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions,
+    package static func makeReader(format: InputFormat, source: ByteSource, name: String, csv: CSVOptions,
                                   maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) -> RecordReader {
         switch format {
         case .csv, .tsv: return CSVReader(source: source, name: name, options: csv, maxRecordBytes: maxRecordBytes)

@@ -3,18 +3,18 @@ import ImporterAWS
 import ImporterCore
 
 /// An object as ListObjectsV2 lists it.
-public struct S3Object: Sendable, Equatable {
-    public let location: S3Location
-    public let size: Int64
+package struct S3Object: Sendable, Equatable {
+    package let location: S3Location
+    package let size: Int64
     /// The entity tag, without its quotes: what identifies this content of the object.
-    public let etag: String
+    package let etag: String
 }
 
 /// S3's REST API for what the importer needs (docs/pipeline.md#s3-sources): listing a prefix and reading ranges of
 /// an object, SigV4-signed, retried with backoff like the DynamoDB client (`RetryPolicy`).
 /// With an endpoint (moto, MinIO) requests are path-style (`endpoint/bucket/key`), else
 /// virtual-hosted (`https://bucket.s3.region.amazonaws.com/key`).
-public final class S3Client: Sendable {
+package final class S3Client: Sendable {
     private let signer: SigV4Signer
     private let endpoint: URL?
     private let region: String
@@ -24,7 +24,7 @@ public final class S3Client: Sendable {
     let redactor: SecretRedactor
 
     /// `endpoint` nil means AWS's own S3 for `configuration.region`.
-    public init(configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
+    package init(configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
                 connections: Int = 4, timeout: Double = 30) {
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: AWSService.s3.signingName)
         redactor = SecretRedactor(credentials: configuration.credentials, endpoint: endpoint ?? configuration.endpoint)
@@ -35,7 +35,7 @@ public final class S3Client: Sendable {
     }
 
     /// Every object whose key starts with `prefix`, in key order (ListObjectsV2, page by page).
-    public func list(bucket: String, prefix: String) async throws -> [S3Object] {
+    package func list(bucket: String, prefix: String) async throws -> [S3Object] {
         var objects: [S3Object] = []
         var token: String?
         let location = S3Location(bucket: bucket, key: prefix).description
@@ -57,7 +57,7 @@ public final class S3Client: Sendable {
 
     /// Bytes `range` of an object whose ETag must still be `etag`. A transfer that breaks
     /// resumes at the byte it reached (a Range request for the rest), with backoff.
-    public func read(_ object: S3Object, range: Range<Int64>) async throws -> [UInt8] {
+    package func read(_ object: S3Object, range: Range<Int64>) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(range.count))
         try await retrying(operation: "GetObject", location: object.location.description) {

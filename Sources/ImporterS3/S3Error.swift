@@ -5,16 +5,16 @@ import ImporterCore
 /// A request S3 refused or could not answer: the operation, the object, S3's error code and
 /// message, and what to check. Never carries a credential: S3's texts go through the client's
 /// `SecretRedactor` (docs/dynamodb.md, "Secrets in messages").
-public struct S3Error: Error, CustomStringConvertible, Sendable {
-    public let operation: String
-    public let location: String
+package struct S3Error: Error, CustomStringConvertible, Sendable {
+    package let operation: String
+    package let location: String
     /// The HTTP status; nil when no response came back.
-    public let status: Int?
+    package let status: Int?
     /// S3's error code (`NoSuchBucket`, `AccessDenied`, …), or nil without one.
-    public let code: String?
-    public let message: String
+    package let code: String?
+    package let message: String
 
-    public var description: String {
+    package var description: String {
         var text = "\(location): \(operation) failed"
         if let status { text += " (HTTP \(status)\(code.map { ", \($0)" } ?? ""))" }
         if !message.isEmpty { text += ": \(message)" }

@@ -10,7 +10,7 @@ extension S3Inputs {
     /// the source's inputs, their sizes and ETags in `config.objects`. Throws
     /// `ConfigurationError` for a folder without manifests, `ExportIntegrityError` for a data
     /// file missing or different from the manifest.
-    public func expandExports(_ config: inout PipelineConfig) throws {
+    package func expandExports(_ config: inout PipelineConfig) throws {
         for index in config.sources.indices where config.sources[index].format == .dynamodbExport {
             var paths: [String] = []
             for path in config.sources[index].paths {

@@ -10,12 +10,12 @@ import ImporterFormats
 
 /// The `s3://` sources of a pipeline (docs/pipeline.md#s3-sources): their key patterns listed into objects when a
 /// command starts, and each object opened as the input of its format's reader.
-public struct S3Inputs: Sendable {
+package struct S3Inputs: Sendable {
     let client: S3Client
 
     /// The client for `config`'s `s3:` section and the environment (credentials, region,
     /// endpoint: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`; path-style at an explicit endpoint).
-    public init(config: PipelineConfig, environment: AWSEnvironment) throws {
+    package init(config: PipelineConfig, environment: AWSEnvironment) throws {
         do {
             let region = try environment.region(pipelineRegion: config.s3.region)
             let explicit = try environment.explicitEndpoint(pipelineEndpoint: config.s3.endpoint, service: .s3)
@@ -30,7 +30,7 @@ public struct S3Inputs: Sendable {
 
     /// Replaces each `s3://` pattern by the objects it matches, in key order, and records their
     /// sizes and ETags in `config.objects`. A pattern that matches nothing is an error.
-    public func expand(_ config: inout PipelineConfig) throws {
+    package func expand(_ config: inout PipelineConfig) throws {
         // An export folder's data files come from its manifest (`expandExports`).
         for index in config.sources.indices where config.sources[index].format != .dynamodbExport {
             var paths: [String] = []
@@ -69,7 +69,7 @@ public struct S3Inputs: Sendable {
     }
 
     /// The object at `location` (an archive to restore), as listed now.
-    public func object(at location: S3Location) throws -> S3Object {
+    package func object(at location: S3Location) throws -> S3Object {
         let client = client
         let listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.key) }
         guard let object = listed.first(where: { $0.location.key == location.key }) else {
@@ -80,12 +80,12 @@ public struct S3Inputs: Sendable {
     }
 
     /// The bytes of `object`, streamed in ranges (each read of an archive opens it anew).
-    public func open(_ object: S3Object) -> ByteSource {
+    package func open(_ object: S3Object) -> ByteSource {
         S3ObjectSource(client: client, object: object)
     }
 
     /// The reader of one input: an S3 object streamed in ranges, or a local file.
-    public func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
+    package func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
         guard let location = S3Location(path), let object else { return try ReaderFactory.makeReader(source: source, path: path) }
         let bytes = S3ObjectSource(client: client, object: S3Object(location: location, size: object.size, etag: object.etag))
         return try ReaderFactory.makeReader(source: source, bytes: bytes, name: path)
@@ -94,7 +94,7 @@ public struct S3Inputs: Sendable {
 
 extension S3Inputs {
     /// An uploader of a new object at `location` (an archive `export` writes).
-    public func uploader(to location: S3Location) -> S3PartUploader {
+    package func uploader(to location: S3Location) -> S3PartUploader {
         S3PartUploader(client: client, location: location)
     }
 }

@@ -1,13 +1,13 @@
 /// `s3://bucket/key` taken apart (docs/pipeline.md#s3-sources). A key may hold glob characters (`*`, `?`, `[…]`)
 /// when it names several objects.
-public struct S3Location: Sendable, Equatable, CustomStringConvertible {
-    public static let scheme = "s3://"
+package struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    package static let scheme = "s3://"
 
-    public let bucket: String
-    public let key: String
+    package let bucket: String
+    package let key: String
 
     /// Parses `s3://bucket/key`; nil when `text` is not an S3 URL with a bucket.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.hasPrefix(Self.scheme) else { return nil }
         let rest = text.dropFirst(Self.scheme.count)
         let bucket = rest.prefix { $0 != "/" }
@@ -16,16 +16,16 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         key = String(rest.dropFirst(bucket.count + 1))
     }
 
-    public init(bucket: String, key: String) {
+    package init(bucket: String, key: String) {
         self.bucket = bucket
         self.key = key
     }
 
-    public var description: String { "\(Self.scheme)\(bucket)/\(key)" }
+    package var description: String { "\(Self.scheme)\(bucket)/\(key)" }
 
     /// Whether the key is a pattern (`*`, `?` or `[`).
-    public var isPattern: Bool { key.contains { "*?[".contains($0) } }
+    package var isPattern: Bool { key.contains { "*?[".contains($0) } }
 
     /// The part of the key before its first glob character: what ListObjectsV2 lists.
-    public var listingPrefix: String { String(key.prefix { !"*?[".contains($0) }) }
+    package var listingPrefix: String { String(key.prefix { !"*?[".contains($0) }) }
 }

@@ -6,19 +6,19 @@ import ImporterCore
 /// aborted so that no parts are left behind (and billed).
 extension S3Client {
     /// A started upload: where it goes and S3's id for it.
-    public struct MultipartUpload: Sendable {
-        public let location: S3Location
-        public let uploadId: String
+    package struct MultipartUpload: Sendable {
+        package let location: S3Location
+        package let uploadId: String
     }
 
     /// A part as uploaded: its number and the ETag S3 gave it.
-    public struct UploadedPart: Sendable {
-        public let number: Int
-        public let etag: String
+    package struct UploadedPart: Sendable {
+        package let number: Int
+        package let etag: String
     }
 
     /// CreateMultipartUpload.
-    public func startUpload(to location: S3Location) async throws -> MultipartUpload {
+    package func startUpload(to location: S3Location) async throws -> MultipartUpload {
         let response = try await send("POST", url(bucket: location.bucket, key: location.key, query: [("uploads", "")]),
                                       operation: "CreateMultipartUpload", location: location.description)
         let result = try XMLElementNode.parse(Array(response.body), file: location.description)
@@ -30,7 +30,7 @@ extension S3Client {
     }
 
     /// UploadPart: part `number` (1…10000) of `upload`.
-    public func upload(_ bytes: Data, part number: Int, of upload: MultipartUpload) async throws -> UploadedPart {
+    package func upload(_ bytes: Data, part number: Int, of upload: MultipartUpload) async throws -> UploadedPart {
         let location = upload.location
         let response = try await send("PUT", url(bucket: location.bucket, key: location.key,
                                                  query: [("partNumber", String(number)), ("uploadId", upload.uploadId)]),
@@ -40,7 +40,7 @@ extension S3Client {
 
     /// CompleteMultipartUpload with `parts` (in any order): the object appears whole, or not at
     /// all. S3 may answer 200 with an error in the body; that is an error too.
-    public func complete(_ upload: MultipartUpload, parts: [UploadedPart]) async throws {
+    package func complete(_ upload: MultipartUpload, parts: [UploadedPart]) async throws {
         let location = upload.location
         let list = parts.sorted { $0.number < $1.number }.map {
             "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(XMLText.escaped($0.etag))</ETag></Part>"
@@ -55,14 +55,14 @@ extension S3Client {
     }
 
     /// AbortMultipartUpload: the parts uploaded so far are deleted.
-    public func abort(_ upload: MultipartUpload) async throws {
+    package func abort(_ upload: MultipartUpload) async throws {
         let location = upload.location
         _ = try await send("DELETE", url(bucket: location.bucket, key: location.key, query: [("uploadId", upload.uploadId)]),
                            operation: "AbortMultipartUpload", location: location.description)
     }
 
     /// The uploads of `bucket` started and neither completed nor aborted (ListMultipartUploads).
-    public func unfinishedUploads(in bucket: String) async throws -> [String] {
+    package func unfinishedUploads(in bucket: String) async throws -> [String] {
         let response = try await send("GET", url(bucket: bucket, key: nil, query: [("uploads", "")]),
                                       operation: "ListMultipartUploads", location: S3Location(bucket: bucket, key: "").description)
         let result = try XMLElementNode.parse(Array(response.body), file: bucket)

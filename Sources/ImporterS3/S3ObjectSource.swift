@@ -8,7 +8,7 @@ import ImporterFormats
 ///
 /// Used from the pipeline's reading thread (never from Swift concurrency's pool): it waits for
 /// each range with `runBlocking`.
-public final class S3ObjectSource: ByteSource {
+package final class S3ObjectSource: ByteSource {
     private let client: S3Client
     private let object: S3Object
     private let chunkSize: Int64
@@ -16,16 +16,16 @@ public final class S3ObjectSource: ByteSource {
     private var position = 0
     private var nextOffset: Int64 = 0
     private var pending: Task<[UInt8], any Error>?
-    public private(set) var bytesConsumed: Int64 = 0
+    package private(set) var bytesConsumed: Int64 = 0
 
-    public init(client: S3Client, object: S3Object, chunkSize: Int = 8 << 20) {
+    package init(client: S3Client, object: S3Object, chunkSize: Int = 8 << 20) {
         self.client = client
         self.object = object
         self.chunkSize = Int64(max(1, chunkSize))
         pending = fetchNext()
     }
 
-    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         if position == chunk.count {
             guard let download = pending else { return 0 }
             do {
@@ -44,7 +44,7 @@ public final class S3ObjectSource: ByteSource {
         return n
     }
 
-    public func close() {
+    package func close() {
         pending?.cancel()
         pending = nil
     }

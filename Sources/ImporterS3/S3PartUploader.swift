@@ -9,18 +9,18 @@ import ImporterCore
 ///
 /// Used from one thread at a time, never one of Swift concurrency's pool (it blocks on the
 /// uploads, as `runBlocking` requires).
-public final class S3PartUploader {
-    public let location: S3Location
+package final class S3PartUploader {
+    package let location: S3Location
     private let client: S3Client
     private let inFlight: Int
     private var upload: S3Client.MultipartUpload?
     private var sending: [Task<S3Client.UploadedPart, any Error>] = []
     private var uploaded: [S3Client.UploadedPart] = []
     /// The bytes of every part handed over so far.
-    public private(set) var bytes: Int64 = 0
+    package private(set) var bytes: Int64 = 0
     /// Why `abort()` could not abort the upload (it stays open, and billed, until a bucket
     /// lifecycle rule or `aws s3api abort-multipart-upload` removes it).
-    public private(set) var abortFailure: String?
+    package private(set) var abortFailure: String?
 
     init(client: S3Client, location: S3Location, inFlight: Int = 2) {
         self.client = client
@@ -30,7 +30,7 @@ public final class S3PartUploader {
 
     /// Sends part `number` (from 1) in the background; waits while `inFlight` parts are being
     /// sent, and throws the failure of an earlier part.
-    public func upload(_ part: [UInt8], number: Int) throws {
+    package func upload(_ part: [UInt8], number: Int) throws {
         let upload = try started()
         while sending.count >= inFlight { try waitForOldest() }
         let client = client
@@ -40,7 +40,7 @@ public final class S3PartUploader {
     }
 
     /// Waits for every part and completes the upload: the object appears, whole.
-    public func complete() throws {
+    package func complete() throws {
         let upload = try started()
         while !sending.isEmpty { try waitForOldest() }
         let client = client, parts = uploaded
@@ -49,7 +49,7 @@ public final class S3PartUploader {
     }
 
     /// Waits for the parts in flight (ignoring their failures) and aborts the upload.
-    public func abort() {
+    package func abort() {
         for task in sending { _ = try? runBlocking { try await task.value } }
         sending = []
         guard let upload else { return }

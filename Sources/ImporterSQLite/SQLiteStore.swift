@@ -47,7 +47,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
 
     // MARK: Schema
 
-    public func prepare(for model: Model) throws {
+    package func prepare(for model: Model) throws {
         try withConnection { try $0.prepare(for: model) }
         let stale = readers.withLock { readers in
             defer { readers = ([], model) }
@@ -58,7 +58,7 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
 
     /// Makes a store opened with `init(existingPath:)` ready to read `model`'s tables (a dry
     /// run's sync preview); nothing is created or written.
-    public func prepareToRead(_ model: Model) throws {
+    package func prepareToRead(_ model: Model) throws {
         try withConnection { try $0.prepareToRead(model) }
     }
 
@@ -69,37 +69,37 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
 
     // MARK: Reading
 
-    public func contains(_ key: Value, in entity: Entity) throws -> Bool {
+    package func contains(_ key: Value, in entity: Entity) throws -> Bool {
         try lookup.withLock { try $0.contains(key, in: entity) }
     }
 
-    public func count(of entity: Entity) throws -> Int {
+    package func count(of entity: Entity) throws -> Int {
         try withConnection { try $0.count(of: entity) }
     }
 
-    public func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
+    package func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
         try withConnection { try $0.fetch(key, of: entity) }
     }
 
-    public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
+    package func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
         try withConnection { try $0.scan(entity, body) }
     }
 
-    public func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
+    package func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
         try withConnection { try $0.scanRows(entity, body) }
     }
 
-    public func readingSnapshot<T>(_ body: () throws -> T) throws -> T {
+    package func readingSnapshot<T>(_ body: () throws -> T) throws -> T {
         try withConnection { try $0.readingSnapshot(body) }
     }
 
-    public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+    package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         try withConnection { try $0.items(matching: query, of: entity, body) }
     }
 
     /// Runs `body` with a read-only connection (WAL: it reads beside the writing connection
     /// and sees its last commit), an idle one or a new one, given back afterwards.
-    public func withReader<T>(_ body: (any ItemReader) throws -> T) throws -> T {
+    package func withReader<T>(_ body: (any ItemQuerying) throws -> T) throws -> T {
         let reader = try takeReader()
         defer { readers.withLock { $0.idle.append(reader) } }
         return try reader.withLock { try body($0) }
@@ -116,39 +116,39 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
 
     // MARK: Writing
 
-    public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+    package func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         try withConnection { try $0.write(records, of: entity, rules: rules) }
     }
 
-    public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+    package func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
         try withConnection { try $0.delete(key, expectedVersion: expectedVersion, of: entity) }
     }
 
-    public func beginRun(atomic: Bool) throws {
+    package func beginRun(atomic: Bool) throws {
         try withConnection { try $0.beginRun(atomic: atomic) }
     }
 
-    public func finishRun(commit: Bool) throws {
+    package func finishRun(commit: Bool) throws {
         // The key checks are done: a bulk load's build may then have the file to itself.
         lookup.withLock { $0.close() }
         try withConnection { try $0.finishRun(commit: commit) }
     }
 
-    public func commit() throws {
+    package func commit() throws {
         try withConnection { try $0.commit() }
     }
 
-    public func unchangedInputs(of model: Model) throws -> [UnchangedInput] {
+    package func unchangedInputs(of model: Model) throws -> [UnchangedInput] {
         try withConnection { try $0.unchangedInputs(of: model) }
     }
 
-    public func recordUnchangedInputs(_ inputs: [UnchangedInput], of model: Model) throws -> Bool {
+    package func recordUnchangedInputs(_ inputs: [UnchangedInput], of model: Model) throws -> Bool {
         try withConnection { try $0.recordUnchangedInputs(inputs, of: model) }
     }
 
     /// Loads the entities whose tables are empty on the bulk path: staged in the store (or
     /// beside it, `<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
-    public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
+    package func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
         try withConnection { try $0.beginBulkLoad(of: entities, newLoads: newLoads, resuming: resuming) }
     }
 
@@ -172,20 +172,20 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
 
     // MARK: Checkpoint and run history
 
-    public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
+    package func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         try withConnection { try $0.saveCheckpoint(checkpoint, adding: rejections) }
     }
 
-    public func loadCheckpoint() throws -> Checkpoint? {
+    package func loadCheckpoint() throws -> Checkpoint? {
         try withConnection { try $0.loadCheckpoint() }
     }
 
-    public func clearCheckpoint() throws {
+    package func clearCheckpoint() throws {
         try withConnection { try $0.clearCheckpoint() }
     }
 
     /// Appends a finished run to `_importer_runs`.
-    public func recordRun(_ report: RunReport) throws {
+    package func recordRun(_ report: RunReport) throws {
         try withConnection { try $0.recordRun(report) }
     }
 
@@ -200,18 +200,18 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     /// (docs/migration.md). The items of `deleting` (start-version entity names) are deleted first.
     /// Items that fail a step are left out of later steps and returned; the transaction is
     /// committed only when `commit` is set and nothing failed.
-    public func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
+    package func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
         try withConnection { try $0.migrate(plan, commit: commit, deleting: deleting, note: note) }
     }
 
     /// Records a migration that failed and was rolled back.
-    public func recordFailedMigration(_ plan: MigrationPlan, started: Date, failedItems: Int, note: String) throws {
+    package func recordFailedMigration(_ plan: MigrationPlan, started: Date, failedItems: Int, note: String) throws {
         try withConnection { try $0.recordFailedMigration(plan, started: started, failedItems: failedItems, note: note) }
     }
 
     /// Accepts an edited model file for the version the store holds: the store records the
     /// new checksum, and the history says who accepted what.
-    public func acceptModelChange(_ model: Model, previousChecksum: String) throws {
+    package func acceptModelChange(_ model: Model, previousChecksum: String) throws {
         try withConnection { try $0.acceptModelChange(model, previousChecksum: previousChecksum) }
     }
 
@@ -223,12 +223,12 @@ public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedI
     /// The model version the store holds, from the versions of its model directory. A model
     /// file whose checksum differs from what the store recorded is refused unless
     /// `acceptModelChange`, which records the new checksum and says so in the history.
-    public func storedModel(in versions: VersionedModel, acceptModelChange: Bool) throws -> Model {
+    package func storedModel(in versions: VersionedModel, acceptModelChange: Bool) throws -> Model {
         try withConnection { try $0.storedModel(in: versions, acceptModelChange: acceptModelChange) }
     }
 
     /// Before a run: accepts an edited model file for the store's version (`--accept-model-change`).
-    public func acceptModelChangeIfNeeded(_ model: Model) throws {
+    package func acceptModelChangeIfNeeded(_ model: Model) throws {
         try withConnection { try $0.acceptModelChangeIfNeeded(model) }
     }
 }

@@ -13,19 +13,19 @@ import Foundation
 ///   `Signature=`;
 /// - the user and password of any URL, and the query of any URL but an `s3://` one (whose `?`
 ///   is a glob character).
-public struct SecretRedactor: Sendable {
+package struct SecretRedactor: Sendable {
     /// What a secret is replaced by.
-    public static let mark = "[redacted]"
+    package static let mark = "[redacted]"
     /// Shorter values are not searched for as they are: a key such as moto's `test` would blank
     /// out every word that contains it.
-    public static let minimumLength = 6
+    package static let minimumLength = 6
 
     /// The values searched for, each in every form it may take, longest first.
     private let secrets: [String]
 
     /// A redactor of `credentials` (the keys requests are signed with) and of the user,
     /// password and query of `endpoint`; with neither, only the rules that need no value apply.
-    public init(credentials: AWSCredentials? = nil, endpoint: URL? = nil) {
+    package init(credentials: AWSCredentials? = nil, endpoint: URL? = nil) {
         var values = [credentials?.accessKeyId, credentials?.secretAccessKey, credentials?.sessionToken]
         if let endpoint, let parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) {
             values += [parts.user, parts.password, parts.percentEncodedUser, parts.percentEncodedPassword,
@@ -42,7 +42,7 @@ public struct SecretRedactor: Sendable {
     }
 
     /// `text` with every secret replaced by `[redacted]`.
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         var result = text
         for secret in secrets where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: Self.mark)
@@ -56,11 +56,11 @@ public struct SecretRedactor: Sendable {
 
     /// An endpoint as messages and `inspect` show it: without its user, password, query and
     /// fragment (`http://user:pw@host:8000/?k=v` → `http://host:8000/`).
-    public static func display(_ url: URL) -> String { display(url.absoluteString) }
+    package static func display(_ url: URL) -> String { display(url.absoluteString) }
 
     /// The same for text that may not parse as a URL (an invalid endpoint): the part before the
     /// first `?` or `#`, less anything up to an `@` before the first `/` of the host part.
-    public static func display(_ text: String) -> String {
+    package static func display(_ text: String) -> String {
         let scheme = text.range(of: "://")
         let head = scheme.map { String(text[..<$0.upperBound]) } ?? ""
         var rest = scheme.map { text[$0.upperBound...] } ?? Substring(text)

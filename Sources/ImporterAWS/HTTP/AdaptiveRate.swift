@@ -10,7 +10,7 @@ import Foundation
 /// - The rate measured: responses a second, over half-second buckets, smoothed.
 /// - CUBIC: a throttle sets the rate to 0.7 × the rate sent at (`beta`); successes raise it
 ///   along a cubic curve back to that rate within `k` seconds, then past it.
-public struct AdaptiveRate: Sendable {
+package struct AdaptiveRate: Sendable {
     static let beta = 0.7
     static let scale = 0.4
     /// Requests a second the rate never goes under.
@@ -21,17 +21,17 @@ public struct AdaptiveRate: Sendable {
     static let measuringBucket = 0.5
 
     /// Requests are limited (a throttle was met).
-    public private(set) var enabled = false
+    package private(set) var enabled = false
     /// Tokens (requests) a second while enabled.
-    public private(set) var fillRate = 1.0
+    package private(set) var fillRate = 1.0
     /// Tokens now; negative while requests wait for theirs (each waiting request took one).
-    public private(set) var tokens = 0.0
+    package private(set) var tokens = 0.0
     /// The responses a second measured, smoothed.
-    public private(set) var measuredRate = 0.0
+    package private(set) var measuredRate = 0.0
     /// Successful responses so far: a throttled request whose run made progress since its last
     /// attempt does not use up an attempt.
-    public private(set) var successes = 0
-    public private(set) var throttles = 0
+    package private(set) var successes = 0
+    package private(set) var throttles = 0
 
     private var capacity = 1.0
     private var lastRefill: Double?
@@ -43,14 +43,14 @@ public struct AdaptiveRate: Sendable {
     private var lastBucket: Double
     private var countInBucket = 0.0
 
-    public init(now: Double) {
+    package init(now: Double) {
         lastThrottle = now
         lastBucket = now.rounded(.down)
     }
 
     /// Takes a token for one request: the seconds to wait before sending it (0 when off or
     /// when the bucket has a token).
-    public mutating func reserve(now: Double) -> Double {
+    package mutating func reserve(now: Double) -> Double {
         guard enabled else { return 0 }
         refill(now: now)
         tokens -= 1
@@ -58,7 +58,7 @@ public struct AdaptiveRate: Sendable {
     }
 
     /// A response came: throttled (the rate drops) or not (the rate climbs back).
-    public mutating func record(throttled: Bool, now: Double) {
+    package mutating func record(throttled: Bool, now: Double) {
         let measured = measure(now: now)
         let newRate: Double
         if throttled {

@@ -4,15 +4,15 @@ import NIOCore
 import Synchronization
 
 /// An HTTP response as the client reads it.
-public struct HTTPResponse: Sendable {
-    public let status: Int
+package struct HTTPResponse: Sendable {
+    package let status: Int
     /// The `x-amzn-errortype` header, if any.
-    public let errorType: String?
-    public let body: Data
+    package let errorType: String?
+    package let body: Data
     /// Every header, names lowercased (the last value of a repeated one).
-    public let headers: [String: String]
+    package let headers: [String: String]
 
-    public init(status: Int, errorType: String?, body: Data, headers: [String: String]) {
+    package init(status: Int, errorType: String?, body: Data, headers: [String: String]) {
         self.status = status
         self.errorType = errorType
         self.body = body
@@ -21,11 +21,11 @@ public struct HTTPResponse: Sendable {
 }
 
 /// An HTTP response whose body is still arriving: S3 objects are read as they stream in.
-public struct HTTPStreamingResponse: Sendable {
-    public let status: Int
+package struct HTTPStreamingResponse: Sendable {
+    package let status: Int
     /// Every header, names lowercased.
-    public let headers: [String: String]
-    public let body: HTTPClientResponse.Body
+    package let headers: [String: String]
+    package let body: HTTPClientResponse.Body
 }
 
 /// Requests over AsyncHTTPClient's async API: at most `limit` requests in flight (the others wait,
@@ -35,12 +35,12 @@ public struct HTTPStreamingResponse: Sendable {
 ///
 /// (URLSession, which needs nothing compiled, was measured too; on Linux it spun the CPU and
 /// stalled when a connection was reset — BENCHMARKS.md.)
-public final class HTTPTransport: Sendable {
+package final class HTTPTransport: Sendable {
     private let http: HTTPClient
     private let slots: TaskSlots
     private let timeout: TimeAmount
 
-    public init(limit: Int, timeout: Double) {
+    package init(limit: Int, timeout: Double) {
         let milliseconds = Int64(timeout * 1000)
         self.timeout = .milliseconds(milliseconds)
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
@@ -52,12 +52,12 @@ public final class HTTPTransport: Sendable {
     deinit { http.shutdown(queue: .global()) { _ in } }
 
     /// POSTs `body` with `headers` to `url`; throws when no response came back in time.
-    public func post(_ url: URL, headers: [(name: String, value: String)], body: Data) async throws -> HTTPResponse {
+    package func post(_ url: URL, headers: [(name: String, value: String)], body: Data) async throws -> HTTPResponse {
         try await send("POST", url, headers: headers, body: body)
     }
 
     /// Sends a request and collects its response (at most 64 MiB: DynamoDB answers, S3 listings).
-    public func send(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) async throws -> HTTPResponse {
+    package func send(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) async throws -> HTTPResponse {
         await slots.acquire()
         defer { slots.release() }
         let response = try await http.execute(request(method, url, headers: headers, body: body), timeout: timeout)
@@ -69,7 +69,7 @@ public final class HTTPTransport: Sendable {
 
     /// Sends a request and hands over the response as its body starts to arrive. The request's
     /// slot is held until `body` is done with, so call it for bodies read at once.
-    public func stream<T: Sendable>(_ method: String, _ url: URL, headers: [(name: String, value: String)],
+    package func stream<T: Sendable>(_ method: String, _ url: URL, headers: [(name: String, value: String)],
                                     _ body: (HTTPStreamingResponse) async throws -> T) async throws -> T {
         await slots.acquire()
         defer { slots.release() }

@@ -21,7 +21,7 @@ public struct RetryPolicy: Sendable {
     /// With `usingAnAttempt: false` (a throttle while the run makes progress, docs/dynamodb.md) the
     /// retry is counted and the backoff slept, but `attempt` stays: throttling slows a run,
     /// it does not end it.
-    public func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String,
+    package func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String,
                         usingAnAttempt: Bool = true) async throws -> Bool {
         guard !usingAnAttempt || attempt < maxAttempts else { return false }
         retries?.add(1, for: entity)
@@ -33,18 +33,18 @@ public struct RetryPolicy: Sendable {
 }
 
 /// Retries counted across tasks, per entity, for the report.
-public final class RetryCounter: Sendable {
+package final class RetryCounter: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
-    public init() {}
+    package init() {}
 
-    public func add(_ retries: Int, for entity: String) {
+    package func add(_ retries: Int, for entity: String) {
         guard retries > 0 else { return }
         counts.withLock { $0[entity, default: 0] += retries }
     }
 
     /// The retries counted for `entity` since the last call, and resets them.
-    public func take(for entity: String) -> Int {
+    package func take(for entity: String) -> Int {
         counts.withLock { $0.removeValue(forKey: entity) ?? 0 }
     }
 }

@@ -8,18 +8,18 @@ import Synchronization
 /// writer thread, the command's main thread, a Dispatch worker): blocking a pool thread could
 /// starve the very task it waits for. Debug builds check that the caller is not a task.
 @available(*, noasync, message: "await the async call instead")
-public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     try BlockingTask(body).wait()
 }
 
 /// `runBlocking` in two steps: the task starts at once, and `wait()` blocks until it is done, so
 /// the caller can start more (the next window of writes) before it waits. The same rule holds:
 /// wait only from a thread outside Swift concurrency's pool.
-public final class BlockingTask<T: Sendable>: Sendable {
+package final class BlockingTask<T: Sendable>: Sendable {
     private let outcome = Mutex<Result<T, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    public init(_ body: @escaping @Sendable () async throws -> T) {
+    package init(_ body: @escaping @Sendable () async throws -> T) {
         Task {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
@@ -30,7 +30,7 @@ public final class BlockingTask<T: Sendable>: Sendable {
 
     /// The task's result, once it is done; its error rethrown.
     @available(*, noasync, message: "await the async call instead")
-    public func wait() throws -> T {
+    package func wait() throws -> T {
         assert(withUnsafeCurrentTask { $0 == nil }, "a blocking wait on a task would hold a thread of the cooperative pool")
         done.wait()
         done.signal()  // a second wait returns at once

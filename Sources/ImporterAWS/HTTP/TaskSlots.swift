@@ -2,7 +2,7 @@ import Synchronization
 
 /// A counting semaphore for tasks: `acquire` suspends (never blocks a thread) until a slot is
 /// free; slots are granted in the order they were asked for.
-public final class TaskSlots: Sendable {
+package final class TaskSlots: Sendable {
     private struct State {
         var free: Int
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -10,9 +10,9 @@ public final class TaskSlots: Sendable {
 
     private let state: Mutex<State>
 
-    public init(_ count: Int) { state = Mutex(State(free: count)) }
+    package init(_ count: Int) { state = Mutex(State(free: count)) }
 
-    public func acquire() async {
+    package func acquire() async {
         await withCheckedContinuation { (slot: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state in
                 guard state.free > 0 else {
@@ -26,7 +26,7 @@ public final class TaskSlots: Sendable {
         }
     }
 
-    public func release() {
+    package func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free += 1

@@ -3,12 +3,12 @@ import Foundation
 /// Signs HTTP requests with AWS Signature Version 4 (the `Authorization` header form), as the
 /// DynamoDB store will send them. It follows the published SigV4 steps: canonical request,
 /// string to sign, derived signing key, signature; the test suite checks each step against AWS's vectors.
-public struct SigV4Signer: Sendable {
-    public let credentials: AWSCredentials
-    public let region: String
-    public let service: String
+package struct SigV4Signer: Sendable {
+    package let credentials: AWSCredentials
+    package let region: String
+    package let service: String
 
-    public init(credentials: AWSCredentials, region: String, service: String) {
+    package init(credentials: AWSCredentials, region: String, service: String) {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -17,7 +17,7 @@ public struct SigV4Signer: Sendable {
     /// Signs a request: returns the headers to send (the given ones plus x-amz-date, x-amz-security-token when there is a session token, and authorization).
     /// A `host` header is added from the URL when the caller passed none, since it is always signed.
     /// Any `x-amz-date`, `x-amz-security-token` or `authorization` the caller passed is replaced by the signer's own.
-    public func sign(
+    package func sign(
         method: String, url: URL, headers: [(name: String, value: String)], body: [UInt8], date: Date
     ) -> [(name: String, value: String)] {
         signature(method: method, url: url, headers: headers, body: body, date: date).headers
@@ -159,7 +159,7 @@ public struct SigV4Signer: Sendable {
     }
 
     /// RFC 3986 percent-encoding of the UTF-8 bytes: letters, digits and `-._~` kept, the rest `%XX` (uppercase).
-    public static func uriEncode(_ text: String) -> String {
+    package static func uriEncode(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {

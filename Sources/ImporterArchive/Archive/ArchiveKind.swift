@@ -1,9 +1,9 @@
 /// The container and compression of a backup archive, chosen by its file name (docs/archives.md).
-public enum ArchiveKind: String, Sendable, CaseIterable {
+package enum ArchiveKind: String, Sendable, CaseIterable {
     case tar, tarGzip, tarZstd, tarXz, zip
 
     /// The kind a file name asks for, or nil for a name without a known suffix.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let name = fileName.lowercased()
         guard let kind = Self.suffixes.first(where: { name.hasSuffix($0.suffix) })?.kind else { return nil }
         self = kind
@@ -11,10 +11,10 @@ public enum ArchiveKind: String, Sendable, CaseIterable {
 
     /// Whether an archive of this kind is written in one pass, as it can be uploaded (`.tar`,
     /// `.tar.gz`, `.tar.zst`); `.tar.xz` and `.zip` are written from two passes over the data.
-    public var isStreamable: Bool { FrameCodec(self) != nil }
+    package var isStreamable: Bool { FrameCodec(self) != nil }
 
     /// The suffixes `init(fileName:)` knows, for messages.
-    public static let knownSuffixes = suffixes.map(\.suffix).joined(separator: ", ")
+    package static let knownSuffixes = suffixes.map(\.suffix).joined(separator: ", ")
 
     private static let suffixes: [(suffix: String, kind: ArchiveKind)] = [
         (".tar.gz", .tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),

@@ -1,7 +1,7 @@
 import ImporterCore
 
 /// How an archive's data files are written (docs/archives.md).
-public enum ExportFormat: String, Sendable, CaseIterable, Codable {
+package enum ExportFormat: String, Sendable, CaseIterable, Codable {
     /// One JSON object per line, values typed as in docs/values.md.
     case ndjson
     /// RFC 4180 with a header row; a null is an empty unquoted cell, an empty text `""`.
@@ -18,7 +18,7 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// The pipeline input format that reads the data files back.
-    public var inputFormat: InputFormat {
+    package var inputFormat: InputFormat {
         switch self {
         case .ndjson: return .ndjson
         case .csv: return .csv

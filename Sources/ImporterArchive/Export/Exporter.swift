@@ -9,14 +9,14 @@ import ImporterCore
 /// or `.zip` is encoded twice from the snapshot, a first pass measuring what the second writes.
 /// Nothing is staged on disk, nor in memory beyond a few chunks (and a few parts when the
 /// archive goes to an uploader).
-public struct Exporter {
-    public let store: any ItemReading
-    public let model: Model
-    public let format: ExportFormat
+package struct Exporter {
+    package let store: any StoreReading
+    package let model: Model
+    package let format: ExportFormat
     /// `sqlite` or `dynamodb`, recorded in the manifest.
-    public let sourceType: String
+    package let sourceType: String
 
-    public init(store: any ItemReading, model: Model, format: ExportFormat, sourceType: String) {
+    package init(store: any StoreReading, model: Model, format: ExportFormat, sourceType: String) {
         self.store = store
         self.model = model
         self.format = format
@@ -24,13 +24,13 @@ public struct Exporter {
     }
 
     /// Writes the archive at `path` and returns its manifest.
-    public func export(to path: String, kind: ArchiveKind) throws -> Manifest {
+    package func export(to path: String, kind: ArchiveKind) throws -> Manifest {
         try export(to: .file(path), kind: kind)
     }
 
     /// Writes the archive to `destination` and returns its manifest. An uploader takes only the
     /// kinds written in one pass (`ArchiveKind.isStreamable`).
-    public func export(to destination: ArchiveDestination, kind: ArchiveKind) throws -> Manifest {
+    package func export(to destination: ArchiveDestination, kind: ArchiveKind) throws -> Manifest {
         guard let modelText = Self.modelText(of: model) else {
             throw ArchiveError(path: model.file, "cannot read the model file to put it into the archive")
         }
@@ -164,8 +164,8 @@ public struct Exporter {
 }
 
 /// The store changed between the two passes of a two-pass export (a store without snapshots).
-public struct ExportError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct ExportError: Error, CustomStringConvertible, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -1,12 +1,12 @@
 /// Where an export writes its archive: a local file, or parts handed to an uploader as they
 /// are ready (an S3 multipart upload), with no local copy.
-public enum ArchiveDestination {
+package enum ArchiveDestination {
     case file(String)
     /// `name` stands for the archive in messages (`s3://bucket/key`).
     case parts(name: String, uploader: any ArchivePartUploader)
 
     /// The path or name messages give.
-    public var name: String {
+    package var name: String {
         switch self {
         case .file(let path): path
         case .parts(let name, _): name
@@ -17,7 +17,7 @@ public enum ArchiveDestination {
 /// Takes an archive in numbered parts (from 1, uploaded in any order), every part but the last
 /// at least `PartedOutput.minimumPartSize` bytes; the archive appears only on `complete`.
 /// Called from one thread at a time.
-public protocol ArchivePartUploader: AnyObject {
+package protocol ArchivePartUploader: AnyObject {
     /// Uploads part `number` (it may return before the upload is done; failures are thrown
     /// by a later call).
     func upload(_ bytes: [UInt8], number: Int) throws

@@ -2,27 +2,27 @@ import Foundation
 import ImporterCore
 
 /// An archive whose every entry matched its manifest.
-public struct VerifiedArchive: Sendable {
+package struct VerifiedArchive: Sendable {
     /// Where the archive is read from again to load it.
-    public let input: ArchiveInput
+    package let input: ArchiveInput
     /// Its path, or its name (`s3://bucket/key`), for messages.
-    public var path: String { input.name }
-    public let manifest: Manifest
+    package var path: String { input.name }
+    package let manifest: Manifest
     /// The model version of the data, from the archive's model.yaml.
-    public let model: Model
+    package let model: Model
 }
 
 /// Checks a whole archive against its manifest before restore writes anything (docs/archives.md):
 /// manifest first, then each entry's name, type, size, SHA-256 and item count. Reads the
 /// archive as a stream; nothing is extracted.
-public enum ArchiveVerifier {
+package enum ArchiveVerifier {
     /// The verified archive, or `IntegrityError` naming what differs or is refused.
-    public static func verify(_ path: String) throws -> VerifiedArchive {
+    package static func verify(_ path: String) throws -> VerifiedArchive {
         try verify(.file(path))
     }
 
     /// Verifies an archive read from a file or a stream (S3).
-    public static func verify(_ input: ArchiveInput) throws -> VerifiedArchive {
+    package static func verify(_ input: ArchiveInput) throws -> VerifiedArchive {
         let path = input.name
         let reader: ArchiveReader
         do { reader = try ArchiveReader(input) } catch let error as ArchiveError {

@@ -6,15 +6,15 @@ import ImporterFormats
 /// `versions: preserve`, so every item keeps the version it had when it was exported. Run it
 /// without checkpoints: an interrupted restore is started again (into SQLite it rolled back; on
 /// DynamoDB the items already restored come back unchanged).
-public struct RestorePlan {
-    public let archive: VerifiedArchive
+package struct RestorePlan {
+    package let archive: VerifiedArchive
     /// The pipeline with its sources replaced by the archive's data files.
-    public let config: PipelineConfig
+    package let config: PipelineConfig
 
     /// Refuses (`ConfigurationError`, nothing written) an archive of another model, of a newer
     /// version, or whose model version differs from that version in the model directory. An
     /// archive of an older version has its items migrated as they are read.
-    public init(archive: VerifiedArchive, pipeline: PipelineConfig, model: Model, versions: VersionedModel) throws {
+    package init(archive: VerifiedArchive, pipeline: PipelineConfig, model: Model, versions: VersionedModel) throws {
         let stored = archive.manifest.model
         guard stored.name == model.name else {
             throw ConfigurationError(file: archive.path,
@@ -54,7 +54,7 @@ public struct RestorePlan {
     }
 
     /// Opens the reader of one of `config`'s sources: its data file, streamed from the archive.
-    public func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
+    package func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
         guard let file = archive.manifest.entities.first(where: { "\(archive.path):\($0.file)" == path }) else {
             throw InputError(path: path, message: "not a data file of the archive")
         }

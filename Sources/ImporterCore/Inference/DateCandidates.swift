@@ -1,7 +1,7 @@
 /// The date formats `model infer` tries on a column: ISO-8601 (dates and date-times), then
 /// fixed patterns that `map.dateFormat` accepts. A source has one `dateFormat`, so the formats
 /// a file's columns agree on are chosen together (`choose`).
-public enum DateCandidates {
+package enum DateCandidates {
     /// The patterns, each a date part with an optional time part; ISO-8601 comes first.
     static let patterns: [String] = {
         let dates = ["dd/MM/yyyy", "MM/dd/yyyy", "yyyy/MM/dd", "dd.MM.yyyy", "dd-MM-yyyy", "MM-dd-yyyy"]

@@ -1,21 +1,21 @@
 /// One input file as one streaming pass saw it: its columns' profiles, how many records were
 /// read and how many could not be (a malformed row, invalid UTF-8). Records come from the
 /// file's `RecordReader`, as `importer run` reads them.
-public struct FileProfile {
+package struct FileProfile {
     /// The file as named on the command line.
-    public let path: String
-    public let format: InputFormat
+    package let path: String
+    package let format: InputFormat
     /// The CSV options the file was read with (CSV and TSV only); their `nullValues` are empty
     /// (markers are counted, then chosen).
-    public let csv: CSVOptions?
+    package let csv: CSVOptions?
     /// Whether the records were cut short by `--sample`.
-    public var sampled = false
+    package var sampled = false
     /// About how many records the file holds: room for so many hashes is made at once.
-    public var expectedRecords = 0
-    public private(set) var records = 0
-    public private(set) var failures = 0
+    package var expectedRecords = 0
+    package private(set) var records = 0
+    package private(set) var failures = 0
     /// The first failure's line and message, for the model's comment.
-    public private(set) var firstFailure: String?
+    package private(set) var firstFailure: String?
     var columns: [ColumnProfile] = []
     private var columnIndex: [String: Int] = [:]
     /// The previous record's names and their columns (JSON records usually repeat them).
@@ -23,19 +23,19 @@ public struct FileProfile {
     private var lastColumns: [Int] = []
     private var seen: [Int] = []
 
-    public init(path: String, format: InputFormat, csv: CSVOptions?) {
+    package init(path: String, format: InputFormat, csv: CSVOptions?) {
         self.path = path
         self.format = format
         self.csv = csv
     }
 
     /// The names of the columns, in the order first seen.
-    public var columnNames: [String] { columns.map(\.name) }
+    package var columnNames: [String] { columns.map(\.name) }
 
     /// Adds one record. `quotedCells` says which cells whose text is a null marker were quoted,
     /// so are values (CSV; found by reading the record again); it is asked only of a record
     /// that has such a cell.
-    public mutating func observe(_ record: SourceRecord, quotedCells: (SourceRecord) -> Set<Int> = { _ in [] }) {
+    package mutating func observe(_ record: SourceRecord, quotedCells: (SourceRecord) -> Set<Int> = { _ in [] }) {
         if let failure = record.failure {
             failures += 1
             if firstFailure == nil { firstFailure = "line \(record.line): \(failure.message)" }

@@ -1,8 +1,8 @@
 /// What the CSV sniffer asks of values: is a first row a header, and are its names usable.
-public enum HeaderGuess {
+package enum HeaderGuess {
     /// A first row is a header unless a cell holds a value of a type (a number, a date, a UUID,
     /// true or false): names are text. Null markers are left out.
-    public static func isHeader(_ firstRow: [FieldValue]) -> Bool {
+    package static func isHeader(_ firstRow: [FieldValue]) -> Bool {
         for cell in firstRow {
             if case .text(let text) = cell, NullMarkers.index(of: text) != nil { continue }
             var types = TypeCandidates()
@@ -15,7 +15,7 @@ public enum HeaderGuess {
     /// Names in place of a header's when some are empty or repeat (a record's fields are
     /// found by name): each header made an attribute name, then numbered apart. Nil when the
     /// header's own names will do.
-    public static func columnNames(forHeader names: [String]) -> [String]? {
+    package static func columnNames(forHeader names: [String]) -> [String]? {
         let distinct = Set(names)
         guard distinct.count < names.count || distinct.contains("") else { return nil }
         var taken = Set<String>(), result: [String] = []
@@ -28,7 +28,7 @@ public enum HeaderGuess {
     }
 
     /// `column1`, `column2`, …: the names of a file without a header.
-    public static func numberedColumns(_ count: Int) -> [String] {
+    package static func numberedColumns(_ count: Int) -> [String] {
         (1...max(1, count)).map { "column\($0)" }
     }
 }

@@ -2,12 +2,12 @@
 /// pipeline that loads those files into it, from the files' profiles (`FileProfile`, one
 /// streaming pass each). Types, `required`, null markers, date formats, keys and relationships
 /// are inferred; every choice that could be wrong is said in a comment of the model.
-public enum ModelInference {
+package enum ModelInference {
     /// The model named `modelName` for the files `profiles` describe. Throws a
     /// `ConfigurationError` naming the file when one has no records to infer from. With
     /// `computesKeys: false` (`--no-key`), an entity with no key column or pair gets no computed
     /// `rowKey`: it is left without a key, for the user to name one.
-    public static func infer(_ profiles: [FileProfile], modelName: String, computesKeys: Bool = true) throws -> InferredModel {
+    package static func infer(_ profiles: [FileProfile], modelName: String, computesKeys: Bool = true) throws -> InferredModel {
         var entities: [InferredEntity] = []
         var names = Set<String>()
         // A dump's files share their null markers: NA found null in one file is null in all.
@@ -30,11 +30,11 @@ public enum ModelInference {
     }
 
     /// Whether `name` can name a model (`[A-Za-z_][A-Za-z0-9_]*`).
-    public static func isValidName(_ name: String) -> Bool { ModelChecks.isValidName(name) }
+    package static func isValidName(_ name: String) -> Bool { ModelChecks.isValidName(name) }
 
     /// A model name made of a directory's name (`retail-dumps` → `RetailDumps`); nil when none
     /// can be made.
-    public static func modelName(fromDirectory name: String) -> String? {
+    package static func modelName(fromDirectory name: String) -> String? {
         let made = Identifiers.entityName(forFile: name + ".x", singular: false)
         return made == "Entity" || made.hasPrefix("_") ? nil : made
     }
@@ -83,8 +83,8 @@ public enum ModelInference {
 }
 
 /// What `ModelInference.infer` found: the model's YAML, and a starter pipeline's.
-public struct InferredModel {
-    public let name: String
+package struct InferredModel {
+    package let name: String
     let entities: [InferredEntity]
 
     init(name: String, entities: [InferredEntity]) {
@@ -93,20 +93,20 @@ public struct InferredModel {
     }
 
     /// The model file's text.
-    public var modelYAML: String { ModelDocument(model: self).text }
+    package var modelYAML: String { ModelDocument(model: self).text }
 
     /// A pipeline file's text that loads the inferred files into the model. `modelPath` and
     /// `sourcePaths` (one per file, in order) are written as given: relative to the pipeline
     /// file's directory. `name` names the store file and the report directory.
-    public func pipelineYAML(modelPath: String, sourcePaths: [String], name: String) -> String {
+    package func pipelineYAML(modelPath: String, sourcePaths: [String], name: String) -> String {
         PipelineDocument(model: self, modelPath: modelPath, sourcePaths: sourcePaths, name: name).text
     }
 
     /// Whether an entity was left without a key (`--no-key`): the model does not load as it is.
-    public var lacksKeys: Bool { entities.contains { $0.key == nil } }
+    package var lacksKeys: Bool { entities.contains { $0.key == nil } }
 
     /// One line per entity: its file, records, key and relationships.
-    public var summary: [String] {
+    package var summary: [String] {
         entities.map { entity in
             var line = "\(entity.name): \(entity.profile.records) records of \(entity.profile.path)"
             switch entity.key {

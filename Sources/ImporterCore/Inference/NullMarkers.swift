@@ -2,9 +2,9 @@
 /// per column; which of them become the source's `csv.nullValues` is decided per file
 /// (`choose`): empty always, `NULL` and `\N` when seen, `NA` only where it stands in a column
 /// of numbers, dates, booleans or UUIDs (else it may be a value: Namibia, "not applicable").
-public enum NullMarkers {
+package enum NullMarkers {
     /// The markers, in the order `nullValues` lists them.
-    public static let all = ["", "NA", "NULL", "\\N"]
+    package static let all = ["", "NA", "NULL", "\\N"]
 
     /// The index of `text` in `all`, if it is a marker.
     @inline(__always)
@@ -21,7 +21,7 @@ public enum NullMarkers {
     }
 
     /// Whether `text` is one of the markers.
-    public static func isMarker(_ text: String) -> Bool { index(of: text) != nil }
+    package static func isMarker(_ text: String) -> Bool { index(of: text) != nil }
 
     /// The hash standing for marker `index` in a column's key hashes until the marker is
     /// decided (`KeyHash.null` + 1 + index).

@@ -5,7 +5,7 @@ import Foundation
 /// one thread), and the part profiles are joined in file order. The result is the profile one
 /// pass would have made. Cutting costs a scan of its own, so this pays only when cores are idle
 /// (`coresAreIdle`), as `make --load-average` reasons.
-public enum PartProfiler {
+package enum PartProfiler {
     static let threadCount = 2
     /// Records per part.
     static let partSize = 8192
@@ -17,7 +17,7 @@ public enum PartProfiler {
 
     /// Whether the last minute's load average is below the number of cores (some core was idle):
     /// on cores that other work keeps busy the cutting scan costs more than the threads gain.
-    public static func coresAreIdle() -> Bool {
+    package static func coresAreIdle() -> Bool {
         var load = [0.0]
         guard getloadavg(&load, 1) == 1 else { return false }
         return load[0] < Double(ProcessInfo.processInfo.activeProcessorCount)
@@ -25,7 +25,7 @@ public enum PartProfiler {
 
     /// The profile of everything `reader` reads; `empty` is the file's profile before any
     /// record. `quotedCells` says which marker-text cells of a record were quoted (CSV).
-    public static func profile(_ reader: PartitionedRecordReader, into empty: FileProfile,
+    package static func profile(_ reader: PartitionedRecordReader, into empty: FileProfile,
                                quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>) throws -> FileProfile {
         let parts = BoundedChannel<Part?>(capacity: threadCount * 2)
         let (path, format, csv, expected) = (empty.path, empty.format, empty.csv, empty.expectedRecords)

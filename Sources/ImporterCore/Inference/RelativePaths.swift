@@ -1,10 +1,10 @@
 import Foundation
 
 /// Paths as a pipeline file writes them: relative to its own directory.
-public enum RelativePaths {
+package enum RelativePaths {
     /// `path` made absolute against the current directory, `.` and `..` resolved (symbolic
     /// links are kept).
-    public static func absolute(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+    package static func absolute(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         let full = path.hasPrefix("/") ? path : FilePaths.join(currentDirectory, path)
         var parts: [Substring] = []
         for part in full.split(separator: "/") {
@@ -15,14 +15,14 @@ public enum RelativePaths {
     }
 
     /// The absolute directory of a file `path`.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let absolute = absolute(path)
         let directory = FilePaths.directory(of: absolute)
         return directory.isEmpty ? "/" : directory
     }
 
     /// `path` relative to the absolute `directory`: `data/a.csv`, `../data/a.csv`.
-    public static func relative(_ path: String, from directory: String) -> String {
+    package static func relative(_ path: String, from directory: String) -> String {
         let target = absolute(path).split(separator: "/"), base = absolute(directory).split(separator: "/")
         var common = 0
         while common < target.count, common < base.count, target[common] == base[common] { common += 1 }

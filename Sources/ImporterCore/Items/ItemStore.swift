@@ -33,9 +33,10 @@ public final class ItemStore: Sendable {
     private let scope: TransactionScope?
 
     /// Opens `store` for `model`: creates missing tables, and refuses a store that holds
-    /// another model or version (`StoreError`, `.modelMismatch`).
+    /// another model or version (`StoreError`, `.modelMismatch`). Programs call the forms of
+    /// the store modules (`ItemStore(store: SQLiteStore(…), model:)`).
     @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
-    public init(store: Store, model: Model) throws {
+    package init(store: any Store, model: Model) throws {
         self.store = store
         self.model = model
         calls = Mutex(())
@@ -53,7 +54,7 @@ public final class ItemStore: Sendable {
 
     /// `init(store:model:)` off the caller's thread: preparing a store reads (and may create)
     /// its tables, on DynamoDB over the network.
-    public static func open(store: Store, model: Model) async throws -> ItemStore {
+    package static func open(store: any Store, model: Model) async throws -> ItemStore {
         try await offload { try ItemStore(preparing: store, model: model) }
     }
 
@@ -108,7 +109,7 @@ public final class ItemStore: Sendable {
 
     /// Runs a read: inside a transaction on the store itself (it sees the transaction's writes),
     /// on a reader of its own when the store has them, else as `serialized`.
-    func reading<T>(_ body: (any ItemReader) throws -> T) throws -> T {
+    func reading<T>(_ body: (any ItemQuerying) throws -> T) throws -> T {
         if scope != nil { return try serialized { try body(store) } }
         if let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
         return try serialized { try body(store) }

@@ -1,6 +1,6 @@
 /// A computed attribute's template (`map.compute`, docs/pipeline.md#map): text with `{field}` placeholders
 /// for source fields; `{{` and `}}` are literal braces.
-public struct FieldTemplate: Sendable, Equatable {
+package struct FieldTemplate: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case literal(String)
         case field(String)
@@ -9,12 +9,12 @@ public struct FieldTemplate: Sendable, Equatable {
     let parts: [Part]
 
     /// The source fields the template uses, in order.
-    public var fields: [String] {
+    package var fields: [String] {
         parts.compactMap { if case .field(let name) = $0 { name } else { nil } }
     }
 
     /// Parses `text`; the error says what is wrong with it.
-    public init(parsing text: String) throws(TemplateError) {
+    package init(parsing text: String) throws(TemplateError) {
         var parts: [Part] = []
         var literal = ""
         var rest = Substring(text)
@@ -65,11 +65,11 @@ public struct FieldTemplate: Sendable, Equatable {
 }
 
 /// What is wrong with a `map.compute` template.
-public enum TemplateError: Error, CustomStringConvertible, Sendable {
+package enum TemplateError: Error, CustomStringConvertible, Sendable {
     case unclosed, strayClose, noField
     case badName(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unclosed: "a '{' has no closing '}' (write '{{' for a literal brace)"
         case .strayClose: "a '}' closes nothing (write '}}' for a literal brace)"

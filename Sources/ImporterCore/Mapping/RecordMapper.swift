@@ -1,7 +1,7 @@
 /// The map stage of one source: places each field of a record on its entity attribute, after
 /// `rename` and `drop`, fills `computed` attributes and `defaults`, and rejects unknown fields
 /// unless told to ignore them.
-public final class RecordMapper {
+package final class RecordMapper {
     private enum Target { case attribute(Int), dropped, unknown }
 
     /// An attribute made from a template over source fields (`map.compute`).
@@ -20,7 +20,7 @@ public final class RecordMapper {
     private var cachedTargets: [Target] = []
 
     /// Checks the map against the entity; errors name the pipeline file and the source's line.
-    public init(entity: Entity, map: MapConfig, file: String, line: Int? = nil) throws {
+    package init(entity: Entity, map: MapConfig, file: String, line: Int? = nil) throws {
         self.entity = entity
         self.map = map
         var defaults = [FieldValue?](repeating: nil, count: entity.attributes.count)
@@ -53,12 +53,12 @@ public final class RecordMapper {
 
     /// A mapper with the same map for another thread, on `entity` (an equal one) and with arrays of
     /// its own (see `Entity.withOwnAttributes`).
-    public func copy(for entity: Entity) -> RecordMapper {
+    package func copy(for entity: Entity) -> RecordMapper {
         RecordMapper(entity: entity, map: map, defaults: defaults.map { $0 }, computed: computed.map { $0 })
     }
 
     /// The record's fields by attribute position, or the rejection of an unknown field.
-    public func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
+    package func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
         if record.names != cachedNames {
             cachedNames = record.names
             cachedTargets = record.names.map(target)

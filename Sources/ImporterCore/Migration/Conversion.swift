@@ -3,7 +3,7 @@
 ///
 /// It applies to the step into the version that declares it. A later version that keeps the
 /// same declaration on the same attribute carries the value instead of converting it again.
-public enum Conversion: Sendable, Equatable, CustomStringConvertible {
+package enum Conversion: Sendable, Equatable, CustomStringConvertible {
     /// The value of another attribute, as text read as the new type.
     case copy(from: String)
     /// Enumerated values mapped by their text; `otherwise` (if given) for any value not listed,
@@ -19,7 +19,7 @@ public enum Conversion: Sendable, Equatable, CustomStringConvertible {
     case constant(String?)
 
     /// The previous version's attributes the conversion reads.
-    public var inputs: [String] {
+    package var inputs: [String] {
         switch self {
         case .copy(let from), .map(let from, _, _), .parseDate(let from, _), .split(let from, _, _): return [from]
         case .join(let names, _): return names
@@ -27,7 +27,7 @@ public enum Conversion: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .copy(let from): return "copy \(from)"
         case .map(let from, let values, let otherwise):
@@ -41,7 +41,7 @@ public enum Conversion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Converts the inputs (values of `inputs`, in order) to a value of `type`.
-    public func apply(_ values: [Value], to type: AttributeType) -> Result<Value, CoercionProblem> {
+    package func apply(_ values: [Value], to type: AttributeType) -> Result<Value, CoercionProblem> {
         switch self {
         case .copy:
             return Widening.convert(values[0], to: type)

@@ -1,13 +1,13 @@
 /// What a store migration did, or (dry run, or items that fail) would do.
-public struct MigrationOutcome: Sendable {
-    public struct Step: Sendable {
-        public let from: Int
-        public let to: Int
+package struct MigrationOutcome: Sendable {
+    package struct Step: Sendable {
+        package let from: Int
+        package let to: Int
         /// Items of the migrated entities after the step.
-        public let items: Int
-        public let failures: [MigrationFailure]
+        package let items: Int
+        package let failures: [MigrationFailure]
 
-        public init(from: Int, to: Int, items: Int, failures: [MigrationFailure]) {
+        package init(from: Int, to: Int, items: Int, failures: [MigrationFailure]) {
             self.from = from
             self.to = to
             self.items = items
@@ -15,22 +15,22 @@ public struct MigrationOutcome: Sendable {
         }
     }
 
-    public var steps: [Step] = []
-    public var failures: [MigrationFailure] { steps.flatMap(\.failures) }
+    package var steps: [Step] = []
+    package var failures: [MigrationFailure] { steps.flatMap(\.failures) }
 
-    public init(steps: [Step] = []) { self.steps = steps }
+    package init(steps: [Step] = []) { self.steps = steps }
 }
 
 /// An item that a step cannot migrate; it is named as in the plan's start version.
-public struct MigrationFailure: Sendable {
-    public let entity: String
-    public let key: Value
-    public let rejection: Rejection
-    public let toVersion: Int
+package struct MigrationFailure: Sendable {
+    package let entity: String
+    package let key: Value
+    package let rejection: Rejection
+    package let toVersion: Int
     /// The item as stored before the migration, when the store read it anyway (DynamoDB).
-    public let item: [Value]?
+    package let item: [Value]?
 
-    public init(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [Value]? = nil) {
+    package init(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [Value]? = nil) {
         self.entity = entity
         self.key = key
         self.rejection = rejection

@@ -1,13 +1,13 @@
 /// The steps that take items from one model version to a later one (1→2→3), each inferred
 /// from a pair of consecutive versions.
-public struct MigrationPlan: Sendable {
-    public let steps: [MigrationStep]
-    public let from: Model
-    public let to: Model
+package struct MigrationPlan: Sendable {
+    package let steps: [MigrationStep]
+    package let from: Model
+    package let to: Model
 
     /// The plan from version `from` to version `to` of `versions`; throws the first refusal
     /// (nothing is migrated with a plan that refuses anything).
-    public init(_ versions: VersionedModel, from: Int, to: Int) throws {
+    package init(_ versions: VersionedModel, from: Int, to: Int) throws {
         guard let start = versions.version(from) else {
             throw ConfigurationError(file: versions.newest.file, key: "version", "model version \(from) is not in the model directory; it has \(versions.numbers)")
         }
@@ -26,16 +26,16 @@ public struct MigrationPlan: Sendable {
     }
 
     /// A plan without the refusal check (`model diff` shows them all).
-    public init(steps: [MigrationStep], from: Model, to: Model) {
+    package init(steps: [MigrationStep], from: Model, to: Model) {
         self.steps = steps
         self.from = from
         self.to = to
     }
 
-    public var refusals: [ConfigurationError] { steps.flatMap(\.refusals) }
+    package var refusals: [ConfigurationError] { steps.flatMap(\.refusals) }
 
     /// The new name of an entity of the start version, or nil if a step removed it.
-    public func currentName(ofEntity name: String) -> String? {
+    package func currentName(ofEntity name: String) -> String? {
         var name = name
         for step in steps {
             guard let mapping = step.mapping(forOld: name) else { return nil }
@@ -46,7 +46,7 @@ public struct MigrationPlan: Sendable {
 
     /// The start version's name of an entity of the version the step at `stepIndex` (default:
     /// the end) starts from, or nil if a step added it.
-    public func originalName(ofEntity name: String, beforeStep stepIndex: Int? = nil) -> String? {
+    package func originalName(ofEntity name: String, beforeStep stepIndex: Int? = nil) -> String? {
         var name = name
         for step in steps[..<(stepIndex ?? steps.count)].reversed() {
             guard let source = step.mapping(forNew: name)?.source else { return nil }
@@ -58,7 +58,7 @@ public struct MigrationPlan: Sendable {
 
 extension VersionedModel {
     /// The steps between consecutive versions from `from` to `to`, refusals included.
-    public func steps(from: Int, to: Int) -> [MigrationStep] {
+    package func steps(from: Int, to: Int) -> [MigrationStep] {
         let chain = versions.filter { $0.version >= from && $0.version <= to }
         return zip(chain, chain.dropFirst()).map { MigrationStep(from: $0, to: $1) }
     }

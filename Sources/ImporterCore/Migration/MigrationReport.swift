@@ -1,14 +1,14 @@
 import Foundation
 
 /// `migration.json`: what `importer migrate` did, written into the report directory.
-public struct MigrationReport: Codable, Sendable {
-    public struct Step: Codable, Sendable {
-        public var from: Int
-        public var to: Int
-        public var items: Int
-        public var failed: Int
+package struct MigrationReport: Codable, Sendable {
+    package struct Step: Codable, Sendable {
+        package var from: Int
+        package var to: Int
+        package var items: Int
+        package var failed: Int
 
-        public init(from: Int, to: Int, items: Int, failed: Int) {
+        package init(from: Int, to: Int, items: Int, failed: Int) {
             self.from = from
             self.to = to
             self.items = items
@@ -16,7 +16,7 @@ public struct MigrationReport: Codable, Sendable {
         }
     }
 
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// Migrated; no item failed.
         case migrated
         /// Migrated without the items that failed (`--allow-rejects`); they are in rejects.ndjson.
@@ -30,17 +30,17 @@ public struct MigrationReport: Codable, Sendable {
         case dryRun
     }
 
-    public var pipeline: String
-    public var store: String
-    public var model: String
-    public var from: Int
-    public var to: Int
-    public var status: Status
-    public var steps: [Step]
-    public var startedAt: Date
-    public var finishedAt: Date
+    package var pipeline: String
+    package var store: String
+    package var model: String
+    package var from: Int
+    package var to: Int
+    package var status: Status
+    package var steps: [Step]
+    package var startedAt: Date
+    package var finishedAt: Date
 
-    public init(pipeline: String, store: String, model: String, from: Int, to: Int, status: Status, steps: [Step],
+    package init(pipeline: String, store: String, model: String, from: Int, to: Int, status: Status, steps: [Step],
                 startedAt: Date, finishedAt: Date) {
         self.pipeline = pipeline
         self.store = store
@@ -53,14 +53,14 @@ public struct MigrationReport: Codable, Sendable {
         self.finishedAt = finishedAt
     }
 
-    public func write(to directory: String) throws {
+    package func write(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try OutputFile.write(ReportFiles.encoder().encode(self), to: FilePaths.join(directory, "migration.json"))
     }
 
     /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and
     /// the item as stored before the migration (typed JSON, as `export --format ndjson` writes it).
-    public static func rejectLine(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [(String, Value)]?) -> String {
+    package static func rejectLine(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [(String, Value)]?) -> String {
         var text = "{\"entity\":\(JSONText.quote(entity)),\"key\":\(JSONText.quote(key.description)),\"toVersion\":\(toVersion)"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }

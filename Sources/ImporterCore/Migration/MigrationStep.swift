@@ -1,17 +1,17 @@
 /// How one model version is made from the previous one (Core Data's inferred mapping model,
 /// plus the explicit `convert:` declarations): per entity, where each attribute comes from.
-public struct MigrationStep: Sendable {
-    public let from: Model
-    public let to: Model
+package struct MigrationStep: Sendable {
+    package let from: Model
+    package let to: Model
     /// The new version's entities, in model order.
-    public let entities: [EntityMapping]
+    package let entities: [EntityMapping]
     /// Entities of the old version that the new one no longer has: their items are dropped.
-    public let removedEntities: [Entity]
+    package let removedEntities: [Entity]
     /// What cannot be migrated; a plan with refusals is never run.
-    public let refusals: [ConfigurationError]
+    package let refusals: [ConfigurationError]
 
     /// Infers the step from `from` to `to`, collecting every refusal.
-    public init(from: Model, to: Model) {
+    package init(from: Model, to: Model) {
         self.from = from
         self.to = to
         var refusals: [ConfigurationError] = []
@@ -34,20 +34,20 @@ public struct MigrationStep: Sendable {
         self.refusals = refusals
     }
 
-    public func mapping(forNew name: String) -> EntityMapping? { entities.first { $0.entity.name == name } }
+    package func mapping(forNew name: String) -> EntityMapping? { entities.first { $0.entity.name == name } }
 
-    public func mapping(forOld name: String) -> EntityMapping? { entities.first { $0.source?.name == name } }
+    package func mapping(forOld name: String) -> EntityMapping? { entities.first { $0.source?.name == name } }
 }
 
 /// One entity of a migration step: its old self (nil for a new entity) and each attribute's origin.
-public struct EntityMapping: Sendable {
-    public let entity: Entity
-    public let source: Entity?
+package struct EntityMapping: Sendable {
+    package let entity: Entity
+    package let source: Entity?
     /// Parallel to `entity.attributes`.
-    public let attributes: [AttributeMapping]
+    package let attributes: [AttributeMapping]
     /// Old attributes that no new attribute carries: their values are dropped.
-    public let removed: [Attribute]
-    public let refusals: [ConfigurationError]
+    package let removed: [Attribute]
+    package let refusals: [ConfigurationError]
 
     init(entity: Entity, source: Entity?, fromVersion: Int, file: String) {
         self.entity = entity
@@ -100,7 +100,7 @@ public struct EntityMapping: Sendable {
     }
 
     /// True when the step changes nothing stored in this entity's items.
-    public var isUnchanged: Bool {
+    package var isUnchanged: Bool {
         guard let source, source.table == entity.table, removed.isEmpty else { return false }
         return attributes.allSatisfy { mapping in
             if case .carried(let index, let widened) = mapping.origin {
@@ -112,8 +112,8 @@ public struct EntityMapping: Sendable {
 }
 
 /// Where one attribute's value comes from in a migration step.
-public struct AttributeMapping: Sendable {
-    public enum Origin: Sendable {
+package struct AttributeMapping: Sendable {
+    package enum Origin: Sendable {
         /// The old attribute at this position, unchanged or widened from the given type.
         case carried(from: Int, widenedFrom: AttributeType?)
         /// A new attribute: null, or its default.
@@ -122,11 +122,11 @@ public struct AttributeMapping: Sendable {
         case converted(Conversion, inputs: [Int])
     }
 
-    public let attribute: Attribute
-    public let origin: Origin
+    package let attribute: Attribute
+    package let origin: Origin
     /// True when stored values must be checked against the new attribute: conversions, and
     /// carried values whose constraints became stricter or whose nulls now take a default.
-    public let needsCheck: Bool
+    package let needsCheck: Bool
 
     init(attribute: Attribute, entity: Entity, source: Entity?, fromVersion: Int, refuse: (Attribute, String) -> Void) {
         self.attribute = attribute

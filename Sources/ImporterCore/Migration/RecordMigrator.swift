@@ -1,7 +1,7 @@
 extension AttributeMapping {
     /// The attribute's value in the new version, from the item's values in the old one
     /// (before the new attribute's default and checks).
-    public func value(from old: [Value]) -> Result<Value, CoercionProblem> {
+    package func value(from old: [Value]) -> Result<Value, CoercionProblem> {
         switch origin {
         case .carried(let index, let widenedFrom):
             return widenedFrom == nil ? .success(old[index]) : Widening.convert(old[index], to: attribute.type)
@@ -16,11 +16,11 @@ extension AttributeMapping {
 /// Migrates the records of one entity, read against an older model version, through every
 /// step of a plan (migrate-on-read), with the same rules as a store migration. Immutable, so
 /// threads may share one (its validators' NSRegularExpressions are safe to share).
-public final class RecordMigrator: Sendable {
+package final class RecordMigrator: Sendable {
     private let steps: [(mapping: EntityMapping, validator: RecordValidator, version: Int)]
 
     /// The migrator of `entity` (named as in the plan's start version); nil if a step removes it.
-    public init?(plan: MigrationPlan, entity: String) {
+    package init?(plan: MigrationPlan, entity: String) {
         var name = entity
         var steps: [(EntityMapping, RecordValidator, Int)] = []
         for step in plan.steps {
@@ -32,18 +32,18 @@ public final class RecordMigrator: Sendable {
     }
 
     /// Why a record cannot be migrated, and the step (its index in the plan) that refused it.
-    public struct Failure: Error, Sendable {
-        public let step: Int
-        public let rejection: Rejection
+    package struct Failure: Error, Sendable {
+        package let step: Int
+        package let rejection: Rejection
     }
 
     /// The record's values in the plan's end version, or why it cannot be migrated.
-    public func migrate(_ values: [Value]) -> Result<[Value], Rejection> {
+    package func migrate(_ values: [Value]) -> Result<[Value], Rejection> {
         migrateNamingStep(values).mapError(\.rejection)
     }
 
     /// The record's values in the plan's end version, or the step that refused it and why.
-    public func migrateNamingStep(_ values: [Value]) -> Result<[Value], Failure> {
+    package func migrateNamingStep(_ values: [Value]) -> Result<[Value], Failure> {
         var values = values
         for (stepIndex, (mapping, validator, version)) in steps.enumerated() {
             var next: [Value] = []
@@ -60,7 +60,7 @@ public final class RecordMigrator: Sendable {
     }
 
     /// One attribute's value in a step: converted, defaulted and checked.
-    public static func migrate(_ mapping: AttributeMapping, at index: Int, from old: [Value], validator: RecordValidator,
+    package static func migrate(_ mapping: AttributeMapping, at index: Int, from old: [Value], validator: RecordValidator,
                                version: Int) -> Result<Value, Rejection> {
         let name = mapping.attribute.name
         switch mapping.value(from: old) {

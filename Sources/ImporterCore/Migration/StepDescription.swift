@@ -1,7 +1,7 @@
 extension MigrationStep {
     /// The step as `importer model diff` prints it: per entity and attribute, what is carried,
     /// renamed, widened, added, converted or removed, then what is refused.
-    public var description: String {
+    package var description: String {
         var text = "\(to.name) \(from.version) → \(to.version) (\(from.file) → \(to.file))\n"
         for mapping in entities {
             let entity = mapping.entity

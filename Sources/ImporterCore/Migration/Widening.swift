@@ -1,8 +1,8 @@
 /// Core Data's widening type changes, which a migration infers: int16 → int32 → int64 →
 /// decimal, float → double, and any type → string.
-public enum Widening {
+package enum Widening {
     /// True if every value of `old` is a value of `new` (the same type included).
-    public static func isWidening(from old: AttributeType, to new: AttributeType) -> Bool {
+    package static func isWidening(from old: AttributeType, to new: AttributeType) -> Bool {
         if old == new || new == .string { return true }
         switch (old, new) {
         case (.int16, .int32), (.int16, .int64), (.int32, .int64): return true
@@ -13,7 +13,7 @@ public enum Widening {
     }
 
     /// `value` as a value of `type`: directly for widenings, else through its text.
-    public static func convert(_ value: Value, to type: AttributeType) -> Result<Value, CoercionProblem> {
+    package static func convert(_ value: Value, to type: AttributeType) -> Result<Value, CoercionProblem> {
         switch (value, type) {
         case (.null, _): return .success(.null)
         case (.string, .string), (.decimal, .decimal), (.double, .double), (.double, .float), (.date, .date),

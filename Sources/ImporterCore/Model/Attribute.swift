@@ -18,11 +18,11 @@ public final class Attribute: Sendable {
     /// Core Data's renaming identifier: the attribute's name in the previous model version.
     public let renamedFrom: String?
     /// How a migration into this model version makes the value (`convert:`).
-    public let conversion: Conversion?
+    package let conversion: Conversion?
     /// The line of the attribute in its model file, for messages.
     public let line: Int?
 
-    public init(
+    package init(
         name: String, type: AttributeType, required: Bool = false, minimum: Double? = nil,
         maximum: Double? = nil, maxLength: Int? = nil, pattern: String? = nil,
         allowedValues: [String]? = nil, defaultValue: Value? = nil, renamedFrom: String? = nil,

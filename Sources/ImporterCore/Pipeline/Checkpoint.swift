@@ -8,46 +8,46 @@ import Foundation
 /// every record again (duplicates, references and read-stage rejections are recomputed
 /// exactly) but writes only the records after `nextRecord`; the others' outcomes come from here,
 /// and their write-stage rejections are listed again in rejects.ndjson.
-public struct Checkpoint: Codable, Sendable, Equatable {
-    public struct InputState: Codable, Sendable, Equatable {
-        public var path: String
-        public var fingerprint: InputFingerprint
+package struct Checkpoint: Codable, Sendable, Equatable {
+    package struct InputState: Codable, Sendable, Equatable {
+        package var path: String
+        package var fingerprint: InputFingerprint
         /// Records 0..<nextRecord (in reading order, rejected ones included) are done.
-        public var nextRecord: Int
+        package var nextRecord: Int
         /// Write outcomes of the done records that were applied: inserted, updated, unchanged,
         /// rolledBack and resolved conflicts (rejections are in `rejections`).
-        public var written: Counts
+        package var written: Counts
     }
 
     /// A done record the store rejected (a conflict, a duplicate in insert mode, a constraint).
-    public struct WriteRejection: Codable, Sendable, Equatable {
-        public var path: String
-        public var record: Int
-        public var reason: RejectReason
-        public var field: String?
-        public var message: String
+    package struct WriteRejection: Codable, Sendable, Equatable {
+        package var path: String
+        package var record: Int
+        package var reason: RejectReason
+        package var field: String?
+        package var message: String
 
-        public var rejection: Rejection { Rejection(stage: .write, reason: reason, field: field, message) }
+        package var rejection: Rejection { Rejection(stage: .write, reason: reason, field: field, message) }
     }
 
     /// The pipeline file this checkpoint belongs to.
-    public var pipeline: String
-    public var runId: String
-    public var inputs: [InputState]
+    package var pipeline: String
+    package var runId: String
+    package var inputs: [InputState]
     /// Filled by `Store.loadCheckpoint`; a store keeps them apart from the rest, adding to them
     /// with each batch.
-    public var rejections: [WriteRejection] = []
+    package var rejections: [WriteRejection] = []
 
     private enum CodingKeys: String, CodingKey { case pipeline, runId, inputs }
 
-    public init(pipeline: String, runId: String, inputs: [InputState] = []) {
+    package init(pipeline: String, runId: String, inputs: [InputState] = []) {
         self.pipeline = pipeline
         self.runId = runId
         self.inputs = inputs
     }
 
     /// The state of the input at `path`, if the checkpoint has one.
-    public func state(of path: String) -> InputState? {
+    package func state(of path: String) -> InputState? {
         inputs.first { $0.path == path }
     }
 }
@@ -55,19 +55,19 @@ public struct Checkpoint: Codable, Sendable, Equatable {
 /// What identifies an input's content: a local file's size and the digest of all its bytes
 /// (`xxh64:`, see `InputDigest`), an object's size and ETag (`etag:`, docs/pipeline.md#s3-sources). `--resume`
 /// continues only inputs whose fingerprint is the one in the checkpoint (docs/writes.md#resume).
-public struct InputFingerprint: Codable, Sendable, Equatable {
-    public var size: Int64
+package struct InputFingerprint: Codable, Sendable, Equatable {
+    package var size: Int64
     /// `xxh64:<hex>` or `etag:<ETag>`. (Stored under the name of the first MiB's SHA-256, which
     /// it replaced: a checkpoint written with that never matches, so it is never resumed on a
     /// guess.)
-    public var content: String
+    package var content: String
 
     private enum CodingKeys: String, CodingKey {
         case size
         case content = "headSHA256"
     }
 
-    public init(size: Int64, content: String) {
+    package init(size: Int64, content: String) {
         self.size = size
         self.content = content
     }

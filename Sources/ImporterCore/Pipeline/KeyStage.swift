@@ -7,7 +7,7 @@ final class KeyStage {
     private let model: Model
     private let ledger: KeyLedger
     /// Asked whether a referenced item is stored (nil: a dry run without a store).
-    private let store: (any ItemReading)?
+    private let store: (any StoreReading)?
     fileprivate let recorder: RunRecorder
     fileprivate let resume: ResumePoint
     private let syncing: Bool
@@ -16,7 +16,7 @@ final class KeyStage {
     private(set) var rejectedKeys = Set<String>()
     private(set) var unkeyedRejects: [String: Int] = [:]
 
-    init(inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any ItemReading)?, recorder: RunRecorder,
+    init(inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
          resume: ResumePoint, syncing: Bool) {
         self.inputs = inputs
         self.model = model

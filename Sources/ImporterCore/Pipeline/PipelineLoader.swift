@@ -2,24 +2,24 @@ import Foundation
 
 /// Reads a pipeline file: `${VAR}` substitution, unknown keys refused, paths resolved against
 /// the file's directory, globs expanded.
-public struct PipelineLoader {
+package struct PipelineLoader {
     /// `--var KEY=VALUE` overrides; they win over the environment.
-    public var variables: [String: String]
-    public var environment: [String: String]
+    package var variables: [String: String]
+    package var environment: [String: String]
     /// Refuse sources whose files do not exist. Off for commands that never read the inputs
     /// (export, restore, inspect): a backup restores on a machine without the dumps.
-    public var requireInputs = true
+    package var requireInputs = true
 
-    public init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.variables = variables
         self.environment = environment
     }
 
-    public func load(path: String) throws -> PipelineConfig {
+    package func load(path: String) throws -> PipelineConfig {
         try parse(text: YAMLNode.readText(path, what: "pipeline file"), file: path)
     }
 
-    public func parse(text: String, file: String) throws -> PipelineConfig {
+    package func parse(text: String, file: String) throws -> PipelineConfig {
         let directory = FilePaths.directory(of: file)
         let root = try YAMLNode.load(text: text, file: file)
         let top = try root.fields(allowed: [

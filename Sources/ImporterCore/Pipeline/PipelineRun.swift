@@ -13,9 +13,9 @@ import Foundation
 /// ## Topics
 /// - ``start()``
 /// - ``checkConfiguration(_:model:versions:)``
-public struct PipelineRun: ~Copyable {
+package struct PipelineRun: ~Copyable {
     /// Opens a reader for one input file of a source.
-    public typealias RecordReaderMaker = (_ source: SourceConfig, _ path: String) throws -> RecordReader
+    package typealias RecordReaderMaker = (_ source: SourceConfig, _ path: String) throws -> RecordReader
 
     private let config: PipelineConfig
     private let model: Model
@@ -31,7 +31,7 @@ public struct PipelineRun: ~Copyable {
 
     /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
     /// `versions` (the model directory) lets sources name an older `modelVersion`.
-    public init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping RecordReaderMaker) {
+    package init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping RecordReaderMaker) {
         self.config = config
         self.model = model
         self.versions = versions
@@ -41,11 +41,11 @@ public struct PipelineRun: ~Copyable {
     }
 
     /// Where the report files go.
-    public var reportDirectory: String { options.reportDirectory(pipelineDefault: config.reportDirectory) }
+    package var reportDirectory: String { options.reportDirectory(pipelineDefault: config.reportDirectory) }
 
     /// Checks what can be checked before anything is opened or written: entities, maps,
     /// source model versions.
-    public static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil) throws {
+    package static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil) throws {
         _ = try RunInput.ordered(config, model, versions)
     }
 
@@ -53,7 +53,7 @@ public struct PipelineRun: ~Copyable {
     /// entities must be the model's and have sources; a sharded run writes to DynamoDB (a
     /// SQLite store is one file that one process writes) and is not `mode: sync` (its deletes
     /// need every record).
-    public static func checkSelection(_ options: RunOptions, config: PipelineConfig, model: Model) throws {
+    package static func checkSelection(_ options: RunOptions, config: PipelineConfig, model: Model) throws {
         if let entities = options.entities {
             for name in entities where !config.sources.contains(where: { $0.entity == name }) {
                 let known = model.entity(named: name) != nil
@@ -77,7 +77,7 @@ public struct PipelineRun: ~Copyable {
     /// store), which removes the last run's reports.
     /// Throws `ConfigurationError` (nothing written) for problems found before the first
     /// record, and `ReportNotWrittenError` when the run ended but its reports could not be written.
-    public consuming func start() throws -> RunReport {
+    package consuming func start() throws -> RunReport {
         let inputs = try RunInput.ordered(config, model, versions).selected(entities: options.entities, shard: options.shard)
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun

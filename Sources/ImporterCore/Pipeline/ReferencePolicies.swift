@@ -1,5 +1,5 @@
 /// What a source does with a to-one reference that names no item (docs/pipeline.md#references).
-public enum ReferencePolicy: String, Sendable, CaseIterable {
+package enum ReferencePolicy: String, Sendable, CaseIterable {
     /// The record is rejected (reason `reference`).
     case reject
     /// The relationship's key attributes are stored as null.
@@ -9,20 +9,20 @@ public enum ReferencePolicy: String, Sendable, CaseIterable {
 }
 
 /// A source's reference policies: one for every to-one relationship, or one per relationship.
-public struct ReferencePolicies: Sendable, Equatable {
-    public var all: ReferencePolicy = .reject
+package struct ReferencePolicies: Sendable, Equatable {
+    package var all: ReferencePolicy = .reject
     /// Relationship name → policy, over `all`.
-    public var byRelationship: [String: ReferencePolicy] = [:]
+    package var byRelationship: [String: ReferencePolicy] = [:]
     /// The line of `references:` in the pipeline file.
-    public var line: Int?
+    package var line: Int?
 
-    public init(all: ReferencePolicy = .reject, byRelationship: [String: ReferencePolicy] = [:], line: Int? = nil) {
+    package init(all: ReferencePolicy = .reject, byRelationship: [String: ReferencePolicy] = [:], line: Int? = nil) {
         self.all = all
         self.byRelationship = byRelationship
         self.line = line
     }
 
-    public func policy(for relationship: String) -> ReferencePolicy { byRelationship[relationship] ?? all }
+    package func policy(for relationship: String) -> ReferencePolicy { byRelationship[relationship] ?? all }
 
     /// Refuses what cannot work for `entity` (exit 2): an unknown or to-many relationship, and
     /// `nullify` on a key attribute that is required, is the entity's key, or is another

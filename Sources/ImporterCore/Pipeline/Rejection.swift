@@ -39,21 +39,21 @@ public enum RejectReason: String, Sendable, Codable, CaseIterable {
 }
 
 /// A record's rejection: stage, reason and a message that says what is wrong.
-public struct Rejection: Error, Sendable {
-    public let stage: Stage
-    public let reason: RejectReason
+package struct Rejection: Error, Sendable {
+    package let stage: Stage
+    package let reason: RejectReason
     /// The field or attribute at fault, when there is one.
-    public let field: String?
+    package let field: String?
     /// A `reference` rejection: the entity the reference names no item of.
-    public let target: String?
+    package let target: String?
     /// What is wrong, quoting the offending value cut at `valueLimit` characters (the record's
     /// raw text in rejects.ndjson keeps it whole).
-    public let message: String
+    package let message: String
 
     /// The characters of a quoted value a message keeps.
-    public static let valueLimit = 200
+    package static let valueLimit = 200
 
-    public init(stage: Stage, reason: RejectReason, field: String? = nil, target: String? = nil, _ message: String) {
+    package init(stage: Stage, reason: RejectReason, field: String? = nil, target: String? = nil, _ message: String) {
         self.stage = stage
         self.reason = reason
         self.field = field
@@ -71,7 +71,7 @@ public struct Rejection: Error, Sendable {
 
 extension Rejection {
     /// A record of `size` bytes, over its source's `maxRecordBytes` (`limit`): skipped unread.
-    public static func oversized(size: Int64, limit: Int) -> Rejection {
+    package static func oversized(size: Int64, limit: Int) -> Rejection {
         Rejection(stage: .read, reason: .size,
                   "the record is \(size) bytes, more than the source's maxRecordBytes (\(limit)); it was skipped unread and its raw text holds its first \(SourceRecord.excerptBytes) bytes. Raise maxRecordBytes if such records are expected")
     }

@@ -3,7 +3,7 @@ import Synchronization
 /// A request to stop a run before the end of its input, from outside it (the command line
 /// turns SIGINT and SIGTERM into one). The run stops reading, finishes or rolls back the batch
 /// in flight, and reports `interrupted` (exit 3) with what to do next (docs/reports.md#status).
-public final class RunInterruption: Sendable {
+package final class RunInterruption: Sendable {
     private struct State {
         var reason: String?
         var handlers: [@Sendable (String) -> Void] = []
@@ -11,11 +11,11 @@ public final class RunInterruption: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Asks the run to stop; only the first request counts. Returns whether this was the first.
     @discardableResult
-    public func interrupt(_ reason: String) -> Bool {
+    package func interrupt(_ reason: String) -> Bool {
         let handlers: [@Sendable (String) -> Void]? = state.withLock { state in
             guard state.reason == nil else { return nil }
             state.reason = reason
@@ -26,7 +26,7 @@ public final class RunInterruption: Sendable {
     }
 
     /// Whether the run was asked to stop, and why.
-    public var reason: String? { state.withLock { $0.reason } }
+    package var reason: String? { state.withLock { $0.reason } }
 
     /// Calls `handler` when the run is asked to stop (at once if it was already).
     func onInterrupt(_ handler: @escaping @Sendable (String) -> Void) {

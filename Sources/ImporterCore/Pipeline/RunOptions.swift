@@ -1,33 +1,33 @@
 import Foundation
 
 /// Options of one run that are not in the pipeline file.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
     /// Read, map and validate only; write nothing to the store (`importer validate`).
-    public var dryRun = false
-    public var quiet = false
+    package var dryRun = false
+    package var quiet = false
     /// Overrides the pipeline's `report.directory`.
-    public var reportDirectory: String?
+    package var reportDirectory: String?
     /// Continue after the checkpoint of an interrupted run (docs/writes.md#resume).
-    public var resume = false
+    package var resume = false
     /// Save a checkpoint with every commit. Off for inputs that are not files of their own
     /// (a restore's archive entries): such a run is started again instead, and its replays are
     /// unchanged items.
-    public var checkpoints = true
+    package var checkpoints = true
     /// Accept an edited model file for the store's version (`--accept-model-change`).
-    public var acceptModelChange = false
+    package var acceptModelChange = false
     /// This run's slice of the inputs (`--shard K/N`); nil: all of them.
-    public var shard: Shard?
+    package var shard: Shard?
     /// The entities this run loads (`--entities`); nil: every entity with a source.
-    public var entities: [String]?
+    package var entities: [String]?
     /// Read every record even when the inputs are those the store recorded as stored in full,
     /// with nothing written since (`--read-unchanged`; docs/writes.md).
-    public var readUnchanged = false
+    package var readUnchanged = false
     /// Stops the run early when asked (a signal, docs/reports.md#status); nil: nothing will.
-    public var interruption: RunInterruption?
+    package var interruption: RunInterruption?
     /// The run's id, in its report, its checkpoint and the store's lock (docs/writes.md).
-    public var runId = UUID().uuidString.lowercased()
+    package var runId = UUID().uuidString.lowercased()
 
-    public init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
+    package init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {
         self.dryRun = dryRun
         self.quiet = quiet
@@ -39,7 +39,7 @@ public struct RunOptions: Sendable {
 
     /// Where the report files (and a DynamoDB run's checkpoint) go: `--report-dir`, else the
     /// pipeline's; a shard's in a folder of its own inside it.
-    public func reportDirectory(pipelineDefault: String) -> String {
+    package func reportDirectory(pipelineDefault: String) -> String {
         let base = reportDirectory ?? pipelineDefault
         return shard.map { FilePaths.join(base, $0.directoryName) } ?? base
     }

@@ -3,13 +3,13 @@
 /// file (blocks of `ReadStage.partSize` records or `partBytes`, cut at record boundaries as the
 /// part parsers cut them, quoted newlines included). Every shard reads the same files in the same way, so
 /// the N shards together take each record exactly once.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// From 1.
-    public let index: Int
-    public let count: Int
+    package let index: Int
+    package let count: Int
 
     /// `K/N` with 1 ≤ K ≤ N.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
             return nil
@@ -18,11 +18,11 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// The folder of this shard's reports (and checkpoint) inside the pipeline's report folder.
-    public var directoryName: String { "shard-\(index)-of-\(count)" }
+    package var directoryName: String { "shard-\(index)-of-\(count)" }
 
     /// Whether the `ordinal`-th file or block (from 0) is this shard's.
-    public func takes(_ ordinal: Int) -> Bool { ordinal % count == index - 1 }
+    package func takes(_ ordinal: Int) -> Bool { ordinal % count == index - 1 }
 }

@@ -1,19 +1,19 @@
 /// One record as a reader found it, with where it came from.
-public struct SourceRecord: Sendable {
+package struct SourceRecord: Sendable {
     /// The 1-based line on which the record starts.
-    public var line: Int
+    package var line: Int
     /// The byte offset of the record's first byte in the (decompressed) input.
-    public var byteOffset: Int64
+    package var byteOffset: Int64
     /// The record's original source text, to be written into rejects.ndjson.
-    public var raw: ArraySlice<UInt8>
+    package var raw: ArraySlice<UInt8>
     /// Field names: a CSV header (shared by every record) or a JSON object's keys.
-    public var names: [String]
+    package var names: [String]
     /// Field values, parallel to `names`.
-    public var values: [FieldValue]
+    package var values: [FieldValue]
     /// Set when the reader could not make a record of the text; its values are then empty.
-    public var failure: Rejection?
+    package var failure: Rejection?
 
-    public init(line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue], failure: Rejection? = nil) {
+    package init(line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue], failure: Rejection? = nil) {
         self.line = line
         self.byteOffset = byteOffset
         self.raw = raw
@@ -23,16 +23,16 @@ public struct SourceRecord: Sendable {
     }
 
     /// How much of a record too large to keep (`maxRecordBytes`) its rejection shows as raw text.
-    public static let excerptBytes = 1024
+    package static let excerptBytes = 1024
 
     /// The first `excerptBytes` of `bytes`, copied (not a view that keeps a large window alive).
-    public static func excerpt(of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    package static func excerpt(of bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         ArraySlice(Array(bytes.prefix(excerptBytes)))
     }
 }
 
 /// A streaming reader of one input file. Memory stays bounded whatever the file's size.
-public protocol RecordReader: AnyObject {
+package protocol RecordReader: AnyObject {
     /// The next record, or nil at the end of the input. Malformed text comes back as a record
     /// with `failure` set; only an I/O failure throws.
     func next() throws -> SourceRecord?
@@ -41,7 +41,7 @@ public protocol RecordReader: AnyObject {
 }
 
 /// A reader that can cut its input, at record boundaries, into parts that other threads read.
-public protocol PartitionedRecordReader: RecordReader {
+package protocol PartitionedRecordReader: RecordReader {
     /// A reader of the next whole records (at most `maximumRecords`, and none begun once the
     /// part holds `maximumBytes`), to be read on any one thread; nil at the end of the input.
     /// Its records carry their lines and offsets in the whole input, and come out exactly as
@@ -52,13 +52,13 @@ public protocol PartitionedRecordReader: RecordReader {
 
 extension PartitionedRecordReader {
     /// The next part of at most `maximumRecords` records, whatever their size.
-    public func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
+    package func nextPart(maximumRecords: Int) throws -> sending RecordReader? {
         try nextPart(maximumRecords: maximumRecords, maximumBytes: .max)
     }
 }
 
 /// An input format, as a pipeline source names it.
-public enum InputFormat: String, Sendable {
+package enum InputFormat: String, Sendable {
     case csv, tsv, ndjson, json
     /// DynamoDB's export lines, `{"Item":{"attr":{"S":"…"}}}` (never implied by a file name).
     case dynamodbJSON = "dynamodb-json"
@@ -67,7 +67,7 @@ public enum InputFormat: String, Sendable {
     case dynamodbExport = "dynamodb-export"
 
     /// The format implied by a file name (`.csv`, `.tsv`, `.ndjson`/`.jsonl`, `.json`, plus `.gz`).
-    public init?(path: String) {
+    package init?(path: String) {
         var name = path.lowercased()
         if name.hasSuffix(".gz") { name.removeLast(3) }
         if name.hasSuffix(".csv") { self = .csv }

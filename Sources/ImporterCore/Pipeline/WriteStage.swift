@@ -94,7 +94,7 @@ final class WriteStage {
     private struct StartedWindow {
         let records: [PreparedRecord]
         /// nil when nothing was sent: a dry run, an aborted run, an empty window.
-        let write: PendingWrite?
+        let write: StartedWrite?
         /// A commit follows it.
         let endsBatch: Bool
         let handback: Handback<[PreparedRecord]>
@@ -106,7 +106,7 @@ final class WriteStage {
     /// Hands one window of records of `input` to the store (durable at the next commit).
     private func start(_ window: [PreparedRecord], endsBatch: Bool, handback: Handback<[PreparedRecord]>,
                        rejected: [RejectedRecord]?) -> StartedWindow {
-        var write: PendingWrite?
+        var write: StartedWrite?
         if let store, !window.isEmpty, !recorder.isAborted {
             let entity = inputs[input].entity
             write = store.startWrite(window, of: entity, rules: rules[entity.name]!)

@@ -1,50 +1,50 @@
 /// What happened to the records of one input or entity. Every record read is in exactly one of
 /// inserted, updated, unchanged, rejected, rolledBack, notWritten, unknown
 /// (docs/reports.md#reportjson).
-public struct Counts: Codable, Sendable, Equatable {
-    public var read = 0
-    public var inserted = 0
-    public var updated = 0
-    public var unchanged = 0
-    public var rejected = 0
+package struct Counts: Codable, Sendable, Equatable {
+    package var read = 0
+    package var inserted = 0
+    package var updated = 0
+    package var unchanged = 0
+    package var rejected = 0
     /// Read but not applied: discarded by `mergePolicy: rollback`, or left uncommitted by an
     /// aborted run (all writes of an aborted `atomic: true` run).
-    public var rolledBack = 0
+    package var rolledBack = 0
     /// Read and valid, but not in the store because the run stopped first: never sent to it,
     /// or staged by a bulk load whose tables were not built (kept for `--resume`).
-    public var notWritten = 0
+    package var notWritten = 0
     /// Sent to a store that cannot roll back (DynamoDB) in a request whose answer was lost: it
     /// may or may not have been written.
-    public var unknown = 0
+    package var unknown = 0
     /// Version conflicts met (resolved or rejected).
-    public var conflicts = 0
-    public var deleted = 0
-    public var retries = 0
+    package var conflicts = 0
+    package var deleted = 0
+    package var retries = 0
     /// Write and read capacity units the store said it consumed (DynamoDB; absent for SQLite).
-    public var consumedWCU: Double?
-    public var consumedRCU: Double?
+    package var consumedWCU: Double?
+    package var consumedRCU: Double?
 
-    public init() {}
+    package init() {}
 
     /// Adds capacity the store consumed.
-    public mutating func add(_ units: ConsumedUnits) {
+    package mutating func add(_ units: ConsumedUnits) {
         consumedWCU = (consumedWCU ?? 0) + units.write
         consumedRCU = (consumedRCU ?? 0) + units.read
     }
 
     /// `read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown`
-    public var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown }
+    package var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown }
 
     /// Records that were read but are not in the store as the run meant: rolled back, not
     /// written, or of unknown fate.
-    public var notStored: Int { rolledBack + notWritten + unknown }
+    package var notStored: Int { rolledBack + notWritten + unknown }
 
     /// These counts after their transaction was rolled back: what was written was not committed.
-    public func lost() -> Counts { movingWritten(to: \.rolledBack) }
+    package func lost() -> Counts { movingWritten(to: \.rolledBack) }
 
     /// These counts when what they count as written never reached the store's tables (a bulk
     /// load's staged rows, kept for `--resume`).
-    public func unapplied() -> Counts { movingWritten(to: \.notWritten) }
+    package func unapplied() -> Counts { movingWritten(to: \.notWritten) }
 
     /// These counts with `inserted` and `updated` counted as `outcome` instead.
     private func movingWritten(to outcome: WritableKeyPath<Counts, Int>) -> Counts {
@@ -61,7 +61,7 @@ public struct Counts: Codable, Sendable, Equatable {
     }
 
     /// Reads counts written before `notWritten` and `unknown` existed as 0 of those.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         read = try container.decode(Int.self, forKey: .read)
         inserted = try container.decode(Int.self, forKey: .inserted)
@@ -78,7 +78,7 @@ public struct Counts: Codable, Sendable, Equatable {
         consumedRCU = try container.decodeIfPresent(Double.self, forKey: .consumedRCU)
     }
 
-    public static func + (a: Counts, b: Counts) -> Counts {
+    package static func + (a: Counts, b: Counts) -> Counts {
         var sum = a
         sum.read += b.read
         sum.inserted += b.inserted

@@ -2,11 +2,11 @@ import Foundation
 
 /// Writes `report.json` and `junit.xml` into the report directory, each whole or not at all
 /// (docs/reports.md#report-files).
-public enum ReportFiles {
+package enum ReportFiles {
     /// The files a finished run leaves, which a new run removes before it writes anything.
     static let names = ["report.json", "junit.xml"]
 
-    public static func write(_ report: RunReport, to directory: String) throws {
+    package static func write(_ report: RunReport, to directory: String) throws {
         try OutputFile.write(encoder().encode(report), to: FilePaths.join(directory, "report.json"))
         try OutputFile.write(Data(junit(report).utf8), to: FilePaths.join(directory, "junit.xml"))
     }
@@ -15,7 +15,7 @@ public enum ReportFiles {
     /// checks that files can be created in it, and removes the last run's report.json and
     /// junit.xml, so that a run that does not finish leaves no earlier green result to be read
     /// as its own. Throws `ConfigurationError` (exit 2) when the folder cannot take reports.
-    public static func prepare(directory: String) throws {
+    package static func prepare(directory: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw ConfigurationError(file: directory, "the report directory is a file; name a folder with --report-dir or report.directory")
@@ -51,7 +51,7 @@ public enum ReportFiles {
     }
 
     /// Report JSON: indented, keys sorted, dates ISO-8601.
-    public static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -89,11 +89,11 @@ public enum ReportFiles {
 }
 
 /// A run ended (its report says how) but its report files could not be written.
-public struct ReportNotWrittenError: Error, CustomStringConvertible, Sendable {
+package struct ReportNotWrittenError: Error, CustomStringConvertible, Sendable {
     /// The run's report, as it would have been written.
-    public let report: RunReport
-    public let directory: String
-    public let underlying: any Error
+    package let report: RunReport
+    package let directory: String
+    package let underlying: any Error
 
-    public var description: String { "the run's reports could not be written to \(directory): \(underlying)" }
+    package var description: String { "the run's reports could not be written to \(directory): \(underlying)" }
 }

@@ -4,11 +4,11 @@ import Foundation
 /// into one: counts per entity and per input added up, rejection groups and missing references
 /// joined (examples up to the usual number), the worst status and exit code, the span from the
 /// first start to the last finish. `importer report merge` writes it.
-public enum ReportMerge {
+package enum ReportMerge {
     /// Merges `reports` (`reports[i]` read from `files[i]`): at least one, all the shards of
     /// one run (`ShardSet`), of one model. Throws a `ConfigurationError` naming the report
     /// that does not fit, or whose counts would pass the largest count.
-    public static func merge(_ reports: [RunReport], files: [String]) throws -> RunReport {
+    package static func merge(_ reports: [RunReport], files: [String]) throws -> RunReport {
         guard var merged = reports.first, let firstFile = files.first else {
             throw ConfigurationError(file: "report merge", "no report to merge; give the shards' report folders")
         }

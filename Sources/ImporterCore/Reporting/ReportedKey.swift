@@ -1,11 +1,11 @@
 /// An item's key as reports write it (docs/model.md#composite-keys): the key's text, or for a (hash, range) key a
 /// JSON array of both texts.
-public enum ReportedKey: Codable, Sendable, Equatable {
+package enum ReportedKey: Codable, Sendable, Equatable {
     case single(String)
     case pair(String, String)
 
     /// Nil for a null key.
-    public init?(_ key: Value) {
+    package init?(_ key: Value) {
         switch key {
         case .null: return nil
         case .pair(let hash, let range): self = .pair(hash.description, range.description)
@@ -14,14 +14,14 @@ public enum ReportedKey: Codable, Sendable, Equatable {
     }
 
     /// `"P1"` or `["ST1","2024-06-01T10:00:00.000Z"]`.
-    public var json: String {
+    package var json: String {
         switch self {
         case .single(let text): JSONText.quote(text)
         case .pair(let hash, let range): "[\(JSONText.quote(hash)),\(JSONText.quote(range))]"
         }
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
             self = .single(text)
@@ -34,7 +34,7 @@ public enum ReportedKey: Codable, Sendable, Equatable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .single(let text): try container.encode(text)

@@ -1,140 +1,126 @@
 import Foundation
 
 /// Everything a run did, as written to `report.json`.
-public struct RunReport: Codable, Sendable {
-    public enum Status: String, Codable, Sendable {
-        /// Every record accounted for and none rejected.
-        case succeeded
-        /// Finished, with rejections (perhaps past an error limit at the end of the input).
-        case partial
-        /// Stopped early (an error limit passed before the end of the input, a store
-        /// failure); committed batches stay.
-        case aborted
-        /// Stopped early because it was asked to (SIGINT, SIGTERM): the batch in flight was
-        /// finished or rolled back; committed batches stay, and `--resume` continues after them.
-        case interrupted
+package struct RunReport: Codable, Sendable {
+    package typealias Status = RunStatus
 
-        /// Whether the run stopped before the end of its input.
-        public var stoppedEarly: Bool { self == .aborted || self == .interrupted }
+    package struct ModelInfo: Codable, Sendable {
+        package var name: String
+        package var version: Int
+        package var checksum: String
     }
 
-    public struct ModelInfo: Codable, Sendable {
-        public var name: String
-        public var version: Int
-        public var checksum: String
+    package struct Destination: Codable, Sendable {
+        package var type: String
+        package var path: String?
     }
 
-    public struct Destination: Codable, Sendable {
-        public var type: String
-        public var path: String?
+    package struct InputReport: Codable, Sendable {
+        package var source: String
+        package var entity: String
+        package var format: String
+        package var bytes: Int64
+        package var seconds: Double
+        package var counts: Counts
     }
 
-    public struct InputReport: Codable, Sendable {
-        public var source: String
-        public var entity: String
-        public var format: String
-        public var bytes: Int64
-        public var seconds: Double
-        public var counts: Counts
-    }
-
-    public struct EntityReport: Codable, Sendable {
-        public var entity: String
-        public var seconds: Double
-        public var rowsPerSecond: Double
-        public var counts: Counts
+    package struct EntityReport: Codable, Sendable {
+        package var entity: String
+        package var seconds: Double
+        package var rowsPerSecond: Double
+        package var counts: Counts
         /// Missing references stored anyway (`references: nullify` or `keep`), by relationship.
-        public var references: [String: MissingReferences]?
+        package var references: [String: MissingReferences]?
         /// The reference policy the run applied to each to-one relationship with keys:
         /// `reject`, `nullify` or `keep` (several, joined by `/`, when its sources differ).
-        public var referencePolicies: [String: String]?
+        package var referencePolicies: [String: String]?
         /// How the store wrote the entity: `bulk` (staged, then built in key order when the run
         /// finished), `incremental` (record by record) or `unchangedInput` (nothing to read or
         /// write: see `unchangedSince`); nil in a dry run.
-        public var writePath: WritePath?
+        package var writePath: WritePath?
     }
 
-    public enum WritePath: String, Codable, Sendable {
+    package enum WritePath: String, Codable, Sendable {
         case bulk, incremental, unchangedInput
     }
 
     /// References of one relationship that named no item and were nullified or kept.
-    public struct MissingReferences: Codable, Sendable {
-        public var target: String
-        public var action: String
-        public var missing: Int
-        public var examples: [RejectExample]
+    package struct MissingReferences: Codable, Sendable {
+        package var target: String
+        package var action: String
+        package var missing: Int
+        package var examples: [RejectExample]
     }
 
-    public struct RejectExample: Codable, Sendable {
-        public var source: String
-        public var line: Int
-        public var key: ReportedKey?
-        public var message: String
+    package struct RejectExample: Codable, Sendable {
+        package var source: String
+        package var line: Int
+        package var key: ReportedKey?
+        package var message: String
     }
 
     /// Rejections of one entity with the same stage, reason and field (and, for references,
     /// the same target entity).
-    public struct ErrorGroup: Codable, Sendable {
-        public var entity: String
-        public var stage: Stage
-        public var reason: RejectReason
-        public var field: String?
-        public var target: String?
-        public var count: Int
-        public var examples: [RejectExample]
+    package struct ErrorGroup: Codable, Sendable {
+        package var entity: String
+        package var stage: Stage
+        package var reason: RejectReason
+        package var field: String?
+        package var target: String?
+        package var count: Int
+        package var examples: [RejectExample]
     }
 
-    public var runId: String
-    public var pipeline: String
-    public var pipelineFile: String
-    public var dryRun: Bool
-    public var status: Status
+    package var runId: String
+    package var pipeline: String
+    package var pipelineFile: String
+    package var dryRun: Bool
+    package var status: Status
     /// Why the run stopped early, when it did.
-    public var abortReason: String?
+    package var abortReason: String?
     /// The error limit (`errors.maxErrors`, `errors.maxErrorRatio`) the run passed, with the
     /// counts: before the end of its input the run aborted, at the end it is `partial`.
-    public var errorLimit: String?
-    public var exitCode: Int32
-    public var startedAt: Date
-    public var finishedAt: Date
-    public var seconds: Double
-    public var model: ModelInfo
-    public var destination: Destination
-    public var totals: Counts
-    public var entities: [EntityReport]
-    public var inputs: [InputReport]
-    public var errors: [ErrorGroup]
+    package var errorLimit: String?
+    package var exitCode: Int32
+    package var startedAt: Date
+    package var finishedAt: Date
+    package var seconds: Double
+    package var model: ModelInfo
+    package var destination: Destination
+    package var totals: Counts
+    package var entities: [EntityReport]
+    package var inputs: [InputReport]
+    package var errors: [ErrorGroup]
     /// `mode: sync` only: what the delete phase did (every deleted key is in deletes.ndjson).
-    public var deletes: DeletePhase?
+    package var deletes: DeletePhase?
     /// `--resume`: the interrupted run continued, and how many of its records it had done.
-    public var resumed: Resume?
+    package var resumed: Resume?
     /// The runs summed into this report by `importer report merge` (the shards of one run).
-    public var mergedRuns: [String]?
+    package var mergedRuns: [String]?
     /// The run that stored every record of these inputs, when this one found them unchanged
     /// since (the same bytes, pipeline and model, nothing written to the store) and read none:
     /// each input's records are counted read and unchanged.
-    public var unchangedSince: String?
+    package var unchangedSince: String?
     /// `--shard K/N`: which slice of which run this report counts (docs/reports.md).
-    public var shard: ShardOfRun?
+    package var shard: ShardOfRun?
 
-    public struct Resume: Codable, Sendable {
-        public var runId: String
-        public var recordsDone: Int
+    package struct Resume: Codable, Sendable {
+        package var runId: String
+        package var recordsDone: Int
     }
 
     /// The delete phase of a sync run.
-    public struct DeletePhase: Codable, Sendable {
+    package struct DeletePhase: Codable, Sendable {
         /// Why nothing was deleted, when the phase was refused (`maxDeletes`, an aborted run, …).
-        public var refused: String?
+        package var refused: String?
         /// Items deleted per entity, cascades included.
-        public var deleted: [String: Int] = [:]
+        package var deleted: [String: Int] = [:]
         /// Dependants whose key was cleared by a `nullify` rule.
-        public var nullified = 0
+        package var nullified = 0
         /// Vanished items kept, and why (`deny`, a dependant in the input, a concurrent change).
-        public var denied: [DeniedDelete] = []
+        package var denied: [DeniedDelete] = []
 
-        public init() {}
+        package init() {}
 
         init(_ outcome: SyncDeletes.Outcome) {
             refused = outcome.refused
@@ -144,9 +130,9 @@ public struct RunReport: Codable, Sendable {
         }
     }
 
-    public struct DeniedDelete: Codable, Sendable {
-        public var entity: String
-        public var key: String
-        public var message: String
+    package struct DeniedDelete: Codable, Sendable {
+        package var entity: String
+        package var key: String
+        package var message: String
     }
 }

@@ -1,19 +1,19 @@
 /// What ties a shard's report to its run (`report.json`'s `shard`, docs/reports.md): the
 /// shard, the entities it loaded and the pipeline it ran. `importer report merge` sums only
 /// reports that agree on all but the shard's index.
-public struct ShardOfRun: Codable, Sendable, Equatable {
+package struct ShardOfRun: Codable, Sendable, Equatable {
     /// K of `--shard K/N`, from 1.
-    public var index: Int
+    package var index: Int
     /// N of `--shard K/N`.
-    public var count: Int
+    package var count: Int
     /// `--entities`, sorted; nil: every entity with a source.
-    public var entities: [String]?
+    package var entities: [String]?
     /// SHA-256 of the pipeline file (its path and text) and of the value of each `${VAR}` in
     /// it: shards of one run read one pipeline with the same variables. Nil for a pipeline
     /// built in code.
-    public var pipelineDigest: String?
+    package var pipelineDigest: String?
 
-    public init(_ shard: Shard, entities: [String]?, pipelineDigest: String?) {
+    package init(_ shard: Shard, entities: [String]?, pipelineDigest: String?) {
         index = shard.index
         count = shard.count
         self.entities = entities?.sorted()
@@ -21,7 +21,7 @@ public struct ShardOfRun: Codable, Sendable, Equatable {
     }
 
     /// `K/N`, with the entities when `--entities` chose some.
-    public var description: String {
+    package var description: String {
         "shard \(index)/\(count)" + (entities.map { " (--entities \($0.joined(separator: ",")))" } ?? "")
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The human summary printed at the end of a run: one row per entity.
-public enum SummaryTable {
-    public static func render(_ report: RunReport) -> String {
+package enum SummaryTable {
+    package static func render(_ report: RunReport) -> String {
         let header = ["entity", "read", "inserted", "updated", "unchanged", "rejected", "conflicts", "deleted", "retries", "seconds", "rows/s"]
         var rows = report.entities.map { entity -> [String] in
             let c = entity.counts

@@ -1,6 +1,6 @@
 /// Writes in batches: records applied under the version rules, made durable by commits.
 /// The version rules live once, in `VersionRules`, so every store behaves the same.
-public protocol BatchWriting: AnyObject, Sendable {
+package protocol BatchWriting: AnyObject, Sendable {
     /// Applies records under `rules`: one outcome per record, in order. A record the store
     /// refuses is rejected alone; the others go on. Writes become durable at the next `commit()`.
     /// Throws `StoreError` for failures of the store as a whole (disk full, I/O): everything
@@ -11,7 +11,7 @@ public protocol BatchWriting: AnyObject, Sendable {
     /// writes were started, and may start the next one meanwhile (never with the same key).
     /// Only a store with a `preferredCommitSize` is called so, and its `commit()` may then come
     /// while a later write is still running. By default the write runs at once.
-    func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite
+    func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite
 
     /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
     /// nothing is committed before `finishRun(commit: true)`.
@@ -47,21 +47,21 @@ public protocol BatchWriting: AnyObject, Sendable {
 }
 
 /// Capacity units consumed by writes and by reads (DynamoDB's WCU and RCU).
-public struct ConsumedUnits: Sendable, Equatable {
-    public var write: Double
-    public var read: Double
+package struct ConsumedUnits: Sendable, Equatable {
+    package var write: Double
+    package var read: Double
 
-    public init(write: Double, read: Double) { (self.write, self.read) = (write, read) }
+    package init(write: Double, read: Double) { (self.write, self.read) = (write, read) }
 }
 
 extension BatchWriting {
-    public var rollsBack: Bool { true }
-    public var preferredCommitSize: Int? { nil }
-    public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
+    package var rollsBack: Bool { true }
+    package var preferredCommitSize: Int? { nil }
+    package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
         let outcomes = Result { try write(records, of: entity, rules: rules) }
-        return PendingWrite { try outcomes.get() }
+        return StartedWrite { try outcomes.get() }
     }
-    public func takeRetries(of entity: Entity) -> Int { 0 }
-    public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? { nil }
-    public func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> { [] }
+    package func takeRetries(of entity: Entity) -> Int { 0 }
+    package func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? { nil }
+    package func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> { [] }
 }

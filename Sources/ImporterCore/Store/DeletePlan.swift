@@ -4,53 +4,53 @@
 ///
 /// A plan is made completely before anything is written, so a refused delete (or a delete
 /// limit) never leaves half of a cascade behind.
-public struct DeletePlan: Sendable {
+package struct DeletePlan: Sendable {
     /// An item to delete, and why.
-    public struct Deletion: Sendable {
-        public let entity: String
-        public let key: Value
-        public let version: Int64
+    package struct Deletion: Sendable {
+        package let entity: String
+        package let key: Value
+        package let version: Int64
         /// nil for a requested delete; otherwise the item whose `cascade` rule reached this one.
-        public let cascadedFrom: ItemReference?
+        package let cascadedFrom: ItemReference?
     }
 
     /// A dependant whose key to a deleted item is cleared (`nullify`); it gets version + 1.
-    public struct Nullification: Sendable {
-        public let entity: String
-        public let key: Value
-        public let item: [Value]
+    package struct Nullification: Sendable {
+        package let entity: String
+        package let key: Value
+        package let item: [Value]
         /// The attributes cleared: those holding the deleted parent's key.
-        public let attributes: [String]
+        package let attributes: [String]
 
         /// The attributes cleared, for reports (`stationId, hour`).
-        public var attribute: String { attributes.joined(separator: ", ") }
+        package var attribute: String { attributes.joined(separator: ", ") }
     }
 
     /// A requested delete that was refused, with everything it would have reached.
-    public struct Denial: Sendable {
-        public let entity: String
-        public let key: Value
-        public let message: String
+    package struct Denial: Sendable {
+        package let entity: String
+        package let key: Value
+        package let message: String
     }
 
-    public struct ItemReference: Sendable, Hashable {
-        public let entity: String
-        public let key: Value
+    package struct ItemReference: Sendable, Hashable {
+        package let entity: String
+        package let key: Value
     }
 
-    public internal(set) var deletions: [Deletion] = []
-    public internal(set) var nullifications: [Nullification] = []
-    public internal(set) var denials: [Denial] = []
+    package internal(set) var deletions: [Deletion] = []
+    package internal(set) var nullifications: [Nullification] = []
+    package internal(set) var denials: [Denial] = []
 
     /// Deletions per entity name.
-    public var deletionCounts: [String: Int] {
+    package var deletionCounts: [String: Int] {
         deletions.reduce(into: [:]) { $0[$1.entity, default: 0] += 1 }
     }
 
     /// Plans deleting `requested` (whole stored items, per entity name) and everything their
     /// delete rules reach. `isProtected` names items that must stay (sync: items in this run's
     /// input); reaching one by `cascade` refuses the requested delete, like `deny`.
-    public static func make(model: Model, store: Store, requested: [String: [[Value]]],
+    package static func make(model: Model, store: Store, requested: [String: [[Value]]],
                             isProtected: @escaping (Entity, Value) throws -> Bool = { _, _ in false }) throws -> DeletePlan {
         var planner = Planner(model: model, store: store, isProtected: isProtected)
         return try planner.plan(requested)
@@ -58,7 +58,7 @@ public struct DeletePlan: Sendable {
 
     /// Applies the plan inside the store's open transaction (the caller commits). Items changed
     /// since they were planned are not touched; they are returned as denials.
-    public func apply(to store: Store, model: Model) throws -> [Denial] {
+    package func apply(to store: Store, model: Model) throws -> [Denial] {
         var changed: [Denial] = []
         // Each nullification is an update based on the stored version: version + 1, or a
         // conflict if someone changed the item since it was planned.

@@ -1,6 +1,6 @@
 /// Where an interrupted run stands (docs/writes.md#resume), kept by the store so that it never claims more
 /// or less than what is stored.
-public protocol RunCheckpoints: AnyObject, Sendable {
+package protocol RunCheckpoints: AnyObject, Sendable {
     /// Saves `checkpoint`, and adds the batch's write-stage rejections to it, in the open
     /// transaction, so both become durable with the batch at the next `commit()`.
     func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws

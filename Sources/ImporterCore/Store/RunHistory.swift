@@ -1,7 +1,7 @@
 import Foundation
 
 /// A store that keeps the reports of the runs against it (`importer inspect` lists them).
-public protocol RunHistory: AnyObject, Sendable {
+package protocol RunHistory: AnyObject, Sendable {
     /// Records a finished run's report.
     func recordRun(_ report: RunReport) throws
     /// The latest runs, newest first.
@@ -16,7 +16,7 @@ public struct RunSummary: Sendable, Equatable {
     public var started: Date
     public var finished: Date
     /// How the run ended; nil for a status this version does not know.
-    public var status: RunReport.Status?
+    public var status: RunStatus?
     public var modelVersion: Int
     public var read: Int
     public var inserted: Int
@@ -25,7 +25,7 @@ public struct RunSummary: Sendable, Equatable {
     public var rejected: Int
     public var rolledBack: Int
 
-    public init(runId: String, pipeline: String, started: Date, finished: Date, status: RunReport.Status?, modelVersion: Int,
+    public init(runId: String, pipeline: String, started: Date, finished: Date, status: RunStatus?, modelVersion: Int,
                 read: Int, inserted: Int, updated: Int, unchanged: Int, rejected: Int, rolledBack: Int) {
         self.runId = runId
         self.pipeline = pipeline

@@ -1,19 +1,20 @@
-/// A destination a pipeline writes to, as the pipeline and the library use it: every role
-/// below. Callers that need less take only the role they use (`ItemReading` for exports and
-/// reference checks, `BatchWriting & RunCheckpoints` for the write stage, ...).
+/// What the pipeline, the commands and `ItemStore` need of a destination (the package's
+/// writer surface): every role below. Callers that need less take only the role they use
+/// (`StoreReading` for exports and reference checks, `BatchWriting & RunCheckpoints` for the
+/// write stage, ...). A program opens `SQLiteStore` or `DynamoDBStore` through `ItemStore`.
 ///
 /// ## Topics
 /// - ``StoreLifecycle``
-/// - ``ItemReading``
+/// - ``StoreReading``
 /// - ``BatchWriting``
 /// - ``ItemDeleting``
 /// - ``RunCheckpoints``
 /// - ``RunHistory``
 /// - ``StoreMigrating``
-public typealias Store = StoreLifecycle & ItemReading & BatchWriting & ItemDeleting & RunCheckpoints
+package typealias Store = StoreLifecycle & StoreReading & BatchWriting & ItemDeleting & RunCheckpoints
 
 /// Opening a store for a model, and closing it.
-public protocol StoreLifecycle: AnyObject, Sendable {
+package protocol StoreLifecycle: AnyObject, Sendable {
     /// Creates missing tables and checks the store's recorded model against `model`.
     /// Throws `StoreError` (`.modelMismatch`) when the store holds another model or version.
     func prepare(for model: Model) throws
@@ -22,19 +23,19 @@ public protocol StoreLifecycle: AnyObject, Sendable {
 }
 
 /// The outcome of one record's write.
-public struct WriteOutcome: Sendable {
-    public enum Result: Sendable {
+package struct WriteOutcome: Sendable {
+    package enum Result: Sendable {
         case inserted, updated, unchanged
         /// Discarded by `mergePolicy: rollback`: the stored item stays.
         case rolledBack
         case rejected(Rejection)
     }
 
-    public var result: Result
+    package var result: Result
     /// The record's version conflicted with the store's (resolved or not).
-    public var conflict: Bool
+    package var conflict: Bool
 
-    public init(_ result: Result, conflict: Bool = false) {
+    package init(_ result: Result, conflict: Bool = false) {
         self.result = result
         self.conflict = conflict
     }

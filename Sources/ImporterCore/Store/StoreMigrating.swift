@@ -1,7 +1,7 @@
 /// Moving a store's items from one model version to another (docs/migration.md): the role
 /// `importer migrate` needs. SQLite migrates in one transaction; DynamoDB checks every item
 /// first, then rewrites them one by one and resumes an unfinished migration.
-public protocol StoreMigrating: AnyObject, Sendable {
+package protocol StoreMigrating: AnyObject, Sendable {
     /// The model version the store holds, from the versions of its model directory, and the
     /// version an unfinished migration is taking it to; nil when the store holds no model yet.
     /// Throws `ConfigurationError` when the directory lacks that version or its file changed
@@ -14,34 +14,34 @@ public protocol StoreMigrating: AnyObject, Sendable {
 }
 
 /// The model version a store holds.
-public struct RecordedVersion: Sendable {
-    public let model: Model
+package struct RecordedVersion: Sendable {
+    package let model: Model
     /// The version an unfinished migration is taking the store to.
-    public let migratingTo: Int?
+    package let migratingTo: Int?
 
-    public init(model: Model, migratingTo: Int? = nil) {
+    package init(model: Model, migratingTo: Int? = nil) {
         self.model = model
         self.migratingTo = migratingTo
     }
 }
 
 /// How a migration runs.
-public struct MigrationSettings: Sendable {
+package struct MigrationSettings: Sendable {
     /// Check every item and change nothing.
-    public var dryRun = false
+    package var dryRun = false
     /// Delete the items that cannot be migrated (they are returned) instead of changing nothing.
-    public var allowRejects = false
+    package var allowRejects = false
     /// Where an unfinished migration keeps its progress (stores that migrate item by item).
-    public var checkpointFile: String
+    package var checkpointFile: String
     /// Items per page read (the unit of progress of an item-by-item migration).
-    public var pageSize = 100
+    package var pageSize = 100
 
-    public init(checkpointFile: String) { self.checkpointFile = checkpointFile }
+    package init(checkpointFile: String) { self.checkpointFile = checkpointFile }
 }
 
 /// What a migration did.
-public struct MigrationResult: Sendable {
-    public enum Status: Sendable {
+package struct MigrationResult: Sendable {
+    package enum Status: Sendable {
         /// Every item migrated.
         case migrated
         /// Migrated; the items that could not be were deleted (`allowRejects`).
@@ -55,14 +55,14 @@ public struct MigrationResult: Sendable {
         case stopped
     }
 
-    public let outcome: MigrationOutcome
-    public let status: Status
+    package let outcome: MigrationOutcome
+    package let status: Status
     /// Whether an unfinished migration was resumed (its counts come from the check that began it).
-    public let resumed: Bool
+    package let resumed: Bool
     /// Tables of entities the end version no longer has: left in place, for the user to delete.
-    public let tablesLeft: [String]
+    package let tablesLeft: [String]
 
-    public init(outcome: MigrationOutcome, status: Status, resumed: Bool = false, tablesLeft: [String] = []) {
+    package init(outcome: MigrationOutcome, status: Status, resumed: Bool = false, tablesLeft: [String] = []) {
         self.outcome = outcome
         self.status = status
         self.resumed = resumed

@@ -1,6 +1,6 @@
 /// A stored item read in place, cell by cell, without making `Value`s: exports stream millions
 /// of them. Cells are read by attribute position, as the attribute's type says.
-public protocol StoredRow {
+package protocol StoredRow {
     func isNull(_ index: Int) -> Bool
     /// Integer types, and booleans as 0/1.
     func integer(_ index: Int) -> Int64
@@ -14,14 +14,14 @@ public protocol StoredRow {
 }
 
 /// A row of `Value`s as a `StoredRow`: how stores without an in-place reader hand out rows.
-public struct ValuesRow: StoredRow {
-    public let values: [Value]
+package struct ValuesRow: StoredRow {
+    package let values: [Value]
 
-    public init(_ values: [Value]) { self.values = values }
+    package init(_ values: [Value]) { self.values = values }
 
-    public func isNull(_ index: Int) -> Bool { values[index].isNull }
+    package func isNull(_ index: Int) -> Bool { values[index].isNull }
 
-    public func integer(_ index: Int) -> Int64 {
+    package func integer(_ index: Int) -> Int64 {
         switch values[index] {
         case .integer(let number): return number
         case .boolean(let flag): return flag ? 1 : 0
@@ -29,12 +29,12 @@ public struct ValuesRow: StoredRow {
         }
     }
 
-    public func double(_ index: Int) -> Double {
+    package func double(_ index: Int) -> Double {
         if case .double(let number) = values[index] { return number }
         return 0
     }
 
-    public func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         var text: String
         switch values[index] {
         case .string(let value), .decimal(let value): text = value
@@ -44,7 +44,7 @@ public struct ValuesRow: StoredRow {
         return try text.withUTF8(body)
     }
 
-    public func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         guard case .binary(let bytes) = values[index] else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return try bytes.withUnsafeBytes(body)
     }

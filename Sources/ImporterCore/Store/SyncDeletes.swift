@@ -5,22 +5,22 @@ import Foundation
 ///
 /// Everything is planned first. If the plan would delete more than `maxDeletes` of any entity
 /// (cascades included), nothing is deleted and the phase is refused.
-public struct SyncDeletes {
+package struct SyncDeletes {
     /// What the phase did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Why nothing was deleted, when the phase was refused.
-        public var refused: String?
-        public var deleted: [DeletePlan.Deletion] = []
-        public var nullified: [DeletePlan.Nullification] = []
+        package var refused: String?
+        package var deleted: [DeletePlan.Deletion] = []
+        package var nullified: [DeletePlan.Nullification] = []
         /// Vanished items kept: a `deny` rule, a dependant in the input, a concurrent change.
-        public var denied: [DeletePlan.Denial] = []
+        package var denied: [DeletePlan.Denial] = []
     }
 
-    public let model: Model
-    public let store: Store
-    public let limit: WriteConfig.DeleteLimit
+    package let model: Model
+    package let store: Store
+    package let limit: WriteConfig.DeleteLimit
 
-    public init(model: Model, store: Store, limit: WriteConfig.DeleteLimit) {
+    package init(model: Model, store: Store, limit: WriteConfig.DeleteLimit) {
         self.model = model
         self.store = store
         self.limit = limit
@@ -30,7 +30,7 @@ public struct SyncDeletes {
     /// `preview`, only says what it would delete (`importer validate`). Items a record of the
     /// input names (even a rejected one) must count as in the input: a bad row must never
     /// delete the item it meant to update.
-    public func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
+    package func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
         for entity in entities {

@@ -1,7 +1,7 @@
 /// A store that remembers the inputs whose every record its last run stored, and forgets them
 /// at any later write to the model's tables, by importer or by anyone else: a run of the same
 /// bytes through the same pipeline and model then has nothing to read (docs/writes.md, "Re-runs and refreshes").
-public protocol UnchangedInputRecords: AnyObject, Sendable {
+package protocol UnchangedInputRecords: AnyObject, Sendable {
     /// The inputs recorded by the last run that stored them in full, if nothing has written to
     /// `model`'s tables or changed the store's schema since; else none.
     func unchangedInputs(of model: Model) throws -> [UnchangedInput]
@@ -12,22 +12,22 @@ public protocol UnchangedInputRecords: AnyObject, Sendable {
 }
 
 /// An input file a run stored in full, as the store keeps it for the next run.
-public struct UnchangedInput: Sendable, Equatable {
+package struct UnchangedInput: Sendable, Equatable {
     /// The file's absolute path.
-    public var path: String
-    public var entity: String
+    package var path: String
+    package var entity: String
     /// `InputDigest` of the file's bytes.
-    public var digest: String
+    package var digest: String
     /// Digest of what turns the bytes into items: the pipeline as read (variables substituted),
     /// the model's versions, the program (importer's version, its executable's size and time)
     /// and the run's inputs.
-    public var setup: String
+    package var setup: String
     /// Records the run read from the file (each one stored).
-    public var records: Int
+    package var records: Int
     /// The run that stored them.
-    public var runId: String
+    package var runId: String
 
-    public init(path: String, entity: String, digest: String, setup: String, records: Int, runId: String) {
+    package init(path: String, entity: String, digest: String, setup: String, records: Int, runId: String) {
         self.path = path
         self.entity = entity
         self.digest = digest

@@ -2,18 +2,18 @@
 ///
 /// Stores call `decide` inside their batch transaction with the item they hold, then perform
 /// the write it returns; a remote store turns `expectedVersion` into a server-side condition.
-public struct VersionRules: Sendable {
-    public let entity: Entity
-    public let mode: WriteConfig.Mode
-    public let versions: WriteConfig.Versions
-    public let mergePolicy: WriteConfig.MergePolicy
+package struct VersionRules: Sendable {
+    package let entity: Entity
+    package let mode: WriteConfig.Mode
+    package let versions: WriteConfig.Versions
+    package let mergePolicy: WriteConfig.MergePolicy
     /// An incoming version must be the stored one even when the content equals the stored
     /// content: the library's compare-and-set, where two writers that read the same version and
     /// write the same values must not both succeed (docs/library.md). Off for `importer run`,
     /// where a dump replayed after its items moved on is `unchanged` (docs/writes.md).
-    public var strictVersions = false
+    package var strictVersions = false
 
-    public init(entity: Entity, write: WriteConfig) {
+    package init(entity: Entity, write: WriteConfig) {
         self.entity = entity
         self.mode = write.mode
         self.versions = write.versions
@@ -21,7 +21,7 @@ public struct VersionRules: Sendable {
     }
 
     /// What to do with a record.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Insert these values (version attribute set).
         case insert([Value])
         /// Replace the item whose version is `expectedVersion` with these values.
@@ -32,7 +32,7 @@ public struct VersionRules: Sendable {
     }
 
     /// The decision, and whether it came from resolving a conflict.
-    public func decide(_ incoming: [Value], stored: [Value]?) -> (decision: Decision, conflict: Bool) {
+    package func decide(_ incoming: [Value], stored: [Value]?) -> (decision: Decision, conflict: Bool) {
         let versionIndex = entity.versionIndex
         let incomingVersion: Int64? = versions == .ignore ? nil : incoming[versionIndex].integerValue
         guard let stored else {
@@ -65,7 +65,7 @@ public struct VersionRules: Sendable {
     /// The version a record gets when its key is not stored yet, or nil when that is a
     /// conflict (a record based on a version of an item that does not exist). Stores use it to
     /// insert without building a new row.
-    public func newItemVersion(_ incoming: [Value]) -> Int64? {
+    package func newItemVersion(_ incoming: [Value]) -> Int64? {
         let incomingVersion: Int64? = versions == .ignore ? nil : incoming[entity.versionIndex].integerValue
         switch versions {
         case .preserve: return incomingVersion ?? 1
@@ -78,7 +78,7 @@ public struct VersionRules: Sendable {
     /// Its outcome then depends only on the stored content — new key: insert at version 1;
     /// identical: unchanged; different: replace at the stored version + 1 — so a store may apply
     /// it as one conditional statement instead of reading the item first.
-    public func isBlindUpsert(_ incoming: [Value]) -> Bool {
+    package func isBlindUpsert(_ incoming: [Value]) -> Bool {
         mode != .insert && (versions == .ignore || incoming[entity.versionIndex].isNull)
     }
 
@@ -105,7 +105,7 @@ public struct VersionRules: Sendable {
     }
 
     /// Equal in every attribute but the version.
-    public func sameContent(_ a: [Value], _ b: [Value]) -> Bool {
+    package func sameContent(_ a: [Value], _ b: [Value]) -> Bool {
         let versionIndex = entity.versionIndex
         for index in a.indices where index != versionIndex && a[index] != b[index] { return false }
         return true

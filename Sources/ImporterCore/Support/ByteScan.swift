@@ -1,17 +1,17 @@
 /// Word-at-a-time tests over text bytes (eight per step): encoders check every text cell for
 /// the few bytes that need quoting or escaping, and most cells have none.
-public enum ByteScan {
+package enum ByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether `text` holds a comma, quote, CR or LF (a CSV cell that needs quotes).
-    public static func needsCSVQuotes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsCSVQuotes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         scan(text, word: { hasByte($0, 44) || hasByte($0, 34) || hasByte($0, 10) || hasByte($0, 13) },
              byte: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 })
     }
 
     /// Whether `text` holds a quote, backslash or control character (a JSON string that needs escapes).
-    public static func needsJSONEscapes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsJSONEscapes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         scan(text, word: { hasByteBelow($0, 0x20) || hasByte($0, 34) || hasByte($0, 92) },
              byte: { $0 < 0x20 || $0 == 34 || $0 == 92 })
     }

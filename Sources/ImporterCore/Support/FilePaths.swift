@@ -1,9 +1,9 @@
 /// Path text, taken apart and joined without Foundation's `NSString` path methods, which trap on
 /// one-character strings on Linux (`path: x`, `.`, `*`).
-public enum FilePaths {
+package enum FilePaths {
     /// The directory part, as `NSString.deletingLastPathComponent` gives it: `a/b` → `a`,
     /// `/a` → `/`, `a` → `` (the current directory), `a/b/` → `a`.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         let directory = withoutTrailingSlashes(String(trimmed[..<slash]))
@@ -11,26 +11,26 @@ public enum FilePaths {
     }
 
     /// The last component: `a/b` → `b`, `a/b/` → `b`, `x` → `x`, `/` → `/`.
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
     /// `directory/name`, with one slash between; `name` alone when `directory` is empty.
-    public static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The name without its last extension: `a.yaml` → `a`, `.profile` and `x` unchanged.
-    public static func deletingExtension(_ name: String) -> String {
+    package static func deletingExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
 
     /// `~` and `~/…` with the home directory put in; any other path unchanged.
-    public static func expandingTilde(_ path: String, home: String) -> String {
+    package static func expandingTilde(_ path: String, home: String) -> String {
         if path == "~" { return home }
         return path.hasPrefix("~/") ? join(home, String(path.dropFirst(2))) : path
     }

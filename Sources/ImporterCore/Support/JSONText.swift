@@ -1,8 +1,8 @@
 /// JSON string literals without a serializer: streamed lines such as rejects.ndjson, and
 /// DynamoDB items.
-public enum JSONText {
+package enum JSONText {
     /// `text` as a quoted JSON string.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 2)
         appendQuoted(text, to: &bytes)
@@ -11,13 +11,13 @@ public enum JSONText {
 
     /// Appends `text` as a quoted JSON string: quotes, backslashes and control characters
     /// escaped, everything else (non-ASCII included) as its UTF-8 bytes.
-    public static func appendQuoted(_ text: String, to json: inout [UInt8]) {
+    package static func appendQuoted(_ text: String, to json: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendQuoted($0, to: &json) }
     }
 
     /// `appendQuoted` for UTF-8 bytes; runs without escapes are copied whole.
-    public static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) {
+    package static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
         guard ByteScan.needsJSONEscapes(text) else {
             json.append(contentsOf: text)
@@ -46,7 +46,7 @@ public enum JSONText {
     }
 
     /// Lowercase hex of `bytes` (digests).
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 

@@ -5,11 +5,11 @@ import Glibc
 
 /// How the importer creates the files it writes (reports, archives): never through a symbolic
 /// link it did not make, and a finished file replaces the old one whole (docs/reports.md#report-files).
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `data` to `path` as a whole: into a new file in the same folder (created
     /// exclusively), flushed, then renamed over `path`. A reader sees the old file or the new
     /// one, never a part of one; a symbolic link at `path` is replaced, not followed.
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         let temporary = temporaryPath(for: path)
         let fd = try create(temporary)
         do {
@@ -27,7 +27,7 @@ public enum OutputFile {
     /// Creates a new file at `path` for writing and returns its descriptor. Whatever is at
     /// `path` — an old file, a symbolic link — is removed first (the link, not its target), and
     /// the file is created exclusively, so a link planted meanwhile is refused, not followed.
-    public static func create(_ path: String) throws -> Int32 {
+    package static func create(_ path: String) throws -> Int32 {
         if unlink(path) != 0 && errno != ENOENT {
             throw OutputFileError(path: path, operation: "replace", code: errno)
         }
@@ -38,7 +38,7 @@ public enum OutputFile {
 
     /// Renames `temporary` over `path` (a link at `path` is replaced, not followed); removes
     /// `temporary` if that fails.
-    public static func moveIntoPlace(_ temporary: String, _ path: String) throws {
+    package static func moveIntoPlace(_ temporary: String, _ path: String) throws {
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -65,13 +65,13 @@ public enum OutputFile {
 }
 
 /// A file the importer writes could not be created or written.
-public struct OutputFileError: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let operation: String
+package struct OutputFileError: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package let operation: String
     /// The `errno` of the failed call.
-    public let code: Int32
+    package let code: Int32
 
-    public var description: String {
+    package var description: String {
         var text = "cannot \(operation) \(path): \(String(cString: strerror(code)))"
         switch code {
         case ENOSPC: text += "; free some space on its disk"

@@ -2,9 +2,9 @@ internal import CNettle
 
 /// SHA-256 for model checksums, input fingerprints, archives and SigV4: nettle's (a system
 /// library, with SHA-NI on x86-64), with the lowercase hex digest the package records.
-public enum SHA256 {
+package enum SHA256 {
     /// The lowercase hex digest of `bytes`.
-    public static func hex(of bytes: [UInt8]) -> String {
+    package static func hex(of bytes: [UInt8]) -> String {
         var digest = SHA256Digest()
         digest.update(bytes)
         return digest.hexDigest()

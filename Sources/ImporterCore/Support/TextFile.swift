@@ -1,9 +1,9 @@
 import Foundation
 
 /// Files the commands write whole: models, pipelines (`model convert`, `model infer`).
-public enum TextFile {
+package enum TextFile {
     /// Writes `text` to `path` (replacing it, atomically); the error names the path and what to check.
-    public static func write(_ text: String, to path: String) throws(ConfigurationError) {
+    package static func write(_ text: String, to path: String) throws(ConfigurationError) {
         do {
             try OutputFile.write(Data(text.utf8), to: path)
         } catch {

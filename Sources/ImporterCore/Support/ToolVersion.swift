@@ -1,4 +1,4 @@
 /// importer's version, as `importer --version` prints it and archive manifests record it.
-public enum ToolVersion {
-    public static let current = "0.5.0"
+package enum ToolVersion {
+    package static let current = "0.5.0"
 }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A record that passed validation: typed values by attribute position, and where it came from.
-public struct PreparedRecord: Sendable {
+package struct PreparedRecord: Sendable {
     /// Index of the input file in the run (for reports).
-    public var inputIndex: Int
-    public var line: Int
+    package var inputIndex: Int
+    package var line: Int
     /// Offset of the record's first byte in its (decompressed) input.
-    public var byteOffset: Int64
-    public var raw: ArraySlice<UInt8>
-    public var values: [Value]
+    package var byteOffset: Int64
+    package var raw: ArraySlice<UInt8>
+    package var values: [Value]
     /// The record's number in its input (0-based, rejected records included): resume's position.
-    public var ordinal: Int
+    package var ordinal: Int
 
-    public init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value], ordinal: Int = 0) {
+    package init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value], ordinal: Int = 0) {
         self.ordinal = ordinal
         self.inputIndex = inputIndex
         self.line = line
@@ -23,14 +23,14 @@ public struct PreparedRecord: Sendable {
 }
 
 /// Per-record checks against the model: types, required, min/max, maxLength, pattern, values.
-public struct RecordValidator: Sendable {
-    public let entity: Entity
+package struct RecordValidator: Sendable {
+    package let entity: Entity
     private let dateFormat: DateFormat
     private let patterns: [NSRegularExpression?]
     /// Per attribute: whether a value that is not null has anything to be checked against.
     private let constrained: [Bool]
 
-    public init(entity: Entity, dateFormat: DateFormat) {
+    package init(entity: Entity, dateFormat: DateFormat) {
         self.entity = entity
         self.dateFormat = dateFormat
         self.patterns = entity.attributes.map { attribute in
@@ -43,7 +43,7 @@ public struct RecordValidator: Sendable {
     }
 
     /// Typed values by attribute position, or the first problem found.
-    public func validate(_ fields: [FieldValue]) -> Result<[Value], Rejection> {
+    package func validate(_ fields: [FieldValue]) -> Result<[Value], Rejection> {
         var values = [Value]()
         values.reserveCapacity(fields.count)
         for (index, attribute) in entity.attributes.enumerated() {
@@ -65,7 +65,7 @@ public struct RecordValidator: Sendable {
 
     /// One attribute's value with its default applied and the attribute's checks passed (a
     /// migrated value).
-    public func checked(_ value: Value, at index: Int) -> Result<Value, Rejection> {
+    package func checked(_ value: Value, at index: Int) -> Result<Value, Rejection> {
         let attribute = entity.attributes[index]
         let value = value.isNull ? attribute.defaultValue ?? .null : value
         if let problem = check(value, attribute, patterns[index]) { return .failure(problem) }

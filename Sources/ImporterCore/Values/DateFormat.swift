@@ -1,5 +1,5 @@
 /// How a source writes its dates (a pipeline source's `map.dateFormat`).
-public enum DateFormat: Sendable, Equatable {
+package enum DateFormat: Sendable, Equatable {
     /// ISO-8601, with or without fraction and offset (the default).
     case iso8601
     case epochSeconds
@@ -8,7 +8,7 @@ public enum DateFormat: Sendable, Equatable {
     case pattern(String)
 
     /// Parses a pipeline's `dateFormat:` value; nil if it names no known format.
-    public init?(configuration text: String) {
+    package init?(configuration text: String) {
         switch text {
         case "iso8601": self = .iso8601
         case "epochSeconds": self = .epochSeconds

@@ -2,9 +2,9 @@
 ///
 /// Canonical form: optional `-`, integer digits without leading zeros (at least one),
 /// and a fraction without trailing zeros (`12.5`, `0.001`, `-3`, `0`).
-public enum DecimalText {
+package enum DecimalText {
     /// The canonical text of a decimal literal (`+1.50`, `1e3`, `-0.0`), or nil if it is not one.
-    public static func canonical(_ text: String) -> String? {
+    package static func canonical(_ text: String) -> String? {
         isCanonical(text) ? text : rendered(text)
     }
 

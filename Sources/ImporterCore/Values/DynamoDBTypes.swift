@@ -1,10 +1,10 @@
 /// DynamoDB's attribute type descriptors, as exports and the JSON protocol write them.
-public enum DynamoDBTypes {
+package enum DynamoDBTypes {
     /// The types a value of a set, list or map has: stored as JSON text in a string attribute only.
-    public static let collections: Set<String> = ["SS", "NS", "BS", "L", "M"]
+    package static let collections: Set<String> = ["SS", "NS", "BS", "L", "M"]
 
     /// What a descriptor means, for messages: `SS` → "string set".
-    public static func name(of type: String) -> String {
+    package static func name(of type: String) -> String {
         switch type {
         case "S": return "string"
         case "N": return "number"

@@ -1,10 +1,10 @@
 import Foundation
 
 /// ISO-8601 dates to and from milliseconds since the Unix epoch, without Foundation's formatters.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.fff]]` with `Z`, `±HH:MM`, `±HHMM` or no
     /// offset (UTC). A space may replace the `T`. Digits past milliseconds must be zero.
-    public static func parse(_ text: String) -> Result<Int64, DateProblem> {
+    package static func parse(_ text: String) -> Result<Int64, DateProblem> {
         var text = text
         return text.withUTF8 { parse(ByteScanner($0)) }
     }
@@ -59,7 +59,7 @@ public enum ISO8601 {
     }
 
     /// Milliseconds for a civil date and time, checking every field's range.
-    public static func make(
+    package static func make(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int, offsetMinutes: Int = 0
     ) -> Result<Int64, DateProblem> {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
@@ -71,7 +71,7 @@ public enum ISO8601 {
     }
 
     /// The moments a date attribute holds: the years 0000 to 9999, which four digits write.
-    public static let representable: ClosedRange<Int64> =
+    package static let representable: ClosedRange<Int64> =
         Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000...Int64(daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
 
     /// `millis` if it lies in `representable`, else `.yearOutOfRange` (an epoch number too large
@@ -81,22 +81,22 @@ public enum ISO8601 {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
-    public static func format(millis: Int64) -> String {
+    package static func format(millis: Int64) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[..<format(millis: millis, into: buffer)]), as: UTF8.self)
         }
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` of a moment (milliseconds truncated), for timestamps.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         format(millis: Int64(date.timeIntervalSince1970 * 1000))
     }
 
     /// Room for any formatted date (a sign and a five-digit year included).
-    public static let maximumLength = 26
+    package static let maximumLength = 26
 
     /// Writes `YYYY-MM-DDTHH:MM:SS.sssZ` into `buffer` and returns its length.
-    public static func format(millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    package static func format(millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (seconds, milli) = millis.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = civilFromDays(Int(days))
@@ -152,10 +152,10 @@ public enum ISO8601 {
 }
 
 /// Why a text is not a date.
-public enum DateProblem: Error, Sendable {
+package enum DateProblem: Error, Sendable {
     case notADate, outOfRange, subMillisecond, yearOutOfRange
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .notADate: return "is not a date in the expected format"
         case .outOfRange: return "has a month, day or time out of range"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// UUID text: 32 hex digits, with or without the 8-4-4-4-12 hyphens, any case.
-public enum UUIDText {
+package enum UUIDText {
     /// The canonical lower-case hyphenated form, or nil.
-    public static func canonical(_ text: String) -> String? {
+    package static func canonical(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         let hex: [UInt8]
         switch bytes.count {
@@ -45,11 +45,11 @@ enum URIText {
 }
 
 /// Base64 (RFC 4648, standard alphabet, padded), the text form of binary values.
-public enum Base64 {
-    public static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+package enum Base64 {
+    package static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
     /// The bytes, or nil when `text` is not padded standard base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.count % 4 == 0, let data = Data(base64Encoded: text) else { return nil }
         return Array(data)
     }

@@ -1,13 +1,13 @@
 /// Why a field could not become a value of its attribute's type.
-public struct CoercionProblem: Error, Sendable {
+package struct CoercionProblem: Error, Sendable {
     /// `.type` when the text is not of the type at all, `.range` when it is but does not fit.
-    public let reason: RejectReason
-    public let message: String
+    package let reason: RejectReason
+    package let message: String
 }
 
 /// Turns reader fields into typed values (docs/values.md).
-public enum ValueCoercion {
-    public static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<Value, CoercionProblem> {
+package enum ValueCoercion {
+    package static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<Value, CoercionProblem> {
         switch field {
         case .null:
             return .success(.null)

@@ -3,7 +3,7 @@ import ImporterAWS
 import ImporterCore
 
 /// A DynamoDB item as the JSON protocol carries it: attribute name → typed value.
-public typealias DynamoItem = [String: AttributeValue]
+package typealias DynamoItem = [String: AttributeValue]
 
 /// One DynamoDB attribute value (`{"S": "…"}`, `{"N": "12.5"}`, …). Numbers keep their exact
 /// text; binary values keep their base64 text.
@@ -11,7 +11,7 @@ public typealias DynamoItem = [String: AttributeValue]
 /// A value of any other shape (two type tags, a tag with a payload of the wrong JSON type, a
 /// bare string) decodes as `unrecognized`, holding a short text of what was found, so that an
 /// item's decoding can name the attribute at fault instead of failing the whole response.
-public enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertible {
+package enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertible {
     case s(String)
     case n(String)
     case b(String)
@@ -33,7 +33,7 @@ public enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertible
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let raw = try JSONValue(from: decoder)
         self = Self(raw) ?? .unrecognized(raw.description)
     }
@@ -69,7 +69,7 @@ public enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertible
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Tag.self)
         switch self {
         case .s(let text): try container.encode(text, forKey: Tag("S"))
@@ -89,12 +89,12 @@ public enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     /// The text of an `S`, if this is one.
-    public var string: String? { if case .s(let text) = self { text } else { nil } }
+    package var string: String? { if case .s(let text) = self { text } else { nil } }
     /// The text of an `N`, if this is one.
-    public var number: String? { if case .n(let text) = self { text } else { nil } }
+    package var number: String? { if case .n(let text) = self { text } else { nil } }
 
     /// A short text of the value, for error messages: `{"N": "1.5"}`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .s(let text): return #"{"S": \#(JSONValue.string(text).description)}"#
         case .n(let text): return #"{"N": \#(JSONValue.string(text).description)}"#

@@ -10,16 +10,16 @@ import Foundation
 public final class DynamoDBClient: Sendable {
     public let endpoint: URL
     public let region: String
-    public let retry: RetryPolicy
+    package let retry: RetryPolicy
     /// The send rate shared by every request of the client (docs/dynamodb.md); nil sends as fast as
     /// `connections` allow (`retry.mode: standard`).
-    public let rateLimiter: AdaptiveRateLimiter?
+    package let rateLimiter: AdaptiveRateLimiter?
     /// Write capacity units a second the client's writes stay under (`write.maxWCU`).
-    public let writeBudget: CapacityBudget?
+    package let writeBudget: CapacityBudget?
     /// The capacity the service said each entity's requests consumed.
-    public let consumed = CapacityCounter()
+    package let consumed = CapacityCounter()
     /// Takes the credentials and the endpoint's secrets out of every error's text.
-    public let redactor: SecretRedactor
+    package let redactor: SecretRedactor
     private let signer: SigV4Signer
     private let transport: HTTPTransport
 
@@ -48,7 +48,7 @@ public final class DynamoDBClient: Sendable {
     /// `consumed`. A write request gives `writeUnits`, the capacity it is expected to consume,
     /// which `writeBudget` reserves before each attempt. Throws `DynamoDBError`: the service's
     /// own error, or the last one once attempts run out.
-    public func send<Request: DynamoDB.Operation>(_ request: Request, retries: RetryCounter? = nil,
+    package func send<Request: DynamoDB.Operation>(_ request: Request, retries: RetryCounter? = nil,
                                                    entity: String = "", writeUnits: Double = 0) async throws -> Request.Response {
         let body: Data
         do {
@@ -78,7 +78,7 @@ public final class DynamoDBClient: Sendable {
     /// and the write budget. With the adaptive rate on, a throttle uses up no attempt when the
     /// run made progress since this request's previous throttle (at its first: at all), that
     /// is when some request of the client succeeded meanwhile.
-    public func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
+    package func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
                      writeUnits: Double = 0) async throws -> Data {
         var attempt = 1
         var successesAtLastThrottle = 0
@@ -106,10 +106,10 @@ public final class DynamoDBClient: Sendable {
 
     /// Tells the adaptive rate of a throttle met inside a successful response (a batch's
     /// unprocessed items, a transaction cancelled for throughput).
-    public func recordThrottle() { rateLimiter?.record(throttled: true) }
+    package func recordThrottle() { rateLimiter?.record(throttled: true) }
 
     /// One attempt, no retry: the body of a 200 response.
-    public func sendOnce(_ operation: String, _ body: Data) async throws -> Data {
+    package func sendOnce(_ operation: String, _ body: Data) async throws -> Data {
         let headers = signer.sign(method: "POST", url: endpoint, headers: [
             (name: "Content-Type", value: "application/x-amz-json-1.0"),
             (name: "X-Amz-Target", value: "DynamoDB_20120810.\(operation)"),

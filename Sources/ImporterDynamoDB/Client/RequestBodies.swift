@@ -1,7 +1,7 @@
 import Foundation
 
 extension DynamoDB.Operation {
-    public func body() throws -> Data {
+    package func body() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return try encoder.encode(self)
@@ -12,7 +12,7 @@ extension DynamoDB.Operation {
 // their `CodingKeys` name them (`RequestBodyTests` holds them to `JSONEncoder`'s text).
 
 extension DynamoDB.PutItem {
-    public func body() throws -> Data { try JSONBodyWriter.body(write) }
+    package func body() throws -> Data { try JSONBodyWriter.body(write) }
 
     func write(to json: inout JSONBodyWriter) throws {
         try json.object { json in
@@ -27,7 +27,7 @@ extension DynamoDB.PutItem {
 }
 
 extension DynamoDB.TransactWriteItems {
-    public func body() throws -> Data {
+    package func body() throws -> Data {
         try JSONBodyWriter.body { json in
             try json.object { json in
                 json.member("ClientRequestToken", clientRequestToken)
@@ -76,7 +76,7 @@ extension JSONBodyWriter {
 }
 
 extension DynamoDB.BatchWriteItem {
-    public func body() throws -> Data {
+    package func body() throws -> Data {
         try JSONBodyWriter.batch(requestItems, returnConsumedCapacity: returnConsumedCapacity) { json, requests in
             try json.array { json in
                 for request in requests {
@@ -97,7 +97,7 @@ extension DynamoDB.BatchWriteItem {
 }
 
 extension DynamoDB.BatchGetItem {
-    public func body() throws -> Data {
+    package func body() throws -> Data {
         try JSONBodyWriter.batch(requestItems, returnConsumedCapacity: returnConsumedCapacity) { json, keys in
             try json.object { json in
                 json.key("Keys")
@@ -132,7 +132,7 @@ extension JSONBodyWriter {
 }
 
 extension DynamoDB.GetItem {
-    public func body() throws -> Data {
+    package func body() throws -> Data {
         try JSONBodyWriter.body { json in
             try json.object { json in
                 json.member("TableName", tableName)

@@ -2,23 +2,15 @@ import Foundation
 import ImporterAWS
 import ImporterCore
 
-/// How a date attribute is stored in DynamoDB (docs/values.md `dateEncoding`).
-public enum DateEncoding: String, Sendable {
-    /// `S` holding `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC), the same text as the local store.
-    case iso8601
-    /// `N` holding seconds since the Unix epoch with a millisecond fraction (`1709288130.25`).
-    case epochSeconds
-}
-
 /// An item that DynamoDB returned and that does not fit the entity's attribute types.
-public struct DynamoItemDecodingError: Error, Sendable, CustomStringConvertible {
-    public let attribute: String
+package struct DynamoItemDecodingError: Error, Sendable, CustomStringConvertible {
+    package let attribute: String
     /// What the item held, e.g. `{"S": "abc"}`.
-    public let found: String
+    package let found: String
     /// What the attribute's type needs, e.g. `an N holding an integer in -32768...32767`.
-    public let expected: String
+    package let expected: String
 
-    public var description: String {
+    package var description: String {
         "attribute '\(attribute)': found \(found), expected \(expected)"
     }
 }
@@ -27,11 +19,11 @@ public struct DynamoItemDecodingError: Error, Sendable, CustomStringConvertible 
 ///
 /// Numbers are always written as plain decimal text (no exponent, no `inf`/`nan`), so a value's
 /// text is exact and the same on every platform; DynamoDB accepts it as an `N`.
-public struct DynamoItemCoding: Sendable {
-    public let entity: Entity
-    public let dates: DateEncoding
+package struct DynamoItemCoding: Sendable {
+    package let entity: Entity
+    package let dates: DateEncoding
 
-    public init(entity: Entity, dates: DateEncoding = .iso8601) {
+    package init(entity: Entity, dates: DateEncoding = .iso8601) {
         self.entity = entity
         self.dates = dates
     }
@@ -42,7 +34,7 @@ public struct DynamoItemCoding: Sendable {
     ///
     /// `values` holds one value per attribute, by position. Doubles must be finite (docs/values.md
     /// refuses `inf`/`nan` before a value is made).
-    public func encode(_ values: [Value]) -> String {
+    package func encode(_ values: [Value]) -> String {
         precondition(values.count == entity.attributes.count,
                      "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
         var json: [UInt8] = [UInt8(ascii: "{")]
@@ -67,7 +59,7 @@ public struct DynamoItemCoding: Sendable {
     }
 
     /// The item as typed attribute values, nulls omitted: what decoding `encode`'s text gives.
-    public func encodeObject(_ values: [Value]) -> DynamoItem {
+    package func encodeObject(_ values: [Value]) -> DynamoItem {
         var item: DynamoItem = [:]
         for (attribute, value) in zip(entity.attributes, values) {
             if let typed = attributeValue(value) { item[attribute.name] = typed }
@@ -76,7 +68,7 @@ public struct DynamoItemCoding: Sendable {
     }
 
     /// One value as a typed attribute value; nil for null.
-    public func attributeValue(_ value: Value) -> AttributeValue? {
+    package func attributeValue(_ value: Value) -> AttributeValue? {
         guard let (tag, text) = typedText(value) else { return nil }
         switch tag {
         case "S": return .s(text)
@@ -87,7 +79,7 @@ public struct DynamoItemCoding: Sendable {
     }
 
     /// An item's key alone (`["id": .s("…")]`).
-    public func key(_ key: Value) -> DynamoItem {
+    package func key(_ key: Value) -> DynamoItem {
         var item: DynamoItem = [:]
         for (name, part) in zip(entity.keyAttributes, entity.keyParts(key)) { item[name] = attributeValue(part) ?? .null }
         return item
@@ -95,7 +87,7 @@ public struct DynamoItemCoding: Sendable {
 
     /// The key schema's type of a key attribute (`AttributeType.canBeKey`, or a date range
     /// key): `S` for text and ISO-8601 dates, else `N`.
-    public static func keyType(of type: AttributeType, dates: DateEncoding = .iso8601) -> String {
+    package static func keyType(of type: AttributeType, dates: DateEncoding = .iso8601) -> String {
         type.isText || (type == .date && dates == .iso8601) ? "S" : "N"
     }
 
@@ -130,7 +122,7 @@ public struct DynamoItemCoding: Sendable {
     ///   and trailing zeros trimmed — taken here as ⌈significant digits / 2⌉ + 1;
     /// - a Boolean (or null) is 1 byte.
     /// Nulls are omitted from the item (see `encode`), so they count nothing.
-    public func itemSize(_ values: [Value]) -> Int {
+    package func itemSize(_ values: [Value]) -> Int {
         precondition(values.count == entity.attributes.count,
                      "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
         var size = 0
@@ -154,7 +146,7 @@ public struct DynamoItemCoding: Sendable {
     ///
     /// Throws `DynamoItemDecodingError` (attribute name, what was found, what was expected) for
     /// a wrong type or an unparsable or out-of-range number or date.
-    public func decode(_ item: DynamoItem) throws -> [Value] {
+    package func decode(_ item: DynamoItem) throws -> [Value] {
         try entity.attributes.map { attribute in
             guard let raw = item[attribute.name] else { return .null }
             return try decode(raw, as: attribute)

@@ -5,7 +5,7 @@ import ImporterCore
 extension DynamoDBStore: StoreMigrating {
     /// What the meta table records of the model `name`: version, checksum, an unfinished
     /// migration and the migration history; nil when nothing is recorded.
-    public func recorded(model name: String) throws -> RecordedModel? {
+    package func recorded(model name: String) throws -> RecordedModel? {
         try runBlocking { [tables] in try await tables.recorded(name) }
     }
 
@@ -13,7 +13,7 @@ extension DynamoDBStore: StoreMigrating {
     /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
     /// directory lacks that version or its file differs from the one the tables were made with
     /// (`acceptModelChange` is refused: the meta table keeps the checksum it was created with).
-    public func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
+    package func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
         if acceptModelChange {
             throw StoreError(.invalidSetting("acceptModelChange"),
                 "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
@@ -37,7 +37,7 @@ extension DynamoDBStore: StoreMigrating {
     /// rewritten item by item with version-conditioned writes, progress saved per page; an interrupted
     /// migration resumes where it stopped when called again. Last, the meta table records the
     /// end version and the history entry.
-    public func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
+    package func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
         try runBlocking { [self] in try await migrate(plan, settings, started: Date()) }
     }
 

@@ -4,14 +4,14 @@ import ImporterCore
 
 /// What the meta table records of a model: its version and checksum, an unfinished migration,
 /// and the history of migrations (a list on the model's item).
-public struct RecordedModel: Sendable {
-    public let version: Int
-    public let checksum: String
+package struct RecordedModel: Sendable {
+    package let version: Int
+    package let checksum: String
     /// The version an unfinished migration is taking the tables to.
-    public let migratingTo: Int?
-    public let migrationStarted: String?
+    package let migratingTo: Int?
+    package let migrationStarted: String?
     /// The migrations so far, oldest first.
-    public let migrations: [MigrationRecord]
+    package let migrations: [MigrationRecord]
 }
 
 extension MigrationRecord {

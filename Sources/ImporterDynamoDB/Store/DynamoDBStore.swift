@@ -84,7 +84,7 @@ public final class DynamoDBStore: Store, Sendable {
     /// The table an entity's items are in.
     public func table(of entity: Entity) -> String { tables.table(of: entity) }
 
-    public func prepare(for model: Model) throws {
+    package func prepare(for model: Model) throws {
         makeCodings(model)
         try runBlocking { [tables] in try await tables.prepare(model) }
     }
@@ -92,7 +92,7 @@ public final class DynamoDBStore: Store, Sendable {
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
     /// dry run, an export). False when a table does not exist yet; `ConfigurationError` when the
     /// meta table records another version or checksum of the model.
-    public func prepareToRead(_ model: Model) throws -> Bool {
+    package func prepareToRead(_ model: Model) throws -> Bool {
         makeCodings(model)
         return try runBlocking { [tables] in
             guard try await tables.allExist(model) else { return false }
@@ -114,17 +114,17 @@ public final class DynamoDBStore: Store, Sendable {
 
     // MARK: Runs and batches
 
-    public var preferredCommitSize: Int? { options.transactionSize * options.concurrency * 8 }
+    package var preferredCommitSize: Int? { options.transactionSize * options.concurrency * 8 }
 
-    public func takeRetries(of entity: Entity) -> Int { retries.take(for: entity.name) }
+    package func takeRetries(of entity: Entity) -> Int { retries.take(for: entity.name) }
 
-    public func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? {
+    package func takeConsumedCapacity(of entity: Entity) -> ConsumedUnits? {
         client.consumed.take(for: entity.name).map { ConsumedUnits(write: $0.write, read: $0.read) }
     }
 
     /// `atomic: true` is for the library's calls, each a transaction of at most 100 items
     /// (`DynamoDBStore+AtomicRun`); `importer run` refuses `write.atomic` on DynamoDB.
-    public func beginRun(atomic: Bool) throws {
+    package func beginRun(atomic: Bool) throws {
         atomicRun.withLock { $0 = atomic ? AtomicRun() : nil }
         guard !atomic else { return }
         state.withLock { $0.emptyAtStart = []; $0.guesses = [:] }
@@ -143,7 +143,7 @@ public final class DynamoDBStore: Store, Sendable {
         state.withLock { $0.emptyAtStart = empty }
     }
 
-    public func finishRun(commit: Bool) throws {
+    package func finishRun(commit: Bool) throws {
         state.withLock { $0.emptyAtStart = [] }
         let run = atomicRun.withLock { run in
             defer { run = nil }
@@ -152,7 +152,7 @@ public final class DynamoDBStore: Store, Sendable {
         if let run, commit { try self.commit(run) }
     }
 
-    public func commit() throws {
+    package func commit() throws {
         let checkpoint = state.withLock { state in
             defer { state.pendingCheckpoint = nil }
             return state.pendingCheckpoint
@@ -163,20 +163,20 @@ public final class DynamoDBStore: Store, Sendable {
 
     // MARK: Writing
 
-    public func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+    package func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         try startWrite(records, of: entity, rules: rules).outcomes()
     }
 
     /// Sends the window's groups, `concurrency` in flight with those of a window started
     /// before, and returns at once: the runner hands over the next window while the last
     /// requests of this one are out. Groups start in input order, across windows too.
-    public func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> PendingWrite {
+    package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
         if inAtomicRun {
             let outcomes = Result { try writeInAtomicRun(records, of: entity, rules: rules) }
-            return PendingWrite { try outcomes.get() }
+            return StartedWrite { try outcomes.get() }
         }
         let writer: EntityWriter
-        do { writer = try self.writer(of: entity, rules: rules) } catch { return PendingWrite { throw error } }
+        do { writer = try self.writer(of: entity, rules: rules) } catch { return StartedWrite { throw error } }
         let size = writer.groupSize(transactionSize: options.transactionSize)
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         let (started, starting) = AsyncStream<Void>.makeStream()
@@ -198,7 +198,7 @@ public final class DynamoDBStore: Store, Sendable {
             }
             return try Self.outcomes(of: results, groups: groups)
         }
-        return PendingWrite { try task.wait() }
+        return StartedWrite { try task.wait() }
     }
 
     /// The outcomes of a window's groups, in order; if a group failed, `PartialWriteError` with
@@ -234,7 +234,7 @@ public final class DynamoDBStore: Store, Sendable {
 
     /// DynamoDB writes each request for good; only the library's atomic calls (one
     /// TransactWriteItems) are all or nothing.
-    public var rollsBack: Bool { inAtomicRun }
+    package var rollsBack: Bool { inAtomicRun }
 
     /// The writer of an entity's window: its method from the options and the table's state.
     private func writer(of entity: Entity, rules: VersionRules) throws -> EntityWriter {
@@ -250,7 +250,7 @@ public final class DynamoDBStore: Store, Sendable {
             retries: retries, method: method, knownEmpty: method == .batch && empty, guess: guess)
     }
 
-    public func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+    package func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
         if inAtomicRun { return try deleteInAtomicRun(key, expectedVersion: expectedVersion, of: entity) }
         let coding = try coding(entity)
         let request = DynamoDB.DeleteItem(tableName: tables.table(of: entity), key: coding.key(key), condition: DynamoDB.Condition(
@@ -269,7 +269,7 @@ public final class DynamoDBStore: Store, Sendable {
 
     // MARK: Reading
 
-    public func contains(_ key: Value, in entity: Entity) throws -> Bool {
+    package func contains(_ key: Value, in entity: Entity) throws -> Bool {
         if inAtomicRun { return try itemInAtomicRun(key, of: entity) != nil }
         if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
         let found = try fetch(key, of: entity, projection: true) != nil
@@ -277,7 +277,7 @@ public final class DynamoDBStore: Store, Sendable {
         return found
     }
 
-    public func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
+    package func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
         if inAtomicRun { return try itemInAtomicRun(key, of: entity) }
         return try fetch(key, of: entity, projection: false)
     }
@@ -295,7 +295,7 @@ public final class DynamoDBStore: Store, Sendable {
     }
 
     /// Inside an atomic run, counts what the run added and deleted too.
-    public func count(of entity: Entity) throws -> Int {
+    package func count(of entity: Entity) throws -> Int {
         var total = 0
         try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
         for item in changesInAtomicRun(of: entity) { total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1) }
@@ -303,7 +303,7 @@ public final class DynamoDBStore: Store, Sendable {
     }
 
     /// Inside an atomic run, the table's items as the run changed them.
-    public func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
+    package func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
         try itemsAsTheAtomicRunSees(entity, read: { stored in try paginate(entity, countOnly: false, stored) }, body)
     }
 
@@ -311,7 +311,7 @@ public final class DynamoDBStore: Store, Sendable {
     /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
     /// the query says, in memory. Inside an atomic run, the items the run changed are judged as
     /// it changed them.
-    public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+    package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let expression = QueryExpression(query, entity: entity, coding: try coding(entity))
         try query.select(from: { candidate in
             try itemsAsTheAtomicRunSees(entity, read: { stored in
@@ -370,7 +370,7 @@ public final class DynamoDBStore: Store, Sendable {
 
     // MARK: Checkpoint
 
-    public func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
+    package func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
         guard let path = options.checkpointFile else { return }
         let known = state.withLock { $0.checkpointRejections }
         let all = try (known ?? CheckpointFile.load(from: path)?.rejections ?? []) + rejections
@@ -382,12 +382,12 @@ public final class DynamoDBStore: Store, Sendable {
         }
     }
 
-    public func loadCheckpoint() throws -> Checkpoint? {
+    package func loadCheckpoint() throws -> Checkpoint? {
         guard let path = options.checkpointFile else { return nil }
         return try CheckpointFile.load(from: path)
     }
 
-    public func clearCheckpoint() throws {
+    package func clearCheckpoint() throws {
         state.withLock { state in
             state.pendingCheckpoint = nil
             state.checkpointRejections = []

@@ -11,7 +11,7 @@ import ImporterCore
 /// file, and none of its rows are read (docs/pipeline.md#sources).
 ///
 /// A large input can also be cut into parts (`nextPart`) that other threads parse.
-public final class CSVReader: PartitionedRecordReader {
+package final class CSVReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let options: CSVOptions
     private let path: String
@@ -48,12 +48,12 @@ public final class CSVReader: PartitionedRecordReader {
         case needMore
     }
 
-    public convenience init(path: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+    package convenience init(path: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
         try self.init(source: openByteSource(path), name: path, options: options, maxRecordBytes: maxRecordBytes)
     }
 
     /// Reads `source`; `name` stands for it in messages.
-    public convenience init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package convenience init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         self.init(source: source, name: name, options: options, maxRecordBytes: maxRecordBytes, repeatedColumns: false)
     }
 
@@ -85,9 +85,9 @@ public final class CSVReader: PartitionedRecordReader {
         started = true
     }
 
-    public var bytesRead: Int64 { input.bytesConsumed }
+    package var bytesRead: Int64 { input.bytesConsumed }
 
-    public func next() throws -> SourceRecord? {
+    package func next() throws -> SourceRecord? {
         if !started {
             started = true
             leading = try readHeader()
@@ -113,7 +113,7 @@ public final class CSVReader: PartitionedRecordReader {
 
     /// Finds where the next `maximumRecords` records (or `maximumBytes`) end, the way
     /// `nextRecord` does but without making them, and hands their bytes to a reader of their own.
-    public func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
+    package func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
         if !started {
             started = true
             leading = try readHeader()
@@ -163,7 +163,7 @@ public final class CSVReader: PartitionedRecordReader {
     /// The fields' names: the header's (or `columns`), read first if need be. Throws a
     /// `ConfigurationError` naming the file and the column when the header names one twice, so
     /// a run refuses the file before it starts (docs/pipeline.md#sources).
-    public func columnNames() throws -> [String] {
+    package func columnNames() throws -> [String] {
         if !started {
             started = true
             leading = try readHeader()

@@ -1,8 +1,8 @@
 /// The bytes of an export's data file as its reader takes them: gzip decompressed, except a file
 /// with no bytes at all, which holds no items (an empty partition's file).
-public enum ExportDataInput {
+package enum ExportDataInput {
     /// `compressed` decompressed; `name` (the file's path or URL) stands for it in messages.
-    public static func open(_ compressed: ByteSource, name: String) throws -> ByteSource {
+    package static func open(_ compressed: ByteSource, name: String) throws -> ByteSource {
         let peeked = try PeekedSource(compressed)
         return peeked.isEmpty ? peeked : try GzipSource(source: peeked, name: name)
     }

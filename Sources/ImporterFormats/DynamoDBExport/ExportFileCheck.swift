@@ -2,10 +2,10 @@ import ImporterCore
 
 /// The check of one export data file against its manifest line, before anything is written
 /// (docs/pipeline.md#s3-sources): the MD5 of its bytes as stored and the number of items (non-blank lines) in it.
-public enum ExportFileCheck {
+package enum ExportFileCheck {
     /// Reads `stored` (the .json.gz's bytes) to its end and throws `ExportIntegrityError` unless
     /// its MD5 and item count are the manifest's. `location` (path or `s3://` URL) names the file.
-    public static func verify(_ file: ExportDataFile, stored: ByteSource, location: String, export: String) throws {
+    package static func verify(_ file: ExportDataFile, stored: ByteSource, location: String, export: String) throws {
         let (md5, items) = try measure(stored, location: location, export: export)
         guard md5 == file.md5Checksum else {
             throw ExportIntegrityError(export: export, file: location,

@@ -1,20 +1,20 @@
 /// A DynamoDB export that does not match its own manifest: a data file missing, or with another
 /// MD5 or item count than manifest-files.json says, or a manifest that cannot be read. Exit 4,
 /// nothing written (docs/reports.md, docs/pipeline.md#s3-sources).
-public struct ExportIntegrityError: Error, CustomStringConvertible, Sendable {
+package struct ExportIntegrityError: Error, CustomStringConvertible, Sendable {
     /// The export folder (a path or `s3://bucket/prefix/AWSDynamoDB/<id>/`).
-    public let export: String
+    package let export: String
     /// The file at fault: a data file's path or URL, or a manifest's.
-    public let file: String
-    public let message: String
+    package let file: String
+    package let message: String
 
-    public init(export: String, file: String, _ message: String) {
+    package init(export: String, file: String, _ message: String) {
         self.export = export
         self.file = file
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         "\(file): \(message); the DynamoDB export \(export) is incomplete or was changed after DynamoDB wrote it, so nothing was written. Copy the whole export folder again (or export the table again)"
     }
 }

@@ -2,33 +2,33 @@ import ImporterCore
 
 /// One data file as manifest-files.json lists it (one JSON object a line, AWS's layout):
 /// `{"itemCount":8,"md5Checksum":"…","etag":"…","dataFileS3Key":"prefix/AWSDynamoDB/<id>/data/….json.gz"}`.
-public struct ExportDataFile: Sendable, Equatable {
+package struct ExportDataFile: Sendable, Equatable {
     /// `dataFileS3Key` as written: the object's key from the bucket root.
-    public let key: String
+    package let key: String
     /// The key's part after `AWSDynamoDB/<export id>/` (`data/….json.gz`): where the file is
     /// relative to the export folder.
-    public let relativePath: String
-    public let itemCount: Int
+    package let relativePath: String
+    package let itemCount: Int
     /// Base64 of the MD5 of the file's bytes as stored (the .json.gz, compressed).
-    public let md5Checksum: String
+    package let md5Checksum: String
     /// The line of manifest-files.json that lists the file.
-    public let manifestLine: Int
+    package let manifestLine: Int
 }
 
 /// A DynamoDB "export to S3" folder's manifests (docs/pipeline.md#dynamodb-exports): the data files, and the item count
 /// manifest-summary.json records. Both are read strictly (`StrictJSONParser`).
-public struct ExportManifest: Sendable {
-    public static let summaryName = "manifest-summary.json"
-    public static let filesName = "manifest-files.json"
+package struct ExportManifest: Sendable {
+    package static let summaryName = "manifest-summary.json"
+    package static let filesName = "manifest-files.json"
 
-    public let files: [ExportDataFile]
+    package let files: [ExportDataFile]
     /// The summary's `itemCount`, which the files' counts must add up to.
-    public let itemCount: Int
+    package let itemCount: Int
 
     /// Parses the two manifests of the export at `export` (named in messages). A manifest that
     /// cannot be read is an `ExportIntegrityError`; an export of another kind (ION, incremental)
     /// a `ConfigurationError`.
-    public init(summary: [UInt8], files: [UInt8], export: String) throws {
+    package init(summary: [UInt8], files: [UInt8], export: String) throws {
         let summaryName = FilePaths.join(export, Self.summaryName), filesName = FilePaths.join(export, Self.filesName)
         var parser = StrictJSONParser()
         let summaryFields = try Self.object(summary, &parser) { ExportIntegrityError(export: export, file: summaryName, $0) }

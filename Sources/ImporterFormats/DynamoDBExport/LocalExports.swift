@@ -3,12 +3,12 @@ import ImporterCore
 
 /// DynamoDB export folders on disk (`format: dynamodb-export` with a local `path`): each is
 /// replaced by its data files, once every one of them matches the manifest (docs/pipeline.md#dynamodb-exports).
-public enum LocalExports {
+package enum LocalExports {
     /// Checks every local export folder of `config`'s sources and makes its data files the
     /// source's inputs (`s3://` folders are left to the S3 inputs). Throws `ConfigurationError`
     /// when a folder has no manifests, `ExportIntegrityError` when a data file is missing or
     /// differs from the manifest.
-    public static func expand(_ config: inout PipelineConfig) throws {
+    package static func expand(_ config: inout PipelineConfig) throws {
         for index in config.sources.indices where config.sources[index].format == .dynamodbExport {
             var paths: [String] = []
             for path in config.sources[index].paths {

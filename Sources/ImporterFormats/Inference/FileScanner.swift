@@ -6,11 +6,11 @@ import ImporterCore
 /// cores are idle (`PartProfiler`). Memory holds the reader's window (and a few parts) and, per
 /// column, one 64-bit hash per record (for key detection); `sample` stops after that many
 /// records.
-public enum FileScanner {
+package enum FileScanner {
     /// The profile of `path`, read as `format` (nil: sniffed). `parallel`: cut into parts for
     /// two threads (nil: when the cores are idle; never with `sample`). Throws a
     /// `ConfigurationError` that names the file and says what to do when it cannot be read.
-    public static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil) throws -> FileProfile {
+    package static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil) throws -> FileProfile {
         let (format, csv, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
         let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
         let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in

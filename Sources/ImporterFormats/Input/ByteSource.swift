@@ -3,7 +3,7 @@ import Foundation
 import ImporterCore
 
 /// Raw bytes of an input: a plain or gzip-compressed file, or an archive entry.
-public protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// Reads up to `count` bytes into `buffer`; 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
     /// Bytes consumed from the file on disk (compressed bytes for .gz).
@@ -12,16 +12,16 @@ public protocol ByteSource: AnyObject {
 }
 
 /// An I/O failure while reading an input: the run aborts.
-public struct InputError: Error, CustomStringConvertible {
-    public let path: String
-    public let message: String
+package struct InputError: Error, CustomStringConvertible {
+    package let path: String
+    package let message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }
 
 /// Opens `path`, decompressing `.gz` transparently.

@@ -1,12 +1,12 @@
 /// Bytes in memory as a `ByteSource`: the sniffer's sample of a file, one record read again, a
 /// fuzzer's input.
-public final class BytesSource: ByteSource {
+package final class BytesSource: ByteSource {
     private let bytes: [UInt8]
     private var position = 0
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         let length = min(count, bytes.count - position)
         guard length > 0 else { return 0 }
         bytes.withUnsafeBytes { source in
@@ -16,7 +16,7 @@ public final class BytesSource: ByteSource {
         return length
     }
 
-    public var bytesConsumed: Int64 { Int64(position) }
+    package var bytesConsumed: Int64 { Int64(position) }
 
-    public func close() {}
+    package func close() {}
 }

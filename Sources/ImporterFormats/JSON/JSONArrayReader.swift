@@ -8,7 +8,7 @@ import ImporterCore
 /// the array itself (a missing `,`, a trailing comma, a stray `}`, text after `]`, a truncated
 /// file) ends the reading with one rejection naming the line and column: what follows cannot be
 /// read reliably, and it is counted as that one rejected record.
-public final class JSONArrayReader: RecordReader {
+package final class JSONArrayReader: RecordReader {
     private var input: ChunkedInput
     private let parser = JSONTextParser()
     private let maxRecordBytes: Int
@@ -29,18 +29,18 @@ public final class JSONArrayReader: RecordReader {
     }
     private var state = State.start
 
-    public convenience init(path: String, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+    package convenience init(path: String, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
         self.init(source: try openByteSource(path), maxRecordBytes: maxRecordBytes)
     }
 
-    public init(source: ByteSource, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package init(source: ByteSource, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         input = ChunkedInput(source: source)
         self.maxRecordBytes = maxRecordBytes
     }
 
-    public var bytesRead: Int64 { input.bytesConsumed }
+    package var bytesRead: Int64 { input.bytesConsumed }
 
-    public func next() throws -> SourceRecord? {
+    package func next() throws -> SourceRecord? {
         while true {
             let atEnd = try !skipSpace()
             switch state {

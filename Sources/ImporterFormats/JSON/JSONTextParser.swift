@@ -1,7 +1,7 @@
 import ImporterCore
 
 /// How a JSON record's fields are laid out.
-public enum JSONRecordLayout: Sendable {
+package enum JSONRecordLayout: Sendable {
     /// A plain object: its keys are the fields.
     case object
     /// DynamoDB's export item, `{"Item":{"attr":{"S":"…"}}}`.

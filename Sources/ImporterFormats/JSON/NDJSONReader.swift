@@ -10,7 +10,7 @@ import ImporterCore
 ///
 /// A line longer than `maxRecordBytes` is rejected (reason `size`) and skipped without being
 /// kept in memory.
-public final class NDJSONReader: PartitionedRecordReader {
+package final class NDJSONReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let parser: JSONTextParser
     private let layout: JSONRecordLayout
@@ -18,11 +18,11 @@ public final class NDJSONReader: PartitionedRecordReader {
     /// The line before the one at `input.position`.
     private var line = 0
 
-    public convenience init(path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+    package convenience init(path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
         self.init(source: try openByteSource(path), layout: layout, maxRecordBytes: maxRecordBytes)
     }
 
-    public init(source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package init(source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
         input = ChunkedInput(source: source)
         parser = JSONTextParser(layout: layout)
         self.layout = layout
@@ -39,9 +39,9 @@ public final class NDJSONReader: PartitionedRecordReader {
         self.line = line
     }
 
-    public var bytesRead: Int64 { input.bytesConsumed }
+    package var bytesRead: Int64 { input.bytesConsumed }
 
-    public func next() throws -> SourceRecord? {
+    package func next() throws -> SourceRecord? {
         while true {
             let start: Int, end: Int, next: Int
             switch try nextLine() {
@@ -67,7 +67,7 @@ public final class NDJSONReader: PartitionedRecordReader {
     /// The next `maximumRecords` lines (fewer at the end of the input or once the part holds
     /// `maximumBytes`; blank lines count), as a reader of their own. Only line ends are looked
     /// for here; the part's reader parses them.
-    public func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
+    package func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
         let firstLine = line
         var lines = 0
         // The part starts at `input.position`, which stays put (refills keep it); `cursor` moves.

@@ -317,9 +317,9 @@ struct JSONCursor {
 }
 
 /// RFC 8259 checks for JSON that is read whole, such as an archive's manifest.
-public enum StrictJSON {
+package enum StrictJSON {
     /// Nil if `bytes` are one valid JSON value, else what is wrong and where.
-    public static func problem(in bytes: [UInt8]) -> String? {
+    package static func problem(in bytes: [UInt8]) -> String? {
         var parser = StrictJSONParser()
         guard let problem = bytes.withUnsafeBufferPointer({ parser.validate($0) }) else { return nil }
         return "invalid JSON at byte \(problem.offset + 1): \(problem.message)"

@@ -4,7 +4,7 @@ import ImporterCore
 extension SQLiteStore: StoreMigrating {
     /// The model version the store holds (an SQLite store has no unfinished migration: each
     /// runs in one transaction). See `storedModel(in:acceptModelChange:)`.
-    public func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
+    package func recordedVersion(in versions: VersionedModel, acceptModelChange: Bool) throws -> RecordedVersion? {
         RecordedVersion(model: try storedModel(in: versions, acceptModelChange: acceptModelChange))
     }
 
@@ -12,7 +12,7 @@ extension SQLiteStore: StoreMigrating {
     /// transaction is rolled back and the failure recorded in the history; with
     /// `allowRejects`, the migration runs again without those items (they are deleted in the
     /// same transaction). The failures carry the items as stored before the migration.
-    public func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
+    package func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
         let started = Date()
         let checked = try migrate(plan, commit: !settings.dryRun)
         let failures = try storedItems(of: checked.failures, in: plan.from)

@@ -4,7 +4,7 @@ import ImporterCore
 /// decided against the stored item, records the store refuses rejected alone.
 extension StoreConnection {
     /// A record that needs a statement; written in `order`, then `position`.
-    private struct PendingWrite {
+    private struct QueuedWrite {
         /// The key's locality, so that neighbouring keys share B-tree pages: the hash key's,
         /// then the range key's (0 without one).
         let order: UInt64
@@ -65,9 +65,9 @@ extension StoreConnection {
     /// The records that need a statement, in key order (records of one key stay in order), and
     /// how many blind upserts the content index found unchanged without one.
     private func plan(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules,
-                      index: (any StoredContent)?) throws -> (pending: [PendingWrite], unchanged: Int) {
+                      index: (any StoredContent)?) throws -> (pending: [QueuedWrite], unchanged: Int) {
         var unchanged = 0
-        var pending: [PendingWrite] = []
+        var pending: [QueuedWrite] = []
         pending.reserveCapacity(records.count)
         for position in records.indices {
             let values = records[position].values
@@ -84,7 +84,7 @@ extension StoreConnection {
                 image = record
                 indexed = stored != nil
             }
-            pending.append(PendingWrite(order: values[entity.hashKeyIndex].localityKey,
+            pending.append(QueuedWrite(order: values[entity.hashKeyIndex].localityKey,
                                         rangeOrder: entity.rangeKeyIndex.map { values[$0].localityKey } ?? 0,
                                         position: position, blind: blind, image: image, indexed: indexed))
         }
@@ -93,7 +93,7 @@ extension StoreConnection {
     }
 
     /// One record: its outcome, the content index kept right; a record SQLite refuses is rejected.
-    private func write(_ values: [Value], _ write: PendingWrite, _ statements: EntityStatements, _ entity: Entity,
+    private func write(_ values: [Value], _ write: QueuedWrite, _ statements: EntityStatements, _ entity: Entity,
                        _ rules: VersionRules, _ index: (any StoredContent)?) throws -> WriteOutcome {
         do {
             let outcome = try apply(values, blind: write.blind, statements, entity, rules)

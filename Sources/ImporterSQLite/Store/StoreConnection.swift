@@ -115,4 +115,4 @@ final class StoreConnection {
     }
 }
 
-extension StoreConnection: ItemReader {}
+extension StoreConnection: ItemQuerying {}

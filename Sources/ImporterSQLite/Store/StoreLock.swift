@@ -13,8 +13,8 @@ import Glibc
 ///
 /// The library's `ItemStore` takes no such lock: it writes through SQLite's own locking, one
 /// transaction at a time, beside a run.
-public final class StoreLock: Sendable {
-    public enum Access: Sendable {
+package final class StoreLock: Sendable {
+    package enum Access: Sendable {
         /// One holder, no readers: a run, a restore, a migration.
         case exclusive
         /// Any number of readers, no writer: an export, a dry run.
@@ -22,16 +22,16 @@ public final class StoreLock: Sendable {
     }
 
     /// Who holds the lock, as written into the lock file for those who find it taken.
-    public struct Holder: Codable, Sendable, Equatable {
+    package struct Holder: Codable, Sendable, Equatable {
         /// `run`, `restore`, `migrate`, `export`, `validate`.
-        public var command: String
-        public var runId: String
-        public var pid: Int32
-        public var host: String
-        public var since: Date
+        package var command: String
+        package var runId: String
+        package var pid: Int32
+        package var host: String
+        package var since: Date
 
         /// This process, now.
-        public init(command: String, runId: String) {
+        package init(command: String, runId: String) {
             self.command = command
             self.runId = runId
             pid = getpid()
@@ -41,13 +41,13 @@ public final class StoreLock: Sendable {
     }
 
     /// The lock file beside the store at `storePath`.
-    public static func lockPath(forStore storePath: String) -> String { storePath + ".lock" }
+    package static func lockPath(forStore storePath: String) -> String { storePath + ".lock" }
 
     private let descriptor: Mutex<Int32>
 
     /// Takes the lock on the store at `storePath`, waiting up to `wait` seconds while another
     /// process holds it; then throws `StoreInUseError`. Creates the store's folder if needed.
-    public init(store storePath: String, access: Access, holder: Holder, wait: Double = 0) throws {
+    package init(store storePath: String, access: Access, holder: Holder, wait: Double = 0) throws {
         let path = Self.lockPath(forStore: storePath)
         let folder = FilePaths.directory(of: storePath)
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -81,7 +81,7 @@ public final class StoreLock: Sendable {
     }
 
     /// Lets go of the lock (also done when the process ends).
-    public func release() {
+    package func release() {
         descriptor.withLock { fd in
             guard fd >= 0 else { return }
             close(fd)  // closing the only descriptor of the open file releases its flock
@@ -132,16 +132,16 @@ public final class StoreLock: Sendable {
 }
 
 /// Another process holds the store's lock (exit 2: nothing was written).
-public struct StoreInUseError: Error, CustomStringConvertible, Sendable {
-    public let store: String
+package struct StoreInUseError: Error, CustomStringConvertible, Sendable {
+    package let store: String
     /// Who holds it, as it wrote itself into the lock file (nil if unreadable).
-    public let holder: StoreLock.Holder?
-    public let waited: Double
+    package let holder: StoreLock.Holder?
+    package let waited: Double
 
-    public var description: String { "\(store): \(message)" }
+    package var description: String { "\(store): \(message)" }
 
     /// What happened and what to do, without the store's path.
-    public var message: String {
+    package var message: String {
         let who = holder.map {
             "\($0.command) \($0.runId) (pid \($0.pid), host \($0.host)) since \(ISO8601DateFormatter().string(from: $0.since))"
         } ?? "another importer process"
@@ -151,12 +151,12 @@ public struct StoreInUseError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The lock file could not be opened or locked.
-public struct StoreLockError: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let operation: String
-    public let code: Int32
+package struct StoreLockError: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package let operation: String
+    package let code: Int32
 
-    public var description: String {
+    package var description: String {
         let hint = code == ELOOP ? " (it is a symbolic link; remove it)" : ""
         return "\(path): cannot \(operation) the store's lock file: \(String(cString: strerror(code)))\(hint)"
     }

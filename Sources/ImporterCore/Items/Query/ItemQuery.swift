@@ -1,5 +1,5 @@
 /// Which items of an entity to fetch, in which order and how many: a value, built once and run
-/// by any store (`ItemReading.items(matching:of:_:)`) — as parameterised SQL on SQLite, never
+/// by any store (`StoreReading.items(matching:of:_:)`) — as parameterised SQL on SQLite, never
 /// with values spliced into the SQL text.
 ///
 /// ```swift

@@ -73,7 +73,7 @@ extension ItemFilter {
     }
 }
 
-extension ItemReader {
+extension ItemQuerying {
     /// Any store: every item read, then filtered, sorted and cut in memory. Stores that can
     /// select in place (SQLite) answer with their own.
     public func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {

@@ -4,13 +4,13 @@ import Foundation
 /// versions, the current one named by `.xccurrentversion`, or one `.xcdatamodel` package (a
 /// folder holding the `contents` XML). `Locations 2.xcdatamodel` is version 2; a name
 /// without a trailing number is version 1.
-public enum CoreDataPackage {
+package enum CoreDataPackage {
     static let versionedExtension = ".xcdatamodeld"
     static let versionExtension = ".xcdatamodel"
     static let currentVersionFile = ".xccurrentversion"
 
     /// Whether `path` names a Core Data model rather than YAML.
-    public static func isCoreData(_ path: String) -> Bool {
+    package static func isCoreData(_ path: String) -> Bool {
         let trimmed = trimmed(path)
         return trimmed.hasSuffix(versionedExtension) || trimmed.hasSuffix(versionExtension)
             || (FilePaths.lastComponent(trimmed) == "contents" && FilePaths.directory(of: trimmed).hasSuffix(versionExtension))

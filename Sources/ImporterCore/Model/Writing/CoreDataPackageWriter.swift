@@ -3,9 +3,9 @@ import Foundation
 /// Writes a model's versions as an `.xcdatamodeld` folder the way Xcode lays it out
 /// (docs/coredata.md): `Name.xcdatamodel/contents` for version 1, `Name N.xcdatamodel/contents` for version
 /// N, and `.xccurrentversion` naming the newest.
-public enum CoreDataPackageWriter {
+package enum CoreDataPackageWriter {
     /// Writes `versions` into `folder` (created if needed; files of the same names replaced).
-    public static func write(_ versions: VersionedModel, to folder: String) throws {
+    package static func write(_ versions: VersionedModel, to folder: String) throws {
         let name = CoreDataPackage.modelName(of: folder)
         guard name == versions.newest.name else {
             throw ConfigurationError(file: folder,

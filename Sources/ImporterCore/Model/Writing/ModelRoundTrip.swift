@@ -1,8 +1,8 @@
 /// Writes a model as YAML and as Core Data XML and reads both back: what `model convert`
 /// promises (the same checksum), checked by the model fuzz targets on every model they load.
-public enum ModelRoundTrip {
+package enum ModelRoundTrip {
     /// The first format that does not give `model` back, or nil when both do.
-    public static func mismatch(_ model: Model) -> String? {
+    package static func mismatch(_ model: Model) -> String? {
         do {
             let yaml = try ModelLoader.parse(text: ModelYAMLWriter.text(of: model), file: "roundtrip.yaml")
             guard yaml.checksum == model.checksum else { return "YAML:\n\(ModelYAMLWriter.text(of: model))" }
@@ -16,7 +16,7 @@ public enum ModelRoundTrip {
     }
 
     /// Reads Core Data `contents` bytes as version 1 of model `Fuzz` (for the fuzz target).
-    public static func coreDataModel(_ bytes: [UInt8]) throws -> Model {
+    package static func coreDataModel(_ bytes: [UInt8]) throws -> Model {
         var reader = CoreDataModelReader(file: "fuzz/contents")
         return try reader.parse(bytes, name: "Fuzz", version: 1)
     }

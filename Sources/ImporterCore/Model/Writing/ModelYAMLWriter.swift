@@ -1,7 +1,7 @@
 /// A model version as YAML (docs/model.md), such that loading the text gives the same model (the same
 /// checksum): for `model convert`, and for the `model.yaml` of an archive of a Core Data model.
-public enum ModelYAMLWriter {
-    public static func text(of model: Model) -> String {
+package enum ModelYAMLWriter {
+    package static func text(of model: Model) -> String {
         var lines = ["model: \(model.name)", "version: \(model.version)", "entities:"]
         for entity in model.entities {
             lines.append("  \(entity.name):")

@@ -1,14 +1,14 @@
 /// An element of a small XML document (a Core Data `contents` file, a property list, an S3
 /// response), read with `XMLEventReader`: its attributes, children and text, and its line.
-public struct XMLElementNode: Sendable {
-    public let name: String
-    public let attributes: [String: String]
-    public let line: Int
-    public internal(set) var children: [XMLElementNode] = []
-    public internal(set) var text = ""
+package struct XMLElementNode: Sendable {
+    package let name: String
+    package let attributes: [String: String]
+    package let line: Int
+    package internal(set) var children: [XMLElementNode] = []
+    package internal(set) var text = ""
 
     /// The root element of `bytes`; errors name `file` and the line.
-    public static func parse(_ bytes: [UInt8], file: String) throws -> XMLElementNode {
+    package static func parse(_ bytes: [UInt8], file: String) throws -> XMLElementNode {
         do {
             var reader = try XMLEventReader(bytes: bytes)
             var stack: [XMLElementNode] = []
@@ -32,8 +32,8 @@ public struct XMLElementNode: Sendable {
         }
     }
 
-    public func children(named name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
+    package func children(named name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
 
     /// The text of the first child named `name` (`<Key>a.csv</Key>` → `a.csv`).
-    public func childText(_ name: String) -> String? { children.first { $0.name == name }?.text }
+    package func childText(_ name: String) -> String? { children.first { $0.name == name }?.text }
 }

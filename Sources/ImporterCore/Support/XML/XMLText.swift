@@ -1,9 +1,9 @@
 /// Text written into XML (Core Data models, S3 request bodies).
-public enum XMLText {
+package enum XMLText {
     /// Text for a double-quoted attribute value or an element: line breaks and tabs as
     /// character references (a reader turns literal ones in attributes into spaces); other
     /// control characters, which XML 1.0 cannot hold at all, as `?`.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {

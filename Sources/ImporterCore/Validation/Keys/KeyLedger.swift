@@ -10,7 +10,7 @@ import CPrefetch
 ///
 /// Two different keys share a fingerprint with probability about n²/2⁶⁵ (10⁻⁶ for five million
 /// keys); such a pair would be reported as a duplicate, never dropped silently.
-public final class KeyLedger {
+package final class KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
     private let recent: FingerprintTable
     private let memoryLimit: Int
@@ -27,17 +27,17 @@ public final class KeyLedger {
 
     /// `memoryLimit`: fingerprints held in memory (16 bytes each, plus the table's slack)
     /// before they move to disk.
-    public init(memoryLimit: Int = 1 << 19) {
+    package init(memoryLimit: Int = 1 << 19) {
         self.memoryLimit = memoryLimit
         recent = FingerprintTable(capacity: memoryLimit)
     }
 
-    public func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
+    package func record(_ key: Value, entity: String, at location: RecordLocation) throws -> RecordLocation? {
         try record(fingerprint: fingerprint(of: key, entity: entity), at: location)
     }
 
     /// `record` of a key by its `fingerprint(of:entity:)`.
-    public func record(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
+    package func record(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
         // Not `found`: it only holds what the others hold, and new keys are the common case.
         if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
         recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
@@ -45,12 +45,12 @@ public final class KeyLedger {
         return nil
     }
 
-    public func contains(_ key: Value, entity: String) throws -> Bool {
+    package func contains(_ key: Value, entity: String) throws -> Bool {
         try contains(fingerprint: fingerprint(of: key, entity: entity))
     }
 
     /// `contains` of a key by its `fingerprint(of:entity:)`.
-    public func contains(fingerprint: UInt64) throws -> Bool {
+    package func contains(fingerprint: UInt64) throws -> Bool {
         if recent.value(of: fingerprint) != nil || found.value(of: fingerprint) != nil { return true }
         guard let packed = try spilled?.find(fingerprint) else { return false }
         if found.count >= found.capacity {
@@ -76,7 +76,7 @@ public final class KeyLedger {
     /// Starts loading what `contains(fingerprint:)` and `record(fingerprint:at:)` will probe
     /// first, so that a lookup a few records later finds it in the cache: a probe of these
     /// tables is otherwise a cache miss.
-    public func prefetch(_ fingerprint: UInt64) {
+    package func prefetch(_ fingerprint: UInt64) {
         recent.prefetch(fingerprint)
         if let spilled {  // none until keys move to disk
             found.prefetch(fingerprint)
@@ -85,12 +85,12 @@ public final class KeyLedger {
     }
 
     /// The key's fingerprint in the run (never 0, the tables' empty mark).
-    public func fingerprint(of key: Value, entity: String) -> UInt64 {
+    package func fingerprint(of key: Value, entity: String) -> UInt64 {
         fingerprint(of: key, entityID: entityID(entity))
     }
 
     /// `fingerprint(of:entity:)` by the entity's `entityID`, without looking its name up.
-    public func fingerprint(of key: Value, entityID: Int) -> UInt64 {
+    package func fingerprint(of key: Value, entityID: Int) -> UInt64 {
         image.reset()
         image.append(UInt64(entityID))
         append(key)
@@ -98,7 +98,7 @@ public final class KeyLedger {
     }
 
     /// The number that stands for `entity` in this ledger's fingerprints.
-    public func entityID(_ entity: String) -> Int {
+    package func entityID(_ entity: String) -> Int {
         if let known = entityIDs[entity] { return known }
         entityIDs[entity] = entityIDs.count
         return entityIDs.count - 1

@@ -1,9 +1,9 @@
 /// Where a record was read: an input of the run and a line in it.
-public struct RecordLocation: Sendable, Equatable {
-    public var inputIndex: Int
-    public var line: Int
+package struct RecordLocation: Sendable, Equatable {
+    package var inputIndex: Int
+    package var line: Int
 
-    public init(inputIndex: Int, line: Int) {
+    package init(inputIndex: Int, line: Int) {
         self.inputIndex = inputIndex
         self.line = line
     }

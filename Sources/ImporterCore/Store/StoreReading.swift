@@ -1,6 +1,6 @@
 /// The reads the library API makes. On the store itself they see the writes of its open
 /// transaction; on a reader of `ConcurrentReading`, the last commit.
-public protocol ItemReader {
+package protocol ItemQuerying {
     /// How many items of `entity` are stored.
     func count(of entity: Entity) throws -> Int
 
@@ -18,14 +18,14 @@ public protocol ItemReader {
 
 /// A store whose reads can run beside its writes and beside each other: SQLite in WAL mode,
 /// one writer and readers on connections of their own.
-public protocol ConcurrentReading: AnyObject, Sendable {
+package protocol ConcurrentReading: AnyObject, Sendable {
     /// Runs `body` with a reader that no other thread uses meanwhile; each of its reads sees
     /// the store as of the last commit, never a write in progress.
-    func withReader<T>(_ body: (any ItemReader) throws -> T) throws -> T
+    func withReader<T>(_ body: (any ItemQuerying) throws -> T) throws -> T
 }
 
 /// Reads of stored items: reference checks, exports, sync's scan, the library API.
-public protocol ItemReading: ItemReader, AnyObject, Sendable {
+package protocol StoreReading: ItemQuerying, AnyObject, Sendable {
     /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
     func contains(_ key: Value, in entity: Entity) throws -> Bool
 
@@ -38,14 +38,14 @@ public protocol ItemReading: ItemReader, AnyObject, Sendable {
     func readingSnapshot<T>(_ body: () throws -> T) throws -> T
 }
 
-extension ItemReading {
-    public func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
-    public func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
+extension StoreReading {
+    package func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
+    package func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
         try scan(entity) { try body(ValuesRow($0)) }
     }
 
     /// Items stored per entity, in model order.
-    public func counts(for model: Model) throws -> [(entity: String, count: Int)] {
+    package func counts(for model: Model) throws -> [(entity: String, count: Int)] {
         try model.entities.map { ($0.name, try count(of: $0)) }
     }
 }

@@ -1,11 +1,11 @@
 /// The outcomes of a `BatchWriting.startWrite` call, taken once the store has them: a store
 /// whose writes wait on the network is handed the next window before it answers this one.
-public struct PendingWrite {
+package struct StartedWrite {
     private let wait: () throws -> [WriteOutcome]
 
     /// `outcomes` blocks until the store has answered (or throws its `StoreError`).
-    public init(_ outcomes: @escaping () throws -> [WriteOutcome]) { wait = outcomes }
+    package init(_ outcomes: @escaping () throws -> [WriteOutcome]) { wait = outcomes }
 
     /// One outcome per record, in order, as `write` returns them.
-    public func outcomes() throws -> [WriteOutcome] { try wait() }
+    package func outcomes() throws -> [WriteOutcome] { try wait() }
 }
