@@ -10,7 +10,7 @@ import Synchronization
 /// (a reading connection for `contains`), each under a lock of its own: the write stage and
 /// the key stage use the store at the same time. The library's reads go to read-only
 /// connections of their own (`ConcurrentReading`), opened as needed and kept for reuse.
-public final class SQLiteStore: Store, RunHistory, ConcurrentReading, UnchangedInputRecords, Sendable {
+public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReading, UnchangedInputRecords, Sendable {
     public let path: String
     private let connection: Locked<StoreConnection>
     private let lookup: Locked<KeyLookup>

@@ -79,9 +79,10 @@ final class WriteStageTests: XCTestCase {
         let recorder = fixture.recorder()
         let checked = BoundedChannel<CheckedItem>(capacity: 2)
         let rules = Dictionary(uniqueKeysWithValues: fixture.model.entities.map { ($0.name, VersionRules(entity: $0, write: fixture.config.write)) })
-        let stage = WriteStage(inputs: fixture.inputs, store: store, recorder: recorder,
+        let writer: (any BatchWriting & RunCheckpoints)? = overlaps ? store.map(OverlappingWrites.init) : store
+        let stage = WriteStage(inputs: fixture.inputs, store: writer, recorder: recorder,
                                rejectsFile: try RejectsFile(path: fixture.directory + "/rejects.ndjson"), rules: rules,
-                               batchSize: batchSize, overlapsWrites: overlaps, resume: ResumePoint(inputCount: 1))
+                               batchSize: batchSize, resume: ResumePoint(inputCount: 1))
         let thread = StageThread("write stage", owning: stage) { $0.run(from: checked) }
         for item in items { checked.put(item) }
         checked.put(.end)
@@ -97,4 +98,28 @@ final class WriteStageTests: XCTestCase {
             version.map(Value.integer) ?? .null,
         ], ordinal: ordinal)
     }
+}
+
+/// The SQLite store written as a remote store is (`OverlappedWriting`): each window is started
+/// before the last one's outcomes are taken. Every call goes to the real store.
+private final class OverlappingWrites: OverlappedWriting, RunCheckpoints, Sendable {
+    let store: SQLiteStore
+    init(_ store: SQLiteStore) { self.store = store }
+
+    var preferredCommitSize: Int { 2 }
+    func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
+        let outcomes = Result { try store.write(records, of: entity, rules: rules) }
+        return StartedWrite { try outcomes.get() }
+    }
+    func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+        try store.write(records, of: entity, rules: rules)
+    }
+    func commit() throws { try store.commit() }
+    func beginRun(atomic: Bool) throws { try store.beginRun(atomic: atomic) }
+    func finishRun(commit: Bool) throws { try store.finishRun(commit: commit) }
+    func saveCheckpoint(_ checkpoint: Checkpoint, adding rejections: [Checkpoint.WriteRejection]) throws {
+        try store.saveCheckpoint(checkpoint, adding: rejections)
+    }
+    func loadCheckpoint() throws -> Checkpoint? { try store.loadCheckpoint() }
+    func clearCheckpoint() throws { try store.clearCheckpoint() }
 }

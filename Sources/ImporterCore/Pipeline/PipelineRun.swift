@@ -111,11 +111,11 @@ package struct PipelineRun: ~Copyable {
             keys.run(from: stages.parsed, to: stages.checked)
             return keys
         }
-        let batchSize = writing?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
+        let batchSize = (writing as? any OverlappedWriting)?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
         let writeThread = StageThread("write stage", owning: WriteStage(
             inputs: inputs, store: writing, recorder: recorder, rejectsFile: rejectsFile,
             rules: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, VersionRules(entity: $0, write: config.write)) }),
-            batchSize: batchSize, overlapsWrites: writing?.preferredCommitSize != nil, resume: resume)) { [stages] writer in
+            batchSize: batchSize, resume: resume)) { [stages] writer in
             writer.run(from: stages.checked)
             return writer.checkpoint != nil
         }
@@ -190,6 +190,7 @@ package struct PipelineRun: ~Copyable {
     private func bulkLoad(_ inputs: [RunInput], on store: any BatchWriting, resuming: Bool) throws -> Set<String> {
         var entities: [Entity] = []
         for input in inputs where !entities.contains(where: { $0.name == input.entity.name }) { entities.append(input.entity) }
+        guard let store = store as? any BulkLoading else { return [] }
         return try store.beginBulkLoad(of: entities, newLoads: config.write.bulk && config.write.mode != .sync, resuming: resuming)
     }
 

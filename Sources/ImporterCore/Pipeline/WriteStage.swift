@@ -10,9 +10,12 @@ final class WriteStage {
     private let rejectsFile: RejectsFile
     private let rules: [String: VersionRules]
     private let batchSize: Int
-    /// The next window is handed to the store before the last one's outcomes are taken (a
-    /// store that sends its writes over the network, `BatchWriting.startWrite`).
-    private let overlapsWrites: Bool
+    /// The store, when the next window is handed to it before the last one's outcomes are
+    /// taken (a store that sends its writes over the network).
+    private let overlapped: (any OverlappedWriting)?
+    /// The store, when it counts its retries and capacity for the report.
+    private let counting: (any RequestCounting)?
+    private var overlapsWrites: Bool { overlapped != nil }
     private let fingerprints: [InputFingerprint]
     /// The checkpoint saved with every commit; nil when the run keeps none.
     private(set) var checkpoint: Checkpoint?
@@ -35,14 +38,15 @@ final class WriteStage {
     private var writeRejected: [RejectedRecord] = []
 
     init(inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder, rejectsFile: RejectsFile, rules: [String: VersionRules],
-         batchSize: Int, overlapsWrites: Bool, resume: ResumePoint) {
+         batchSize: Int, resume: ResumePoint) {
         self.inputs = inputs
         self.store = store
         self.recorder = recorder
         self.rejectsFile = rejectsFile
         self.rules = rules
         self.batchSize = batchSize
-        self.overlapsWrites = overlapsWrites
+        overlapped = store as? any OverlappedWriting
+        counting = store as? any RequestCounting
         fingerprints = resume.fingerprints
         checkpoint = resume.checkpoint
     }
@@ -108,8 +112,13 @@ final class WriteStage {
                        rejected: [RejectedRecord]?) -> StartedWindow {
         var write: StartedWrite?
         if let store, !window.isEmpty, !recorder.isAborted {
-            let entity = inputs[input].entity
-            write = store.startWrite(window, of: entity, rules: rules[entity.name]!)
+            let entity = inputs[input].entity, rules = rules[entity.name]!
+            if let overlapped {
+                write = overlapped.startWrite(window, of: entity, rules: rules)
+            } else {
+                let outcomes = Result { try store.write(window, of: entity, rules: rules) }
+                write = StartedWrite { try outcomes.get() }
+            }
         }
         return StartedWindow(records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
     }
@@ -191,9 +200,9 @@ final class WriteStage {
 
     /// The store's retries and consumed capacity since the last write, counted with it.
     private func takeStoreCounts(of entity: Entity) {
-        guard let store else { return }
-        uncommitted.retries += store.takeRetries(of: entity)
-        if let units = store.takeConsumedCapacity(of: entity) { uncommitted.add(units) }
+        guard let counting else { return }
+        uncommitted.retries += counting.takeRetries(of: entity)
+        if let units = counting.takeConsumedCapacity(of: entity) { uncommitted.add(units) }
     }
 
     /// Makes what was written durable, with the checkpoint, and counts it.

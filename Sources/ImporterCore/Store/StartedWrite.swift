@@ -1,4 +1,4 @@
-/// The outcomes of a `BatchWriting.startWrite` call, taken once the store has them: a store
+/// The outcomes of an `OverlappedWriting.startWrite` call, taken once the store has them: a store
 /// whose writes wait on the network is handed the next window before it answers this one.
 package struct StartedWrite {
     private let wait: () throws -> [WriteOutcome]

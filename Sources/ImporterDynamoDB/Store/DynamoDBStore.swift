@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// The `Store` protocol is synchronous and called from the pipeline's writer thread; each call
 /// runs its async requests through `runBlocking`, `concurrency` of them in flight.
-public final class DynamoDBStore: Store, Sendable {
+public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sendable {
     /// How the store writes; the command maps the pipeline's destination and write sections
     /// onto them (docs/dynamodb.md).
     public struct Options: Sendable {
@@ -114,7 +114,7 @@ public final class DynamoDBStore: Store, Sendable {
 
     // MARK: Runs and batches
 
-    package var preferredCommitSize: Int? { options.transactionSize * options.concurrency * 8 }
+    package var preferredCommitSize: Int { options.transactionSize * options.concurrency * 8 }
 
     package func takeRetries(of entity: Entity) -> Int { retries.take(for: entity.name) }
 
