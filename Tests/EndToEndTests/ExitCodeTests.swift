@@ -87,6 +87,8 @@ final class ExitCodeTests: XCTestCase {
         let reason = report.string("abortReason") ?? ""
         XCTAssertTrue(reason.contains("records rejected") && reason.contains("errors.maxErrorRatio (10.0%)"), "\(report)")
         XCTAssertEqual(report.string("errorLimit"), reason)
+        XCTAssertEqual(report.string("abortCause"), "errorLimit")
+        XCTAssertNil(report.string("storeFailure"))
         XCTAssertLessThan(report.object("totals").int("rejected"), 20, "the run stopped before the end of its input")
         XCTAssertTrue(result.stderr.contains("status: aborted"), result.stderr)
     }

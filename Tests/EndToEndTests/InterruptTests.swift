@@ -62,6 +62,7 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(report.string("status"), "interrupted")
         XCTAssertEqual(report.int("exitCode"), 3)
         XCTAssertTrue(report.string("abortReason")?.contains("SIGTERM") ?? false)
+        XCTAssertEqual(report.string("abortCause"), "interrupted")
         XCTAssertTrue(report.string("abortReason")?.contains("--resume") ?? false)
         let counts = report.objects("entities").first { $0.string("entity") == "Checkin" }!.object("counts")
         let kept = stored()
@@ -129,7 +130,9 @@ final class InterruptTests: XCTestCase {
         let limited = try ImporterProcess.runWithFileSizeLimit(12_000, ["run", pipeline, "--quiet"])
         XCTAssertEqual(limited.status, 3, limited.stderr)
 
-        let totals = try ImporterProcess.report(in: reports).object("totals")
+        let report = try ImporterProcess.report(in: reports), totals = report.object("totals")
+        XCTAssertEqual(report.string("abortCause"), "store")
+        XCTAssertEqual(report.string("storeFailure"), "storage", "the kind of the store's failure, for monitoring")
         XCTAssertEqual(totals.int("inserted"), 0, "no table was built")
         XCTAssertLessThanOrEqual(totals.int("rolledBack"), Self.batchSize, "only the batch whose commit failed is rolled back")
         XCTAssertGreaterThan(totals.int("notWritten"), Self.rows / 4, "the staged rows are not written, not rolled back")

@@ -56,6 +56,7 @@ final class ReadStageTests: XCTestCase {
         }
         reading.join()
         XCTAssertEqual(items, [], "nothing of an input that cannot be opened")
-        XCTAssertTrue(recorder.abortMessage?.contains(fixture.inputs[0].path) == true, recorder.abortMessage ?? "not aborted")
+        XCTAssertTrue(recorder.abortReason?.message.contains(fixture.inputs[0].path) == true, recorder.abortReason?.message ?? "not aborted")
+        XCTAssertEqual(recorder.abortReason?.cause, .input)
     }
 }

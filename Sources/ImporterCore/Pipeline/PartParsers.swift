@@ -51,7 +51,7 @@ private struct PartParser {
                 if preparer?.inputIndex != part.recipe.inputIndex { preparer = try RecordPreparer(part.recipe) }
                 while let record = try part.reader.next() { preparer!.prepare(record, into: &chunk) }
             } catch {
-                recorder.abort("reading \(paths[part.recipe.inputIndex]) failed: \(error)")
+                recorder.abort(AbortReason(.input, "reading \(paths[part.recipe.inputIndex]) failed: \(error)"))
             }
             parsed.put(.chunk(input: part.recipe.inputIndex, chunk), sequence: part.sequence)
         }

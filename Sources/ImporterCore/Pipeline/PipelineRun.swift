@@ -202,7 +202,7 @@ package struct PipelineRun: ~Copyable {
         do {
             try store.finishRun(commit: !(atomic && recorder.isAborted))
         } catch {
-            recorder.abort("the store failed to commit: \(error)")
+            recorder.abort(.store("the store failed to commit", error))
             failed = true
         }
         for (index, input) in inputs.enumerated() where (atomic && recorder.isAborted) || (failed && bulk.contains(input.entity.name)) {
@@ -211,7 +211,7 @@ package struct PipelineRun: ~Copyable {
             recorder.update(input: index) { $0 = atomic ? $0.lost() : $0.unapplied() }
         }
         if clearCheckpoint, !recorder.isAborted {
-            do { try store.clearCheckpoint() } catch { recorder.abort("cannot clear the checkpoint: \(error)") }
+            do { try store.clearCheckpoint() } catch { recorder.abort(.store("cannot clear the checkpoint", error)) }
         }
     }
 }

@@ -67,7 +67,7 @@ final class ReadStage {
             reader = try makeReader(input.source, input.path)
             preparer = try RecordPreparer(recipe)
         } catch {
-            recorder.abort("cannot read \(input.path): \(error)")
+            recorder.abort(AbortReason(.input, "cannot read \(input.path): \(error)"))
             return 0
         }
         if let partitioned = reader as? PartitionedRecordReader {
@@ -76,7 +76,7 @@ final class ReadStage {
             parse(reader, preparer, slice: input.slice, progress: progress)
         }
         if let identity, !recorder.isAborted, FileIdentity(of: input.path) != identity {
-            recorder.abort("\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete")
+            recorder.abort(AbortReason(.input, "\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete"))
         }
         parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
         return reader.bytesRead
@@ -96,7 +96,7 @@ final class ReadStage {
                     preparer.prepare(record, into: &chunk)
                 }
             } catch {
-                recorder.abort("reading \(inputs[preparer.inputIndex].path) failed: \(error)")
+                recorder.abort(AbortReason(.input, "reading \(inputs[preparer.inputIndex].path) failed: \(error)"))
                 break
             }
             readCount += 1
@@ -127,7 +127,7 @@ final class ReadStage {
                 guard slice?.takes(ordinal) ?? true else { continue }
                 partParsers.parse(PartParsers.Part(sequence: takeSequence(), recipe: recipe, reader: part))
             } catch {
-                recorder.abort("reading \(inputs[recipe.inputIndex].path) failed: \(error)")
+                recorder.abort(AbortReason(.input, "reading \(inputs[recipe.inputIndex].path) failed: \(error)"))
                 break
             }
             progress(reader.bytesRead, recorder.recordsRead(input: recipe.inputIndex))

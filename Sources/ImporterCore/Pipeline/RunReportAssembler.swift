@@ -21,9 +21,9 @@ struct RunReportAssembler {
         }
         let entities = entityReports(inputReports, deletes: deletes, references: recorder.missingReferences)
         let totals = entities.map(\.counts).reduce(Counts(), +)
-        let abortReason = recorder.abortMessage, errorLimit = recorder.errorLimit
+        let abort = recorder.abortReason, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
-        let status: RunReport.Status = abortReason != nil ? (recorder.wasInterrupted ? .interrupted : .aborted)
+        let status: RunReport.Status = abort != nil ? (recorder.wasInterrupted ? .interrupted : .aborted)
             : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil ? .partial : .succeeded)
         let exitCode: Int32 = switch status {
         case .succeeded: 0
@@ -32,7 +32,8 @@ struct RunReportAssembler {
         }
         return RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
-            status: status, abortReason: abortReason, errorLimit: errorLimit, exitCode: exitCode, startedAt: started, finishedAt: finished,
+            status: status, abortReason: abort?.message, abortCause: abort?.cause, storeFailure: abort?.storeFailure?.name,
+            errorLimit: errorLimit, exitCode: exitCode, startedAt: started, finishedAt: finished,
             seconds: finished.timeIntervalSince(started),
             model: .init(name: model.name, version: model.version, checksum: model.checksum),
             destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),

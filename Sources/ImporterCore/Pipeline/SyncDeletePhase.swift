@@ -14,7 +14,7 @@ struct SyncDeletePhase {
     /// writes `deletes.ndjson`.
     func run(keys: KeyStage, recorder: RunRecorder) -> RunReport.DeletePhase {
         var phase = RunReport.DeletePhase()
-        if let reason = recorder.abortMessage {
+        if let reason = recorder.abortReason {
             phase.refused = "the run was aborted (\(reason)); sync deletes nothing after an incomplete read"
             return phase
         }
@@ -38,7 +38,7 @@ struct SyncDeletePhase {
             if dryRun {
                 phase.refused = "cannot plan the delete phase: \(error)"
             } else {
-                recorder.abort("the sync delete phase failed: \(error)")
+                recorder.abort(.store("the sync delete phase failed", error))
                 phase.refused = "the store failed during the delete phase; nothing of it was committed"
             }
         }

@@ -173,7 +173,7 @@ final class WriteStage {
         } catch let partial as PartialWriteError where !(store?.rollsBack ?? true) {
             // A store that cannot roll back: what it acknowledged is written, whatever follows.
             storeFailed = true
-            recorder.abort("the store failed: \(partial)")
+            recorder.abort(.store("the store failed", partial))
             takeStoreCounts(of: entity)
             var counts = uncommitted
             var decided: [(outcome: WriteOutcome, record: PreparedRecord)] = []
@@ -189,7 +189,7 @@ final class WriteStage {
             resetUncommitted()
         } catch {
             storeFailed = true
-            recorder.abort("the store failed: \(error)")
+            recorder.abort(.store("the store failed", error))
             takeStoreCounts(of: entity)
             loseUncommitted()
             recorder.update(input: input) { [rollsBack = store?.rollsBack ?? true] in
@@ -223,7 +223,7 @@ final class WriteStage {
             recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted }
             resetUncommitted()
         } catch {
-            recorder.abort("the store failed: \(error)")
+            recorder.abort(.store("the store failed", error))
             loseUncommitted()
         }
     }

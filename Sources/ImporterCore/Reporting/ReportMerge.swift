@@ -37,6 +37,8 @@ package enum ReportMerge {
         if severity(report.status) > severity(merged.status) { merged.status = report.status }
         merged.exitCode = max(merged.exitCode, report.exitCode)
         merged.abortReason = [merged.abortReason, report.abortReason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+        merged.abortCause = merged.abortCause ?? report.abortCause
+        merged.storeFailure = merged.storeFailure ?? report.storeFailure
         merged.errorLimit = merged.errorLimit ?? report.errorLimit
         merged.startedAt = min(merged.startedAt, report.startedAt)
         merged.finishedAt = max(merged.finishedAt, report.finishedAt)

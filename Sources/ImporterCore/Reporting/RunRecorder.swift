@@ -28,7 +28,7 @@ final class RunRecorder: Sendable {
         var groupOrder: [GroupKey] = []
         var totalRead = 0
         var totalRejected = 0
-        var abortReason: String?
+        var abortReason: AbortReason?
         /// The run stopped because it was asked to (`RunInterruption`), not by its own failure.
         var interrupted = false
         /// The error limit the run passed (it aborts only if more input follows).
@@ -58,7 +58,7 @@ final class RunRecorder: Sendable {
         state.withLock { ($0.abortReason != nil, $0.errorLimit != nil) }
     }
 
-    var abortMessage: String? { state.withLock { $0.abortReason } }
+    var abortReason: AbortReason? { state.withLock { $0.abortReason } }
 
     /// The error limit the run passed, if it did: which limit, with the counts.
     var errorLimit: String? { state.withLock { $0.errorLimit } }
@@ -68,13 +68,13 @@ final class RunRecorder: Sendable {
     func abortIfPastErrorLimit() -> Bool {
         state.withLock { state in
             guard let limit = state.errorLimit else { return false }
-            if state.abortReason == nil { state.abortReason = limit }
+            if state.abortReason == nil { state.abortReason = AbortReason(.errorLimit, limit) }
             return true
         }
     }
 
     /// Stops the run; the first reason given is the one reported.
-    func abort(_ reason: String) {
+    func abort(_ reason: AbortReason) {
         state.withLock { state in
             if state.abortReason == nil { state.abortReason = reason }
         }
@@ -85,7 +85,7 @@ final class RunRecorder: Sendable {
     func interrupt(_ reason: String) {
         state.withLock { state in
             guard state.abortReason == nil else { return }
-            state.abortReason = reason
+            state.abortReason = AbortReason(.interrupted, reason)
             state.interrupted = true
         }
     }

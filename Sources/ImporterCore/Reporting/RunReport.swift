@@ -78,6 +78,11 @@ package struct RunReport: Codable, Sendable {
     package var status: Status
     /// Why the run stopped early, when it did.
     package var abortReason: String?
+    /// What stopped it: `input`, `errorLimit`, `store` or `interrupted`.
+    package var abortCause: AbortReason.Cause?
+    /// A store that stopped the run: how it failed (`StoreError.Kind.name`: `storage`,
+    /// `throttled`, `network`, …).
+    package var storeFailure: String?
     /// The error limit (`errors.maxErrors`, `errors.maxErrorRatio`) the run passed, with the
     /// counts: before the end of its input the run aborted, at the end it is `partial`.
     package var errorLimit: String?

@@ -75,3 +75,27 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         return false
     }
 }
+
+extension StoreError.Kind {
+    /// The kind's name without its values (`storage`, `throttled`, …), as report.json's
+    /// `storeFailure` gives it.
+    public var name: String {
+        switch self {
+        case .storage: "storage"
+        case .throttled: "throttled"
+        case .itemTooLarge: "itemTooLarge"
+        case .modelMismatch: "modelMismatch"
+        case .conflictingWriter: "conflictingWriter"
+        case .network: "network"
+        case .refused: "refused"
+        case .transactionTooLarge: "transactionTooLarge"
+        case .unusableCheckpoint: "unusableCheckpoint"
+        case .unfinishedMigration: "unfinishedMigration"
+        case .notPrepared: "notPrepared"
+        case .timedOut: "timedOut"
+        case .missingTable: "missingTable"
+        case .tableKeyMismatch: "tableKeyMismatch"
+        case .invalidSetting: "invalidSetting"
+        }
+    }
+}
