@@ -22,7 +22,7 @@ package struct S3Inputs: Sendable {
             let configuration = AWSResolvedConfiguration(
                 credentials: try environment.credentials(), region: region,
                 endpoint: try environment.endpoint(pipelineEndpoint: config.s3.endpoint, region: region, service: .s3))
-            client = S3Client(configuration: configuration, pathStyleEndpoint: explicit, retry: RetryPolicy(config.retry))
+            client = S3Client(configuration: configuration, pathStyleEndpoint: explicit, retry: RetryPolicy(maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay, maxDelay: config.retry.maxDelay))
         } catch {
             throw ConfigurationError(file: config.file, key: "s3", "\(error)")
         }
