@@ -5,8 +5,6 @@ import ImporterCore
 /// call fails, reads that see the transaction's writes, and the async form. Run by every
 /// store's tests.
 package enum TransactionScenario {
-    struct Stop: Error {}
-
     /// Runs the scenario on `store` (new and empty) and returns what went wrong; empty when it conforms.
     package static func run(on store: Store) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
@@ -29,10 +27,10 @@ package enum TransactionScenario {
             try items.transaction { tx in
                 try tx.items("Owner").insert(Item(["id": .string("o2")]))
                 try tx.items("Pet").update(Item(["id": .string("p1"), "ownerId": .string("o2"), "version": .integer(1)]))
-                throw Stop()
+                throw CancellationError()  // the body gives up
             }
             problems.append("a transaction whose body threw did not throw")
-        } catch is Stop {}
+        } catch is CancellationError {}
         expect(try owners.fetch(.string("o2")) == nil, "an owner of a transaction whose body threw was stored")
         expect(try pets.fetch(.string("p1"))?["ownerId"] == .string("o1"), "a pet of a transaction whose body threw was changed")
 
