@@ -27,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Warnings and notices go through a `Logger`; the library never prints (docs/library.md#warnings-and-progress).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation` (scripts/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries (module.modulemap + pkg-config).
@@ -40,11 +44,13 @@ let package = Package(
         // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
         .target(name: "CPrefetch"),
         // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
-        .target(name: "ImporterCore", dependencies: [.product(name: "Yams", package: "Yams"), "CNettle", "CPrefetch"]),
+        .target(name: "ImporterCore", dependencies: [
+            .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log"), "CNettle", "CPrefetch",
+        ]),
         // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.
-        .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite"]),
+        .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         // The store conformance table (the rules of docs/writes.md), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
@@ -67,7 +73,7 @@ let package = Package(
             .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
             .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
             .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
         ]),
 
         // What the fuzz targets (Fuzz/, scripts/fuzz) do with an input; FuzzCorpusTests replays their corpus.
@@ -78,13 +84,17 @@ let package = Package(
 
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
-        .testTarget(name: "ImporterSQLiteTests", dependencies: ["ImporterSQLite", "ImporterFormats", "ImporterConformance", "TestSupport"]),
+        .testTarget(name: "ImporterSQLiteTests", dependencies: [
+            "ImporterSQLite", "ImporterFormats", "ImporterConformance", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         // The pipeline's stages in process: records fed in, what comes out asserted.
-        .testTarget(name: "PipelineStageTests", dependencies: ["ImporterCore", "ImporterFormats", "ImporterSQLite"]),
+        .testTarget(name: "PipelineStageTests", dependencies: [
+            "ImporterCore", "ImporterFormats", "ImporterSQLite", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["ImporterFuzzing", "ImporterCore"]),
         // What the test targets share: running the built binary and the tools that check its output.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
         // The DynamoDB store and S3 against moto servers the tests start, and the binary against them.
         .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImporterCore
+import Logging
 
 @main
 struct Importer: ParsableCommand {
@@ -16,6 +17,8 @@ struct Importer: ParsableCommand {
     /// (docs/reports.md#exit-codes): a usage error is 2 (not ArgumentParser's 64), an error no
     /// command turned into a code of its own is 3.
     static func main() {
+        // The library logs its warnings and notices; they are shown as the command's own lines.
+        LoggingSystem.bootstrap(StandardErrorLogHandler.init)
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             try checkHelpTopic(arguments)

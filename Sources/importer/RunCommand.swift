@@ -113,7 +113,7 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
 func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
                  access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.RecordReaderMaker) throws {
     var options = options
-    options.quiet = output.quiet
+    options.progress = output.quiet ? nil : ProgressLine().handler
     options.reportDirectory = output.reportDir
     let interruption = RunInterruption()
     options.interruption = interruption

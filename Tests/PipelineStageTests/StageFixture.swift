@@ -40,7 +40,7 @@ final class StageFixture {
     /// Runs a read stage over every input on a thread of its own; the items come out of `parsed`.
     func startReading(into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, written: Handback<[PreparedRecord]>) -> StageThread<Void> {
         let stage = ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: ReaderFactory.makeReader, recorder: recorder,
-                              parsed: parsed, written: written, quiet: true)
+                              parsed: parsed, written: written, progress: nil)
         return StageThread("read stage", owning: stage) { $0.run() }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// One run of a pipeline (docs/pipeline.md): read, map and validate (`ReadStage`, whose records a
 /// `RecordPreparer` prepares) → key checks (`KeyStage`) → version and write (`WriteStage`) → the
@@ -120,7 +121,7 @@ package struct PipelineRun: ~Copyable {
             return writer.checkpoint != nil
         }
         ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder, parsed: stages.parsed,
-                  written: stages.written, quiet: options.quiet).run()
+                  written: stages.written, progress: options.progress).run()
         var keys: KeyStage? = keyThread.join()
         let savedCheckpoints = writeThread.join()
 
@@ -176,10 +177,10 @@ package struct PipelineRun: ~Copyable {
     private func resumePoint(_ inputs: [RunInput], atomic: Bool, digests: [InputDigest]?) throws -> ResumePoint {
         if let store, !options.dryRun, !atomic, options.checkpoints {
             return try ResumePoint(store: store, inputs: inputs, digests: digests, pipelineFile: config.file, runId: runId,
-                                   resume: options.resume)
+                                   resume: options.resume, logger: options.logger)
         }
         if options.resume {
-            ResumePoint.note("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
+            options.logger.warning("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
         }
         return ResumePoint(inputCount: inputs.count)
     }

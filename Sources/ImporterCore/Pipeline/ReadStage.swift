@@ -27,14 +27,14 @@ final class ReadStage {
     private var nextSequence = 0
 
     init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.RecordReaderMaker, recorder: RunRecorder,
-         parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, quiet: Bool) {
+         parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, progress: ProgressHandler?) {
         self.inputs = inputs
         self.pipelineFile = pipelineFile
         self.makeReader = makeReader
         self.recorder = recorder
         self.parsed = parsed
         self.written = written
-        progress = Progress(quiet: quiet)
+        self.progress = Progress(progress)
     }
 
     /// Reads every input, then tells the key stage that the input ended.
@@ -49,7 +49,7 @@ final class ReadStage {
         }
         partParsers?.finish()
         parsed.put(.end, sequence: takeSequence())
-        progress.finish()
+        progress.finish(bytesRead: bytesBefore, totalBytes: totalBytes)
     }
 
     /// Reads, maps, validates and migrates one input file. Returns the bytes read.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Where a run starts (docs/writes.md#resume): from the first record, or after the last commit of an
 /// interrupted run (`--resume`), and the checkpoint this run saves with every commit.
@@ -22,8 +23,10 @@ struct ResumePoint: Sendable {
 
     /// Fingerprints the inputs (with `digests` when they were taken already) and starts this
     /// run's checkpoint; for `--resume`, takes over the interrupted run's checkpoint. Refuses
-    /// it, before anything is written, if an input changed (`ConfigurationError`).
-    init(store: any RunCheckpoints, inputs: [RunInput], digests: [InputDigest]?, pipelineFile: String, runId: String, resume: Bool) throws {
+    /// it, before anything is written, if an input changed (`ConfigurationError`). Tells
+    /// `logger` when it starts from the beginning although a checkpoint exists or `resume` asked.
+    init(store: any RunCheckpoints, inputs: [RunInput], digests: [InputDigest]?, pipelineFile: String, runId: String, resume: Bool,
+         logger: Logger) throws {
         self.init(inputCount: inputs.count)
         fingerprints = try inputs.indices.map { try inputs[$0].fingerprint(digest: digests?[$0]) }
         let pipeline = RunInput.absolute(pipelineFile)
@@ -31,13 +34,13 @@ struct ResumePoint: Sendable {
         let previous = try store.loadCheckpoint()
         guard resume else {
             if previous != nil {
-                Self.note("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)")
+                logger.notice("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)")
                 try store.clearCheckpoint()  // its rejections must not be listed again by a later --resume
             }
             return
         }
         guard let previous else {
-            Self.note("--resume: no interrupted run to continue; starting from the beginning")
+            logger.warning("--resume: no interrupted run to continue; starting from the beginning")
             return
         }
         guard previous.pipeline == pipeline else {
@@ -67,9 +70,5 @@ struct ResumePoint: Sendable {
         }
         checkpoint?.inputs = previous.inputs
         interrupted = previous
-    }
-
-    static func note(_ message: String) {
-        FileHandle.standardError.write(Data("importer: \(message)\n".utf8))
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
+import Logging
 
 /// Options of one run that are not in the pipeline file.
 package struct RunOptions: Sendable {
     /// Read, map and validate only; write nothing to the store (`importer validate`).
     package var dryRun = false
-    package var quiet = false
+    /// Where the run's progress goes while it reads; nil: nowhere (docs/library.md#warnings-and-progress).
+    package var progress: ProgressHandler?
+    /// Where the run's warnings and notices go (docs/library.md#warnings-and-progress).
+    package var logger = Logger(label: "importer.pipeline")
     /// Overrides the pipeline's `report.directory`.
     package var reportDirectory: String?
     /// Continue after the checkpoint of an interrupted run (docs/writes.md#resume).
@@ -27,10 +31,9 @@ package struct RunOptions: Sendable {
     /// The run's id, in its report, its checkpoint and the store's lock (docs/writes.md).
     package var runId = UUID().uuidString.lowercased()
 
-    package init(dryRun: Bool = false, quiet: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
+    package init(dryRun: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
                 acceptModelChange: Bool = false) {
         self.dryRun = dryRun
-        self.quiet = quiet
         self.reportDirectory = reportDirectory
         self.resume = resume
         self.checkpoints = checkpoints

@@ -1,45 +1,34 @@
 import Foundation
 
-/// Progress while a run reads: a rewritten line on a terminal, a plain line every few seconds
-/// otherwise (CI logs), nothing with `--quiet`.
+/// The read stage's progress, handed to the run's `ProgressHandler` at most once per its
+/// interval, and once more (`isFinal`) when reading ends; nothing without a handler.
 final class Progress {
-    private let quiet: Bool
-    private let terminal: Bool
-    private let interval: Double
+    private let handler: ProgressHandler?
     private let started = Date()
-    private var lastPrinted = Date()
-    private var printedOnTerminal = false
+    private var lastReported = Date()
+    private var last = RunProgress(input: "", records: 0, bytesRead: 0, totalBytes: 0, elapsed: 0)
 
-    init(quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1) {
-        self.quiet = quiet
-        self.terminal = terminal
-        self.interval = terminal ? 0.25 : 10
+    init(_ handler: ProgressHandler?) {
+        self.handler = handler
     }
 
-    /// Call often; prints at most once per interval.
+    /// Call often; reports at most once per interval.
     func update(input: String, records: Int, bytesRead: Int64, totalBytes: Int64) {
-        guard !quiet else { return }
+        guard let handler else { return }
         let now = Date()
-        guard now.timeIntervalSince(lastPrinted) >= interval else { return }
-        lastPrinted = now
-        let elapsed = now.timeIntervalSince(started)
-        let rate = elapsed > 0 ? Double(records) / elapsed : 0
-        let fraction = totalBytes > 0 ? min(1, Double(bytesRead) / Double(totalBytes)) : 0
-        let eta = fraction > 0.01 ? elapsed * (1 - fraction) / fraction : nil
-        var text = "\(input): \(records) records, \(Int(rate)) records/s, \(megabytes(bytesRead)) of \(megabytes(totalBytes)) MB (\(Int(fraction * 100))%)"
-        if let eta { text += ", ETA \(Int(eta.rounded())) s" }
-        if terminal {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-            printedOnTerminal = true
-        } else {
-            FileHandle.standardError.write(Data("progress: \(text)\n".utf8))
-        }
+        (last.input, last.records, last.bytesRead, last.totalBytes) = (input, records, bytesRead, totalBytes)
+        guard now.timeIntervalSince(lastReported) >= handler.interval else { return }
+        lastReported = now
+        last.elapsed = now.timeIntervalSince(started)
+        handler.report(last)
     }
 
-    /// Clears the terminal line before the summary.
-    func finish() {
-        if printedOnTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    /// Reports the end of reading: `bytesRead` of all inputs' `totalBytes`.
+    func finish(bytesRead: Int64, totalBytes: Int64) {
+        guard let handler else { return }
+        (last.bytesRead, last.totalBytes) = (bytesRead, totalBytes)
+        last.elapsed = Date().timeIntervalSince(started)
+        last.isFinal = true
+        handler.report(last)
     }
-
-    private func megabytes(_ bytes: Int64) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 }

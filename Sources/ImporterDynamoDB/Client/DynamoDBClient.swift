@@ -23,7 +23,11 @@ public final class DynamoDBClient: Sendable {
     private let signer: SigV4Signer
     private let transport: HTTPTransport
 
+    /// A client of the endpoint, region and credentials of `configuration`.
+    ///
     /// - Parameters:
+    ///   - configuration: where and as whom to connect (`AWSEnvironment.resolve()`).
+    ///   - retry: how throttled and failed requests are retried.
     ///   - connections: connections kept to the endpoint (the most requests in flight at once).
     ///   - timeout: seconds one request may take, connection included.
     ///   - adaptive: the send rate adapts to throttling (the AWS SDKs' adaptive retry mode).

@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,9 @@ package final class StoreLock: Sendable {
 
     /// Takes the lock on the store at `storePath`, waiting up to `wait` seconds while another
     /// process holds it; then throws `StoreInUseError`. Creates the store's folder if needed.
-    package init(store storePath: String, access: Access, holder: Holder, wait: Double = 0) throws {
+    /// Tells `logger` (a notice) when it starts to wait.
+    package init(store storePath: String, access: Access, holder: Holder, wait: Double = 0,
+                 logger: Logger = Logger(label: "importer.sqlite")) throws {
         let path = Self.lockPath(forStore: storePath)
         let folder = FilePaths.directory(of: storePath)
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -72,7 +75,7 @@ package final class StoreLock: Sendable {
                 announced = true
                 let holder = Self.currentHolder(fd)
                 let who = holder.map { "\($0.command) \($0.runId) (pid \($0.pid))" } ?? "another importer process"
-                FileHandle.standardError.write(Data("importer: \(storePath) is in use by \(who); waiting up to \(Int(wait.rounded(.up))) s\n".utf8))
+                logger.notice("\(storePath) is in use by \(who); waiting up to \(Int(wait.rounded(.up))) s")
             }
             usleep(50_000)
         }

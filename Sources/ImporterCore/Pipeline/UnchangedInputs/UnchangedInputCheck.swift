@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Whether a run has anything to do: when every input is a local file with the bytes of the
 /// last run that stored each of its records, through the same pipeline, model and program,
@@ -15,6 +16,8 @@ struct UnchangedInputCheck {
     /// Every input's digest, taken once: the checkpoint's fingerprints use them too.
     let digests: [InputDigest]
     private let setup: String
+    /// Where `record` says why it could not record the inputs.
+    private let logger: Logger
 
     init?(_ inputs: [RunInput], config: PipelineConfig, model: Model, versions: VersionedModel?, store: (any Store)?, options: RunOptions) {
         guard !options.dryRun, options.shard == nil, options.checkpoints, config.write.mode == .upsert,
@@ -37,6 +40,7 @@ struct UnchangedInputCheck {
         self.inputs = inputs
         self.digests = digests
         self.setup = setup.hexDigest()
+        logger = options.logger
     }
 
     /// The run that stored every record of these inputs, and how many each had, if the store
@@ -55,8 +59,8 @@ struct UnchangedInputCheck {
 
     /// After a run that stored every record of every input (none rejected, rolled back, in
     /// conflict or with a missing reference kept) and left each file as it was hashed: records
-    /// the inputs for the next run. Says why when it cannot; a run that records nothing only
-    /// means that the next one reads its inputs.
+    /// the inputs for the next run. Tells the run's logger why when it cannot; a run that
+    /// records nothing only means that the next one reads its inputs.
     func record(_ recorder: RunRecorder, runId: String) {
         guard !recorder.isAborted, recorder.errorLimit == nil, recorder.missingReferences.isEmpty else { return }
         let counts = recorder.inputs.map(\.counts)
@@ -68,10 +72,10 @@ struct UnchangedInputCheck {
         }
         do {
             if try !store.recordUnchangedInputs(recorded, of: model) {
-                ResumePoint.note("another connection wrote to the store during the run; the next run reads every input again")
+                logger.notice("another connection wrote to the store during the run; the next run reads every input again")
             }
         } catch {
-            ResumePoint.note("cannot record the inputs as stored (\(error)); the next run reads every input again")
+            logger.warning("cannot record the inputs as stored (\(error)); the next run reads every input again")
         }
     }
 }
