@@ -17,10 +17,13 @@ import Synchronization
 /// and see the last committed write; on others they wait for the write in progress. Either
 /// way a read never sees half of another call's write.
 ///
+/// Open one with `ItemStore(store:model:)` or `try await ItemStore.open(store:model:)`, in
+/// the store's module (`ImporterSQLite`, `ImporterDynamoDB`).
+///
 /// ## Topics
-/// - ``open(store:model:)``
 /// - ``items(_:limit:)``
-/// - ``transaction(_:)-(ItemTransaction)->T``
+/// - ``transaction(_:)-81tr8``
+/// - ``transaction(_:)-3amo8``
 /// - ``ItemTransaction``
 /// - ``EntityItems``
 /// - ``TypedItems``
