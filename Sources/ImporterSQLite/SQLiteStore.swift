@@ -155,19 +155,19 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
     /// The content index that currently decides re-written items of `entity`, if any: how many
     /// items it read, with how many threads.
     func contentIndexSize(_ entity: Entity) -> (items: Int, readers: Int)? {
-        withConnection { $0.contentIndexSize(entity) }
+        withConnection { $0.contentIndexes.indexSize(entity) }
     }
 
     /// How many rows the content window of `entity` has read, if it has one.
     func contentWindowRows(_ entity: Entity) -> Int? {
-        withConnection { $0.contentWindowRows(entity) }
+        withConnection { $0.contentIndexes.windowRows(entity) }
     }
 
     /// Tables with more rowids than this are decided through a content window first (tests
     /// lower it).
     var contentWindowThreshold: Int {
-        get { withConnection { $0.contentWindowThreshold } }
-        set { withConnection { $0.contentWindowThreshold = newValue } }
+        get { withConnection { $0.contentIndexes.windowThreshold } }
+        set { withConnection { $0.contentIndexes.windowThreshold = newValue } }
     }
 
     // MARK: Checkpoint and run history

@@ -12,7 +12,7 @@ protocol StoredContent: AnyObject {
 extension StoredContentIndex: StoredContent {}
 
 /// The stored content of a window of one entity's table, for tables of more than
-/// `StoreConnection.contentWindowThreshold` rows (cheaper than indexing them whole, and the only
+/// `ContentIndexes.windowThreshold` rows (cheaper than indexing them whole, and the only
 /// way past `StoredContentIndex.maximumItems`): rows are read in rowid order, a chunk at a time,
 /// just ahead of the records that re-write them. A re-run or refresh of a dump in the order the
 /// table was loaded from finds nearly every key in the window; a key it does not find takes the

@@ -16,7 +16,7 @@ final class BulkLoad {
     let entities: [String: Entity]
     /// Why the tables cannot be built by this run: the staging file committed rows the store
     /// then failed to count. A resumed run drops those rows and builds the rest.
-    var unbuildable: String?
+    private(set) var unbuildable: String?
     /// The entities whose staged table SQLite copies into the store as it is (`indexForCopy`).
     private(set) var copiedAsIs: Set<String> = []
 
@@ -36,6 +36,12 @@ final class BulkLoad {
     var stagings: [StagedRows] { [storeTables] + (file.map { [$0] } ?? []) }
 
     var hasUncommitted: Bool { stagings.contains { $0.hasUncommitted } }
+
+    /// The store failed to commit after the staging file committed its rows (`reason`): the
+    /// tables are not built by this run (`unbuildable`).
+    func markUnbuildable(_ reason: String) {
+        unbuildable = reason
+    }
 
     /// Drops what was staged since the last commit (the store rolls back its own tables).
     func rollBack() {

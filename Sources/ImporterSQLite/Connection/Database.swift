@@ -85,6 +85,11 @@ final class Database {
     /// Rows changed by this connection since it was opened.
     var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
+    /// Changes when another connection commits (SQLite's `PRAGMA data_version`).
+    func dataVersion() throws -> Int64 {
+        try integer("PRAGMA data_version")
+    }
+
     /// The rowid of the last successful INSERT; an upsert that updates leaves it alone.
     var lastInsertRowid: Int64 {
         get { sqlite3_last_insert_rowid(handle) }

@@ -8,7 +8,7 @@ extension StoreConnection {
     /// committed only when `commit` is set and nothing failed.
     func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]], note: String?) throws -> MigrationOutcome {
         try prepareMigrationHistory()
-        forgetContentIndexes()
+        contentIndexes.forgetAll()  // the migration's writes bypass `write` and `delete`
         let function = MigrationFunction()
         try function.register(on: database)
         defer { function.unregister(from: database) }

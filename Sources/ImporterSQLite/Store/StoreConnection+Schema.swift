@@ -3,7 +3,7 @@ import ImporterCore
 /// Tables, `_importer_meta`, and the entities' statements.
 extension StoreConnection {
     func prepare(for model: Model) throws {
-        contentIndexes = [:]
+        contentIndexes.forgetAll()
         try database.execute("""
             CREATE TABLE IF NOT EXISTS _importer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS _importer_runs (

@@ -20,27 +20,16 @@ extension StoreConnection {
                 return .commit
             }
         }
-        dataVersionAtRunStart = try dataVersion()
-    }
-
-    /// Changes the journal mode (`PRAGMA journal_mode`), which changes the data version as a
-    /// commit by another connection would: a switch that changed it by exactly one is this run's
-    /// own. Returns whether the mode is `mode` now.
-    func switchJournal(to mode: String) throws -> Bool {
-        let before = try dataVersion()
-        guard try database.strings("PRAGMA journal_mode = \(mode)").first == mode else { return false }
-        if let started = dataVersionAtRunStart, try dataVersion() == before + 1 { dataVersionAtRunStart = started + 1 }
-        return true
+        inputWatch.start(at: try database.dataVersion())
     }
 
     /// Records `inputs` and the triggers that watch `model`'s tables, unless another connection
-    /// committed since `forgetUnchangedInputs` (returns false then).
+    /// committed since `forgetUnchangedInputs` (returns false then; `inputWatch` says).
     func recordUnchangedInputs(_ inputs: [UnchangedInput], of model: Model) throws -> Bool {
-        guard let started = dataVersionAtRunStart else { return false }
-        dataVersionAtRunStart = nil
+        guard let started = inputWatch.end() else { return false }
         var recorded = false
         try database.inTransaction(.immediate) {
-            guard try dataVersion() == started else { return .rollback }
+            guard try database.dataVersion() == started else { return .rollback }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS \(Self.unchangedInputsTable) (
                     path TEXT NOT NULL, entity TEXT NOT NULL, digest TEXT NOT NULL, setup TEXT NOT NULL,

@@ -30,7 +30,7 @@ extension StoreConnection {
         let statements = try prepared(entity)
         do {
             try beginWriting()
-            let index = contentIndexes[entity.name]
+            let index = contentIndexes.index(of: entity)
             var outcomes = [WriteOutcome](repeating: WriteOutcome(.unchanged), count: records.count)
             let (pending, unchanged) = try plan(records, of: entity, rules: rules, index: index)
             var storedBlindUpserts = unchanged
@@ -45,14 +45,8 @@ extension StoreConnection {
                 lastFound = max(lastFound ?? write.position, write.position)
             }
             if let lastFound, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
-                let key = entity.key(of: records[lastFound].values)
-                if index == nil {
-                    try indexContent(of: entity, lastFound: key)
-                } else if index is StoredContentWindow, missedStored * 2 >= storedBlindUpserts {
-                    try windowMissed(entity, lastFound: key)
-                } else {
-                    windowMisses[entity.name] = nil
-                }
+                try contentIndexes.foundStored(entity, lastFound: entity.key(of: records[lastFound].values),
+                                               mostlyMissed: missedStored * 2 >= storedBlindUpserts)
             }
             return outcomes
         } catch {
@@ -75,7 +69,7 @@ extension StoreConnection {
             var image: (key: UInt64, content: UInt64)?
             var indexed = false
             if let index, blind {
-                let record = images.of(values, entity: entity)
+                let record = contentIndexes.image(of: values, entity: entity)
                 let stored = try index.content(of: record.key)
                 if stored == record.content {
                     unchanged += 1
@@ -97,10 +91,7 @@ extension StoreConnection {
                        _ rules: VersionRules, _ index: (any StoredContent)?) throws -> WriteOutcome {
         do {
             let outcome = try apply(values, blind: write.blind, statements, entity, rules)
-            if let index, outcome.wrote {
-                // A blind upsert leaves exactly its own content; other writes, what the rules made of it.
-                index.update(key: write.image?.key ?? images.key(entity.key(of: values)), content: write.image?.content ?? 0)
-            }
+            if let index, outcome.wrote { contentIndexes.noteWrite(of: values, image: write.image, entity: entity, in: index) }
             return outcome
         } catch let error as SQLiteError where !error.isFatal {
             // SQLite backs out the refused statement only; the transaction goes on. If it
@@ -189,7 +180,7 @@ extension StoreConnection {
         let delete = try prepared(entity).delete
         do {
             try beginWriting()
-            if let index = contentIndexes[entity.name] { index.update(key: images.key(key), content: 0) }
+            contentIndexes.noteDelete(of: key, entity: entity)
             try delete.execute(entity.keyParts(key) + [.integer(expectedVersion)])
             return database.changes == 1
         } catch {
@@ -206,7 +197,7 @@ extension StoreConnection {
     }
 
     func finishRun(commit: Bool) throws {
-        try forgetContentWindows()
+        try contentIndexes.forgetWindows()
         if let bulk {
             self.bulk = nil
             if commit { return try buildStagedTables(bulk) }
@@ -217,7 +208,7 @@ extension StoreConnection {
         if commit {
             try database.commit()
         } else {
-            contentIndexes = [:]
+            contentIndexes.forgetAll()
             try database.rollBack()
         }
     }
@@ -231,7 +222,7 @@ extension StoreConnection {
             try database.commit()
             try bulk?.storeTables.commit()
         } catch {
-            if staged { bulk?.unbuildable = "the store failed to commit after its staged rows: \(error)" }
+            if staged { bulk?.markUnbuildable("the store failed to commit after its staged rows: \(error)") }
             rollBack()
             throw StoreError.sqlite(error, at: path, "cannot commit", operation: "commit")
         }
@@ -241,20 +232,20 @@ extension StoreConnection {
     /// connection has committed since they were read (it holds no lock between our transactions).
     private func beginWriting() throws {
         try beginTransactionIfNeeded()
-        if !contentIndexes.isEmpty, try dataVersion() != indexedDataVersion { contentIndexes = [:] }
+        try contentIndexes.dropIfStale()
     }
 
-    /// Takes the write lock for a batch, noting the connection's change count: while it stays
-    /// the same, the transaction has written nothing.
+    /// Takes the write lock for a batch; the content indexes note the connection's change count
+    /// (`ContentIndexes.transactionBegan`).
     func beginTransactionIfNeeded() throws {
         guard database.isAutocommit else { return }
         try database.begin(.immediate)
-        changesAtBegin = database.totalChanges
+        contentIndexes.transactionBegan()
     }
 
     /// Rolls back what is open; the content indexes may hold its writes, so they go too.
     func rollBack() {
-        contentIndexes = [:]
+        contentIndexes.forgetAll()
         database.rollBackQuietly()
         bulk?.rollBack()
     }

@@ -3,37 +3,26 @@ import Foundation
 import ImporterCore
 
 /// The store's writing connection and everything that uses it: the entities' prepared
-/// statements, the batch's open transaction and the content indexes. `SQLiteStore` keeps it
-/// under a lock; it is not thread-safe itself.
+/// statements, the batch's open transaction, and the state of each optimisation in a type of
+/// its own: the content indexes (`ContentIndexes`), the unchanged-inputs watch
+/// (`UnchangedInputWatch`) and the bulk load (`BulkLoad`). `SQLiteStore` keeps it under a lock;
+/// it is not thread-safe itself.
 ///
 /// Its work is split by concern: `StoreConnection+Schema` (tables and `_importer_meta`),
-/// `+Writing` (items, batches), `+ContentIndex`, `+RunRecords` (checkpoints, run history),
-/// and `Migration/`.
+/// `+Writing` (items, batches), `+UnchangedInputs`, `+Journal`, `+RunRecords` (checkpoints,
+/// run history), `+Query`, `Bulk/StoreConnection+BulkLoad` and `Migration/`.
 final class StoreConnection {
     let path: String
     let database: Database
     var statements: [String: EntityStatements] = [:]
     var atomicRun = false
-    /// Entities whose stored content is fingerprinted, whole or a window of it, so re-written
-    /// items are found unchanged without a statement; valid while `PRAGMA data_version` stays
-    /// `indexedDataVersion`.
-    var contentIndexes: [String: any StoredContent] = [:]
-    /// Tables with more rowids than this are decided through a `StoredContentWindow` first,
-    /// which is cheaper than indexing them whole, and the only way for the largest.
-    var contentWindowThreshold = 1 << 16
-    /// Writes in a row whose records the content window did not hold, per entity.
-    var windowMisses: [String: Int] = [:]
-    var indexedDataVersion: Int64 = 0
-    /// Entities left without a content index for this store's lifetime (too large, or their
-    /// read failed).
-    var unindexed: Set<String> = []
-    /// `database.totalChanges` when this store last began a transaction.
-    var changesAtBegin: Int64 = -1
-    var images = ColumnImages()
+    /// Entities whose stored content is fingerprinted, so re-written items are found unchanged
+    /// without a statement.
+    let contentIndexes: ContentIndexes
     /// The entities this run loads on the bulk path, if any.
     var bulk: BulkLoad?
-    /// `PRAGMA data_version` when this run began writing (after it forgot the unchanged inputs).
-    var dataVersionAtRunStart: Int64?
+    /// Whether another connection committed while this run wrote.
+    var inputWatch = UnchangedInputWatch()
 
     /// The page cache (`PRAGMA cache_size`): 64 MiB.
     static let cacheSize = -65536
@@ -46,6 +35,7 @@ final class StoreConnection {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         database = try Database(path: path)
+        contentIndexes = ContentIndexes(database: database, path: path)
         // 8 KiB pages (for a new file): fewer, fuller B-tree pages; about 9% faster bulk loads than 4 KiB.
         try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize);")
     }
@@ -54,12 +44,13 @@ final class StoreConnection {
     init(existingPath path: String) throws {
         self.path = path
         database = try Database(path: path, readOnly: true)
+        contentIndexes = ContentIndexes(database: database, path: path)
     }
 
     func close() {
         bulk = nil
         statements = [:]
-        contentIndexes = [:]
+        contentIndexes.forgetAll()
         database.clearCache()
     }
 
