@@ -19,7 +19,9 @@ let package = Package(
         // The AWS clients — the DynamoDB destination, S3 sources — and their HTTP stack
         // (AsyncHTTPClient, swift-nio, nio-ssl's BoringSSL): most of a fresh build.
         // `scripts/run-sample` builds without it.
-        .trait(name: "DynamoDB", description: "The AWS clients: the DynamoDB destination, S3 sources (AsyncHTTPClient, SigV4)"),
+        .trait(
+            name: "DynamoDB",
+            description: "The AWS clients: the DynamoDB destination, S3 sources (AsyncHTTPClient, SigV4)"),
         .default(enabledTraits: ["DynamoDB"]),
     ],
     dependencies: [
@@ -44,62 +46,88 @@ let package = Package(
         // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
         .target(name: "CPrefetch"),
         // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
-        .target(name: "ImporterCore", dependencies: [
-            .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log"), "CNettle", "CPrefetch",
-        ]),
+        .target(
+            name: "ImporterCore",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log"), "CNettle",
+                "CPrefetch",
+            ]),
         // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
         // The local store over the sqlite3 C API.
-        .target(name: "ImporterSQLite", dependencies: ["ImporterCore", "CSQLite", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "ImporterSQLite",
+            dependencies: ["ImporterCore", "CSQLite", .product(name: "Logging", package: "swift-log")]),
         // The store conformance table (the rules of docs/writes.md), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
         // Nothing of the pipeline: the CLI and the S3 inputs map the pipeline's settings onto it.
-        .target(name: "ImporterAWS", dependencies: [
-            "CNettle",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        .target(
+            name: "ImporterAWS",
+            dependencies: [
+                "CNettle",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The remote store: DynamoDB's JSON protocol, conditional writes, tables, scans, migration.
         .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore", "ImporterAWS"]),
         // Object storage: S3's REST API (listing, ranged reads), S3 objects as inputs of the readers.
         .target(name: "ImporterS3", dependencies: ["ImporterCore", "ImporterFormats", "ImporterAWS"]),
         // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256.
-        .target(name: "ImporterArchive", dependencies: [
-            "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd",
-        ]),
+        .target(
+            name: "ImporterArchive",
+            dependencies: [
+                "ImporterCore", "ImporterFormats", "CArchive", "CZlib", "CZstd",
+            ]),
         // The executable: commands only, wiring the modules together.
-        .executableTarget(name: "importer", dependencies: [
-            "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
-            .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
-            .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
-            .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "importer",
+            dependencies: [
+                "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
+                .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
+                .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
+                .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // What the fuzz targets (Fuzz/, scripts/fuzz) do with an input; FuzzCorpusTests replays their corpus.
         .target(name: "ImporterFuzzing", dependencies: ["ImporterCore", "ImporterFormats", "ImporterArchive"]),
 
         // The README's library example, built with everything else so it cannot rot.
-        .executableTarget(name: "LibraryExample", dependencies: ["ImporterCore", "ImporterSQLite"], path: "Examples/LibraryExample"),
+        .executableTarget(
+            name: "LibraryExample", dependencies: ["ImporterCore", "ImporterSQLite"], path: "Examples/LibraryExample"),
 
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
         .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
-        .testTarget(name: "ImporterSQLiteTests", dependencies: [
-            "ImporterSQLite", "ImporterFormats", "ImporterConformance", "TestSupport", .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "ImporterSQLiteTests",
+            dependencies: [
+                "ImporterSQLite", "ImporterFormats", "ImporterConformance", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The pipeline's stages in process: records fed in, what comes out asserted.
-        .testTarget(name: "PipelineStageTests", dependencies: [
-            "ImporterCore", "ImporterFormats", "ImporterSQLite", "TestSupport", .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "PipelineStageTests",
+            dependencies: [
+                "ImporterCore", "ImporterFormats", "ImporterSQLite", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "ImporterArchiveTests", dependencies: ["ImporterArchive"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["ImporterFuzzing", "ImporterCore"]),
         // What the test targets share: running the built binary and the tools that check its output.
-        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["ImporterCore", "TestSupport"]),
         // The DynamoDB store and S3 against moto servers the tests start, and the binary against them.
-        .testTarget(name: "ImporterDynamoDBTests", dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
+        .testTarget(
+            name: "ImporterDynamoDBTests",
+            dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
         // The AWS clients' parts that need no server: SigV4 (AWS's vectors), credentials and
         // endpoints, redaction, retry rates, DynamoDB item coding, request bodies, table names.
-        .testTarget(name: "ImporterAWSTests", dependencies: ["ImporterCore", "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "TestSupport"]),
+        .testTarget(
+            name: "ImporterAWSTests",
+            dependencies: ["ImporterCore", "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "TestSupport"]),
     ]
 )

@@ -11,13 +11,15 @@ let locations = try store.items("Location")
 let checkins = try store.items("Checkin")
 
 // Insert: the store gives version 1. Values are checked against the model.
-var cafe = try locations.insert(Item([
-    "locationId": .string("loc-cafe"), "displayName": .string("Café Zoë"),
-    "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.50"),
-]))
-try checkins.insert(Item([
-    "checkinId": .string("chk-1"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_300_000_000),
-]))
+var cafe = try locations.insert(
+    Item([
+        "locationId": .string("loc-cafe"), "displayName": .string("Café Zoë"),
+        "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.50"),
+    ]))
+try checkins.insert(
+    Item([
+        "checkinId": .string("chk-1"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_300_000_000),
+    ]))
 print("inserted at version", cafe["version"])
 
 // Update what you fetched: version + 1. A change based on an older version is refused.
@@ -37,8 +39,13 @@ do {
 // any other error (`StoreError`: the disk, the network) means the store could not be written.
 do {
     try checkins.insert([
-        Item(["checkinId": .string("chk-2"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_400_000_000)]),
-        Item(["checkinId": .string("chk-3"), "locationId": .string("loc-nowhere"), "checkinTime": .date(1_709_400_000_000)]),
+        Item([
+            "checkinId": .string("chk-2"), "locationId": .string("loc-cafe"), "checkinTime": .date(1_709_400_000_000),
+        ]),
+        Item([
+            "checkinId": .string("chk-3"), "locationId": .string("loc-nowhere"),
+            "checkinTime": .date(1_709_400_000_000),
+        ]),
     ])
 } catch let error as ItemError {
     print("refused: \(error)")
@@ -49,21 +56,27 @@ print("check-ins stored:", try checkins.count())
 // not at all. The calls go through `tx`, and see the transaction's own writes.
 func addPier(to store: ItemStore) async throws {
     try await store.transaction { tx in
-        try tx.items("Location").insert(Item([
-            "locationId": .string("loc-pier"), "displayName": .string("Pier"), "createdAt": .date(1_709_288_130_000),
-        ]))
-        try tx.items("Checkin").insert(Item([
-            "checkinId": .string("chk-pier"), "locationId": .string("loc-pier"), "checkinTime": .date(1_709_500_000_000),
-        ]))
+        try tx.items("Location").insert(
+            Item([
+                "locationId": .string("loc-pier"), "displayName": .string("Pier"),
+                "createdAt": .date(1_709_288_130_000),
+            ]))
+        try tx.items("Checkin").insert(
+            Item([
+                "checkinId": .string("chk-pier"), "locationId": .string("loc-pier"),
+                "checkinTime": .date(1_709_500_000_000),
+            ]))
     }
 }
 try await addPier(to: store)
 print("after the transaction:", try locations.count(), "locations,", try checkins.count(), "check-ins")
 
 // Queries are values: filters, order and a limit; and a relationship followed from its parent.
-try locations.insert(Item([
-    "locationId": .string("loc-park"), "displayName": .string("Park"), "createdAt": .date(1_709_288_130_000), "rating": .decimal("4.8"),
-]))
+try locations.insert(
+    Item([
+        "locationId": .string("loc-park"), "displayName": .string("Park"), "createdAt": .date(1_709_288_130_000),
+        "rating": .decimal("4.8"),
+    ]))
 let rated = try locations.fetch(ItemQuery(.atLeast("rating", .integer(4)), sort: [.descending("rating")], limit: 10))
 print("rated 4 or more:", rated.map { "\($0["locationId"])" }.joined(separator: ", "))
 print("the café's check-ins:", try checkins.fetch(relatedTo: .string("loc-cafe"), through: "location").count)
@@ -79,7 +92,8 @@ struct Visit: Codable {
     var version: Int64?
 }
 let visits = try store.items(Visit.self, entity: "Checkin")
-let visit = try visits.insert(Visit(checkinId: "chk-4", locationId: "loc-park", checkinTime: Date(), comment: "typed", version: nil))
+let visit = try visits.insert(
+    Visit(checkinId: "chk-4", locationId: "loc-park", checkinTime: Date(), comment: "typed", version: nil))
 print("typed insert at version", visit.version ?? 0, "of", try visits.count(), "check-ins")
 
 // A storage limit: at most 2 check-ins; an insert past it removes the oldest by time.

@@ -45,9 +45,12 @@ package struct ConformanceScenario: Sendable {
     package let expectedDenied: Set<String>
     package let expectDeletesRefused: Bool
 
-    package init(id: String, name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming], synced: [String] = [],
-                expected: [String: [Item]], expectedDeleted: Set<String> = [], expectedDenied: Set<String> = [],
-                expectDeletesRefused: Bool = false) {
+    package init(
+        id: String, name: String, write: WriteConfig, stored: [String: [Item]], incoming: [Incoming],
+        synced: [String] = [],
+        expected: [String: [Item]], expectedDeleted: Set<String> = [], expectedDenied: Set<String> = [],
+        expectDeletesRefused: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.write = write

@@ -12,10 +12,13 @@ package enum QueryScenario {
         var random = SystemRandomNumberGenerator()
         let items = (0..<120).map { index in
             entity.attributes.map { attribute in
-                attribute.name == "locationId" ? .string("l\(index)") : randomValue(attribute.name, &random, forItem: true)
+                attribute.name == "locationId"
+                    ? .string("l\(index)") : randomValue(attribute.name, &random, forItem: true)
             }
         }
-        let records = items.enumerated().map { PreparedRecord(inputIndex: 0, line: $0 + 2, byteOffset: 0, raw: [], values: $1) }
+        let records = items.enumerated().map {
+            PreparedRecord(inputIndex: 0, line: $0 + 2, byteOffset: 0, raw: [], values: $1)
+        }
         _ = try store.write(records, of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
         try store.commit()
         var stored: [[Value]] = []
@@ -29,7 +32,9 @@ package enum QueryScenario {
             var fromStore: [[Value]] = [], expected: [[Value]] = []
             try store.items(matching: query, of: entity) { fromStore.append($0) }
             try inMemory.items(matching: query, of: entity) { expected.append($0) }
-            if fromStore != expected { problems.append("\(query): \(fromStore.count) items, expected \(expected.count)") }
+            if fromStore != expected {
+                problems.append("\(query): \(fromStore.count) items, expected \(expected.count)")
+            }
         }
         return problems
     }
@@ -41,13 +46,18 @@ package enum QueryScenario {
 
     /// A value of the attribute; for an item, of the attribute's own type and sometimes null
     /// (a query's value may be a number of another type, which `checked(for:)` widens).
-    private static func randomValue(_ attribute: String, _ random: inout SystemRandomNumberGenerator, forItem: Bool = false) -> Value {
-        if forItem, Int.random(in: 0..<5, using: &random) == 0, attribute != "name", attribute != "createdAt" { return .null }
+    private static func randomValue(
+        _ attribute: String, _ random: inout SystemRandomNumberGenerator, forItem: Bool = false
+    ) -> Value {
+        if forItem, Int.random(in: 0..<5, using: &random) == 0, attribute != "name", attribute != "createdAt" {
+            return .null
+        }
         switch attribute {
         case "locationId": return .string("l\(Int.random(in: 0..<130, using: &random))")
         case "name": return .string(names.randomElement(using: &random)!)
         case "rating":
-            return forItem || Bool.random(using: &random) ? .decimal(ratings.randomElement(using: &random)!)
+            return forItem || Bool.random(using: &random)
+                ? .decimal(ratings.randomElement(using: &random)!)
                 : .integer(Int64.random(in: 0...10, using: &random))
         case "visits": return .integer(Int64.random(in: -3...3, using: &random))
         case "latitude": return .double(Double(Int.random(in: -2...2, using: &random)) / 2)
@@ -66,7 +76,9 @@ package enum QueryScenario {
             case 2: return .atMost(attribute, randomValue(attribute, &random))
             case 3: return .above(attribute, randomValue(attribute, &random))
             case 4: return .atLeast(attribute, randomValue(attribute, &random))
-            case 5: return .isIn(attribute, (0..<Int.random(in: 0...3, using: &random)).map { _ in randomValue(attribute, &random) })
+            case 5:
+                return .isIn(
+                    attribute, (0..<Int.random(in: 0...3, using: &random)).map { _ in randomValue(attribute, &random) })
             case 6: return .isNull(attribute)
             case 7: return .isNotNull(attribute)
             default: return .and((0..<Int.random(in: 0...3, using: &random)).map { _ in filter(depth - 1) })
@@ -74,13 +86,15 @@ package enum QueryScenario {
         }
         var condition = Bool.random(using: &random) ? filter(2) : nil
         if Int.random(in: 0..<4, using: &random) == 0 {  // one key's items, other conditions beside
-            condition = .and([.equals("locationId", randomValue("locationId", &random))] + (condition.map { [$0] } ?? []))
+            condition = .and(
+                [.equals("locationId", randomValue("locationId", &random))] + (condition.map { [$0] } ?? []))
         }
         let sort = (0..<Int.random(in: 0...2, using: &random)).map { _ -> SortKey in
             let attribute = attributes.randomElement(using: &random)!
             return Bool.random(using: &random) ? .ascending(attribute) : .descending(attribute)
         }
-        return ItemQuery(condition, sort: sort, limit: Bool.random(using: &random) ? Int.random(in: 0...50, using: &random) : nil)
+        return ItemQuery(
+            condition, sort: sort, limit: Bool.random(using: &random) ? Int.random(in: 0...50, using: &random) : nil)
     }
 
     /// Items read once: queries over them take `ItemQuerying`'s in-memory evaluation.

@@ -36,18 +36,31 @@ package enum SyncScenarios {
                 id: "SyncDeletesMissingItems",
                 name: "sync deletes the items missing from the input and keeps the rest",
                 write: write(), stored: ["Item": items],
-                incoming: [unchanged("Item", items[0]),
-                           .init(entity: "Item", item: VersionScenarios.item("i2", "changed", nil, 2, version: nil), outcome: .updated, conflict: false),
-                           .init(entity: "Item", item: VersionScenarios.item("i9", "new", nil, 9, version: nil), outcome: .inserted, conflict: false)],
+                incoming: [
+                    unchanged("Item", items[0]),
+                    .init(
+                        entity: "Item", item: VersionScenarios.item("i2", "changed", nil, 2, version: nil),
+                        outcome: .updated, conflict: false),
+                    .init(
+                        entity: "Item", item: VersionScenarios.item("i9", "new", nil, 9, version: nil),
+                        outcome: .inserted, conflict: false),
+                ],
                 synced: ["Item"],
-                expected: ["Item": [items[0], VersionScenarios.item("i2", "changed", nil, 2, version: 3),
-                                    VersionScenarios.item("i9", "new", nil, 9, version: 1)]],
+                expected: [
+                    "Item": [
+                        items[0], VersionScenarios.item("i2", "changed", nil, 2, version: 3),
+                        VersionScenarios.item("i9", "new", nil, 9, version: 1),
+                    ]
+                ],
                 expectedDeleted: ["Item/i3", "Item/i4", "Item/i5"]),
             ConformanceScenario(
                 id: "CascadeDeletesDependants",
                 name: "cascade deletes the dependants of a deleted item",
                 write: write(),
-                stored: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o2")]],
+                stored: [
+                    "Owner": [owner("o1"), owner("o2")],
+                    "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o2")],
+                ],
                 incoming: [unchanged("Owner", owner("o2"))], synced: ["Owner"],
                 expected: ["Owner": [owner("o2")], "Pet": [child("p3", "o2")]],
                 expectedDeleted: ["Owner/o1", "Pet/p1", "Pet/p2"]),
@@ -55,7 +68,9 @@ package enum SyncScenarios {
                 id: "NullifyClearsDependantsKeys",
                 name: "nullify clears the key of the dependants, at version + 1",
                 write: write(),
-                stored: ["Owner": [owner("o1"), owner("o2")], "Toy": [child("t1", "o1", version: 4), child("t2", "o2")]],
+                stored: [
+                    "Owner": [owner("o1"), owner("o2")], "Toy": [child("t1", "o1", version: 4), child("t2", "o2")],
+                ],
                 incoming: [unchanged("Owner", owner("o2"))], synced: ["Owner"],
                 expected: ["Owner": [owner("o2")], "Toy": [child("t1", nil, version: 5), child("t2", "o2")]],
                 expectedDeleted: ["Owner/o1"]),
@@ -71,16 +86,23 @@ package enum SyncScenarios {
                 id: "NullifyOfARequiredKeyIsDenied",
                 name: "nullify of a required key is refused like deny, and nothing of that item's cascade is deleted",
                 write: write(),
-                stored: ["Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")]],
+                stored: [
+                    "Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")],
+                ],
                 incoming: [unchanged("Owner", owner("o2"))], synced: ["Owner"],
-                expected: ["Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")]],
+                expected: [
+                    "Owner": [owner("o1"), owner("o2")], "Badge": [child("b1", "o1")], "Pet": [child("p1", "o1")],
+                ],
                 expectedDenied: ["Owner/o1"]),
             ConformanceScenario(
                 id: "CascadeSparesDependantsInTheInput",
                 name: "a cascade never deletes a dependant that is in the input",
                 write: write(),
                 stored: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o2")]],
-                incoming: [unchanged("Owner", owner("o2")), unchanged("Pet", child("p1", "o1")), unchanged("Pet", child("p2", "o2"))],
+                incoming: [
+                    unchanged("Owner", owner("o2")), unchanged("Pet", child("p1", "o1")),
+                    unchanged("Pet", child("p2", "o2")),
+                ],
                 synced: ["Owner", "Pet"],
                 expected: ["Owner": [owner("o1"), owner("o2")], "Pet": [child("p1", "o1"), child("p2", "o2")]],
                 expectedDenied: ["Owner/o1"]),
@@ -101,11 +123,15 @@ package enum SyncScenarios {
                 id: "MaxDeletesPercentCountsCascades",
                 name: "maxDeletes as a percentage counts cascaded deletes too",
                 write: write(maxDeletes: .percent(50)),
-                stored: ["Owner": [owner("o1"), owner("o2")],
-                         "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o1"), child("p4", "o2")]],
+                stored: [
+                    "Owner": [owner("o1"), owner("o2")],
+                    "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o1"), child("p4", "o2")],
+                ],
                 incoming: [unchanged("Owner", owner("o2"))], synced: ["Owner"],
-                expected: ["Owner": [owner("o1"), owner("o2")],
-                           "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o1"), child("p4", "o2")]],
+                expected: [
+                    "Owner": [owner("o1"), owner("o2")],
+                    "Pet": [child("p1", "o1"), child("p2", "o1"), child("p3", "o1"), child("p4", "o2")],
+                ],
                 expectDeletesRefused: true),
             ConformanceScenario(
                 id: "MaxDeletesPercentAllowsUpToTheLimit",

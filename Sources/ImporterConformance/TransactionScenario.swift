@@ -9,7 +9,9 @@ package enum TransactionScenario {
     package static func run(on store: Store) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
-        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) { if !condition { problems.append(problem()) } }
+        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) {
+            if !condition { problems.append(problem()) }
+        }
         let owners = try items.items("Owner"), pets = try items.items("Pet")
 
         // A parent and its child, in one transaction: the child's reference sees the new parent.
@@ -26,23 +28,29 @@ package enum TransactionScenario {
         do {
             try items.transaction { tx in
                 try tx.items("Owner").insert(Item(["id": .string("o2")]))
-                try tx.items("Pet").update(Item(["id": .string("p1"), "ownerId": .string("o2"), "version": .integer(1)]))
+                try tx.items("Pet").update(
+                    Item(["id": .string("p1"), "ownerId": .string("o2"), "version": .integer(1)]))
                 throw CancellationError()  // the body gives up
             }
             problems.append("a transaction whose body threw did not throw")
         } catch is CancellationError {}
         expect(try owners.fetch(.string("o2")) == nil, "an owner of a transaction whose body threw was stored")
-        expect(try pets.fetch(.string("p1"))?["ownerId"] == .string("o1"), "a pet of a transaction whose body threw was changed")
+        expect(
+            try pets.fetch(.string("p1"))?["ownerId"] == .string("o1"),
+            "a pet of a transaction whose body threw was changed")
 
         // A call that fails (a conflict) undoes the calls before it.
         do {
             try items.transaction { tx in
                 try tx.items("Owner").insert(Item(["id": .string("o3")]))
-                try tx.items("Pet").update(Item(["id": .string("p1"), "ownerId": .string("o3"), "version": .integer(7)]))
+                try tx.items("Pet").update(
+                    Item(["id": .string("p1"), "ownerId": .string("o3"), "version": .integer(7)]))
             }
             problems.append("a transaction with a conflicting update did not throw")
         } catch let error as ItemError {
-            expect(error == .conflict(entity: "Pet", key: .string("p1"), stored: 1, incoming: 7), "the conflict was \(error)")
+            expect(
+                error == .conflict(entity: "Pet", key: .string("p1"), stored: 1, incoming: 7),
+                "the conflict was \(error)")
         }
         expect(try owners.fetch(.string("o3")) == nil, "an owner of a failed transaction was stored")
 

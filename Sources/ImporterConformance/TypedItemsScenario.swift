@@ -34,7 +34,9 @@ package enum TypedItemsScenario {
     package static func run(on store: Store) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
-        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) { if !condition { problems.append(problem()) } }
+        func expect(_ condition: Bool, _ problem: @autoclosure () -> String) {
+            if !condition { problems.append(problem()) }
+        }
 
         let things = try items.items(Thing.self, entity: "Item")
         let first = try things.insert(Thing(id: "a", name: "Alpha", note: nil, qty: 3, version: nil))
@@ -73,7 +75,8 @@ package enum TypedItemsScenario {
             _ = try items.items(Misfit.self, entity: "Item")
             problems.append("a String property for an int32 attribute was accepted")
         } catch ItemError.mapping(_, let entity, let message) {
-            expect(entity == "Item" && message.contains("qty") && message.contains("int32"), "mismatch said: \(message)")
+            expect(
+                entity == "Item" && message.contains("qty") && message.contains("int32"), "mismatch said: \(message)")
         }
         return problems
     }

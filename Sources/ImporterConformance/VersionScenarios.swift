@@ -29,12 +29,18 @@ package enum VersionScenarios {
         }
         return all.map { scenario in
             ConformanceScenario(
-                id: scenario.id + "OnCompositeKey", name: scenario.name + ", on a (hash, range) key", write: scenario.write,
+                id: scenario.id + "OnCompositeKey", name: scenario.name + ", on a (hash, range) key",
+                write: scenario.write,
                 stored: ["Pair": (scenario.stored["Item"] ?? []).map(pair)],
-                incoming: scenario.incoming.map { .init(entity: "Pair", item: pair($0.item), outcome: $0.outcome, conflict: $0.conflict) },
+                incoming: scenario.incoming.map {
+                    .init(entity: "Pair", item: pair($0.item), outcome: $0.outcome, conflict: $0.conflict)
+                },
                 synced: scenario.synced.isEmpty ? [] : ["Pair"],
                 expected: ["Pair": (scenario.expected["Item"] ?? []).map(pair)],
-                expectedDeleted: Set(scenario.expectedDeleted.map { "Pair/" + Value.pair(.string("k"), .string(String($0.dropFirst("Item/".count)))).description }))
+                expectedDeleted: Set(
+                    scenario.expectedDeleted.map {
+                        "Pair/" + Value.pair(.string("k"), .string(String($0.dropFirst("Item/".count)))).description
+                    }))
         }
     }
 
@@ -56,22 +62,28 @@ package enum VersionScenarios {
         item("gone", "G", "n", 1, version: 3),
     ]
 
-    static func scenario(_ mode: WriteConfig.Mode, _ versions: WriteConfig.Versions, _ configuredPolicy: WriteConfig.MergePolicy) -> ConformanceScenario {
+    static func scenario(
+        _ mode: WriteConfig.Mode, _ versions: WriteConfig.Versions, _ configuredPolicy: WriteConfig.MergePolicy
+    ) -> ConformanceScenario {
         var write = WriteConfig()
         write.mode = mode
         write.versions = versions
         write.mergePolicy = configuredPolicy
         write.maxDeletes = .count(100)
         // `replace` is upsert with mergePolicy overwrite, whatever the pipeline says.
-        var expected = Expectations(versions: versions, policy: mode == .replace ? .overwrite : configuredPolicy,
-                                    existing: mode == .insert, after: Dictionary(uniqueKeysWithValues: stored.map { ($0["id"].description, $0) }))
+        var expected = Expectations(
+            versions: versions, policy: mode == .replace ? .overwrite : configuredPolicy,
+            existing: mode == .insert,
+            after: Dictionary(uniqueKeysWithValues: stored.map { ($0["id"].description, $0) }))
         expected.newKeys()
         expected.storedKeys()
         // `gone` is not in the input: only sync deletes it.
         if mode == .sync { expected.after["gone"] = nil }
 
         return ConformanceScenario(
-            id: [mode.rawValue, versions.rawValue, configuredPolicy.rawValue].map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
+            id: [mode.rawValue, versions.rawValue, configuredPolicy.rawValue].map {
+                $0.prefix(1).uppercased() + $0.dropFirst()
+            }.joined(),
             name: "mode \(mode.rawValue), versions \(versions.rawValue), mergePolicy \(configuredPolicy.rawValue)",
             write: write, stored: ["Item": stored], incoming: expected.incoming, synced: mode == .sync ? ["Item"] : [],
             expected: ["Item": Array(expected.after.values)], expectedDeleted: mode == .sync ? ["Item/gone"] : [])
@@ -95,7 +107,9 @@ private struct Expectations {
         self.after = after
     }
 
-    mutating func expect(_ record: Item, _ outcome: ConformanceScenario.Outcome, conflict: Bool = false, stores: Item? = nil) {
+    mutating func expect(
+        _ record: Item, _ outcome: ConformanceScenario.Outcome, conflict: Bool = false, stores: Item? = nil
+    ) {
         incoming.append(.init(entity: "Item", item: record, outcome: outcome, conflict: conflict))
         if let stores { after[record["id"].description] = stores }
     }
@@ -130,8 +144,11 @@ private struct Expectations {
         // Identical content, no version: nothing to write.
         expect(same, .unchanged)
         // A replay of an applied write (stored version = incoming + 1, same content).
-        if versions == .preserve { expect(replay, .updated, stores: item("replay", "R", "n", 1, version: 2)) }
-        else { expect(replay, .unchanged) }
+        if versions == .preserve {
+            expect(replay, .updated, stores: item("replay", "R", "n", 1, version: 2))
+        } else {
+            expect(replay, .unchanged)
+        }
         // A blind write (no version): version + 1.
         expect(blind, .updated, stores: item("blind", "B2", "n", 1, version: 4))
         // Based on the stored version: version + 1 (preserve keeps the incoming version).
@@ -142,9 +159,12 @@ private struct Expectations {
         case (.ignore, _): expect(conf, .updated, stores: item("conf", "C2", "new", nil, version: 4))
         case (.check, .error): expect(conf, .rejected(.conflict), conflict: true)
         case (.check, .rollback): expect(conf, .rolledBack, conflict: true)
-        case (.check, .overwrite): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", nil, version: 4))
-        case (.check, .objectTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", 5, version: 4))
-        case (.check, .storeTrump): expect(conf, .updated, conflict: true, stores: item("conf", "C", "new", 5, version: 4))
+        case (.check, .overwrite):
+            expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", nil, version: 4))
+        case (.check, .objectTrump):
+            expect(conf, .updated, conflict: true, stores: item("conf", "C2", "new", 5, version: 4))
+        case (.check, .storeTrump):
+            expect(conf, .updated, conflict: true, stores: item("conf", "C", "new", 5, version: 4))
         }
     }
 

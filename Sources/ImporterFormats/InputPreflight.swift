@@ -12,15 +12,22 @@ package enum InputPreflight {
         var warnings: [String] = []
         for source in config.sources where entities?.contains(source.entity) ?? true {
             for path in source.paths {
-                let size = path.hasPrefix("s3://") ? config.objects[path]?.size
+                let size =
+                    path.hasPrefix("s3://")
+                    ? config.objects[path]?.size
                     : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
                 if size == 0 {
-                    warnings.append("\(path): the input is empty (0 bytes), so it has no \(source.entity) records; the run goes on without it")
+                    warnings.append(
+                        "\(path): the input is empty (0 bytes), so it has no \(source.entity) records; the run goes on without it"
+                    )
                     continue
                 }
-                guard !path.hasPrefix("s3://"), [.csv, .tsv].contains(source.format ?? InputFormat(path: path) ?? .csv) else { continue }
+                guard !path.hasPrefix("s3://"), [.csv, .tsv].contains(source.format ?? InputFormat(path: path) ?? .csv)
+                else { continue }
                 // A file that cannot be opened is the reader's to report, as it is for every format.
-                guard let reader = try? CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes) else { continue }
+                guard
+                    let reader = try? CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
+                else { continue }
                 do { _ = try reader.columnNames() } catch let error as ConfigurationError { throw error } catch {}
             }
         }

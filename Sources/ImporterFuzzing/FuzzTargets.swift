@@ -11,24 +11,30 @@ import ImporterFormats
 /// A broken invariant throws `FuzzViolation`; the fuzzer turns it into a crash it keeps.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case csv, ndjson, jsonArray = "json-array", dynamodbJSON = "dynamodb-json",
-         dynamodbExportManifest = "dynamodb-export-manifest", model, coreDataModel = "coredata-model", pipeline, restore
+        dynamodbExportManifest = "dynamodb-export-manifest", model, coreDataModel = "coredata-model", pipeline, restore
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) throws {
         switch self {
-        case .csv: try ReaderInvariants.check(bytes) { CSVReader(source: BytesSource(bytes), name: "fuzz.csv", options: CSVOptions()) }
+        case .csv:
+            try ReaderInvariants.check(bytes) {
+                CSVReader(source: BytesSource(bytes), name: "fuzz.csv", options: CSVOptions())
+            }
         case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes)) }
-        case .dynamodbJSON: try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes), layout: .dynamoDBItem) }
+        case .dynamodbJSON:
+            try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes), layout: .dynamoDBItem) }
         case .dynamodbExportManifest: try ExportManifestInvariants.check(bytes)
         case .jsonArray: try ReaderInvariants.check(bytes) { JSONArrayReader(source: BytesSource(bytes)) }
         case .model:
-            guard let model = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml") else { return }
+            guard let model = try? ModelLoader.parse(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+            else { return }
             try checkRoundTrip(model)
         case .coreDataModel:
             guard let model = try? ModelRoundTrip.coreDataModel(bytes) else { return }
             try checkRoundTrip(model)
         case .pipeline:
-            _ = try? PipelineLoader(variables: [:], environment: [:]).parse(text: String(decoding: bytes, as: UTF8.self), file: "/nonexistent/fuzz.yaml")
+            _ = try? PipelineLoader(variables: [:], environment: [:]).parse(
+                text: String(decoding: bytes, as: UTF8.self), file: "/nonexistent/fuzz.yaml")
         case .restore: try RestoreInvariants.check(bytes)
         }
     }

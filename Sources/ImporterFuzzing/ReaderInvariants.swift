@@ -8,12 +8,20 @@ enum ReaderInvariants {
         let whole = try records(of: makeReader(), limit: bytes.count + 2)
         var lastLine = 0, lastOffset: Int64 = -1
         for record in whole {
-            guard record.line >= max(lastLine, 1), record.byteOffset > lastOffset, record.byteOffset <= Int64(bytes.count) else {
-                throw FuzzViolation(description: "record at line \(record.line), offset \(record.byteOffset) after line \(lastLine), offset \(lastOffset)")
+            guard record.line >= max(lastLine, 1), record.byteOffset > lastOffset,
+                record.byteOffset <= Int64(bytes.count)
+            else {
+                throw FuzzViolation(
+                    description:
+                        "record at line \(record.line), offset \(record.byteOffset) after line \(lastLine), offset \(lastOffset)"
+                )
             }
             let start = Int(record.byteOffset)
-            guard start + record.raw.count <= bytes.count, bytes[start..<start + record.raw.count].elementsEqual(record.raw) else {
-                throw FuzzViolation(description: "raw text of line \(record.line) is not the input's bytes at offset \(start)")
+            guard start + record.raw.count <= bytes.count,
+                bytes[start..<start + record.raw.count].elementsEqual(record.raw)
+            else {
+                throw FuzzViolation(
+                    description: "raw text of line \(record.line) is not the input's bytes at offset \(start)")
             }
             guard record.failure == nil || record.values.isEmpty else {
                 throw FuzzViolation(description: "a rejected record at line \(record.line) has values")
@@ -29,7 +37,9 @@ enum ReaderInvariants {
                 guard parts.count <= whole.count + 1 else { break }
             }
             guard parts.map(signature) == whole.map(signature) else {
-                throw FuzzViolation(description: "parts of \(maximum) records give \(parts.count) records, whole reading \(whole.count)")
+                throw FuzzViolation(
+                    description: "parts of \(maximum) records give \(parts.count) records, whole reading \(whole.count)"
+                )
             }
         }
     }
@@ -39,7 +49,9 @@ enum ReaderInvariants {
         var records: [SourceRecord] = []
         while let record = try reader.next() {
             records.append(record)
-            guard records.count <= limit else { throw FuzzViolation(description: "more than \(limit) records from \(limit - 2) bytes") }
+            guard records.count <= limit else {
+                throw FuzzViolation(description: "more than \(limit) records from \(limit - 2) bytes")
+            }
         }
         return records
     }

@@ -24,9 +24,12 @@ package final class S3Client: Sendable {
     let redactor: SecretRedactor
 
     /// `endpoint` nil means AWS's own S3 for `configuration.region`.
-    package init(configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
-                connections: Int = 4, timeout: Double = 30) {
-        signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: AWSService.s3.signingName)
+    package init(
+        configuration: AWSResolvedConfiguration, pathStyleEndpoint endpoint: URL?, retry: RetryPolicy = RetryPolicy(),
+        connections: Int = 4, timeout: Double = 30
+    ) {
+        signer = SigV4Signer(
+            credentials: configuration.credentials, region: configuration.region, service: AWSService.s3.signingName)
         redactor = SecretRedactor(credentials: configuration.credentials, endpoint: endpoint ?? configuration.endpoint)
         self.endpoint = endpoint
         region = configuration.region
@@ -42,13 +45,17 @@ package final class S3Client: Sendable {
         repeat {
             var query = [("list-type", "2"), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
-            let response = try await send("GET", url(bucket: bucket, key: nil, query: query), operation: "ListObjectsV2",
-                                          location: location)
+            let response = try await send(
+                "GET", url(bucket: bucket, key: nil, query: query), operation: "ListObjectsV2",
+                location: location)
             let page = try XMLElementNode.parse(Array(response.body), file: location)
             for contents in page.children(named: "Contents") {
-                guard let key = contents.childText("Key"), let size = contents.childText("Size").flatMap(Int64.init) else { continue }
-                objects.append(S3Object(location: S3Location(bucket: bucket, key: key), size: size,
-                                        etag: Self.unquoted(contents.childText("ETag") ?? "")))
+                guard let key = contents.childText("Key"), let size = contents.childText("Size").flatMap(Int64.init)
+                else { continue }
+                objects.append(
+                    S3Object(
+                        location: S3Location(bucket: bucket, key: key), size: size,
+                        etag: Self.unquoted(contents.childText("ETag") ?? "")))
             }
             token = page.childText("IsTruncated") == "true" ? page.childText("NextContinuationToken") : nil
         } while token != nil
@@ -70,27 +77,34 @@ package final class S3Client: Sendable {
     /// Appends bytes `start..<end` of `object` to `bytes` as they arrive.
     private func stream(_ object: S3Object, from start: Int64, to end: Int64, into bytes: inout [UInt8]) async throws {
         let url = url(bucket: object.location.bucket, key: object.location.key, query: [])
-        let headers = signed("GET", url, extra: [("Range", "bytes=\(start)-\(end - 1)"), ("If-Match", "\"\(object.etag)\"")])
+        let headers = signed(
+            "GET", url, extra: [("Range", "bytes=\(start)-\(end - 1)"), ("If-Match", "\"\(object.etag)\"")])
         let before = bytes.count
         try await transport.stream("GET", url, headers: headers) { response in
             guard response.status == 206 || response.status == 200 else {
                 let body = try await response.body.collect(upTo: 1 << 20)
-                throw S3Error(operation: "GetObject", location: object.location.description,
-                              response: HTTPResponse(status: response.status, errorType: nil, body: Data(body.readableBytesView), headers: response.headers),
-                              redactor: redactor)
+                throw S3Error(
+                    operation: "GetObject", location: object.location.description,
+                    response: HTTPResponse(
+                        status: response.status, errorType: nil, body: Data(body.readableBytesView),
+                        headers: response.headers),
+                    redactor: redactor)
             }
             for try await buffer in response.body { bytes.append(contentsOf: buffer.readableBytesView) }
         }
         let received = bytes.count - before
         guard Int64(received) == end - start else {
-            throw S3Error(operation: "GetObject", location: object.location.description, status: 206, code: nil,
-                          message: "the transfer ended after \(received) of \(end - start) bytes")
+            throw S3Error(
+                operation: "GetObject", location: object.location.description, status: 206, code: nil,
+                message: "the transfer ended after \(received) of \(end - start) bytes")
         }
     }
 
     /// Sends a request with retries for throttling, server errors and broken connections; a
     /// body is signed with its SHA-256, as S3 requires.
-    func send(_ method: String, _ url: URL, body: Data? = nil, operation: String, location: String) async throws -> HTTPResponse {
+    func send(_ method: String, _ url: URL, body: Data? = nil, operation: String, location: String) async throws
+        -> HTTPResponse
+    {
         let headers = signed(method, url, extra: [], payload: body.map { Array($0) } ?? [])
         return try await retrying(operation: operation, location: location) {
             let response = try await transport.send(method, url, headers: headers, body: body)
@@ -114,17 +128,23 @@ package final class S3Client: Sendable {
             } catch {
                 guard try await retry.backOff(after: &attempt, counting: nil, entity: "") else {
                     if error is S3Error { throw error }
-                    throw S3Error(operation: operation, location: location, status: nil, code: nil,
-                                  message: "no response from \(endpoint.map(SecretRedactor.display) ?? "S3"): \(redactor.redact("\(error)"))")
+                    throw S3Error(
+                        operation: operation, location: location, status: nil, code: nil,
+                        message:
+                            "no response from \(endpoint.map(SecretRedactor.display) ?? "S3"): \(redactor.redact("\(error)"))"
+                    )
                 }
             }
         }
     }
 
-    private func signed(_ method: String, _ url: URL, extra: [(name: String, value: String)],
-                        payload: [UInt8] = []) -> [(name: String, value: String)] {
+    private func signed(
+        _ method: String, _ url: URL, extra: [(name: String, value: String)],
+        payload: [UInt8] = []
+    ) -> [(name: String, value: String)] {
         let hash = payload.isEmpty ? Self.emptyPayloadHash : SHA256.hex(of: payload)
-        return signer.sign(method: method, url: url, headers: extra + [("x-amz-content-sha256", hash)], body: payload, date: Date())
+        return signer.sign(
+            method: method, url: url, headers: extra + [("x-amz-content-sha256", hash)], body: payload, date: Date())
     }
 
     /// Path-style with an endpoint, virtual-hosted without; the key encoded segment by segment.
@@ -132,9 +152,12 @@ package final class S3Client: Sendable {
         let encode = SigV4Signer.uriEncode
         let segments = key.map { $0.split(separator: "/", omittingEmptySubsequences: false).map { encode(String($0)) } }
         let path = segments.map { "/" + $0.joined(separator: "/") } ?? "/"
-        let queryText = query.isEmpty ? "" : "?" + query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        let queryText =
+            query.isEmpty ? "" : "?" + query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
         if let endpoint {
-            let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
+            let base =
+                endpoint.absoluteString.hasSuffix("/")
+                ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
             return URL(string: base + "/" + SigV4Signer.uriEncode(bucket) + (key == nil ? "" : path) + queryText)!
         }
         let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"

@@ -34,7 +34,8 @@ package struct S3Error: Error, CustomStringConvertible, Sendable {
         "PutObject", "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload", "AbortMultipartUpload",
     ]
 
-    static let uploadDeniedHint = "the credentials in use may not write this object: an upload in parts needs s3:PutObject on the key (for CreateMultipartUpload, UploadPart and CompleteMultipartUpload) and s3:AbortMultipartUpload to clean up after a failure; check the IAM policy, the bucket policy and AWS_PROFILE"
+    static let uploadDeniedHint =
+        "the credentials in use may not write this object: an upload in parts needs s3:PutObject on the key (for CreateMultipartUpload, UploadPart and CompleteMultipartUpload) and s3:AbortMultipartUpload to clean up after a failure; check the IAM policy, the bucket policy and AWS_PROFILE"
 
     static let changedHint = "the object changed while it was read (its ETag is not the one listed); run again"
 
@@ -42,9 +43,12 @@ package struct S3Error: Error, CustomStringConvertible, Sendable {
     static let hints: [String: String] = [
         "NoSuchBucket": "check the bucket name in the path and the region (AWS_REGION) or endpoint",
         "NoSuchKey": "check the key in the path; keys are case-sensitive",
-        "AccessDenied": "the credentials in use may not read this object: check the IAM policy (s3:GetObject, s3:ListBucket) and AWS_PROFILE",
-        "InvalidAccessKeyId": "the access key is unknown to this endpoint: check AWS_ACCESS_KEY_ID or AWS_PROFILE, and the endpoint",
-        "SignatureDoesNotMatch": "the secret key does not match the access key, or the region is wrong: check AWS_SECRET_ACCESS_KEY and AWS_REGION",
+        "AccessDenied":
+            "the credentials in use may not read this object: check the IAM policy (s3:GetObject, s3:ListBucket) and AWS_PROFILE",
+        "InvalidAccessKeyId":
+            "the access key is unknown to this endpoint: check AWS_ACCESS_KEY_ID or AWS_PROFILE, and the endpoint",
+        "SignatureDoesNotMatch":
+            "the secret key does not match the access key, or the region is wrong: check AWS_SECRET_ACCESS_KEY and AWS_REGION",
         "PermanentRedirect": "the bucket is in another region: set AWS_REGION to the bucket's region",
         "AuthorizationHeaderMalformed": "the region is wrong: set AWS_REGION to the bucket's region",
         "ExpiredToken": "the session token expired: refresh the credentials",

@@ -18,7 +18,8 @@ extension S3Inputs {
                     paths.append(path)
                     continue
                 }
-                let files = try verifiedDataFiles(folder: location, source: config.sources[index], pipelineFile: config.file)
+                let files = try verifiedDataFiles(
+                    folder: location, source: config.sources[index], pipelineFile: config.file)
                 for object in files {
                     paths.append(object.location.description)
                     config.objects[object.location.description] = RemoteObject(size: object.size, etag: object.etag)
@@ -30,10 +31,14 @@ extension S3Inputs {
 
     /// The data objects of the export at `folder`, in manifest order, each checked (a few at
     /// once; each object is read whole, in ranges).
-    private func verifiedDataFiles(folder: S3Location, source: SourceConfig, pipelineFile: String) throws -> [S3Object] {
-        let at = { (message: String) in ConfigurationError(file: pipelineFile, line: source.line, key: "path", message) }
+    private func verifiedDataFiles(folder: S3Location, source: SourceConfig, pipelineFile: String) throws -> [S3Object]
+    {
+        let at = { (message: String) in ConfigurationError(file: pipelineFile, line: source.line, key: "path", message)
+        }
         guard !folder.isPattern else {
-            throw at("'\(folder)' has glob characters; format dynamodb-export reads one export folder, s3://BUCKET/…/AWSDynamoDB/<export id>/")
+            throw at(
+                "'\(folder)' has glob characters; format dynamodb-export reads one export folder, s3://BUCKET/…/AWSDynamoDB/<export id>/"
+            )
         }
         let prefix = folder.key.hasSuffix("/") ? folder.key : folder.key + "/"
         let export = S3Location(bucket: folder.bucket, key: prefix).description
@@ -47,24 +52,33 @@ extension S3Inputs {
         }
         func manifest(_ name: String) throws -> [UInt8] {
             guard let object = listed[prefix + name] else {
-                throw at("\(export)\(name) does not exist; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)")
+                throw at(
+                    "\(export)\(name) does not exist; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)"
+                )
             }
             let client = client
-            do { return try runBlocking { try await client.read(object, range: 0..<object.size) } } catch { throw at("\(error)") }
+            do { return try runBlocking { try await client.read(object, range: 0..<object.size) } } catch {
+                throw at("\(error)")
+            }
         }
-        let manifest = try ExportManifest(summary: try manifest(ExportManifest.summaryName), files: try manifest(ExportManifest.filesName),
-                                          export: export)
+        let manifest = try ExportManifest(
+            summary: try manifest(ExportManifest.summaryName), files: try manifest(ExportManifest.filesName),
+            export: export)
         let files = manifest.files
         let objects = try files.map { file in
             let location = S3Location(bucket: folder.bucket, key: prefix + file.relativePath)
             guard let object = listed[location.key] else {
-                throw ExportIntegrityError(export: export, file: location.description,
-                    "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but there is no such object")
+                throw ExportIntegrityError(
+                    export: export, file: location.description,
+                    "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but there is no such object"
+                )
             }
             return object
         }
         try ExportChecks.run(count: files.count) { index in
-            try ExportFileCheck.verify(files[index], stored: open(objects[index]), location: objects[index].location.description, export: export)
+            try ExportFileCheck.verify(
+                files[index], stored: open(objects[index]), location: objects[index].location.description,
+                export: export)
         }
         return objects
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import ImporterAWS
@@ -22,7 +22,11 @@ package struct S3Inputs: Sendable {
             let configuration = AWSResolvedConfiguration(
                 credentials: try environment.credentials(), region: region,
                 endpoint: try environment.endpoint(pipelineEndpoint: config.s3.endpoint, region: region, service: .s3))
-            client = S3Client(configuration: configuration, pathStyleEndpoint: explicit, retry: RetryPolicy(maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay, maxDelay: config.retry.maxDelay))
+            client = S3Client(
+                configuration: configuration, pathStyleEndpoint: explicit,
+                retry: RetryPolicy(
+                    maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay,
+                    maxDelay: config.retry.maxDelay))
         } catch {
             throw ConfigurationError(file: config.file, key: "s3", "\(error)")
         }
@@ -59,11 +63,13 @@ package struct S3Inputs: Sendable {
             throw at("\(error)")
         }
         // `*` and `?` stay within one level of the key, as in local paths.
-        let matches = location.isPattern
+        let matches =
+            location.isPattern
             ? listed.filter { fnmatch(location.key, $0.location.key, FNM_PATHNAME) == 0 }
             : listed.filter { $0.location.key == location.key }
         guard !matches.isEmpty else {
-            throw at(location.isPattern ? "no object matches '\(location)'" : "input object '\(location)' does not exist")
+            throw at(
+                location.isPattern ? "no object matches '\(location)'" : "input object '\(location)' does not exist")
         }
         return matches
     }
@@ -73,8 +79,9 @@ package struct S3Inputs: Sendable {
         let client = client
         let listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.key) }
         guard let object = listed.first(where: { $0.location.key == location.key }) else {
-            throw S3Error(operation: "ListObjectsV2", location: location.description, status: 404, code: "NoSuchKey",
-                          message: "no object has this key")
+            throw S3Error(
+                operation: "ListObjectsV2", location: location.description, status: 404, code: "NoSuchKey",
+                message: "no object has this key")
         }
         return object
     }
@@ -86,8 +93,11 @@ package struct S3Inputs: Sendable {
 
     /// The reader of one input: an S3 object streamed in ranges, or a local file.
     package func makeReader(source: SourceConfig, path: String, object: RemoteObject?) throws -> RecordReader {
-        guard let location = S3Location(path), let object else { return try ReaderFactory.makeReader(source: source, path: path) }
-        let bytes = S3ObjectSource(client: client, object: S3Object(location: location, size: object.size, etag: object.etag))
+        guard let location = S3Location(path), let object else {
+            return try ReaderFactory.makeReader(source: source, path: path)
+        }
+        let bytes = S3ObjectSource(
+            client: client, object: S3Object(location: location, size: object.size, etag: object.etag))
         return try ReaderFactory.makeReader(source: source, bytes: bytes, name: path)
     }
 }

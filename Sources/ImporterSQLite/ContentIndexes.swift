@@ -42,7 +42,9 @@ final class ContentIndexes {
     /// Keeps `index` right after a write of `values` changed the stored item: a blind upsert
     /// (`image`, its record's) leaves exactly its own content; other writes, what the rules
     /// made of it, not known here.
-    func noteWrite(of values: [Value], image: (key: UInt64, content: UInt64)?, entity: Entity, in index: any StoredContent) {
+    func noteWrite(
+        of values: [Value], image: (key: UInt64, content: UInt64)?, entity: Entity, in index: any StoredContent
+    ) {
         index.update(key: image?.key ?? images.key(entity.key(of: values)), content: image?.content ?? 0)
     }
 
@@ -99,7 +101,8 @@ final class ContentIndexes {
 
     private func indexWholeContent(of entity: Entity) throws {
         indexes[entity.name] = try StoredContentIndex.read(
-            entity, from: database, path: path, committedIsCurrent: database.totalChanges == changesAtBegin, images: &images)
+            entity, from: database, path: path, committedIsCurrent: database.totalChanges == changesAtBegin,
+            images: &images)
         if indexes[entity.name] == nil { unindexed.insert(entity.name) }
     }
 
@@ -149,7 +152,8 @@ final class ContentIndexes {
     /// counting the rows.
     private func rowidSpan(of entity: Entity) throws -> Int64 {
         let table = quoted(entity.table)
-        return try database.integer("SELECT coalesce((SELECT max(rowid) FROM \(table)) - (SELECT min(rowid) FROM \(table)) + 1, 0)")
+        return try database.integer(
+            "SELECT coalesce((SELECT max(rowid) FROM \(table)) - (SELECT min(rowid) FROM \(table)) + 1, 0)")
     }
 
     /// The content index that currently decides re-written items of `entity`, if any: how many

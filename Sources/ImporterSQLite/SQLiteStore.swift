@@ -200,13 +200,17 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
     /// (docs/migration.md). The items of `deleting` (start-version entity names) are deleted first.
     /// Items that fail a step are left out of later steps and returned; the transaction is
     /// committed only when `commit` is set and nothing failed.
-    package func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil) throws -> MigrationOutcome {
+    package func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]] = [:], note: String? = nil)
+        throws -> MigrationOutcome
+    {
         try withConnection { try $0.migrate(plan, commit: commit, deleting: deleting, note: note) }
     }
 
     /// Records a migration that failed and was rolled back.
     package func recordFailedMigration(_ plan: MigrationPlan, started: Date, failedItems: Int, note: String) throws {
-        try withConnection { try $0.recordFailedMigration(plan, started: started, failedItems: failedItems, note: note) }
+        try withConnection {
+            try $0.recordFailedMigration(plan, started: started, failedItems: failedItems, note: note)
+        }
     }
 
     /// Accepts an edited model file for the version the store holds: the store records the

@@ -37,24 +37,30 @@ final class StoredContentIndex {
     /// other writers out, so the committed rows are exactly what it sees) the rows are read on
     /// read-only connections to `path`, the upper rowids of a large table at the same time by a
     /// second thread.
-    static func read(_ entity: Entity, from database: Database, path: String, committedIsCurrent: Bool,
-                     images: inout ColumnImages) throws -> StoredContentIndex? {
+    static func read(
+        _ entity: Entity, from database: Database, path: String, committedIsCurrent: Bool,
+        images: inout ColumnImages
+    ) throws -> StoredContentIndex? {
         let table = quoted(entity.table)
         // Separate subqueries: min and max together would scan the whole table.
         var rows = 0, first: Int64 = 0, last: Int64 = 0
-        try database.prepare("""
+        try database.prepare(
+            """
             SELECT (SELECT count(*) FROM \(table)), (SELECT min(rowid) FROM \(table)), (SELECT max(rowid) FROM \(table))
-            """).query { bounds in
+            """
+        ).query { bounds in
             (rows, first, last) = (Int(bounds.int64(0)), bounds.int64(1), bounds.int64(2))
         }
         guard rows <= maximumItems else { return nil }
-        let select = "SELECT \(entity.attributes.map { quoted($0.name) }.joined(separator: ", ")) FROM \(table) WHERE rowid BETWEEN ? AND ?"
+        let select =
+            "SELECT \(entity.attributes.map { quoted($0.name) }.joined(separator: ", ")) FROM \(table) WHERE rowid BETWEEN ? AND ?"
         var split = last
         var helper: ContentReader?
         if committedIsCurrent, rows >= parallelRows {
             split = first + (last / 5 - first / 5) * 2  // two fifths: the writer also inserts the helper's share
-            helper = ContentReader(path: path, entity: entity, select: select, rowids: split + 1 ... last,
-                                   expectedRows: rows - rows / 5 * 2)
+            helper = ContentReader(
+                path: path, entity: entity, select: select, rowids: split + 1...last,
+                expectedRows: rows - rows / 5 * 2)
         }
         // Made while the helper reads: zeroing a large table's new pages takes the kernel a while.
         let index = StoredContentIndex(rows: rows)
@@ -131,19 +137,25 @@ private final class ContentReader {
     init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) {
         let done = self.done, outcome = self.outcome
         Thread {
-            let result = Result { try Self.read(path: path, entity: entity, select: select, rowids: rowids, expectedRows: expectedRows) }
+            let result = Result {
+                try Self.read(path: path, entity: entity, select: select, rowids: rowids, expectedRows: expectedRows)
+            }
             outcome.withLock { $0.result = result }
             done.signal()
         }.start()
     }
 
-    private static func read(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) throws -> Pairs {
+    private static func read(
+        path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int
+    ) throws -> Pairs {
         let database = try Database(path: path, readOnly: true)
         let scan = try database.prepare(select)
         var images = ColumnImages()
         var pairs: Pairs = []
         pairs.reserveCapacity(expectedRows)
-        try scan.query([.integer(rowids.lowerBound), .integer(rowids.upperBound)]) { pairs.append(images.stored($0, entity: entity)) }
+        try scan.query([.integer(rowids.lowerBound), .integer(rowids.upperBound)]) {
+            pairs.append(images.stored($0, entity: entity))
+        }
         return pairs
     }
 
@@ -180,7 +192,9 @@ struct ColumnImages {
         for index in entity.keyIndices { addColumn(Int32(index), of: statement) }
         let key = fingerprint.value
         fingerprint.reset()
-        for index in entity.attributes.indices where index != entity.versionIndex { addColumn(Int32(index), of: statement) }
+        for index in entity.attributes.indices where index != entity.versionIndex {
+            addColumn(Int32(index), of: statement)
+        }
         return (key, fingerprint.value)
     }
 

@@ -49,7 +49,8 @@ final class StoredContentWindow: StoredContent {
         self.entity = entity
         let table = quoted(entity.table)
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
-        next = try database.prepare("SELECT \(columns), rowid FROM \(table) WHERE rowid >= ? ORDER BY rowid LIMIT \(Self.chunkRows)")
+        next = try database.prepare(
+            "SELECT \(columns), rowid FROM \(table) WHERE rowid >= ? ORDER BY rowid LIMIT \(Self.chunkRows)")
         nextRowid = Int64.min
         let row = try database.prepare("SELECT rowid FROM \(table) WHERE \(EntityStatements.keyCondition(entity))")
         try row.query(entity.keyParts(key)) { nextRowid = $0.int64(0) }

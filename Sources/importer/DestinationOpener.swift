@@ -2,21 +2,24 @@ import Foundation
 import ImporterCore
 import ImporterSQLite
 
-
 /// Opens a pipeline's destination (docs/pipeline.md `destination`) as a `Store`.
 enum DestinationOpener {
     /// The store to run against. A dry run writes nothing and gets a store only when one exists
     /// already (to answer reference checks and preview sync deletes); else nil.
     /// Throws `ConfigurationError` (exit 2, nothing written) for what the user must fix.
-    static func open(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool = false,
-                     reportDirectory: String) throws -> (any Store)? {
+    static func open(
+        _ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool = false,
+        reportDirectory: String
+    ) throws -> (any Store)? {
         switch config.destination.kind {
         case .sqlite:
             return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
         case .dynamodb:
             if acceptModelChange {
-                throw ConfigurationError(file: config.file, key: "destination",
-                    "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with")
+                throw ConfigurationError(
+                    file: config.file, key: "destination",
+                    "--accept-model-change is for SQLite stores; a DynamoDB meta table keeps the checksum it was created with"
+                )
             }
             // DynamoDB keeps no run history: its runs are in their report files.
             return try openDynamoDB(config, model: model, dryRun: dryRun, reportDirectory: reportDirectory)
@@ -40,8 +43,12 @@ enum DestinationOpener {
                 throw ConfigurationError(file: path, "cannot open the store: \(error)")
             }
         case .dynamodb:
-            guard let store = try openDynamoDB(config, model: model, dryRun: true, reportDirectory: config.reportDirectory) else {
-                throw ConfigurationError(file: config.file, key: "destination",
+            guard
+                let store = try openDynamoDB(
+                    config, model: model, dryRun: true, reportDirectory: config.reportDirectory)
+            else {
+                throw ConfigurationError(
+                    file: config.file, key: "destination",
                     "the DynamoDB tables of \(model.name) do not exist yet; run the pipeline first")
             }
             return store
@@ -54,7 +61,9 @@ enum DestinationOpener {
     /// destination keeps its checkpoints in the report directory (`reportDirectory`): a writer
     /// locks those, so two runs never share one; a reader takes no lock. `ConfigurationError`
     /// (exit 2) when another process holds it past `--wait`.
-    static func lock(_ config: PipelineConfig, _ request: StoreLockRequest, reportDirectory: String) throws -> StoreLock? {
+    static func lock(_ config: PipelineConfig, _ request: StoreLockRequest, reportDirectory: String) throws
+        -> StoreLock?
+    {
         switch config.destination.kind {
         case .sqlite:
             guard let path = config.destination.path else { return nil }
@@ -66,7 +75,9 @@ enum DestinationOpener {
         }
     }
 
-    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws -> SQLiteStore? {
+    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws
+        -> SQLiteStore?
+    {
         let path = config.destination.path!
         do {
             if dryRun {

@@ -31,12 +31,14 @@ struct ExportCommand: ParsableCommand {
         let (config, model, lock, store, destination, kind) = try exitOnConfigurationError {
             () -> (PipelineConfig, Model, StoreLock?, Store, ArchiveDestination, ArchiveKind) in
             guard let kind = ArchiveKind(fileName: out) else {
-                throw ConfigurationError(file: out, "cannot tell the archive type from the name; end it with \(ArchiveKind.knownSuffixes)")
+                throw ConfigurationError(
+                    file: out, "cannot tell the archive type from the name; end it with \(ArchiveKind.knownSuffixes)")
             }
             let (config, model) = try pipeline.load(requireInputs: false)
             let destination = try ObjectOutputs.destination(out, kind: kind, config: config)
-            let lock = try DestinationOpener.lock(config, StoreLockRequest(.shared, command: "export", wait: access.wait),
-                                              reportDirectory: config.reportDirectory)
+            let lock = try DestinationOpener.lock(
+                config, StoreLockRequest(.shared, command: "export", wait: access.wait),
+                reportDirectory: config.reportDirectory)
             return (config, model, lock, try DestinationOpener.openForReading(config, model: model), destination, kind)
         }
         defer {
@@ -45,8 +47,10 @@ struct ExportCommand: ParsableCommand {
         }
         let manifest: Manifest
         do {
-            manifest = try Exporter(store: store, model: model, format: format, sourceType: config.destination.kind.rawValue)
-                .export(to: destination, kind: kind)
+            manifest = try Exporter(
+                store: store, model: model, format: format, sourceType: config.destination.kind.rawValue
+            )
+            .export(to: destination, kind: kind)
         } catch {
             var message = "importer: the export stopped: \(error)\n"
             if let left = ObjectOutputs.abortFailure(of: destination) { message += "importer: \(left)\n" }
@@ -58,7 +62,8 @@ struct ExportCommand: ParsableCommand {
             summary += "\(file.entity): \(file.items) items, \(file.bytes) bytes (\(file.file))\n"
         }
         let size = ObjectOutputs.size(of: destination)
-        summary += String(format: "exported to %@ (%lld bytes) in %.2f s\n", out, size, Date().timeIntervalSince(started))
+        summary += String(
+            format: "exported to %@ (%lld bytes) in %.2f s\n", out, size, Date().timeIntervalSince(started))
         FileHandle.standardError.write(Data(summary.utf8))
     }
 }

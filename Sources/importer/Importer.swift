@@ -8,10 +8,13 @@ struct Importer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "importer",
         abstract: "Import, validate and inspect entity data: CSV/TSV/JSON/NDJSON dumps into a versioned store.",
-        discussion: "Exit codes: 0 all records accounted for, none rejected; 1 finished with rejections; 2 usage, configuration or model error (nothing written); 3 stopped (an error limit, a signal, a store or network failure; committed batches stay); 4 integrity error (an archive or a DynamoDB export that does not match its manifest; nothing written).",
+        discussion:
+            "Exit codes: 0 all records accounted for, none rejected; 1 finished with rejections; 2 usage, configuration or model error (nothing written); 3 stopped (an error limit, a signal, a store or network failure; committed batches stay); 4 integrity error (an archive or a DynamoDB export that does not match its manifest; nothing written).",
         version: ToolVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, ExportCommand.self, RestoreCommand.self, MigrateCommand.self,
-                      InspectCommand.self, ModelCommand.self, ReportCommand.self])
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, ExportCommand.self, RestoreCommand.self, MigrateCommand.self,
+            InspectCommand.self, ModelCommand.self, ReportCommand.self,
+        ])
 
     /// Parses and runs a command, and ends with a code of the one exit-code table
     /// (docs/reports.md#exit-codes): a usage error is 2 (not ArgumentParser's 64), an error no

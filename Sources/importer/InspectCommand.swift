@@ -27,11 +27,16 @@ struct InspectCommand: ParsableCommand {
             do {
                 let store = try SQLiteStore(existingPath: path)
                 guard let recorded = try store.recordedModel() else {
-                    throw ConfigurationError(file: path, "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write")
+                    throw ConfigurationError(
+                        file: path,
+                        "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write"
+                    )
                 }
                 return (store, recorded)
             } catch let error as SQLiteError {
-                throw ConfigurationError(file: path, "not a store the importer can read (\(error.message)); name the store a pipeline's runs write")
+                throw ConfigurationError(
+                    file: path,
+                    "not a store the importer can read (\(error.message)); name the store a pipeline's runs write")
             }
         }
         var text = "store: \(config.destination.path ?? "")\n"
@@ -43,11 +48,13 @@ struct InspectCommand: ParsableCommand {
         let history = try store.recentRuns(limit: runs)
         if history.isEmpty { text += "  none\n" }
         for run in history {
-            text += "  \(ISO8601.format(run.started)) \(run.status?.rawValue ?? "?") \(run.pipeline): read \(run.read), inserted \(run.inserted), updated \(run.updated), unchanged \(run.unchanged), rejected \(run.rejected) (run \(run.runId))\n"
+            text +=
+                "  \(ISO8601.format(run.started)) \(run.status?.rawValue ?? "?") \(run.pipeline): read \(run.read), inserted \(run.inserted), updated \(run.updated), unchanged \(run.unchanged), rejected \(run.rejected) (run \(run.runId))\n"
         }
         if let checkpoint = try? store.loadCheckpoint() {
             let done = checkpoint.inputs.map(\.nextRecord).reduce(0, +)
-            text += "interrupted run \(checkpoint.runId) of \(checkpoint.pipeline): \(done) records done; continue it with: importer run \(checkpoint.pipeline) --resume\n"
+            text +=
+                "interrupted run \(checkpoint.runId) of \(checkpoint.pipeline): \(done) records done; continue it with: importer run \(checkpoint.pipeline) --resume\n"
         }
         print(text, terminator: "")
     }
@@ -65,7 +72,8 @@ struct InspectCommand: ParsableCommand {
         var text = "migrations:\n"
         for step in migrations {
             let note = step.note.map { " (\($0))" } ?? ""
-            text += "  \(ISO8601.format(step.started)) \(step.from) → \(step.to): \(step.applied ? "done" : "not applied"), \(step.items) items\(note)\n"
+            text +=
+                "  \(ISO8601.format(step.started)) \(step.from) → \(step.to): \(step.applied ? "done" : "not applied"), \(step.items) items\(note)\n"
         }
         return text
     }

@@ -18,7 +18,9 @@ struct InterruptSignals {
                     FileHandle.standardError.write(Data("importer: \(name) again: stopping now\n".utf8))
                     _exit(3)
                 }
-                FileHandle.standardError.write(Data("importer: \(name): stopping after the batch in flight (send it again to stop at once)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("importer: \(name): stopping after the batch in flight (send it again to stop at once)\n".utf8)
+                )
             }
             source.resume()
             return source

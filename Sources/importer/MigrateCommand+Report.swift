@@ -23,27 +23,35 @@ extension MigrateCommand {
         var rejects = ""
         for (failure, values) in zip(finished.failures, finished.items) {
             let item = values.flatMap { values in
-                finished.plan.from.entity(named: failure.entity).map { zip($0.attributes.map(\.name), values).map { ($0, $1) } }
+                finished.plan.from.entity(named: failure.entity).map {
+                    zip($0.attributes.map(\.name), values).map { ($0, $1) }
+                }
             }
-            rejects += MigrationReport.rejectLine(entity: failure.entity, key: failure.key, rejection: failure.rejection,
-                                                  toVersion: failure.toVersion, item: item)
+            rejects += MigrationReport.rejectLine(
+                entity: failure.entity, key: failure.key, rejection: failure.rejection,
+                toVersion: failure.toVersion, item: item)
         }
         try OutputFile.write(Data(rejects.utf8), to: FilePaths.join(reportDirectory, "rejects.ndjson"))
         let plan = finished.plan
-        try MigrationReport(pipeline: config.file, store: finished.store, model: plan.to.name, from: plan.from.version,
-                            to: plan.to.version, status: finished.status, steps: finished.steps,
-                            startedAt: started, finishedAt: Date()).write(to: reportDirectory)
+        try MigrationReport(
+            pipeline: config.file, store: finished.store, model: plan.to.name, from: plan.from.version,
+            to: plan.to.version, status: finished.status, steps: finished.steps,
+            startedAt: started, finishedAt: Date()
+        ).write(to: reportDirectory)
         var summary = ""
         for step in finished.steps {
-            summary += "\(plan.to.name) \(step.from) → \(step.to): \(step.items) items, \(step.failed) \(dryRun ? "would fail" : "failed")\n"
+            summary +=
+                "\(plan.to.name) \(step.from) → \(step.to): \(step.items) items, \(step.failed) \(dryRun ? "would fail" : "failed")\n"
         }
         summary += finished.conclusion + "\nreports: \(reportDirectory)\n"
         FileHandle.standardError.write(Data(summary.utf8))
         for failure in finished.failures.prefix(10) {
-            FileHandle.standardError.write(Data("  \(failure.entity) \(failure.key): \(failure.rejection.message)\n".utf8))
+            FileHandle.standardError.write(
+                Data("  \(failure.entity) \(failure.key): \(failure.rejection.message)\n".utf8))
         }
         if finished.failures.count > 10 {
-            FileHandle.standardError.write(Data("  … and \(finished.failures.count - 10) more in rejects.ndjson\n".utf8))
+            FileHandle.standardError.write(
+                Data("  … and \(finished.failures.count - 10) more in rejects.ndjson\n".utf8))
         }
         switch finished.status {
         case .rolledBack, .stopped: throw ExitCode(3)
@@ -55,6 +63,8 @@ extension MigrateCommand {
 
     /// Prints the plan's steps (unless quiet).
     func printPlan(_ plan: MigrationPlan) {
-        if !output.quiet { FileHandle.standardError.write(Data(plan.steps.map(\.description).joined(separator: "\n").utf8)) }
+        if !output.quiet {
+            FileHandle.standardError.write(Data(plan.steps.map(\.description).joined(separator: "\n").utf8))
+        }
     }
 }

@@ -29,7 +29,10 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Leave out the items a step cannot migrate (they go to rejects.ndjson) instead of changing nothing.")
     var allowRejects = false
 
-    @Flag(help: "Accept a model file whose checksum differs from the one the store recorded for its version; recorded in the history (SQLite).")
+    @Flag(
+        help:
+            "Accept a model file whose checksum differs from the one the store recorded for its version; recorded in the history (SQLite)."
+    )
     var acceptModelChange = false
 
     @OptionGroup var output: OutputOptions
@@ -43,14 +46,17 @@ struct MigrateCommand: ParsableCommand {
         }
         let reportDirectory = output.reportDir ?? config.reportDirectory
         let request = StoreLockRequest(dryRun ? .shared : .exclusive, command: "migrate", wait: access.wait)
-        let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request, reportDirectory: reportDirectory) }
+        let lock = try exitOnConfigurationError {
+            try DestinationOpener.lock(config, request, reportDirectory: reportDirectory)
+        }
         defer { lock?.release() }
         do {
             try migrate(config, versions: versions, reportDirectory: reportDirectory)
         } catch let error as ExitCode {
             throw error
         } catch {
-            let outcome = config.destination.kind == .sqlite
+            let outcome =
+                config.destination.kind == .sqlite
                 ? "the migration stopped and was rolled back"
                 : "the migration stopped (every item is whole, in the old version or the new; if it had begun, run importer migrate again to finish it)"
             FileHandle.standardError.write(Data("importer: \(outcome): \(error)\n".utf8))
@@ -63,21 +69,31 @@ struct MigrateCommand: ParsableCommand {
     private func migrate(_ config: PipelineConfig, versions: VersionedModel, reportDirectory: String) throws {
         let started = Date()
         let (target, plan) = try exitOnConfigurationError { () -> (MigrationTarget, MigrationPlan?) in
-            let target = try DestinationOpener.openForMigration(config, dryRun: dryRun, reportDirectory: reportDirectory)
-            guard let recorded = try target.store.recordedVersion(in: versions, acceptModelChange: acceptModelChange && !dryRun) else {
-                throw ConfigurationError(file: config.file, key: "destination",
-                    "no \(versions.newest.name) in \(target.name); new stores start at the pipeline's model version, so there is nothing to migrate")
+            let target = try DestinationOpener.openForMigration(
+                config, dryRun: dryRun, reportDirectory: reportDirectory)
+            guard
+                let recorded = try target.store.recordedVersion(
+                    in: versions, acceptModelChange: acceptModelChange && !dryRun)
+            else {
+                throw ConfigurationError(
+                    file: config.file, key: "destination",
+                    "no \(versions.newest.name) in \(target.name); new stores start at the pipeline's model version, so there is nothing to migrate"
+                )
             }
             if let migratingTo = recorded.migratingTo, migratingTo != self.target(versions) {
-                throw ConfigurationError(file: config.file, key: "destination",
-                    "the store is being migrated to version \(migratingTo) and that migration has not finished; finish it first with --to \(migratingTo)")
+                throw ConfigurationError(
+                    file: config.file, key: "destination",
+                    "the store is being migrated to version \(migratingTo) and that migration has not finished; finish it first with --to \(migratingTo)"
+                )
             }
             if recorded.model.version == self.target(versions) && recorded.migratingTo == nil { return (target, nil) }
             return (target, try MigrationPlan(versions, from: recorded.model.version, to: self.target(versions)))
         }
         defer { target.close() }
         guard let plan else {
-            print("\(target.name): already at \(versions.newest.name) version \(self.target(versions)); nothing to migrate")
+            print(
+                "\(target.name): already at \(versions.newest.name) version \(self.target(versions)); nothing to migrate"
+            )
             return
         }
         printPlan(plan)
@@ -87,11 +103,15 @@ struct MigrateCommand: ParsableCommand {
         settings.allowRejects = allowRejects
         let result = try target.store.migrate(plan, settings: settings)
         let failures = result.outcome.failures
-        try report(Finished(store: target.name, plan: plan, status: Self.reportStatus(result.status),
-                            steps: result.outcome.steps.map { .init(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count) },
-                            failures: failures, items: failures.map(\.item),
-                            conclusion: conclusion(result, plan: plan, target: target)),
-                   config: config, started: started, reportDirectory: reportDirectory)
+        try report(
+            Finished(
+                store: target.name, plan: plan, status: Self.reportStatus(result.status),
+                steps: result.outcome.steps.map {
+                    .init(from: $0.from, to: $0.to, items: $0.items, failed: $0.failures.count)
+                },
+                failures: failures, items: failures.map(\.item),
+                conclusion: conclusion(result, plan: plan, target: target)),
+            config: config, started: started, reportDirectory: reportDirectory)
     }
 
     private static func reportStatus(_ status: MigrationResult.Status) -> MigrationReport.Status {
@@ -107,16 +127,23 @@ struct MigrateCommand: ParsableCommand {
     /// The summary's last lines: what happened and what to do.
     private func conclusion(_ result: MigrationResult, plan: MigrationPlan, target: MigrationTarget) -> String {
         let failures = result.outcome.failures.count
-        var text = switch result.status {
-        case .migrated: "migrated \(target.name) to version \(plan.to.version)"
-        case .migratedWithRejects: "migrated \(target.name) to version \(plan.to.version); \(failures) items that could not be migrated were deleted (see rejects.ndjson)"
-        case .refused: "\(target.refusal): \(failures) items cannot be migrated, so \(target.name) stays at version \(plan.from.version). Fix them (see rejects.ndjson), add convert.otherwise or a default, or run with --allow-rejects to delete them"
-        case .dryRun: "dry run: nothing was changed"
-        case .stopped: "the migration stopped part-way: \(failures) items changed since they were checked and cannot be migrated. Every item is whole, in version \(plan.from.version) or \(plan.to.version); run and export refuse the store until the migration ends. Fix the items, or run importer migrate --allow-rejects to finish without them"
+        var text =
+            switch result.status {
+            case .migrated: "migrated \(target.name) to version \(plan.to.version)"
+            case .migratedWithRejects:
+                "migrated \(target.name) to version \(plan.to.version); \(failures) items that could not be migrated were deleted (see rejects.ndjson)"
+            case .refused:
+                "\(target.refusal): \(failures) items cannot be migrated, so \(target.name) stays at version \(plan.from.version). Fix them (see rejects.ndjson), add convert.otherwise or a default, or run with --allow-rejects to delete them"
+            case .dryRun: "dry run: nothing was changed"
+            case .stopped:
+                "the migration stopped part-way: \(failures) items changed since they were checked and cannot be migrated. Every item is whole, in version \(plan.from.version) or \(plan.to.version); run and export refuse the store until the migration ends. Fix the items, or run importer migrate --allow-rejects to finish without them"
+            }
+        if result.resumed {
+            text = "resumed the unfinished migration (counts are from the check that began it)\n" + text
         }
-        if result.resumed { text = "resumed the unfinished migration (counts are from the check that began it)\n" + text }
         for table in result.tablesLeft {
-            text += "\ntable \(table) is no longer in the model; it was left in place (delete it once you no longer need it)"
+            text +=
+                "\ntable \(table) is no longer in the model; it was left in place (delete it once you no longer need it)"
         }
         return text
     }

@@ -15,12 +15,17 @@ struct MigrationTarget {
 
 extension DestinationOpener {
     /// The pipeline's store, to migrate. Throws `ConfigurationError` when there is none.
-    static func openForMigration(_ config: PipelineConfig, dryRun: Bool, reportDirectory: String) throws -> MigrationTarget {
+    static func openForMigration(_ config: PipelineConfig, dryRun: Bool, reportDirectory: String) throws
+        -> MigrationTarget
+    {
         switch config.destination.kind {
         case .sqlite:
             let path = config.destination.path!
             guard FileManager.default.fileExists(atPath: path) else {
-                throw ConfigurationError(file: path, "the store does not exist; a new store starts at the pipeline's model version, so there is nothing to migrate")
+                throw ConfigurationError(
+                    file: path,
+                    "the store does not exist; a new store starts at the pipeline's model version, so there is nothing to migrate"
+                )
             }
             let store = try SQLiteStore(path: path)
             return MigrationTarget(store: store, name: path, refusal: "rolled back", close: store.close)

@@ -32,20 +32,25 @@ extension ModelCommand {
             let written = try exitOnConfigurationError { () -> String in
                 let path = try write(versions)
                 let reread = try ModelLoader.load(path: path)
-                for (original, copy) in zip(versions.versions, reread.versions) where original.checksum != copy.checksum {
-                    throw ConfigurationError(file: path,
-                        "version \(original.version) reads back with checksum \(copy.checksum), not \(original.checksum); please report this")
+                for (original, copy) in zip(versions.versions, reread.versions) where original.checksum != copy.checksum
+                {
+                    throw ConfigurationError(
+                        file: path,
+                        "version \(original.version) reads back with checksum \(copy.checksum), not \(original.checksum); please report this"
+                    )
                 }
                 return path
             }
-            print("wrote \(written): \(versions.newest.name), \(versions.versions.count) version(s), checksums unchanged")
+            print(
+                "wrote \(written): \(versions.newest.name), \(versions.versions.count) version(s), checksums unchanged")
         }
 
         /// Writes the model and returns the path to read it back from.
         private func write(_ versions: VersionedModel) throws -> String {
             switch to {
             case .xcdatamodeld:
-                let folder = out.hasSuffix(".xcdatamodeld") ? out : FilePaths.join(out, "\(versions.newest.name).xcdatamodeld")
+                let folder =
+                    out.hasSuffix(".xcdatamodeld") ? out : FilePaths.join(out, "\(versions.newest.name).xcdatamodeld")
                 try CoreDataPackageWriter.write(versions, to: folder)
                 return folder
             case .yaml where versions.versions.count == 1 && !isDirectory(out):
@@ -53,11 +58,14 @@ extension ModelCommand {
                 return out
             case .yaml:
                 if out.hasSuffix(".yaml") || out.hasSuffix(".yml") {
-                    throw ConfigurationError(file: out, "the model has \(versions.versions.count) versions; give a directory for their vN.yaml files")
+                    throw ConfigurationError(
+                        file: out,
+                        "the model has \(versions.versions.count) versions; give a directory for their vN.yaml files")
                 }
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                 for version in versions.versions {
-                    try TextFile.write(ModelYAMLWriter.text(of: version), to: FilePaths.join(out, "v\(version.version).yaml"))
+                    try TextFile.write(
+                        ModelYAMLWriter.text(of: version), to: FilePaths.join(out, "v\(version.version).yaml"))
                 }
                 return out
             }

@@ -21,22 +21,33 @@ extension ModelCommand {
         @Argument(help: "The data files, one entity each (.csv, .tsv, .ndjson, .jsonl, .json, also .gz).")
         var files: [String]
 
-        @Option(help: ArgumentHelp("The format of every file: csv, tsv, ndjson or json (default: from the file name, else sniffed).", valueName: "F"))
+        @Option(
+            help: ArgumentHelp(
+                "The format of every file: csv, tsv, ndjson or json (default: from the file name, else sniffed).",
+                valueName: "F"))
         var format: String?
 
         @Option(help: ArgumentHelp("Write the model here (default: standard output).", valueName: "model.yaml"))
         var out: String?
 
-        @Option(help: ArgumentHelp("Also write a starter pipeline here; its model and source paths are relative to it. Needs --out.", valueName: "pipeline.yaml"))
+        @Option(
+            help: ArgumentHelp(
+                "Also write a starter pipeline here; its model and source paths are relative to it. Needs --out.",
+                valueName: "pipeline.yaml"))
         var pipeline: String?
 
         @Option(help: ArgumentHelp("Read only the first N records of each file.", valueName: "N"))
         var sample: Int?
 
-        @Option(help: ArgumentHelp("The model's name (default: the first file's directory name, else Inferred).", valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp(
+                "The model's name (default: the first file's directory name, else Inferred).", valueName: "NAME"))
         var name: String?
 
-        @Flag(help: "Leave an entity with no key column or pair without a key (for you to name) instead of computing a rowKey from its fields.")
+        @Flag(
+            help:
+                "Leave an entity with no key column or pair without a key (for you to name) instead of computing a rowKey from its fields."
+        )
         var noKey = false
 
         /// Option errors, reported as configuration errors are (exit 2).
@@ -44,11 +55,15 @@ extension ModelCommand {
             var problem: String?
             if let sample, sample < 1 { problem = "--sample must be 1 or more" }
             if pipeline != nil && out == nil { problem = "--pipeline needs --out: the pipeline names the model file" }
-            if let format, InputFormat(rawValue: format) == nil || [.dynamodbJSON, .dynamodbExport].contains(InputFormat(rawValue: format)) {
+            if let format,
+                InputFormat(rawValue: format) == nil
+                    || [.dynamodbJSON, .dynamodbExport].contains(InputFormat(rawValue: format))
+            {
                 problem = "--format must be csv, tsv, ndjson or json, not '\(format)'"
             }
             if let name, !ModelInference.isValidName(name) {
-                problem = "--name '\(name)' is not a valid name; use letters, digits and _ and do not start with a digit"
+                problem =
+                    "--name '\(name)' is not a valid name; use letters, digits and _ and do not start with a digit"
             }
             guard let problem else { return }
             FileHandle.standardError.write(Data("importer: \(problem)\n".utf8))
@@ -58,7 +73,10 @@ extension ModelCommand {
         func run() throws {
             try checkOptions()
             let inferred = try exitOnConfigurationError { () -> InferredModel in
-                let profiles = try files.map { try FileScanner.profile(path: $0, format: format.flatMap(InputFormat.init(rawValue:)), sample: sample) }
+                let profiles = try files.map {
+                    try FileScanner.profile(
+                        path: $0, format: format.flatMap(InputFormat.init(rawValue:)), sample: sample)
+                }
                 return try ModelInference.infer(profiles, modelName: modelName, computesKeys: !noKey)
             }
             let model = inferred.modelYAML
@@ -70,9 +88,10 @@ extension ModelCommand {
             try exitOnConfigurationError { try TextFile.write(model, to: out) }
             if let pipeline {
                 let directory = RelativePaths.directory(of: pipeline)
-                let text = inferred.pipelineYAML(modelPath: RelativePaths.relative(out, from: directory),
-                                                 sourcePaths: files.map { RelativePaths.relative($0, from: directory) },
-                                                 name: FilePaths.deletingExtension(FilePaths.lastComponent(pipeline)))
+                let text = inferred.pipelineYAML(
+                    modelPath: RelativePaths.relative(out, from: directory),
+                    sourcePaths: files.map { RelativePaths.relative($0, from: directory) },
+                    name: FilePaths.deletingExtension(FilePaths.lastComponent(pipeline)))
                 try exitOnConfigurationError { try TextFile.write(text, to: pipeline) }
                 _ = try exitOnConfigurationError { try PipelineLoader().load(path: pipeline) }
             }

@@ -10,8 +10,11 @@ struct ModelCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check every version of a model (a YAML file, a directory of vN.yaml, an .xcdatamodeld) and every step between them.",
-            discussion: "Exit 0 when every version loads and every step from one version to the next can be migrated; 2 otherwise, with what is refused.")
+            abstract:
+                "Check every version of a model (a YAML file, a directory of vN.yaml, an .xcdatamodeld) and every step between them.",
+            discussion:
+                "Exit 0 when every version loads and every step from one version to the next can be migrated; 2 otherwise, with what is refused."
+        )
 
         @Argument(help: "A model file, a directory of model versions, or a Core Data .xcdatamodeld or .xcdatamodel.")
         var model: String
@@ -22,20 +25,28 @@ struct ModelCommand: ParsableCommand {
             let steps = versions.steps(from: versions.versions[0].version, to: versions.newest.version)
             let refusals = steps.flatMap(\.refusals)
             for version in versions.versions {
-                print("\(version.name) version \(version.version): \(version.entities.count) entities, checksum \(version.checksum) (\(version.file))")
+                print(
+                    "\(version.name) version \(version.version): \(version.entities.count) entities, checksum \(version.checksum) (\(version.file))"
+                )
             }
             guard refusals.isEmpty else {
                 for refusal in refusals { FileHandle.standardError.write(Data("importer: \(refusal)\n".utf8)) }
                 throw ExitCode(2)
             }
-            if !steps.isEmpty { print("every step can be migrated: \(versions.versions.map { String($0.version) }.joined(separator: " → "))") }
+            if !steps.isEmpty {
+                print(
+                    "every step can be migrated: \(versions.versions.map { String($0.version) }.joined(separator: " → "))"
+                )
+            }
         }
     }
 
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the inferred migration from one model version file to another, and what is refused.",
-            discussion: "Two files of one model directory are compared step by step through the versions between them. Exit 0 when the migration is possible, 2 when something is refused.")
+            discussion:
+                "Two files of one model directory are compared step by step through the versions between them. Exit 0 when the migration is possible, 2 when something is refused."
+        )
 
         @Argument(help: "The older model version file.")
         var old: String
@@ -47,10 +58,13 @@ struct ModelCommand: ParsableCommand {
             let steps = try exitOnConfigurationError { () -> [MigrationStep] in
                 let from = try ModelLoader.loadFile(old), to = try ModelLoader.loadFile(new)
                 guard from.name == to.name else {
-                    throw ConfigurationError(file: new, key: "model", "model \(to.name) is not model \(from.name) of \(old)")
+                    throw ConfigurationError(
+                        file: new, key: "model", "model \(to.name) is not model \(from.name) of \(old)")
                 }
                 guard from.version < to.version else {
-                    throw ConfigurationError(file: new, key: "version", "version \(to.version) is not newer than version \(from.version) of \(old)")
+                    throw ConfigurationError(
+                        file: new, key: "version",
+                        "version \(to.version) is not newer than version \(from.version) of \(old)")
                 }
                 let directory = FilePaths.directory(of: old)
                 guard directory == FilePaths.directory(of: new) else { return [MigrationStep(from: from, to: to)] }

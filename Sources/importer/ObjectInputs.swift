@@ -3,8 +3,8 @@ import ImporterArchive
 import ImporterCore
 import ImporterFormats
 #if DynamoDB
-import ImporterAWS
-import ImporterS3
+    import ImporterAWS
+    import ImporterS3
 #endif
 
 /// The inputs of `run` and `validate`: local files, and objects in S3 for `s3://` paths
@@ -16,17 +16,17 @@ enum ObjectInputs {
     static func prepare(_ config: inout PipelineConfig) throws -> PipelineRun.RecordReaderMaker {
         try LocalExports.expand(&config)
         #if DynamoDB
-        guard config.firstObjectSource != nil else { return ReaderFactory.makeReader }
-        let inputs = try S3Inputs(config: config, environment: .current)
-        try inputs.expandExports(&config)
-        try inputs.expand(&config)
-        let objects = config.objects
-        return { source, path in try inputs.makeReader(source: source, path: path, object: objects[path]) }
+            guard config.firstObjectSource != nil else { return ReaderFactory.makeReader }
+            let inputs = try S3Inputs(config: config, environment: .current)
+            try inputs.expandExports(&config)
+            try inputs.expand(&config)
+            let objects = config.objects
+            return { source, path in try inputs.makeReader(source: source, path: path, object: objects[path]) }
         #else
-        if let source = config.firstObjectSource {
-            throw awsClientsUnavailable(file: config.file, line: source.line, key: "path", to: "read s3:// inputs")
-        }
-        return ReaderFactory.makeReader
+            if let source = config.firstObjectSource {
+                throw awsClientsUnavailable(file: config.file, line: source.line, key: "path", to: "read s3:// inputs")
+            }
+            return ReaderFactory.makeReader
         #endif
     }
 
@@ -36,21 +36,24 @@ enum ObjectInputs {
         guard path.hasPrefix("s3://") else {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw ConfigurationError(file: path, "the archive does not exist; name a file `importer export` wrote, or s3://BUCKET/KEY")
+                throw ConfigurationError(
+                    file: path, "the archive does not exist; name a file `importer export` wrote, or s3://BUCKET/KEY")
             }
-            if isFolder.boolValue { throw ConfigurationError(file: path, "is a folder; name the archive file `importer export` wrote") }
+            if isFolder.boolValue {
+                throw ConfigurationError(file: path, "is a folder; name the archive file `importer export` wrote")
+            }
             return .file(path)
         }
         #if DynamoDB
-        guard let location = S3Location(path) else {
-            throw ConfigurationError(file: path, "not an S3 path; write s3://BUCKET/KEY")
-        }
-        let inputs = try S3Inputs(config: config, environment: .current)
-        let object: S3Object
-        do { object = try inputs.object(at: location) } catch { throw ConfigurationError(file: path, "\(error)") }
-        return .stream(name: path) { inputs.open(object) }
+            guard let location = S3Location(path) else {
+                throw ConfigurationError(file: path, "not an S3 path; write s3://BUCKET/KEY")
+            }
+            let inputs = try S3Inputs(config: config, environment: .current)
+            let object: S3Object
+            do { object = try inputs.object(at: location) } catch { throw ConfigurationError(file: path, "\(error)") }
+            return .stream(name: path) { inputs.open(object) }
         #else
-        throw awsClientsUnavailable(file: path, to: "restore from S3")
+            throw awsClientsUnavailable(file: path, to: "restore from S3")
         #endif
     }
 }

@@ -8,7 +8,10 @@ struct PipelineOptions: ParsableArguments {
     @Argument(help: "The pipeline file (YAML).")
     var pipeline: String
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Sets a ${VARIABLE} of the pipeline file (overrides the environment).", valueName: "KEY=VALUE"))
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "Sets a ${VARIABLE} of the pipeline file (overrides the environment).", valueName: "KEY=VALUE"))
     var variables: [String] = []
 
     /// The pipeline file and the model version it uses. `requireInputs: false` for commands
@@ -34,8 +37,10 @@ struct PipelineOptions: ParsableArguments {
         printWarnings(versions)
         guard let pinned = config.modelVersion else { return (config, versions, versions.newest) }
         guard let model = versions.version(pinned) else {
-            throw ConfigurationError(file: config.file, key: "modelVersion",
-                "model version \(pinned) is not in \(config.modelPath); it has \(versions.versions.map { String($0.version) }.joined(separator: ", "))")
+            throw ConfigurationError(
+                file: config.file, key: "modelVersion",
+                "model version \(pinned) is not in \(config.modelPath); it has \(versions.versions.map { String($0.version) }.joined(separator: ", "))"
+            )
         }
         return (config, versions, model)
     }

@@ -24,7 +24,8 @@ final class ProgressLine: Sendable {
             if drawn.withLock({ $0 }) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             return
         }
-        var text = "\(progress.input): \(progress.records) records, \(Int(progress.recordsPerSecond)) records/s, "
+        var text =
+            "\(progress.input): \(progress.records) records, \(Int(progress.recordsPerSecond)) records/s, "
             + "\(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) MB (\(Int(progress.fraction * 100))%)"
         if let eta = progress.secondsLeft { text += ", ETA \(Int(eta.rounded())) s" }
         if terminal {

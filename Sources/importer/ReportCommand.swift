@@ -10,7 +10,8 @@ struct ReportCommand: ParsableCommand {
 
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Sum the reports of a sharded run (`run --shard K/N`) into one report.json, junit.xml and rejects.ndjson.",
+            abstract:
+                "Sum the reports of a sharded run (`run --shard K/N`) into one report.json, junit.xml and rejects.ndjson.",
             discussion: """
                 Each DIR is a shard's report folder (<report dir>/shard-K-of-N) or its report.json. \
                 Counts per entity and per input are added up, rejection groups joined, and the \
@@ -35,7 +36,9 @@ struct ReportCommand: ParsableCommand {
                 decoder.dateDecodingStrategy = .iso8601
                 let shards = try files.map { file in
                     guard let data = FileManager.default.contents(atPath: file) else {
-                        throw ConfigurationError(file: file, "cannot read the report; give the folder of a shard's report (<report dir>/shard-K-of-N)")
+                        throw ConfigurationError(
+                            file: file,
+                            "cannot read the report; give the folder of a shard's report (<report dir>/shard-K-of-N)")
                     }
                     do { return try decoder.decode(RunReport.self, from: data) } catch {
                         throw ConfigurationError(file: file, "not a report of importer run: \(error)")
@@ -46,7 +49,8 @@ struct ReportCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try ReportFiles.write(merged, to: out)
             try joinRejects(of: folders)
-            FileHandle.standardError.write(Data((SummaryTable.render(merged) + "merged \(folders.count) reports into \(out)\n").utf8))
+            FileHandle.standardError.write(
+                Data((SummaryTable.render(merged) + "merged \(folders.count) reports into \(out)\n").utf8))
             if merged.exitCode != 0 { throw ExitCode(merged.exitCode) }
         }
 
@@ -54,7 +58,9 @@ struct ReportCommand: ParsableCommand {
         private func joinRejects(of folders: [String]) throws {
             var joined = Data()
             for folder in folders {
-                if let rejects = FileManager.default.contents(atPath: FilePaths.join(folder, "rejects.ndjson")) { joined.append(rejects) }
+                if let rejects = FileManager.default.contents(atPath: FilePaths.join(folder, "rejects.ndjson")) {
+                    joined.append(rejects)
+                }
             }
             try OutputFile.write(joined, to: FilePaths.join(out, "rejects.ndjson"))
         }

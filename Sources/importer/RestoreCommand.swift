@@ -40,9 +40,11 @@ struct RestoreCommand: ParsableCommand {
         }
         if !output.quiet {
             let items = verified.manifest.entities.map { "\($0.entity) \($0.items)" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data("verified \(archive): \(items) items, created \(verified.manifest.createdAt)\n".utf8))
+            FileHandle.standardError.write(
+                Data("verified \(archive): \(items) items, created \(verified.manifest.createdAt)\n".utf8))
         }
-        try runPipeline(plan.config, model: model, versions: versions, options: RunOptions(checkpoints: false), output: output,
-                        access: access, command: "restore", makeReader: plan.makeReader)
+        try runPipeline(
+            plan.config, model: model, versions: versions, options: RunOptions(checkpoints: false), output: output,
+            access: access, command: "restore", makeReader: plan.makeReader)
     }
 }

@@ -26,10 +26,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue an interrupted run after its last committed batch; refused if an input changed since.")
     var resume = false
 
-    @Flag(help: "Read and compare every record even when the inputs, pipeline and model are those of the last run that stored every record of them and nothing has written to the store since (such a run otherwise reads nothing and reports them unchanged).")
+    @Flag(
+        help:
+            "Read and compare every record even when the inputs, pipeline and model are those of the last run that stored every record of them and nothing has written to the store since (such a run otherwise reads nothing and reports them unchanged)."
+    )
     var readUnchanged = false
 
-    @Flag(help: "Accept a model file whose checksum differs from the one the SQLite store recorded for its version; recorded in the store's migration history.")
+    @Flag(
+        help:
+            "Accept a model file whose checksum differs from the one the SQLite store recorded for its version; recorded in the store's migration history."
+    )
     var acceptModelChange = false
 
     @OptionGroup var selection: SelectionOptions
@@ -48,14 +54,22 @@ struct RunCommand: ParsableCommand {
 
 /// What part of a pipeline a run loads: some entities, one shard of the inputs (docs/dynamodb.md).
 struct SelectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Process the K-th of N slices of every source: every N-th file of a source with at least N files, else every N-th block of records of each file. Reports go to <report dir>/shard-K-of-N; merge them with `importer report merge`. DynamoDB only.", valueName: "K/N"),
-            transform: { text in
-                guard let shard = Shard(text) else { throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, got '\(text)'") }
-                return shard
-            })
+    @Option(
+        help: ArgumentHelp(
+            "Process the K-th of N slices of every source: every N-th file of a source with at least N files, else every N-th block of records of each file. Reports go to <report dir>/shard-K-of-N; merge them with `importer report merge`. DynamoDB only.",
+            valueName: "K/N"),
+        transform: { text in
+            guard let shard = Shard(text) else {
+                throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, got '\(text)'")
+            }
+            return shard
+        })
     var shard: Shard?
 
-    @Option(help: ArgumentHelp("Load only these entities (comma-separated); references to others are checked against the store.", valueName: "E,…"))
+    @Option(
+        help: ArgumentHelp(
+            "Load only these entities (comma-separated); references to others are checked against the store.",
+            valueName: "E,…"))
     var entities: String?
 
     var entityList: [String]? {
@@ -89,8 +103,10 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// Runs a pipeline and exits with the report's exit code.
-private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions, access: StoreAccessOptions,
-                     command: String) throws {
+private func execute(
+    _ pipeline: PipelineOptions, options: RunOptions, output: OutputOptions, access: StoreAccessOptions,
+    command: String
+) throws {
     let (config, versions, model, makeReader) = try exitOnIntegrityError {
         try exitOnConfigurationError { () -> (PipelineConfig, VersionedModel, Model, PipelineRun.RecordReaderMaker) in
             var (config, versions, model) = try pipeline.loadVersions()
@@ -103,15 +119,18 @@ private func execute(_ pipeline: PipelineOptions, options: RunOptions, output: O
             return (config, versions, model, makeReader)
         }
     }
-    try runPipeline(config, model: model, versions: versions, options: options, output: output, access: access, command: command,
-                    makeReader: makeReader)
+    try runPipeline(
+        config, model: model, versions: versions, options: options, output: output, access: access, command: command,
+        makeReader: makeReader)
 }
 
 /// Opens the destination, runs the pipeline, prints the summary and exits with the report's
 /// exit code (`run`, `validate` and `restore`). A SQLite store is locked for the whole run
 /// (`command` names the run in the lock); SIGINT and SIGTERM stop it cleanly.
-func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
-                 access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.RecordReaderMaker) throws {
+func runPipeline(
+    _ config: PipelineConfig, model: Model, versions: VersionedModel, options: RunOptions, output: OutputOptions,
+    access: StoreAccessOptions, command: String, makeReader: @escaping PipelineRun.RecordReaderMaker
+) throws {
     var options = options
     options.progress = output.quiet ? nil : ProgressLine().handler
     options.reportDirectory = output.reportDir
@@ -120,16 +139,21 @@ func runPipeline(_ config: PipelineConfig, model: Model, versions: VersionedMode
     let signals = InterruptSignals(interruption)
     defer { withExtendedLifetime(signals) {} }
     let reportDirectory = options.reportDirectory(pipelineDefault: config.reportDirectory)
-    let request = StoreLockRequest(options.dryRun ? .shared : .exclusive, command: command, runId: options.runId, wait: access.wait)
-    let lock = try exitOnConfigurationError { try DestinationOpener.lock(config, request, reportDirectory: reportDirectory) }
+    let request = StoreLockRequest(
+        options.dryRun ? .shared : .exclusive, command: command, runId: options.runId, wait: access.wait)
+    let lock = try exitOnConfigurationError {
+        try DestinationOpener.lock(config, request, reportDirectory: reportDirectory)
+    }
     defer { lock?.release() }
     let store = try exitOnConfigurationError {
         try ReportFiles.prepare(directory: reportDirectory)
-        return try DestinationOpener.open(config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
-                                          reportDirectory: reportDirectory)
+        return try DestinationOpener.open(
+            config, model: model, dryRun: options.dryRun, acceptModelChange: options.acceptModelChange,
+            reportDirectory: reportDirectory)
     }
     defer { store?.close() }
-    let run = PipelineRun(config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
+    let run = PipelineRun(
+        config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
     var report: RunReport
     var reportError: ReportNotWrittenError?
     do {

@@ -5,11 +5,16 @@ import ImporterSQLite
 
 /// How long a command waits for a SQLite store that another run holds (docs/writes.md#one-writer-per-store).
 struct StoreAccessOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Wait up to this long for a SQLite store another importer process is using, then exit 2 (default 0: do not wait).", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Wait up to this long for a SQLite store another importer process is using, then exit 2 (default 0: do not wait).",
+            valueName: "SECONDS"))
     var wait: Double = 0
 
     func validate() throws {
-        guard wait >= 0, wait.isFinite else { throw ValidationError("--wait expects a number of seconds ≥ 0, got \(wait)") }
+        guard wait >= 0, wait.isFinite else {
+            throw ValidationError("--wait expects a number of seconds ≥ 0, got \(wait)")
+        }
     }
 }
 

@@ -47,7 +47,9 @@ struct BackupFixture {
     ]
     static let amounts = ["12345678901234567890.123456789", "-0.5", "0", "1000", "0.001", "-99999999999999999999"]
     static let ratios = ["0.1", "-2.5e-300", "1.7976931348623157e308", "123456789.125", "3", "-0.0", "6.02214076e23"]
-    static let dates = ["2024-01-01T00:00:00Z", "1999-12-31T23:59:59.999Z", "2024-02-29T12:30:45.5+02:00", "1970-01-01T00:00:00.001Z"]
+    static let dates = [
+        "2024-01-01T00:00:00Z", "1999-12-31T23:59:59.999Z", "2024-02-29T12:30:45.5+02:00", "1970-01-01T00:00:00.001Z",
+    ]
 
     init() throws {
         directory = ImporterProcess.temporaryDirectory()
@@ -65,13 +67,17 @@ struct BackupFixture {
             try lines.write(toFile: directory + "/things-\(round).ndjson", atomically: false, encoding: .utf8)
             var parts = ""
             for index in 0..<(things * 2) where round == 1 || index % (round + 1) == 0 {
-                let note = index % 4 == 0 ? "null" : json("part \(index) of round \(round)\n\(Self.labels[index % Self.labels.count])")
+                let note =
+                    index % 4 == 0
+                    ? "null" : json("part \(index) of round \(round)\n\(Self.labels[index % Self.labels.count])")
                 parts += "{\"partId\":\"p-\(index)\",\"thingId\":\(index % things),\"note\":\(note)}\n"
             }
             try parts.write(toFile: directory + "/parts-\(round).ndjson", atomically: false, encoding: .utf8)
-            let pipeline = try writePipeline("fill-\(round)", store: store, sources: [
-                ("Thing", directory + "/things-\(round).ndjson"), ("Part", directory + "/parts-\(round).ndjson"),
-            ])
+            let pipeline = try writePipeline(
+                "fill-\(round)", store: store,
+                sources: [
+                    ("Thing", directory + "/things-\(round).ndjson"), ("Part", directory + "/parts-\(round).ndjson"),
+                ])
             let result = try ImporterProcess.run(["run", pipeline, "--quiet"])
             XCTAssertEqual(result.status, 0, result.stderr)
         }
@@ -92,12 +98,16 @@ struct BackupFixture {
 
     /// A pipeline into the SQLite store at `store`, reading `sources` (entity, NDJSON file); by
     /// default a dump that does not exist, as on a machine that only has the backup.
-    func writePipeline(_ name: String, store: String, sources: [(String, String)]? = nil, extra: String = "") throws -> String {
+    func writePipeline(_ name: String, store: String, sources: [(String, String)]? = nil, extra: String = "") throws
+        -> String
+    {
         var text = "model: \(modelDirectory)\nsources:\n"
         for (entity, path) in sources ?? [("Thing", directory + "/absent/things.ndjson")] {
             text += "  - { entity: \(entity), path: \"\(path)\" }\n"
         }
-        text += "destination: { type: sqlite, path: \"\(store)\" }\nreport: { directory: \"\(directory)/reports-\(name)\" }\n" + extra
+        text +=
+            "destination: { type: sqlite, path: \"\(store)\" }\nreport: { directory: \"\(directory)/reports-\(name)\" }\n"
+            + extra
         let path = directory + "/\(name).yaml"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
@@ -105,13 +115,16 @@ struct BackupFixture {
 
     /// Every row of `table`, every column with its SQLite type, reals exactly (as M × 2^E).
     func rows(_ database: String, _ table: String) throws -> String {
-        let columns = try ImporterProcess.sqlite(database, "SELECT name FROM pragma_table_info('\(table)') ORDER BY cid")
-            .split(separator: "\n")
+        let columns = try ImporterProcess.sqlite(
+            database, "SELECT name FROM pragma_table_info('\(table)') ORDER BY cid"
+        )
+        .split(separator: "\n")
         XCTAssertFalse(columns.isEmpty, "\(database) has no table \(table)")
         let cells = columns.map {
             "typeof(\"\($0)\") || ':' || CASE typeof(\"\($0)\") WHEN 'real' THEN ieee754(\"\($0)\") ELSE quote(\"\($0)\") END"
         }
-        return try ImporterProcess.sqlite(database, "SELECT \(cells.joined(separator: " || '|' || ")) FROM \"\(table)\" ORDER BY 1")
+        return try ImporterProcess.sqlite(
+            database, "SELECT \(cells.joined(separator: " || '|' || ")) FROM \"\(table)\" ORDER BY 1")
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: directory) }

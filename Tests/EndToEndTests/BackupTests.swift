@@ -39,8 +39,11 @@ final class BackupTests: XCTestCase {
     func testEveryFormatAndArchiveTypeRestoresTheStoreRowByRow() throws {
         let things = try fixture.rows(fixture.store, "Thing")
         let parts = try fixture.rows(fixture.store, "Part")
-        XCTAssertEqual(try ImporterProcess.sqlite(fixture.store, "SELECT DISTINCT version FROM Thing ORDER BY 1"), "1\n2\n3")
-        let nulls = try ImporterProcess.sqlite(fixture.store, "SELECT count(*) FROM Thing WHERE label IS NULL AND amount IS NULL AND at IS NULL AND flag IS NULL")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(fixture.store, "SELECT DISTINCT version FROM Thing ORDER BY 1"), "1\n2\n3")
+        let nulls = try ImporterProcess.sqlite(
+            fixture.store,
+            "SELECT count(*) FROM Thing WHERE label IS NULL AND amount IS NULL AND at IS NULL AND flag IS NULL")
         XCTAssertGreaterThan(Int(nulls) ?? 0, 0, "the store holds nulls")
         for (format, ext) in Self.formats.sorted(by: { $0.key < $1.key }) {
             for type in Self.archiveTypes {
@@ -49,9 +52,12 @@ final class BackupTests: XCTestCase {
                 XCTAssertEqual(result.status, 0, "\(format) \(type): \(result.stderr)")
                 XCTAssertEqual(try fixture.rows(store, "Thing"), things, "\(format) \(type)")
                 XCTAssertEqual(try fixture.rows(store, "Part"), parts, "\(format) \(type)")
-                let listing = try tool(type == "zip" ? "/usr/bin/unzip" : "/usr/bin/tar",
-                                       type == "zip" ? ["-Z1", archive] : ["-tf", archive])
-                XCTAssertEqual(listing, ["manifest.json", "model.yaml", "data/Thing.\(ext)", "data/Part.\(ext)"], "\(format) \(type)")
+                let listing = try tool(
+                    type == "zip" ? "/usr/bin/unzip" : "/usr/bin/tar",
+                    type == "zip" ? ["-Z1", archive] : ["-tf", archive])
+                XCTAssertEqual(
+                    listing, ["manifest.json", "model.yaml", "data/Thing.\(ext)", "data/Part.\(ext)"],
+                    "\(format) \(type)")
             }
         }
     }
@@ -61,7 +67,9 @@ final class BackupTests: XCTestCase {
         let extracted = directory + "/extracted-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
         _ = try tool("/usr/bin/tar", ["-xf", archive, "-C", extracted])
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: extracted + "/manifest.json"))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: extracted + "/manifest.json")))
+            as! [String: Any]
         XCTAssertEqual(manifest.int("formatVersion"), 1)
         XCTAssertEqual(manifest.object("model").string("name"), "Everything")
         XCTAssertEqual(manifest.object("model").int("version"), 1)
@@ -69,9 +77,12 @@ final class BackupTests: XCTestCase {
             let file = extracted + "/" + entity.string("file")!
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             XCTAssertEqual(entity.int("bytes"), data.count)
-            XCTAssertEqual(entity.string("sha256"), try tool("/usr/bin/sha256sum", [file]).first?.split(separator: " ").first.map(String.init))
+            XCTAssertEqual(
+                entity.string("sha256"),
+                try tool("/usr/bin/sha256sum", [file]).first?.split(separator: " ").first.map(String.init))
             let table = entity.string("entity")!
-            XCTAssertEqual(String(entity.int("items")), try ImporterProcess.sqlite(fixture.store, "SELECT count(*) FROM \(table)"))
+            XCTAssertEqual(
+                String(entity.int("items")), try ImporterProcess.sqlite(fixture.store, "SELECT count(*) FROM \(table)"))
         }
         XCTAssertEqual(try String(contentsOfFile: extracted + "/model.yaml", encoding: .utf8), BackupFixture.model)
     }
@@ -84,7 +95,8 @@ final class BackupTests: XCTestCase {
         let imported = extracted + "/imported.sqlite"
         _ = try tool("/usr/bin/sqlite3", [imported, ".import --csv \(extracted)/data/Thing.csv Thing"])
         // sqlite3 .import reads every cell as text; a null comes back as ''.
-        let query = "SELECT json_group_array(json_array(CAST(id AS INTEGER), coalesce(label, ''), coalesce(amount, ''), CAST(version AS INTEGER))) FROM (SELECT * FROM Thing ORDER BY CAST(id AS INTEGER))"
+        let query =
+            "SELECT json_group_array(json_array(CAST(id AS INTEGER), coalesce(label, ''), coalesce(amount, ''), CAST(version AS INTEGER))) FROM (SELECT * FROM Thing ORDER BY CAST(id AS INTEGER))"
         XCTAssertEqual(try ImporterProcess.sqlite(imported, query), try ImporterProcess.sqlite(fixture.store, query))
         XCTAssertEqual(try ImporterProcess.sqlite(imported, "SELECT count(*) FROM Thing"), "300")
     }
@@ -116,7 +128,9 @@ final class BackupTests: XCTestCase {
             print(json.dumps(rows, ensure_ascii=False))
             """
         let read = try tool("/usr/bin/env", ["python3", "-c", script, extracted + "/data/Thing.json"]).joined()
-        let stored = try ImporterProcess.sqlite(fixture.store, """
+        let stored = try ImporterProcess.sqlite(
+            fixture.store,
+            """
             SELECT json_group_array(json_array(id, label, amount, CASE flag WHEN 1 THEN json('true') WHEN 0 THEN json('false') END,
                                                version, at, quote(ratio)))
             FROM (SELECT * FROM Thing ORDER BY id)
@@ -144,7 +158,8 @@ final class BackupTests: XCTestCase {
         ]
         for (index, item) in cases.enumerated() {
             let crafted = directory + "/crafted-\(index).tar.gz"
-            _ = try tool("/usr/bin/env", ["python3", "-c", Self.craftScript, item.mode, archive, crafted, item.argument])
+            _ = try tool(
+                "/usr/bin/env", ["python3", "-c", Self.craftScript, item.mode, archive, crafted, item.argument])
             let (result, store) = try restore(crafted)
             XCTAssertEqual(result.status, 4, "\(item.mode) \(item.argument): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(item.message), "\(item.mode): \(result.stderr)")
@@ -159,13 +174,18 @@ final class BackupTests: XCTestCase {
         }
         // A zip with a path escaping upwards, and the intact archive restores.
         let zip = directory + "/crafted.zip"
-        _ = try tool("/usr/bin/env", ["python3", "-c", """
-            import sys, tarfile, zipfile
-            with tarfile.open(sys.argv[1]) as t, zipfile.ZipFile(sys.argv[2], "w") as z:
-                for m in t.getmembers():
-                    z.writestr(m.name, t.extractfile(m).read())
-                z.writestr("../zip-escape", b"x")
-            """, archive, zip])
+        _ = try tool(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sys, tarfile, zipfile
+                with tarfile.open(sys.argv[1]) as t, zipfile.ZipFile(sys.argv[2], "w") as z:
+                    for m in t.getmembers():
+                        z.writestr(m.name, t.extractfile(m).read())
+                    z.writestr("../zip-escape", b"x")
+                """, archive, zip,
+            ])
         let (refused, _) = try restore(zip)
         XCTAssertEqual(refused.status, 4, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("'../zip-escape' has an unsafe path"), refused.stderr)
@@ -184,14 +204,19 @@ final class BackupTests: XCTestCase {
             .write(toFile: otherModel + "/v2.yaml", atomically: false, encoding: .utf8)
         let store = directory + "/other.sqlite"
         let pipeline = directory + "/other.yaml"
-        try "model: \(otherModel)\nsources: [{ entity: Thing, path: absent.ndjson }]\ndestination: { path: \"\(store)\" }\n"
+        try
+            "model: \(otherModel)\nsources: [{ entity: Thing, path: absent.ndjson }]\ndestination: { path: \"\(store)\" }\n"
             .write(toFile: pipeline, atomically: false, encoding: .utf8)
         let missing = try ImporterProcess.run(["restore", archive, pipeline])
         XCTAssertEqual(missing.status, 2, missing.stderr)
-        XCTAssertTrue(missing.stderr.contains("the archive holds Everything version 1, which \(otherModel) does not have"), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains("the archive holds Everything version 1, which \(otherModel) does not have"),
+            missing.stderr)
 
-        try BackupFixture.model.replacingOccurrences(of: "note:    { type: string }", with: "note:    { type: string, maxLength: 9 }")
-            .write(toFile: otherModel + "/v1.yaml", atomically: false, encoding: .utf8)
+        try BackupFixture.model.replacingOccurrences(
+            of: "note:    { type: string }", with: "note:    { type: string, maxLength: 9 }"
+        )
+        .write(toFile: otherModel + "/v1.yaml", atomically: false, encoding: .utf8)
         let edited = try ImporterProcess.run(["restore", archive, pipeline])
         XCTAssertEqual(edited.status, 2, edited.stderr)
         XCTAssertTrue(edited.stderr.contains("the model file was edited after the export"), edited.stderr)

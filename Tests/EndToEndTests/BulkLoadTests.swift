@@ -36,9 +36,12 @@ final class BulkLoadTests: XCTestCase {
         try write(text, "checkins.csv")
     }
 
-    func makePipeline(_ name: String, bulk: Bool = true, atomic: Bool = false, maxErrors: Int = 100_000) throws -> String {
+    func makePipeline(_ name: String, bulk: Bool = true, atomic: Bool = false, maxErrors: Int = 100_000) throws
+        -> String
+    {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        try write("""
+        try write(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: locations.csv }
@@ -55,12 +58,15 @@ final class BulkLoadTests: XCTestCase {
 
     /// The definitions of the entities' tables and indexes, and of any staged table left.
     func schema(_ name: String) throws -> String {
-        try ImporterProcess.sqlite(store(name), "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '\\_importer\\_%' ESCAPE '\\' OR name LIKE '\\_importer\\_staged%' ESCAPE '\\' ORDER BY name")
+        try ImporterProcess.sqlite(
+            store(name),
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '\\_importer\\_%' ESCAPE '\\' OR name LIKE '\\_importer\\_staged%' ESCAPE '\\' ORDER BY name"
+        )
     }
 
     func dump(_ name: String) throws -> String {
-        try ImporterProcess.sqlite(store(name), "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n" +
-            ImporterProcess.sqlite(store(name), "SELECT * FROM Checkin ORDER BY checkinId")
+        try ImporterProcess.sqlite(store(name), "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n"
+            + ImporterProcess.sqlite(store(name), "SELECT * FROM Checkin ORDER BY checkinId")
     }
 
     func rejects(_ name: String) throws -> [String] {
@@ -70,26 +76,32 @@ final class BulkLoadTests: XCTestCase {
     }
 
     func writePaths(_ name: String) throws -> [String] {
-        try ImporterProcess.report(in: directory + "/reports-" + name).objects("entities").map { $0.string("writePath") ?? "none" }
+        try ImporterProcess.report(in: directory + "/reports-" + name).objects("entities").map {
+            $0.string("writePath") ?? "none"
+        }
     }
 
     /// Records of checkins.csv done according to the store's checkpoint (0 without one).
     func checkpointedRecords(_ name: String) -> Int {
         let state = (try? ImporterProcess.sqlite(store(name), "SELECT state FROM _importer_checkpoint")) ?? ""
         guard let data = state.data(using: .utf8), !state.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return 0 }
-        return object.objects("inputs").first { $0.string("path")?.hasSuffix("checkins.csv") == true }?.int("nextRecord") ?? 0
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return 0 }
+        return object.objects("inputs").first { $0.string("path")?.hasSuffix("checkins.csv") == true }?.int(
+            "nextRecord") ?? 0
     }
 
     /// Stored check-ins whose row comes after a row of a check-in that came later in the input.
     func rowsOutOfInputOrder(_ name: String) throws -> Int {
         var position: [String: Int] = [:]
         for index in 0..<Self.rows { position["c-\((index &* 7919) % Self.rows)"] = index }
-        let keys = try ImporterProcess.sqlite(store(name), "SELECT checkinId FROM Checkin ORDER BY rowid").split(separator: "\n")
+        let keys = try ImporterProcess.sqlite(store(name), "SELECT checkinId FROM Checkin ORDER BY rowid").split(
+            separator: "\n")
         return zip(keys, keys.dropFirst()).filter { position[String($0)]! > position[String($1)]! }.count
     }
 
-    func assertSameRun(_ name: String, as reference: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertSameRun(_ name: String, as reference: String, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         XCTAssertEqual(try dump(name), try dump(reference), "every column and version", file: file, line: line)
         let expected = try ImporterProcess.report(in: directory + "/reports-" + reference).object("totals")
         let totals = try ImporterProcess.report(in: directory + "/reports-" + name).object("totals")
@@ -114,9 +126,14 @@ final class BulkLoadTests: XCTestCase {
         XCTAssertEqual(reasons, ["range", "duplicate", "conflict", "reference"])
         XCTAssertEqual(try rowsOutOfInputOrder("bulk"), 0, "rows are stored in input order")
         XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), "PRAGMA integrity_check"), "ok")
-        XCTAssertEqual(try schema("bulk"), try schema("incremental"), "the staged tables were adopted as the tables record-by-record writes create")
-        XCTAssertEqual(try ImporterProcess.sqlite(store("bulk"), "SELECT name, origin FROM pragma_index_list('Checkin')"), "sqlite_autoindex_Checkin_1|pk")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: store("bulk") + ".bulk"), "no staging file beside the store")
+        XCTAssertEqual(
+            try schema("bulk"), try schema("incremental"),
+            "the staged tables were adopted as the tables record-by-record writes create")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store("bulk"), "SELECT name, origin FROM pragma_index_list('Checkin')"),
+            "sqlite_autoindex_Checkin_1|pk")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: store("bulk") + ".bulk"), "no staging file beside the store")
 
         // The table is no longer empty: a second run writes record by record, and finds everything unchanged.
         let rerun = try ImporterProcess.run(["run", try makePipeline("bulk"), "--quiet"])
@@ -134,7 +151,9 @@ final class BulkLoadTests: XCTestCase {
 
         // A table an older version created (its key without `ON CONFLICT ABORT`) cannot take the
         // staged table as it is: it is built by a sort, rows in key order, with the same outcome.
-        _ = try ImporterProcess.sqlite(store("older"), """
+        _ = try ImporterProcess.sqlite(
+            store("older"),
+            """
             CREATE TABLE "Checkin" ("checkinId" TEXT NOT NULL PRIMARY KEY, "locationId" TEXT, "checkinTime" TEXT, \
             "comment" TEXT, "rating" INTEGER, "version" INTEGER NOT NULL)
             """)
@@ -142,35 +161,51 @@ final class BulkLoadTests: XCTestCase {
         XCTAssertEqual(older.status, 1, older.stderr)
         XCTAssertEqual(try writePaths("older"), ["bulk", "bulk"])
         try assertSameRun("older", as: "incremental")
-        XCTAssertEqual(try ImporterProcess.sqlite(store("older"), """
-            SELECT count(*) FROM (SELECT checkinId, lag(checkinId) OVER (ORDER BY rowid) AS previous FROM Checkin) WHERE previous > checkinId
-            """), "0", "rows in key order")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store("older"),
+                """
+                SELECT count(*) FROM (SELECT checkinId, lag(checkinId) OVER (ORDER BY rowid) AS previous FROM Checkin) WHERE previous > checkinId
+                """), "0", "rows in key order")
     }
 
     /// A dump sorted by its key is built from its rows as staged, without a sort; one key out of
     /// place at its end sends it the sorting way. Either way the store is the record-by-record one.
     func testADumpInKeyOrderStoresWhatRecordByRecordWritesStore() throws {
-        try write("locationId,name,createdAt\n" + (0..<100).map { "loc-\($0),Place \($0),2024-03-01T10:15:30Z\n" }.joined(), "locations.csv")
-        let sorted = "checkinId,locationId,checkinTime,comment,rating,version\n"
-            + (0..<20_000).map { String(format: "c-%06d,loc-%d,2024-05-01T08:00:00Z,,%d,\n", $0, $0 % 100, $0 % 5 + 1) }.joined()
+        try write(
+            "locationId,name,createdAt\n" + (0..<100).map { "loc-\($0),Place \($0),2024-03-01T10:15:30Z\n" }.joined(),
+            "locations.csv")
+        let sorted =
+            "checkinId,locationId,checkinTime,comment,rating,version\n"
+            + (0..<20_000).map { String(format: "c-%06d,loc-%d,2024-05-01T08:00:00Z,,%d,\n", $0, $0 % 100, $0 % 5 + 1) }
+            .joined()
         for (name, tail) in [("ordered", ""), ("nearly", "b-late,loc-1,2024-05-01T08:00:00Z,,3,\n")] {
             try write(sorted + tail, "checkins.csv")
-            let incremental = try ImporterProcess.run(["run", try makePipeline(name + "-incremental", bulk: false), "--quiet"])
+            let incremental = try ImporterProcess.run([
+                "run", try makePipeline(name + "-incremental", bulk: false), "--quiet",
+            ])
             XCTAssertEqual(incremental.status, 0, incremental.stderr)
             let bulk = try ImporterProcess.run(["run", try makePipeline(name), "--quiet"])
             XCTAssertEqual(bulk.status, 0, bulk.stderr)
             XCTAssertEqual(try writePaths(name), ["bulk", "bulk"])
             try assertSameRun(name, as: name + "-incremental")
-            XCTAssertEqual(try ImporterProcess.sqlite(store(name), "SELECT count(*) FROM Checkin"), String(20_000 + (tail.isEmpty ? 0 : 1)))
+            XCTAssertEqual(
+                try ImporterProcess.sqlite(store(name), "SELECT count(*) FROM Checkin"),
+                String(20_000 + (tail.isEmpty ? 0 : 1)))
             XCTAssertEqual(try ImporterProcess.sqlite(store(name), "PRAGMA integrity_check"), "ok")
         }
     }
 
     func testAnAtomicBulkLoadPastTheErrorLimitStoresNothing() throws {
         try writeInputs()
-        let aborted = try ImporterProcess.run(["run", try makePipeline("aborted", atomic: true, maxErrors: 10), "--quiet"])
+        let aborted = try ImporterProcess.run([
+            "run", try makePipeline("aborted", atomic: true, maxErrors: 10), "--quiet",
+        ])
         XCTAssertEqual(aborted.status, 3, aborted.stderr)
-        XCTAssertEqual(try ImporterProcess.sqlite(store("aborted"), "SELECT (SELECT count(*) FROM Checkin) + (SELECT count(*) FROM \"AWS-Locations\")"), "0")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store("aborted"), "SELECT (SELECT count(*) FROM Checkin) + (SELECT count(*) FROM \"AWS-Locations\")"),
+            "0")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store("aborted") + ".bulk"))
         let totals = try ImporterProcess.report(in: directory + "/reports-aborted").object("totals")
         XCTAssertEqual(totals.int("inserted"), 0)
@@ -197,19 +232,27 @@ final class BulkLoadTests: XCTestCase {
                 // Inside the build's transaction: the only time the store has a rollback journal
                 // (the build takes tens of milliseconds, too short to catch by polling the checkpoint).
                 let journal = store("resumed") + "-journal"
-                while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: journal) { usleep(200) }
+                while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: journal) {
+                    usleep(200)
+                }
             }
-            while target > 0, target < staged, Date() < deadline, process.isRunning, checkpointedRecords("resumed") < target { usleep(2_000) }
+            while target > 0, target < staged, Date() < deadline, process.isRunning,
+                checkpointedRecords("resumed") < target
+            { usleep(2_000) }
             XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "PRAGMA integrity_check"), "ok")
-            XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM Checkin"), "0", "the table is built at the end only")
+            XCTAssertEqual(
+                try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM Checkin"), "0",
+                "the table is built at the end only")
             // Staged in the store, each committed row counted with the checkpoint.
             XCTAssertFalse(FileManager.default.fileExists(atPath: store("resumed") + ".bulk"))
             if target > 0 {
-                XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM _importer_staged_Checkin"),
-                               try ImporterProcess.sqlite(store("resumed"), "SELECT staged FROM _importer_bulk WHERE entity = 'Checkin'"))
+                XCTAssertEqual(
+                    try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM _importer_staged_Checkin"),
+                    try ImporterProcess.sqlite(
+                        store("resumed"), "SELECT staged FROM _importer_bulk WHERE entity = 'Checkin'"))
             }
             let checkpoint = checkpointedRecords("resumed")
             XCTAssertGreaterThanOrEqual(checkpoint, max(target, lastCheckpoint))
@@ -242,7 +285,8 @@ final class BulkLoadTests: XCTestCase {
         XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        XCTAssertGreaterThan(Int(try ImporterProcess.sqlite(store("again"), "SELECT count(*) FROM _importer_staged_Checkin")) ?? 0, 0)
+        XCTAssertGreaterThan(
+            Int(try ImporterProcess.sqlite(store("again"), "SELECT count(*) FROM _importer_staged_Checkin")) ?? 0, 0)
 
         _ = try makePipeline("again", bulk: false)
         let again = try ImporterProcess.run(["run", pipeline, "--quiet"])

@@ -12,19 +12,20 @@ final class CSVFileTests: XCTestCase {
     override func setUp() { directory = ImporterProcess.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    private let rows = "locationId,name,latitude,longitude,createdAt\nloc-1,One,1.5,2.5,2024-03-01T10:15:30Z\nloc-2,Two,3.5,4.5,2024-03-01T10:15:30Z\n"
+    private let rows =
+        "locationId,name,latitude,longitude,createdAt\nloc-1,One,1.5,2.5,2024-03-01T10:15:30Z\nloc-2,Two,3.5,4.5,2024-03-01T10:15:30Z\n"
 
     /// A pipeline `p.yaml` loading Locations from `sources`, in order.
     private func pipeline(_ sources: [String]) throws {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
         try """
-            model: \(model)
-            sources:
-            \(sources.map { "  - { entity: Location, path: \($0), format: csv }" }.joined(separator: "\n"))
-            destination: { path: store.db }
-            errors: { maxErrors: 100, maxErrorRatio: 1 }
-            report: { directory: r }
-            """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
+        model: \(model)
+        sources:
+        \(sources.map { "  - { entity: Location, path: \($0), format: csv }" }.joined(separator: "\n"))
+        destination: { path: store.db }
+        errors: { maxErrors: 100, maxErrorRatio: 1 }
+        report: { directory: r }
+        """.write(toFile: directory + "/p.yaml", atomically: true, encoding: .utf8)
     }
 
     private func write(_ bytes: [UInt8], _ name: String) {
@@ -33,12 +34,19 @@ final class CSVFileTests: XCTestCase {
 
     func testAHeaderNamingAColumnTwiceRefusesTheRun() throws {
         write(Array(rows.utf8), "good.csv")
-        write(Array("locationId,name,latitude,name,createdAt\nloc-3,Three,1.5,Other,2024-03-01T10:15:30Z\n".utf8), "twice.csv")
+        write(
+            Array("locationId,name,latitude,name,createdAt\nloc-3,Three,1.5,Other,2024-03-01T10:15:30Z\n".utf8),
+            "twice.csv")
         try pipeline(["good.csv", "twice.csv"])
         let result = try ImporterProcess.run(["run", "p.yaml", "--quiet"], in: directory)
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertEqual(result.stderr, "importer: twice.csv:1: 'name': the header names this column twice (fields 2 and 4), and a record holds one value per name; rename one of them, or name every field with csv.columns\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/store.db"), "nothing is written, not even the first source")
+        XCTAssertEqual(
+            result.stderr,
+            "importer: twice.csv:1: 'name': the header names this column twice (fields 2 and 4), and a record holds one value per name; rename one of them, or name every field with csv.columns\n"
+        )
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: directory + "/store.db"),
+            "nothing is written, not even the first source")
 
         let validate = try ImporterProcess.run(["validate", "p.yaml", "--quiet"], in: directory)
         XCTAssertEqual(validate.status, 2, validate.stderr)
@@ -63,7 +71,8 @@ final class CSVFileTests: XCTestCase {
             XCTAssertEqual(rejects.count, 1, name)
             XCTAssertEqual(rejects.first?.string("reason"), "encoding", name)
             XCTAssertEqual(rejects.first?.int("line"), 1, name)
-            XCTAssertTrue(rejects.first?.string("message")?.contains("the file is \(encoding) text, not UTF-8") == true, name)
+            XCTAssertTrue(
+                rejects.first?.string("message")?.contains("the file is \(encoding) text, not UTF-8") == true, name)
         }
     }
 
@@ -73,8 +82,10 @@ final class CSVFileTests: XCTestCase {
         try pipeline(["empty.csv", "good.csv"])
         let result = try ImporterProcess.run(["run", "p.yaml", "--quiet"], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix(
-            "importer: warning: empty.csv: the input is empty (0 bytes), so it has no Location records; the run goes on without it\n"),
+        XCTAssertTrue(
+            result.stderr.hasPrefix(
+                "importer: warning: empty.csv: the input is empty (0 bytes), so it has no Location records; the run goes on without it\n"
+            ),
             result.stderr)
         XCTAssertEqual(try ImporterProcess.report(in: directory + "/r").object("totals").int("inserted"), 2)
     }

@@ -24,10 +24,13 @@ final class CoreDataModelEndToEndTests: XCTestCase {
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertFalse(run.stderr.contains("warning"), run.stderr)
         }
-        let yaml = try dump(directory + "/locations.sqlite"), coreData = try dump(directory + "/locations-coredata.sqlite")
+        let yaml = try dump(directory + "/locations.sqlite"),
+            coreData = try dump(directory + "/locations-coredata.sqlite")
         XCTAssertTrue(yaml.contains("loc-00001|"), yaml)
-        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/locations-coredata.sqlite",
-                                                  #"SELECT (SELECT count(*) FROM "AWS-Locations"), (SELECT count(*) FROM Checkin)"#), "500|4000")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                directory + "/locations-coredata.sqlite",
+                #"SELECT (SELECT count(*) FROM "AWS-Locations"), (SELECT count(*) FROM Checkin)"#), "500|4000")
         XCTAssertEqual(coreData, yaml)
     }
 
@@ -35,17 +38,23 @@ final class CoreDataModelEndToEndTests: XCTestCase {
         let model = Self.sample + "/Locations.xcdatamodeld"
         let pipeline = directory + "/migrate.yaml"
         try """
-            name: coredata-migrate
-            model: \(model)
-            sources:
-              - { entity: Location, path: \(Self.sample)/locations.csv, modelVersion: 1 }
-            destination: { type: sqlite, path: \(directory)/store.sqlite }
-            report: { directory: \(directory)/reports }
-            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
-        XCTAssertEqual(try ImporterProcess.run(["run", "Pipelines/locations-coredata.yaml", "--quiet"], environment: ["OUT_DIR": directory]).status, 0)
-        try FileManager.default.moveItem(atPath: directory + "/locations-coredata.sqlite", toPath: directory + "/store.sqlite")
+        name: coredata-migrate
+        model: \(model)
+        sources:
+          - { entity: Location, path: \(Self.sample)/locations.csv, modelVersion: 1 }
+        destination: { type: sqlite, path: \(directory)/store.sqlite }
+        report: { directory: \(directory)/reports }
+        """.write(toFile: pipeline, atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            try ImporterProcess.run(
+                ["run", "Pipelines/locations-coredata.yaml", "--quiet"], environment: ["OUT_DIR": directory]
+            ).status, 0)
+        try FileManager.default.moveItem(
+            atPath: directory + "/locations-coredata.sqlite", toPath: directory + "/store.sqlite")
 
-        let diff = try ImporterProcess.run(["model", "diff", model + "/Locations.xcdatamodel", model + "/Locations 3.xcdatamodel"])
+        let diff = try ImporterProcess.run([
+            "model", "diff", model + "/Locations.xcdatamodel", model + "/Locations 3.xcdatamodel",
+        ])
         XCTAssertEqual(diff.status, 0, diff.stderr)
         XCTAssertTrue(diff.stdout.contains("title          renamed from name"), diff.stdout)
         XCTAssertTrue(diff.stdout.contains("displayName    renamed from title"), diff.stdout)
@@ -53,9 +62,13 @@ final class CoreDataModelEndToEndTests: XCTestCase {
         let migrate = try ImporterProcess.run(["migrate", pipeline, "--quiet"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
         let store = directory + "/store.sqlite"
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT from_version, to_version, items FROM _importer_migrations ORDER BY id"),
-                       "1|2|4500\n2|3|4500")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, #"SELECT displayName FROM "AWS-Locations" WHERE locationId = 'loc-00001'"#), "Café Zoë ☕")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, "SELECT from_version, to_version, items FROM _importer_migrations ORDER BY id"),
+            "1|2|4500\n2|3|4500")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, #"SELECT displayName FROM "AWS-Locations" WHERE locationId = 'loc-00001'"#), "Café Zoë ☕")
 
         // An archive of a store with a Core Data model carries the model as YAML, same checksum.
         let archive = directory + "/backup.tar.zst"
@@ -67,25 +80,40 @@ final class CoreDataModelEndToEndTests: XCTestCase {
         try FileManager.default.removeItem(atPath: store)
         let restore = try ImporterProcess.run(["restore", archive, pipeline, "--quiet"])
         XCTAssertEqual(restore.status, 0, restore.stderr)
-        XCTAssertEqual(try ImporterProcess.sqlite(store, #"SELECT count(*), min(displayName) FROM "AWS-Locations""#).prefix(4), "500|")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store, #"SELECT count(*), min(displayName) FROM "AWS-Locations""#).prefix(4),
+            "500|")
     }
 
     func testModelConvertWritesBothWaysAndRefusesAMisnamedPackage() throws {
-        let yaml = try ImporterProcess.run(["model", "convert", Self.sample + "/Locations.xcdatamodeld", "--to", "yaml", "--out", directory + "/yaml"])
+        let yaml = try ImporterProcess.run([
+            "model", "convert", Self.sample + "/Locations.xcdatamodeld", "--to", "yaml", "--out", directory + "/yaml",
+        ])
         XCTAssertEqual(yaml.status, 0, yaml.stderr)
         XCTAssertTrue(yaml.stdout.contains("3 version(s), checksums unchanged"), yaml.stdout)
         for version in 1...3 {
-            XCTAssertEqual(try ModelChecksum.of(directory + "/yaml/v\(version).yaml"), try ModelChecksum.of(Self.sample + "/Model/v\(version).yaml"))
+            XCTAssertEqual(
+                try ModelChecksum.of(directory + "/yaml/v\(version).yaml"),
+                try ModelChecksum.of(Self.sample + "/Model/v\(version).yaml"))
         }
-        let one = try ImporterProcess.run(["model", "convert", Self.sample + "/Model/v2.yaml", "--to", "xcdatamodeld", "--out", directory])
+        let one = try ImporterProcess.run([
+            "model", "convert", Self.sample + "/Model/v2.yaml", "--to", "xcdatamodeld", "--out", directory,
+        ])
         XCTAssertEqual(one.status, 0, one.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/Locations.xcdatamodeld/Locations 2.xcdatamodel/contents"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: directory + "/Locations.xcdatamodeld/Locations 2.xcdatamodel/contents"))
         let check = try ImporterProcess.run(["model", "check", directory + "/Locations.xcdatamodeld"])
         XCTAssertTrue(check.stdout.contains("Locations version 2: 2 entities"), check.stdout)
 
-        let misnamed = try ImporterProcess.run(["model", "convert", Self.sample + "/Model", "--to", "xcdatamodeld", "--out", directory + "/Shop.xcdatamodeld"])
+        let misnamed = try ImporterProcess.run([
+            "model", "convert", Self.sample + "/Model", "--to", "xcdatamodeld", "--out",
+            directory + "/Shop.xcdatamodeld",
+        ])
         XCTAssertEqual(misnamed.status, 2)
-        XCTAssertTrue(misnamed.stderr.contains("a Core Data model is named after its folder; write it to Locations.xcdatamodeld"), misnamed.stderr)
+        XCTAssertTrue(
+            misnamed.stderr.contains("a Core Data model is named after its folder; write it to Locations.xcdatamodeld"),
+            misnamed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/Shop.xcdatamodeld"))
     }
 }

@@ -168,14 +168,17 @@ final class DocumentationTests: XCTestCase {
         for change in mutated {
             let name = change.key.split(separator: ":")[0].trimmingCharacters(in: .whitespaces)
             let errors = results[change.file] ?? ["not validated"]
-            XCTAssertTrue(errors.contains { $0.contains("'\(name)' was unexpected") },
-                          "the schema should refuse the unknown key '\(name)': \(errors)")
+            XCTAssertTrue(
+                errors.contains { $0.contains("'\(name)' was unexpected") },
+                "the schema should refuse the unknown key '\(name)': \(errors)")
             if change.isPipeline {
                 XCTAssertThrowsError(try loadPipeline(change.text), "PipelineLoader should refuse '\(name)'") { error in
                     XCTAssertTrue("\(error)".contains("'\(name)': unknown key"), "\(error)")
                 }
             } else {
-                XCTAssertThrowsError(try ModelLoader.parse(text: change.text, file: change.file), "ModelLoader should refuse '\(name)'") { error in
+                XCTAssertThrowsError(
+                    try ModelLoader.parse(text: change.text, file: change.file), "ModelLoader should refuse '\(name)'"
+                ) { error in
                     XCTAssertTrue("\(error)".contains("'\(name)': unknown key"), "\(error)")
                 }
             }
@@ -203,7 +206,9 @@ final class DocumentationTests: XCTestCase {
             for (line, block) in blocks where !block.hasPrefix("# Kubernetes") {
                 let origin = "\(relative(document)):\(line)"
                 guard let (text, isPipeline) = completed(block) else {
-                    XCTFail("\(origin): a yaml block that is neither a pipeline nor a model file; start it with a schema modeline, or '# part of a pipeline file', or '# part of a model file: attributes of an entity'")
+                    XCTFail(
+                        "\(origin): a yaml block that is neither a pipeline nor a model file; start it with a schema modeline, or '# part of a pipeline file', or '# part of a model file: attributes of an entity'"
+                    )
                     continue
                 }
                 let file = try write(text, as: "example-\(examples.count).yaml")
@@ -213,10 +218,13 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(examples.filter(\.isPipeline).count, 5, "docs should show pipeline examples")
         XCTAssertGreaterThanOrEqual(examples.filter { !$0.isPipeline }.count, 3, "docs should show model examples")
 
-        let results = Dictionary(try validate(examples.map { ($0.isPipeline ? Self.pipelineSchema : Self.modelSchema, $0.file) }),
-                                 uniquingKeysWith: { a, _ in a })
+        let results = Dictionary(
+            try validate(examples.map { ($0.isPipeline ? Self.pipelineSchema : Self.modelSchema, $0.file) }),
+            uniquingKeysWith: { a, _ in a })
         for example in examples {
-            XCTAssertEqual(results[example.file], [], "\(example.origin): the example does not validate against its schema:\n\(example.text)")
+            XCTAssertEqual(
+                results[example.file], [],
+                "\(example.origin): the example does not validate against its schema:\n\(example.text)")
             do {
                 if example.isPipeline {
                     try loadAndCheck(example.text, requireInputs: false)
@@ -238,22 +246,31 @@ final class DocumentationTests: XCTestCase {
                 modelines.append(String(line))
             }
         }
-        XCTAssertTrue(modelines.contains { $0.hasSuffix("pipeline.schema.json") }, "docs should show the pipeline schema modeline")
-        XCTAssertTrue(modelines.contains { $0.hasSuffix("model.schema.json") }, "docs should show the model schema modeline")
+        XCTAssertTrue(
+            modelines.contains { $0.hasSuffix("pipeline.schema.json") }, "docs should show the pipeline schema modeline"
+        )
+        XCTAssertTrue(
+            modelines.contains { $0.hasSuffix("model.schema.json") }, "docs should show the model schema modeline")
         for line in modelines {
             let name = (line.components(separatedBy: "$schema=").last ?? "") as NSString
-            XCTAssertTrue(["pipeline.schema.json", "model.schema.json"].contains(name.lastPathComponent), "unknown schema in: \(line)")
+            XCTAssertTrue(
+                ["pipeline.schema.json", "model.schema.json"].contains(name.lastPathComponent),
+                "unknown schema in: \(line)")
         }
     }
 
     // MARK: Defaults stated in docs/pipeline.md are the code's
 
     func testDocumentedPipelineDefaultsAreTheLoadersDefaults() throws {
-        let config = try loadPipeline("model: ../SampleData/Locations/Model\nsources:\n  - { entity: Location, path: ../SampleData/Locations/locations.csv }\n")
+        let config = try loadPipeline(
+            "model: ../SampleData/Locations/Model\nsources:\n  - { entity: Location, path: ../SampleData/Locations/locations.csv }\n"
+        )
         let write = config.write
         let expected: [(key: String, value: String)] = [
-            ("mode", write.mode.rawValue), ("versions", write.versions.rawValue), ("mergePolicy", write.mergePolicy.rawValue),
-            ("transactional", "\(write.transactional)"), ("concurrency", "\(write.concurrency)"), ("atomic", "\(write.atomic)"),
+            ("mode", write.mode.rawValue), ("versions", write.versions.rawValue),
+            ("mergePolicy", write.mergePolicy.rawValue),
+            ("transactional", "\(write.transactional)"), ("concurrency", "\(write.concurrency)"),
+            ("atomic", "\(write.atomic)"),
             ("maxDeletes", write.maxDeletes == .percent(10) ? "10%" : "\(write.maxDeletes)"),
             ("maxAttempts", "\(config.retry.maxAttempts)"), ("baseDelay", number(config.retry.baseDelay)),
             ("maxDelay", number(config.retry.maxDelay)),
@@ -262,21 +279,31 @@ final class DocumentationTests: XCTestCase {
             ("type", config.destination.kind.rawValue), ("createTables", "\(config.destination.createTables)"),
             ("dateEncoding", config.destination.dateEncoding), ("tablePrefix", config.destination.tablePrefix),
         ]
-        let reference = try String(contentsOfFile: Self.root.appendingPathComponent("docs/pipeline.md").path, encoding: .utf8)
+        let reference = try String(
+            contentsOfFile: Self.root.appendingPathComponent("docs/pipeline.md").path, encoding: .utf8)
         let rows = reference.split(separator: "\n").filter { $0.hasPrefix("| `") }
         for (key, value) in expected {
             guard let row = rows.first(where: { $0.hasPrefix("| `\(key)` ") || $0.hasPrefix("| `\(key)`|") }) else {
                 XCTFail("docs/pipeline.md has no table row for `\(key)`")
                 continue
             }
-            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             XCTAssertGreaterThanOrEqual(cells.count, 4, String(row))
             let shown = value.isEmpty ? "none" : "`\(value)`"
-            XCTAssertTrue(cells.count >= 4 && cells[3].contains(shown), "docs/pipeline.md: the default of `\(key)` should be \(shown): \(row)")
+            XCTAssertTrue(
+                cells.count >= 4 && cells[3].contains(shown),
+                "docs/pipeline.md: the default of `\(key)` should be \(shown): \(row)")
         }
-        let ratioSample = try String(contentsOfFile: Self.root.appendingPathComponent("docs/reports.md").path, encoding: .utf8)
-        XCTAssertTrue(ratioSample.contains("`maxErrors: \(config.errors.maxErrors)`"), "docs/reports.md should state the maxErrors default")
-        XCTAssertTrue(ratioSample.contains("`maxErrorRatio: \(number(config.errors.maxErrorRatio))`"), "docs/reports.md should state the maxErrorRatio default")
+        let ratioSample = try String(
+            contentsOfFile: Self.root.appendingPathComponent("docs/reports.md").path, encoding: .utf8)
+        XCTAssertTrue(
+            ratioSample.contains("`maxErrors: \(config.errors.maxErrors)`"),
+            "docs/reports.md should state the maxErrors default")
+        XCTAssertTrue(
+            ratioSample.contains("`maxErrorRatio: \(number(config.errors.maxErrorRatio))`"),
+            "docs/reports.md should state the maxErrorRatio default")
     }
 
     // MARK: Links
@@ -290,24 +317,31 @@ final class DocumentationTests: XCTestCase {
         var readmeLinksDocs = false
         for document in documents {
             let text = try String(contentsOfFile: document, encoding: .utf8)
-            XCTAssertFalse(text.contains("../shared") || text.contains("SPEC.md"),
-                           "\(relative(document)) refers to a document outside the repository")
+            XCTAssertFalse(
+                text.contains("../shared") || text.contains("SPEC.md"),
+                "\(relative(document)) refers to a document outside the repository")
             for target in links(in: text) {
-                if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:") { continue }
+                if target.hasPrefix("http://") || target.hasPrefix("https://") || target.hasPrefix("mailto:") {
+                    continue
+                }
                 let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 if path.isEmpty { continue }  // an anchor in the same page
                 let resolved = URL(fileURLWithPath: (document as NSString).deletingLastPathComponent)
                     .appendingPathComponent(path).standardizedFileURL.path
-                XCTAssertTrue(resolved == rootPath || resolved.hasPrefix(rootPath + "/"),
-                              "\(relative(document)) links outside the repository: \(target)")
-                XCTAssertTrue(FileManager.default.fileExists(atPath: resolved), "\(relative(document)) links to a missing file: \(target)")
+                XCTAssertTrue(
+                    resolved == rootPath || resolved.hasPrefix(rootPath + "/"),
+                    "\(relative(document)) links outside the repository: \(target)")
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: resolved),
+                    "\(relative(document)) links to a missing file: \(target)")
                 if document == readme && relative(resolved).hasPrefix("docs") { readmeLinksDocs = true }
                 if relative(document) == "docs/README.md" { linkedFromIndex.insert(relative(resolved)) }
             }
         }
         XCTAssertTrue(readmeLinksDocs, "README.md should link into docs/")
         for document in try files(in: "docs", suffixes: [".md"]) where relative(document) != "docs/README.md" {
-            XCTAssertTrue(linkedFromIndex.contains(relative(document)), "docs/README.md should link \(relative(document))")
+            XCTAssertTrue(
+                linkedFromIndex.contains(relative(document)), "docs/README.md should link \(relative(document))")
         }
     }
 
@@ -358,7 +392,9 @@ final class DocumentationTests: XCTestCase {
         var pinned: Model? = versions.newest
         if let version = config.modelVersion { pinned = versions.version(version) }
         guard let model = pinned else {
-            throw ConfigurationError(file: config.file, key: "modelVersion", "version \(config.modelVersion ?? 0) is not in \(config.modelPath)")
+            throw ConfigurationError(
+                file: config.file, key: "modelVersion",
+                "version \(config.modelVersion ?? 0) is not in \(config.modelPath)")
         }
         try PipelineRun.checkConfiguration(config, model: model, versions: versions)
     }
@@ -408,10 +444,13 @@ final class DocumentationTests: XCTestCase {
     /// A doc block as a whole file, and whether it is a pipeline; nil when it is neither kind.
     func completed(_ block: String) -> (String, Bool)? {
         let first = block.split(separator: "\n").first.map(String.init) ?? ""
-        let keys = Set(block.split(separator: "\n").compactMap { line -> String? in
-            guard let colon = line.firstIndex(of: ":"), let head = line.first, head.isLetter || head == "_" else { return nil }
-            return String(line[..<colon])
-        })
+        let keys = Set(
+            block.split(separator: "\n").compactMap { line -> String? in
+                guard let colon = line.firstIndex(of: ":"), let head = line.first, head.isLetter || head == "_" else {
+                    return nil
+                }
+                return String(line[..<colon])
+            })
         if first.hasPrefix("# yaml-language-server: $schema=") {
             if first.hasSuffix("pipeline.schema.json") { return (block, true) }
             if first.hasSuffix("model.schema.json") { return (block, false) }
@@ -429,7 +468,9 @@ final class DocumentationTests: XCTestCase {
             return (text, true)
         }
         if first.hasPrefix("# part of a model file: attributes of an entity") {
-            let indented = block.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "      " + $0 }
+            let indented = block.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "" : "      " + $0
+            }
             let text = """
                 model: DocumentationExample
                 version: 2
@@ -491,7 +532,9 @@ final class DocumentationTests: XCTestCase {
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            XCTFail("python3 schema validation failed (\(process.terminationStatus)): \(String(decoding: err, as: UTF8.self))")
+            XCTFail(
+                "python3 schema validation failed (\(process.terminationStatus)): \(String(decoding: err, as: UTF8.self))"
+            )
             return []
         }
         let decoded = try XCTUnwrap(JSONSerialization.jsonObject(with: out) as? [[Any]])

@@ -19,19 +19,23 @@ final class ExitCodeTableTests: XCTestCase {
     func pipeline(_ input: String, maxErrors: Int = 1000) throws -> String {
         let file = directory + "/pipeline-\(UUID().uuidString).yaml"
         try """
-            model: \(model)
-            sources:
-              - { entity: Location, path: "\(input)", format: csv }
-            destination: { path: \(store) }
-            errors: { maxErrors: \(maxErrors) }
-            report: { directory: \(directory)/reports }
-            """.write(toFile: file, atomically: false, encoding: .utf8)
+        model: \(model)
+        sources:
+          - { entity: Location, path: "\(input)", format: csv }
+        destination: { path: \(store) }
+        errors: { maxErrors: \(maxErrors) }
+        report: { directory: \(directory)/reports }
+        """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
-    func expect(_ status: Int32, _ arguments: [String], saying text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func expect(
+        _ status: Int32, _ arguments: [String], saying text: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let result = try ImporterProcess.run(arguments, environment: ["OUT_DIR": directory])
-        XCTAssertEqual(result.status, status, "importer \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, status, "importer \(arguments.joined(separator: " ")): \(result.stderr)", file: file,
+            line: line)
         XCTAssertTrue(result.stderr.contains(text), "expected '\(text)' in: \(result.stderr)", file: file, line: line)
         XCTAssertFalse(result.stderr.contains("NSCocoaErrorDomain"), result.stderr, file: file, line: line)
     }
@@ -60,19 +64,26 @@ final class ExitCodeTableTests: XCTestCase {
 
         // A report directory that cannot take reports: refused before the store is opened.
         try Data().write(to: URL(fileURLWithPath: directory + "/a-file"))
-        try expect(2, ["run", good, "--quiet", "--report-dir", directory + "/a-file"], saying: "the report directory is a file")
+        try expect(
+            2, ["run", good, "--quiet", "--report-dir", directory + "/a-file"], saying: "the report directory is a file"
+        )
         // A folder that cannot be made (its parent is a file), which holds for root too.
-        try expect(2, ["run", good, "--quiet", "--report-dir", directory + "/a-file/reports"], saying: "cannot write reports here")
+        try expect(
+            2, ["run", good, "--quiet", "--report-dir", directory + "/a-file/reports"],
+            saying: "cannot write reports here")
         XCTAssertFalse(FileManager.default.fileExists(atPath: store))
 
-        try expect(2, ["restore", directory + "/missing.tar.gz", good, "--quiet"], saying: "the archive does not exist")
+        try expect(
+            2, ["restore", directory + "/missing.tar.gz", good, "--quiet"], saying: "the archive does not exist")
         try Data("not a database, just text\n".utf8).write(to: URL(fileURLWithPath: store))
         try expect(2, ["inspect", good], saying: "not a store the importer can read")
     }
 
     func test3AndFour() throws {
         // Past maxErrors with more input to read: the run stops.
-        try expect(3, ["run", try pipeline(sample + "/bad/locations-bad.csv", maxErrors: 0), "--quiet"], saying: "status: aborted")
+        try expect(
+            3, ["run", try pipeline(sample + "/bad/locations-bad.csv", maxErrors: 0), "--quiet"],
+            saying: "status: aborted")
 
         // An archive whose data was changed after the export: refused whole.
         let good = try pipeline(sample + "/locations.csv")

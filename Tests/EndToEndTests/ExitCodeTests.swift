@@ -19,7 +19,8 @@ final class ExitCodeTests: XCTestCase {
     var bad: String { ImporterProcess.root.appendingPathComponent("SampleData/Locations/bad").path }
 
     func testConfigurationErrorsExitWith2AndNameFileAndLine() throws {
-        let unknownKey = pipeline("""
+        let unknownKey = pipeline(
+            """
             model: \(model)
             sources:
               - entity: Location
@@ -32,15 +33,20 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("\(unknownKey):6: 'batchsize': unknown key"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/s.sqlite"))
 
-        let unknownEntity = pipeline("model: \(model)\nsources:\n  - entity: Place\n    path: \(bad)/locations-bad.csv\n")
+        let unknownEntity = pipeline(
+            "model: \(model)\nsources:\n  - entity: Place\n    path: \(bad)/locations-bad.csv\n")
         let entityResult = try ImporterProcess.run(["run", unknownEntity, "--report-dir", directory + "/r"])
         XCTAssertEqual(entityResult.status, 2)
         XCTAssertTrue(entityResult.stderr.contains("\(unknownEntity):3"), entityResult.stderr)
         XCTAssertTrue(entityResult.stderr.contains("'Place' is not an entity"), entityResult.stderr)
 
         let brokenModel = directory + "/model.yaml"
-        try "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: guid }\n".write(toFile: brokenModel, atomically: false, encoding: .utf8)
-        let modelResult = try ImporterProcess.run(["validate", pipeline("model: model.yaml\nsources:\n  - entity: A\n    path: \(bad)/locations-bad.csv\n")])
+        try
+            "model: M\nversion: 1\nentities:\n  A:\n    hashKey: id\n    versionAttribute: v\n    attributes:\n      id: { type: guid }\n"
+            .write(toFile: brokenModel, atomically: false, encoding: .utf8)
+        let modelResult = try ImporterProcess.run([
+            "validate", pipeline("model: model.yaml\nsources:\n  - entity: A\n    path: \(bad)/locations-bad.csv\n"),
+        ])
         XCTAssertEqual(modelResult.status, 2)
         XCTAssertTrue(modelResult.stderr.contains("\(brokenModel):8"), modelResult.stderr)
 
@@ -49,7 +55,8 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testErrorLimitAbortsWith3AndReportsWhatWasCommitted() throws {
-        let file = pipeline("""
+        let file = pipeline(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: \(bad)/locations-bad.csv }
@@ -66,14 +73,18 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertTrue(report.string("abortReason")?.contains("maxErrors") == true)
         let totals = report.object("totals")
         XCTAssertEqual(totals.int("rejected"), 4)
-        XCTAssertEqual(totals.int("read"), totals.int("inserted") + totals.int("rejected") + totals.int("rolledBack") + totals.int("notWritten"))
-        let stored = Int(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\"")) ?? -1
+        XCTAssertEqual(
+            totals.int("read"),
+            totals.int("inserted") + totals.int("rejected") + totals.int("rolledBack") + totals.int("notWritten"))
+        let stored =
+            Int(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\"")) ?? -1
         XCTAssertEqual(stored, totals.int("inserted"))
         XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM Checkin"), "0")
     }
 
     func testErrorRatioAbortsWith3OnceMinRecordsWereRead() throws {
-        let file = pipeline("""
+        let file = pipeline(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: \(bad)/locations-bad.csv }
@@ -85,7 +96,8 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(result.status, 3, result.stderr)
         let report = try ImporterProcess.report(in: directory + "/reports")
         let reason = report.string("abortReason") ?? ""
-        XCTAssertTrue(reason.contains("records rejected") && reason.contains("errors.maxErrorRatio (10.0%)"), "\(report)")
+        XCTAssertTrue(
+            reason.contains("records rejected") && reason.contains("errors.maxErrorRatio (10.0%)"), "\(report)")
         XCTAssertEqual(report.string("errorLimit"), reason)
         XCTAssertEqual(report.string("abortCause"), "errorLimit")
         XCTAssertNil(report.string("storeFailure"))
@@ -96,15 +108,21 @@ final class ExitCodeTests: XCTestCase {
     /// Ten rows, one bad: the share (10%) is over the default ratio (5%), but ten records are
     /// no share to judge a run by (`minRecords`), so the run is partial, not aborted.
     func testASmallFileWithABadRowIsPartialNotAborted() throws {
-        let rows = (1...10).map { $0 == 4 ? "loc-4,Four,95.0,1,2024-01-01T00:00:00Z,1,1,1" : "loc-\($0),Place \($0),1,1,2024-01-01T00:00:00Z,1,1,1" }
+        let rows = (1...10).map {
+            $0 == 4
+                ? "loc-4,Four,95.0,1,2024-01-01T00:00:00Z,1,1,1"
+                : "loc-\($0),Place \($0),1,1,2024-01-01T00:00:00Z,1,1,1"
+        }
         let csv = directory + "/ten.csv"
-        try (["locationId,name,latitude,longitude,createdAt,active,rating,visits"] + rows).joined(separator: "\n").write(toFile: csv, atomically: false, encoding: .utf8)
+        try (["locationId,name,latitude,longitude,createdAt,active,rating,visits"] + rows).joined(separator: "\n")
+            .write(toFile: csv, atomically: false, encoding: .utf8)
         let result = try ImporterProcess.run(["run", tenRows(csv, errors: "{}"), "--quiet"])
         XCTAssertEqual(result.status, 1, result.stderr)
         let report = try ImporterProcess.report(in: directory + "/reports")
         XCTAssertEqual(report.string("status"), "partial")
         XCTAssertNil(report.string("errorLimit"))
-        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
     }
 
     /// A limit passed by the last record leaves no input to stop reading: the run finishes,
@@ -123,8 +141,10 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(partial.string("status"), "partial")
         XCTAssertNil(partial.string("abortReason"))
         XCTAssertEqual(partial.string("errorLimit"), "1 records rejected, more than errors.maxErrors (0)")
-        XCTAssertTrue(atEnd.stderr.contains("status: partial — 1 records rejected, more than errors.maxErrors (0)"), atEnd.stderr)
-        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
+        XCTAssertTrue(
+            atEnd.stderr.contains("status: partial — 1 records rejected, more than errors.maxErrors (0)"), atEnd.stderr)
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "9")
 
         try FileManager.default.removeItem(atPath: directory + "/s.sqlite")
         let early = try ImporterProcess.run(["run", tenRows(first, errors: "{ maxErrors: 0 }"), "--quiet"])
@@ -132,11 +152,13 @@ final class ExitCodeTests: XCTestCase {
         let aborted = try ImporterProcess.report(in: directory + "/reports")
         XCTAssertEqual(aborted.string("status"), "aborted")
         XCTAssertEqual(aborted.string("abortReason"), "1 records rejected, more than errors.maxErrors (0)")
-        XCTAssertEqual(aborted.object("totals").int("read"), 1, "nothing after the record that passed the limit is counted")
+        XCTAssertEqual(
+            aborted.object("totals").int("read"), 1, "nothing after the record that passed the limit is counted")
     }
 
     private func tenRows(_ csv: String, errors: String) -> String {
-        pipeline("""
+        pipeline(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: \(csv) }
@@ -147,7 +169,8 @@ final class ExitCodeTests: XCTestCase {
     }
 
     func testAtomicRunThatAbortsCommitsNothing() throws {
-        let file = pipeline("""
+        let file = pipeline(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: \(bad)/locations-bad.csv }
@@ -158,10 +181,12 @@ final class ExitCodeTests: XCTestCase {
             """)
         let result = try ImporterProcess.run(["run", file, "--quiet"])
         XCTAssertEqual(result.status, 3, result.stderr)
-        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "0")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(directory + "/s.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "0")
         let totals = try ImporterProcess.report(in: directory + "/reports").object("totals")
         XCTAssertEqual(totals.int("inserted"), 0)
-        XCTAssertGreaterThan(totals.int("rolledBack") + totals.int("notWritten"), 0, "what was read and not stored is counted")
+        XCTAssertGreaterThan(
+            totals.int("rolledBack") + totals.int("notWritten"), 0, "what was read and not stored is counted")
         XCTAssertEqual(totals.int("read"), totals.int("rejected") + totals.int("rolledBack") + totals.int("notWritten"))
     }
 }

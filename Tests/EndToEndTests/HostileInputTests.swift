@@ -16,7 +16,8 @@ final class HostileInputTests: XCTestCase {
 
     private func pipeline(_ name: String, source: String, store: String = "store.db", extra: String = "") throws {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        try write("""
+        try write(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: \(source)\(extra) }
@@ -39,7 +40,8 @@ final class HostileInputTests: XCTestCase {
     /// SIGSEGV: a `.gz` libarchive could not open freed its handle twice. An empty file, a cut
     /// header and plain text named .gz are errors that name the file; gzip of nothing is an empty input.
     func testGzipInputsThatAreEmptyCutOrNotGzipAreErrorsNamingTheFile() throws {
-        let record = #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
+        let record =
+            #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
         let gzip = try gzipped(Array((record + "\n").utf8))
         let cases: [(name: String, bytes: [UInt8], message: String?)] = [
             ("empty.ndjson.gz", [], "is not gzip-compressed"),
@@ -65,7 +67,8 @@ final class HostileInputTests: XCTestCase {
     /// Endless loop: `[}]` returned an empty element without moving on. A break in the array's
     /// structure now ends the reading with one rejection naming its line and column.
     func testABrokenJSONArrayEndsWithOneRejectionAtItsLineAndColumn() throws {
-        let element = #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
+        let element =
+            #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
         let cases: [(text: String, stored: Int, line: Int, message: String)] = [
             ("[}]", 0, 1, "column 2: expected an element, found '}'"),
             ("[1}", 0, 1, "column 3: expected ',' or ']' after an element, found '}'"),
@@ -90,15 +93,22 @@ final class HostileInputTests: XCTestCase {
     /// 13.8 GB of memory, and a crash in the JSON readers: one record of 256 MiB, inflated from a
     /// small `.gz`. A record over `maxRecordBytes` is a rejection read past in bounded memory.
     func testARecordOverMaxRecordBytesIsRejectedInBoundedMemory() throws {
-        let record = #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
+        let record =
+            #"{"locationId":"loc-1","name":"One","latitude":1.5,"longitude":2.5,"createdAt":"2024-03-01T10:15:30Z"}"#
         for format in ["ndjson", "csv", "json"] {
             let file = "bomb.\(format).gz"
-            let (head, tail) = switch format {
-            case "ndjson": (#"{"locationId":"loc-0","name":""#, "\"}\n" + record + "\n")
-            case "csv": ("locationId,name,latitude,longitude,createdAt\nloc-0,", "\nloc-1,One,1.5,2.5,2024-03-01T10:15:30Z\n")
-            default: (#"[{"locationId":"loc-0","name":""#, "\"},\n" + record + "]")
-            }
-            try python("""
+            let (head, tail) =
+                switch format {
+                case "ndjson": (#"{"locationId":"loc-0","name":""#, "\"}\n" + record + "\n")
+                case "csv":
+                    (
+                        "locationId,name,latitude,longitude,createdAt\nloc-0,",
+                        "\nloc-1,One,1.5,2.5,2024-03-01T10:15:30Z\n"
+                    )
+                default: (#"[{"locationId":"loc-0","name":""#, "\"},\n" + record + "]")
+                }
+            try python(
+                """
                 import gzip
                 with gzip.open(\(quoted(directory + "/" + file)), "wb", compresslevel=1) as out:
                     out.write(\(quoted(head)).encode())
@@ -107,11 +117,13 @@ final class HostileInputTests: XCTestCase {
                     out.write(\(quoted(tail)).encode())
                 """)
             try pipeline(file + ".yaml", source: file, store: format + ".db", extra: ", maxRecordBytes: 1MiB")
-            let peak = try python("""
+            let peak = try python(
+                """
                 import resource, subprocess, sys
                 run = subprocess.run([\(quoted(ImporterProcess.binary)), "run", \(quoted(file + ".yaml")), "--quiet"], cwd=\(quoted(directory)))
                 print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
-                """).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                """
+            ).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             XCTAssertEqual(peak.first, 1, "\(format): exit status")
             XCTAssertLessThan(peak.last ?? .max, 128, "\(format): peak memory in MB while skipping a 256 MiB record")
             let totals = try ImporterProcess.report(in: directory + "/r").object("totals")
@@ -140,7 +152,8 @@ final class HostileInputTests: XCTestCase {
     }
 
     private func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 }

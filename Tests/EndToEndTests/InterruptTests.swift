@@ -19,10 +19,12 @@ final class InterruptTests: XCTestCase {
 
     /// The inputs and pipeline; from `badFrom` on, every 50th rating is not a number.
     func writeInputs(badFrom: Int = .max, maxErrors: Int = 1000) throws -> String {
-        try LocationDumps.write(in: directory, rows: Self.rows,
-                                rating: { $0 >= badFrom && $0 % 50 == 0 ? "bad" : String($0 % 5 + 1) })
-        return try LocationDumps.pipeline(in: directory, write: "{ batchSize: \(Self.batchSize), bulk: false }",
-                                          errors: "{ maxErrors: \(maxErrors) }")
+        try LocationDumps.write(
+            in: directory, rows: Self.rows,
+            rating: { $0 >= badFrom && $0 % 50 == 0 ? "bad" : String($0 % 5 + 1) })
+        return try LocationDumps.pipeline(
+            in: directory, write: "{ batchSize: \(Self.batchSize), bulk: false }",
+            errors: "{ maxErrors: \(maxErrors) }")
     }
 
     func stored() -> Int {
@@ -89,7 +91,8 @@ final class InterruptTests: XCTestCase {
         let killed = try startAndWaitForCommits(pipeline)
         kill(killed.0.processIdentifier, SIGKILL)
         _ = finish(killed)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: reports + "/report.json"), "the last run's green report was left")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: reports + "/report.json"), "the last run's green report was left")
         XCTAssertFalse(FileManager.default.fileExists(atPath: reports + "/junit.xml"))
 
         // Two signals: the run ends at once (exit 3) or, if it finished its batch between them,
@@ -134,8 +137,10 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(report.string("abortCause"), "store")
         XCTAssertEqual(report.string("storeFailure"), "storage", "the kind of the store's failure, for monitoring")
         XCTAssertEqual(totals.int("inserted"), 0, "no table was built")
-        XCTAssertLessThanOrEqual(totals.int("rolledBack"), Self.batchSize, "only the batch whose commit failed is rolled back")
-        XCTAssertGreaterThan(totals.int("notWritten"), Self.rows / 4, "the staged rows are not written, not rolled back")
+        XCTAssertLessThanOrEqual(
+            totals.int("rolledBack"), Self.batchSize, "only the batch whose commit failed is rolled back")
+        XCTAssertGreaterThan(
+            totals.int("notWritten"), Self.rows / 4, "the staged rows are not written, not rolled back")
         XCTAssertEqual(totals.int("read"), totals.int("rolledBack") + totals.int("notWritten"))
         XCTAssertEqual(stored(), 0)
 
@@ -179,7 +184,8 @@ final class InterruptTests: XCTestCase {
         XCTAssertEqual(status, 3, stderr)
         let report = try ImporterProcess.report(in: reports)
         XCTAssertEqual(report.string("status"), "aborted")
-        XCTAssertTrue(report.string("abortReason")?.contains("checkins.csv changed while it was read") ?? false,
-                      report.string("abortReason") ?? "")
+        XCTAssertTrue(
+            report.string("abortReason")?.contains("checkins.csv changed while it was read") ?? false,
+            report.string("abortReason") ?? "")
     }
 }

@@ -30,13 +30,13 @@ final class JSONCorpusTests: XCTestCase {
     private func run(_ input: String, name: String) throws -> [String: Any] {
         try Self.model.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         try """
-            model: model.yaml
-            sources:
-              - { entity: Case, path: \(input), map: { drop: [x] } }
-            destination: { path: \(name).db }
-            errors: { maxErrors: 1000, maxErrorRatio: 1 }
-            report: { directory: reports-\(name) }
-            """.write(toFile: directory + "/\(name).yaml", atomically: false, encoding: .utf8)
+        model: model.yaml
+        sources:
+          - { entity: Case, path: \(input), map: { drop: [x] } }
+        destination: { path: \(name).db }
+        errors: { maxErrors: 1000, maxErrorRatio: 1 }
+        report: { directory: reports-\(name) }
+        """.write(toFile: directory + "/\(name).yaml", atomically: false, encoding: .utf8)
         let result = try ImporterProcess.run(["run", name + ".yaml", "--quiet"], in: directory)
         XCTAssertTrue([0, 1].contains(result.status), "\(name): exit \(result.status) \(result.stderr)")
         return try ImporterProcess.report(in: directory + "/reports-\(name)")
@@ -54,21 +54,28 @@ final class JSONCorpusTests: XCTestCase {
             let rejects = try ImporterProcess.rejects(in: directory + "/reports-\(name)")
             XCTAssertEqual(report.object("totals").int("inserted"), lines.count, "\(name): \(rejects)")
             // Python's json module, numbers kept as text, gives what each line holds.
-            let mismatches = try CommandLineTools.run("/usr/bin/env", ["python3", "-c", """
-                import json, sqlite3, sys
-                stored = {r[0]: r[1:] for r in sqlite3.connect(sys.argv[2]).execute("SELECT id, s, n, b FROM \\"Case\\"")}
-                for line in open(sys.argv[1], "rb"):
-                    o = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
-                    b = o.get("b")
-                    want = (o.get("s"), o.get("n"), None if b is None else int(b))
-                    if stored.get(o["id"]) != want: print(o["id"], stored.get(o["id"]), want)
-                """, corpus + "/valid.ndjson", directory + "/\(name).db"])
+            let mismatches = try CommandLineTools.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    """
+                    import json, sqlite3, sys
+                    stored = {r[0]: r[1:] for r in sqlite3.connect(sys.argv[2]).execute("SELECT id, s, n, b FROM \\"Case\\"")}
+                    for line in open(sys.argv[1], "rb"):
+                        o = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
+                        b = o.get("b")
+                        want = (o.get("s"), o.get("n"), None if b is None else int(b))
+                        if stored.get(o["id"]) != want: print(o["id"], stored.get(o["id"]), want)
+                    """, corpus + "/valid.ndjson", directory + "/\(name).db",
+                ])
             XCTAssertEqual(mismatches, "", name)
         }
     }
 
     func testEveryInvalidLineIsRejectedOnItsOwnLine() throws {
-        let lines = try Data(contentsOf: URL(fileURLWithPath: corpus + "/invalid.ndjson")).split(separator: 10, omittingEmptySubsequences: false).dropLast()
+        let lines = try Data(contentsOf: URL(fileURLWithPath: corpus + "/invalid.ndjson")).split(
+            separator: 10, omittingEmptySubsequences: false
+        ).dropLast()
         let report = try run(corpus + "/invalid.ndjson", name: "invalid")
         let totals = report.object("totals")
         XCTAssertEqual(totals.int("read"), lines.count)

@@ -33,7 +33,9 @@ final class KillAndRerunTests: XCTestCase {
             try process.run()
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline, process.isRunning,
-                  (try? checkinCount()) ?? 0 < killedAt.last.map({ $0 + target * Self.batchSize }) ?? target * Self.batchSize {
+                (try? checkinCount()) ?? 0 < killedAt.last.map({ $0 + target * Self.batchSize }) ?? target
+                    * Self.batchSize
+            {
                 usleep(20_000)
             }
             XCTAssertTrue(process.isRunning, "the import finished before it could be killed; make it larger")
@@ -57,7 +59,9 @@ final class KillAndRerunTests: XCTestCase {
         XCTAssertEqual(checkin.int("read"), Self.rows)
         XCTAssertEqual(checkin.int("unchanged"), killedAt.last!)
         XCTAssertEqual(checkin.int("inserted"), Self.rows - killedAt.last!)
-        XCTAssertEqual(try ImporterProcess.sqlite(directory + "/store.sqlite", "SELECT count(DISTINCT checkinId), max(version) FROM Checkin"),
-                       "\(Self.rows)|1")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                directory + "/store.sqlite", "SELECT count(DISTINCT checkinId), max(version) FROM Checkin"),
+            "\(Self.rows)|1")
     }
 }

@@ -23,8 +23,9 @@ final class ModelInferTests: XCTestCase {
     /// Infers from `names` in dumps/, writing job/model.yaml and job/pipeline.yaml.
     @discardableResult
     private func infer(_ names: [String], _ extra: [String] = []) throws -> ImporterProcess.Result {
-        let result = try ImporterProcess.run(["model", "infer"] + names.map { "dumps/" + $0 }
-                                             + ["--out", "job/model.yaml", "--pipeline", "job/pipeline.yaml"] + extra, in: directory)
+        let result = try ImporterProcess.run(
+            ["model", "infer"] + names.map { "dumps/" + $0 }
+                + ["--out", "job/model.yaml", "--pipeline", "job/pipeline.yaml"] + extra, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         return result
     }
@@ -33,22 +34,30 @@ final class ModelInferTests: XCTestCase {
         try ImporterProcess.run(["run", directory + "/job/pipeline.yaml", "--quiet"])
     }
 
-    private func sqlite(_ query: String) throws -> String { try ImporterProcess.sqlite(directory + "/job/pipeline.sqlite", query) }
+    private func sqlite(_ query: String) throws -> String {
+        try ImporterProcess.sqlite(directory + "/job/pipeline.sqlite", query)
+    }
 
     func testInferredModelAndPipelineLoadEveryRowWithItsType() throws {
-        write("customers.csv", """
+        write(
+            "customers.csv",
+            """
             customerId,zip,Signed Up,vip,account
             0f8fad5b-d9cb-469f-a165-70867728950e,0123,25/12/2023,yes,NA
             7C9E6679-7425-40DE-944B-E07FC1F90AE7,4000,01/02/2024,no,17
             1b4e28ba-2fa1-11d2-883f-0016d3cca427,0007,13/02/2024,YES,40000
 
             """)
-        write("readings.tsv", "station\thour\ttemp\nST1\t2024-06-01T10:00:00Z\t18.5\nST1\t2024-06-01T11:00:00Z\tNA\nST2\t2024-06-01T10:00:00Z\t21\n")
+        write(
+            "readings.tsv",
+            "station\thour\ttemp\nST1\t2024-06-01T10:00:00Z\t18.5\nST1\t2024-06-01T11:00:00Z\tNA\nST2\t2024-06-01T10:00:00Z\t21\n"
+        )
         try infer(["customers.csv", "readings.tsv"])
         let model = try ModelLoader.loadFile(directory + "/job/model.yaml")
         let customer = model.entity(named: "Customer")!, reading = model.entity(named: "Reading")!
-        XCTAssertEqual(customer.attributes.map { "\($0.name):\($0.type.rawValue)" },
-                       ["customerId:uuid", "zip:string", "Signed_Up:date", "vip:boolean", "account:int32", "version:int64"])
+        XCTAssertEqual(
+            customer.attributes.map { "\($0.name):\($0.type.rawValue)" },
+            ["customerId:uuid", "zip:string", "Signed_Up:date", "vip:boolean", "account:int32", "version:int64"])
         XCTAssertEqual([reading.hashKey, reading.rangeKey], ["station", "hour"])
         let pipeline = try String(contentsOfFile: directory + "/job/pipeline.yaml", encoding: .utf8)
         XCTAssertTrue(pipeline.contains("model: \"model.yaml\""), pipeline)
@@ -58,12 +67,16 @@ final class ModelInferTests: XCTestCase {
 
         let result = try runPipeline()
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(try sqlite("SELECT customerId, zip, Signed_Up, vip, account, version FROM Customer ORDER BY zip"), """
+        XCTAssertEqual(
+            try sqlite("SELECT customerId, zip, Signed_Up, vip, account, version FROM Customer ORDER BY zip"),
+            """
             1b4e28ba-2fa1-11d2-883f-0016d3cca427|0007|2024-02-13T00:00:00.000Z|1|40000|1
             0f8fad5b-d9cb-469f-a165-70867728950e|0123|2023-12-25T00:00:00.000Z|1||1
             7c9e6679-7425-40de-944b-e07fc1f90ae7|4000|2024-02-01T00:00:00.000Z|0|17|1
             """)
-        XCTAssertEqual(try sqlite("SELECT station, hour, temp FROM Reading ORDER BY station, hour"), """
+        XCTAssertEqual(
+            try sqlite("SELECT station, hour, temp FROM Reading ORDER BY station, hour"),
+            """
             ST1|2024-06-01T10:00:00.000Z|18.5
             ST1|2024-06-01T11:00:00.000Z|
             ST2|2024-06-01T10:00:00.000Z|21.0
@@ -75,11 +88,16 @@ final class ModelInferTests: XCTestCase {
         try infer(["events.csv"])
         let model = try String(contentsOfFile: directory + "/job/model.yaml", encoding: .utf8)
         XCTAssertTrue(model.contains("# no column or pair of columns is unique and never null in all 4 records"), model)
-        XCTAssertTrue(model.contains("# 1 record(s) repeat an earlier record's rowKey: importer run rejects them as duplicate and reports them"), model)
+        XCTAssertTrue(
+            model.contains(
+                "# 1 record(s) repeat an earlier record's rowKey: importer run rejects them as duplicate and reports them"
+            ), model)
 
         let result = try runPipeline()
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertEqual(try sqlite("SELECT rowKey, kind, level, note FROM Event ORDER BY rowKey"), "click|1|click|1|\nclick|2|click|2|y\nview|2|view|2|")
+        XCTAssertEqual(
+            try sqlite("SELECT rowKey, kind, level, note FROM Event ORDER BY rowKey"),
+            "click|1|click|1|\nclick|2|click|2|y\nview|2|view|2|")
         let rejects = try ImporterProcess.rejects(in: directory + "/job/reports/pipeline")
         XCTAssertEqual(rejects.map { "\($0.int("line")):\($0.string("reason") ?? "")" }, ["3:duplicate"])
     }
@@ -96,7 +114,8 @@ final class ModelInferTests: XCTestCase {
                     for flight in 100..<120 {
                         let hour = 6 + (flight - 100) / 2
                         let time = String(format: "%d-01-%02dT%02d:00:00Z", year, day, hour)
-                        text += "\(year),1,\(day),\(carrier),\(names[carrier]!),\(flight),\(flight % 4 * 15),\(time),\(Double(flight) * 10.5)\n"
+                        text +=
+                            "\(year),1,\(day),\(carrier),\(names[carrier]!),\(flight),\(flight % 4 * 15),\(time),\(Double(flight) * 10.5)\n"
                     }
                 }
             }
@@ -105,7 +124,9 @@ final class ModelInferTests: XCTestCase {
         write("flights.csv", flights(year: 2023))
         try infer(["flights.csv"])
         let model = try String(contentsOfFile: directory + "/job/model.yaml", encoding: .utf8)
-        XCTAssertTrue(model.contains("computed by the pipeline (map.compute) from year, month, carrier, flight, time_hour"), model)
+        XCTAssertTrue(
+            model.contains("computed by the pipeline (map.compute) from year, month, carrier, flight, time_hour"), model
+        )
         XCTAssertTrue(model.contains("less those another of them implies: "), model)
         XCTAssertTrue(model.contains("carrier_name (implied by carrier)"), model)
 
@@ -142,7 +163,9 @@ final class ModelInferTests: XCTestCase {
 
     func testASuggestedRelationshipKeepsTheMissingReferencesAndCountsThem() throws {
         write("stations.csv", "stationId,name\nST1,Harbour\nST2,Airport\nST3,Hill\n")
-        write("stores.ndjson", """
+        write(
+            "stores.ndjson",
+            """
             {"storeId":"S1","city":"Porto","stationId":"ST1"}
             {"storeId":"S2","city":"Lisbon","stationId":"ST2"}
             {"storeId":"S3","city":"Faro","stationId":"ST7"}
@@ -150,10 +173,13 @@ final class ModelInferTests: XCTestCase {
 
             """)
         let inferred = try infer(["stores.ndjson", "stations.csv"])
-        XCTAssertTrue(inferred.stderr.contains("Store: 4 records of dumps/stores.ndjson, key storeId, station → Station (66.7%)"), inferred.stderr)
+        XCTAssertTrue(
+            inferred.stderr.contains("Store: 4 records of dumps/stores.ndjson, key storeId, station → Station (66.7%)"),
+            inferred.stderr)
         let result = try runPipeline()
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertEqual(try sqlite("SELECT storeId, stationId FROM Store ORDER BY storeId"), "S1|ST1\nS2|ST2\nS3|ST7\nS4|")
+        XCTAssertEqual(
+            try sqlite("SELECT storeId, stationId FROM Store ORDER BY storeId"), "S1|ST1\nS2|ST2\nS3|ST7\nS4|")
         let report = try ImporterProcess.report(in: directory + "/job/reports/pipeline")
         let store = report.objects("entities").first { $0.string("entity") == "Store" }!
         XCTAssertEqual(store.object("references").object("station").int("missing"), 1)
@@ -166,7 +192,8 @@ final class ModelInferTests: XCTestCase {
         XCTAssertEqual(model.entities[0].attribute(named: "n")?.type, .int16)
         let result = try runPipeline()
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        XCTAssertEqual(try ImporterProcess.rejects(in: directory + "/job/reports/pipeline").map { $0.string("reason") }, ["type"])
+        XCTAssertEqual(
+            try ImporterProcess.rejects(in: directory + "/job/reports/pipeline").map { $0.string("reason") }, ["type"])
     }
 
     func testTheModelGoesToStandardOutputWithoutOut() throws {

@@ -32,9 +32,12 @@ final class OutputLinkTests: XCTestCase {
     /// report.json is left, nor a temporary file.
     func testAReportThatCannotBeWrittenIsExit3AndLeavesNoPartFile() throws {
         let reports = directory + "/reports"
-        let limited = try ImporterProcess.runWithFileSizeLimit(1, ["validate", "Pipelines/locations.yaml", "--quiet", "--report-dir", reports])
+        let limited = try ImporterProcess.runWithFileSizeLimit(
+            1, ["validate", "Pipelines/locations.yaml", "--quiet", "--report-dir", reports])
         XCTAssertEqual(limited.status, 3, limited.stderr)
-        XCTAssertTrue(limited.stderr.contains("status: succeeded"), "the summary of what the run did comes first: \(limited.stderr)")
+        XCTAssertTrue(
+            limited.stderr.contains("status: succeeded"),
+            "the summary of what the run did comes first: \(limited.stderr)")
         XCTAssertTrue(limited.stderr.contains("the run's reports could not be written to \(reports)"), limited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: reports + "/report.json"))
         let left = try FileManager.default.contentsOfDirectory(atPath: reports).filter { $0.hasPrefix(".") }
@@ -45,7 +48,8 @@ final class OutputLinkTests: XCTestCase {
         let reports = directory + "/reports/locations"
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         let victims = try ["report.json", "junit.xml", "rejects.ndjson"].map { try plantLink(at: reports + "/" + $0) }
-        let run = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": directory])
+        let run = try ImporterProcess.run(
+            ["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": directory])
         XCTAssertEqual(run.status, 0, run.stderr)
         for victim in victims { try assertUntouched(victim) }
         for name in ["report.json", "junit.xml", "rejects.ndjson"] { try assertRegularFile(reports + "/" + name) }
@@ -55,7 +59,8 @@ final class OutputLinkTests: XCTestCase {
             let out = directory + "/" + archive
             let partial = try plantLink(at: out + ".partial")
             let final = try plantLink(at: out)
-            let export = try ImporterProcess.run(["export", "Pipelines/locations.yaml", "--out", out], environment: ["OUT_DIR": directory])
+            let export = try ImporterProcess.run(
+                ["export", "Pipelines/locations.yaml", "--out", out], environment: ["OUT_DIR": directory])
             XCTAssertEqual(export.status, 0, export.stderr)
             try assertUntouched(partial)
             try assertUntouched(final)

@@ -9,31 +9,31 @@ final class ReferencePolicyTests: XCTestCase {
     override func setUp() {
         directory = ImporterProcess.temporaryDirectory()
         try! """
-            model: Shop
-            version: 1
-            entities:
-              Product:
-                hashKey: sku
-                versionAttribute: version
-                attributes: { sku: { type: string }, version: { type: int64 } }
-                relationships: { receipts: { destination: Receipt, toMany: true, inverse: product } }
-              Store:
-                hashKey: storeId
-                versionAttribute: version
-                attributes: { storeId: { type: string }, version: { type: int64 } }
-                relationships: { receipts: { destination: Receipt, toMany: true, inverse: store } }
-              Receipt:
-                hashKey: receiptId
-                versionAttribute: version
-                attributes:
-                  receiptId: { type: string }
-                  sku: { type: string }
-                  storeId: { type: string, required: true }
-                  version: { type: int64 }
-                relationships:
-                  product: { destination: Product, key: sku, inverse: receipts }
-                  store: { destination: Store, key: storeId, inverse: receipts }
-            """.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
+        model: Shop
+        version: 1
+        entities:
+          Product:
+            hashKey: sku
+            versionAttribute: version
+            attributes: { sku: { type: string }, version: { type: int64 } }
+            relationships: { receipts: { destination: Receipt, toMany: true, inverse: product } }
+          Store:
+            hashKey: storeId
+            versionAttribute: version
+            attributes: { storeId: { type: string }, version: { type: int64 } }
+            relationships: { receipts: { destination: Receipt, toMany: true, inverse: store } }
+          Receipt:
+            hashKey: receiptId
+            versionAttribute: version
+            attributes:
+              receiptId: { type: string }
+              sku: { type: string }
+              storeId: { type: string, required: true }
+              version: { type: int64 }
+            relationships:
+              product: { destination: Product, key: sku, inverse: receipts }
+              store: { destination: Store, key: storeId, inverse: receipts }
+        """.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         try! "sku\np1\np2\n".write(toFile: directory + "/products.csv", atomically: false, encoding: .utf8)
         try! "storeId\ns1\n".write(toFile: directory + "/stores.csv", atomically: false, encoding: .utf8)
         try! "receiptId,sku,storeId\nr1,p1,s1\nr2,p9,s1\nr3,p1,s9\nr4,NA,s1\nr5,p8,s8\n"
@@ -45,24 +45,26 @@ final class ReferencePolicyTests: XCTestCase {
     private func run(references: String?) throws -> ImporterProcess.Result {
         let file = directory + "/pipeline.yaml"
         try """
-            model: model.yaml
-            sources:
-              - { entity: Product, path: products.csv }
-              - { entity: Store, path: stores.csv }
-              - entity: Receipt
-                path: receipts.csv
-                csv: { nullValues: ["", "NA"] }
-            \(references.map { "    references: \($0)" } ?? "")
-            destination: { path: store.sqlite }
-            report: { directory: reports }
-            """.write(toFile: file, atomically: false, encoding: .utf8)
+        model: model.yaml
+        sources:
+          - { entity: Product, path: products.csv }
+          - { entity: Store, path: stores.csv }
+          - entity: Receipt
+            path: receipts.csv
+            csv: { nullValues: ["", "NA"] }
+        \(references.map { "    references: \($0)" } ?? "")
+        destination: { path: store.sqlite }
+        report: { directory: reports }
+        """.write(toFile: file, atomically: false, encoding: .utf8)
         return try ImporterProcess.run(["run", file])
     }
 
     private var receipts: String {
         get throws {
-            try ImporterProcess.sqlite(directory + "/store.sqlite",
-                "SELECT group_concat(receiptId || ':' || coalesce(sku, 'null') || ':' || storeId, ' ') FROM (SELECT * FROM Receipt ORDER BY receiptId)")
+            try ImporterProcess.sqlite(
+                directory + "/store.sqlite",
+                "SELECT group_concat(receiptId || ':' || coalesce(sku, 'null') || ':' || storeId, ' ') FROM (SELECT * FROM Receipt ORDER BY receiptId)"
+            )
         }
     }
 
@@ -70,8 +72,11 @@ final class ReferencePolicyTests: XCTestCase {
         let result = try run(references: nil)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(try receipts, "r1:p1:s1 r4:null:s1")
-        XCTAssertEqual(try ImporterProcess.rejects(in: directory + "/reports").map { "\($0.int("line")):\($0.string("field") ?? "")" },
-                       ["3:sku", "4:storeId", "6:sku"])
+        XCTAssertEqual(
+            try ImporterProcess.rejects(in: directory + "/reports").map {
+                "\($0.int("line")):\($0.string("field") ?? "")"
+            },
+            ["3:sku", "4:storeId", "6:sku"])
     }
 
     func testNullifiedAndKeptReferencesAreStoredAndCountedPerRelationship() throws {
@@ -87,21 +92,29 @@ final class ReferencePolicyTests: XCTestCase {
         XCTAssertEqual(references.object("store").int("missing"), 2)
         XCTAssertEqual(references.object("store").string("action"), "keep")
         XCTAssertEqual(references.object("store").string("target"), "Store")
-        XCTAssertTrue(result.stderr.contains("missing references stored:\n  Receipt.product → Product  2 missing, nullified\n  Receipt.store → Store      2 missing, kept\n"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "missing references stored:\n  Receipt.product → Product  2 missing, nullified\n  Receipt.store → Store      2 missing, kept\n"
+            ),
+            result.stderr)
     }
 
     func testPoliciesThatCannotWorkAreConfigurationErrors() throws {
         let required = try run(references: "nullify")
         XCTAssertEqual(required.status, 2, required.stderr)
-        XCTAssertTrue(required.stderr.contains("pipeline.yaml:8: 'references': nullify on 'store' would store null in 'storeId', which is required"),
-                      required.stderr)
+        XCTAssertTrue(
+            required.stderr.contains(
+                "pipeline.yaml:8: 'references': nullify on 'store' would store null in 'storeId', which is required"),
+            required.stderr)
         let unknown = try run(references: "{ price: keep }")
         XCTAssertEqual(unknown.status, 2, unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("'price' is not a relationship of Receipt"), unknown.stderr)
         let word = try run(references: "ignore")
         XCTAssertEqual(word.status, 2, word.stderr)
-        XCTAssertTrue(word.stderr.contains("pipeline.yaml:8: 'references': unknown reference policy 'ignore'; use reject, nullify or keep"), word.stderr)
+        XCTAssertTrue(
+            word.stderr.contains(
+                "pipeline.yaml:8: 'references': unknown reference policy 'ignore'; use reject, nullify or keep"),
+            word.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/store.sqlite"))
     }
 }

@@ -13,14 +13,14 @@ final class RejectsOrderTests: XCTestCase {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
         let pipeline = directory + "/pipeline.yaml"
         try """
-            model: \(model)
-            sources:
-              - entity: Location
-                path: ${INPUT}
-            destination: { path: \(directory)/store.sqlite }
-            report: { directory: \(directory)/reports }
-            errors: { maxErrorRatio: 1.0 }
-            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
+        model: \(model)
+        sources:
+          - entity: Location
+            path: ${INPUT}
+        destination: { path: \(directory)/store.sqlite }
+        report: { directory: \(directory)/reports }
+        errors: { maxErrorRatio: 1.0 }
+        """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         func run(_ csv: String) throws -> ImporterProcess.Result {
             let input = directory + "/locations.csv"
             try csv.write(toFile: input, atomically: false, encoding: .utf8)
@@ -31,7 +31,8 @@ final class RejectsOrderTests: XCTestCase {
 
         // Line 2: a version conflict (write stage); 3: a duplicate key (key stage); 4: a missing
         // required name (validate stage); 5: a good record; 6: another conflict; 7: a duplicate.
-        let second = try run("""
+        let second = try run(
+            """
             locationId,name,createdAt,version
             a,A2,2024-01-01T00:00:00Z,5
             a,A3,2024-01-01T00:00:00Z,
@@ -45,6 +46,7 @@ final class RejectsOrderTests: XCTestCase {
         let lines = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
             .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         XCTAssertEqual(lines.map { $0["line"] as? Int }, [2, 3, 4, 6, 7])
-        XCTAssertEqual(lines.map { $0["reason"] as? String }, ["conflict", "duplicate", "required", "conflict", "duplicate"])
+        XCTAssertEqual(
+            lines.map { $0["reason"] as? String }, ["conflict", "duplicate", "required", "conflict", "duplicate"])
     }
 }

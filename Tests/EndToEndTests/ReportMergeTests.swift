@@ -14,11 +14,16 @@ final class ReportMergeTests: XCTestCase {
 
     /// `run --dry-run [--shard K/N] [--entities E]` of the sample pipeline into `directory/name`;
     /// returns the report folder.
-    private func dryRun(_ name: String, shard: String?, outDir: String = "out", entities: String? = nil) throws -> String {
+    private func dryRun(_ name: String, shard: String?, outDir: String = "out", entities: String? = nil) throws
+        -> String
+    {
         let reports = directory + "/" + name
-        let result = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--dry-run", "--quiet", "--report-dir", reports,
-                                              "--var", "OUT_DIR=\(directory)/\(outDir)"] + (shard.map { ["--shard", $0] } ?? [])
-                                              + (entities.map { ["--entities", $0] } ?? []))
+        let result = try ImporterProcess.run(
+            [
+                "run", "Pipelines/locations.yaml", "--dry-run", "--quiet", "--report-dir", reports,
+                "--var", "OUT_DIR=\(directory)/\(outDir)",
+            ] + (shard.map { ["--shard", $0] } ?? [])
+                + (entities.map { ["--entities", $0] } ?? []))
         XCTAssertEqual(result.status, 0, result.stderr)
         return shard.map { reports + "/shard-\($0.replacingOccurrences(of: "/", with: "-of-"))" } ?? reports
     }
@@ -28,11 +33,14 @@ final class ReportMergeTests: XCTestCase {
     }
 
     /// Exit 2 with one line that names `file` and says `what`.
-    private func assertRefused(_ result: ImporterProcess.Result, naming file: String, _ what: String,
-                               file source: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ result: ImporterProcess.Result, naming file: String, _ what: String,
+        file source: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(result.status, 2, result.stderr, file: source, line: line)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr, file: source, line: line)
-        XCTAssertTrue(result.stderr.hasPrefix("importer: \(file)/report.json: "), result.stderr, file: source, line: line)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("importer: \(file)/report.json: "), result.stderr, file: source, line: line)
         XCTAssertTrue(result.stderr.contains(what), result.stderr, file: source, line: line)
     }
 
@@ -54,11 +62,17 @@ final class ReportMergeTests: XCTestCase {
     /// of its own, merges into one report; a step that overlaps another is refused.
     func testTheShardsOfEachStepMergeTogether() throws {
         // The Locations stored, so that the Checkins' dry runs find them.
-        let load = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--entities", "Location", "--quiet",
-                                            "--report-dir", directory + "/load", "--var", "OUT_DIR=\(directory)/out"])
+        let load = try ImporterProcess.run([
+            "run", "Pipelines/locations.yaml", "--entities", "Location", "--quiet",
+            "--report-dir", directory + "/load", "--var", "OUT_DIR=\(directory)/out",
+        ])
         XCTAssertEqual(load.status, 0, load.stderr)
-        let parents = [try dryRun("p", shard: "1/2", entities: "Location"), try dryRun("p", shard: "2/2", entities: "Location")]
-        let children = [try dryRun("c", shard: "1/2", entities: "Checkin"), try dryRun("c", shard: "2/2", entities: "Checkin")]
+        let parents = [
+            try dryRun("p", shard: "1/2", entities: "Location"), try dryRun("p", shard: "2/2", entities: "Location"),
+        ]
+        let children = [
+            try dryRun("c", shard: "1/2", entities: "Checkin"), try dryRun("c", shard: "2/2", entities: "Checkin"),
+        ]
         let result = try merge(parents + children)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try ImporterProcess.report(in: directory + "/merged").object("totals").int("read"), 4500)
@@ -79,7 +93,9 @@ final class ReportMergeTests: XCTestCase {
     func testReportsThatAreNotTheShardsOfOneRunAreRefused() throws {
         let one = try dryRun("a", shard: "1/2"), two = try dryRun("a", shard: "2/2")
         let otherVariables = try dryRun("b", shard: "2/2", outDir: "elsewhere")
-        assertRefused(try merge([one, otherVariables]), naming: otherVariables, "the pipeline file or the values of its variables differ")
+        assertRefused(
+            try merge([one, otherVariables]), naming: otherVariables,
+            "the pipeline file or the values of its variables differ")
 
         let ofThree = try dryRun("c", shard: "2/3")
         assertRefused(try merge([one, ofThree]), naming: ofThree, "it is cut into 3 shards, not 2")

@@ -58,13 +58,16 @@ final class RestoreReferencesTests: XCTestCase {
         for index in 0..<Self.readings {
             // One in twenty names a station that does not exist: rejected (the default policy).
             let station = index % 20 == 0 ? "XX\(index)" : "ST\(index % 50)"
-            readings += "\(station),2024-06-01T\(String(format: "%02d", index / 100 % 24)):00:00Z,\(Double(index % 300) / 10)\n"
+            readings +=
+                "\(station),2024-06-01T\(String(format: "%02d", index / 100 % 24)):00:00Z,\(Double(index % 300) / 10)\n"
         }
         var alerts = "alertId,stationId,hour,siteId,note\n"
         for index in 0..<Self.alerts {
             // Half name a reading that was never loaded (kept dangling); one in five a site that
             // does not exist (nullified).
-            let hour = index % 2 == 0 ? "2024-07-01T03:00:00Z" : "2024-06-01T\(String(format: "%02d", index / 100 % 24)):00:00Z"
+            let hour =
+                index % 2 == 0
+                ? "2024-07-01T03:00:00Z" : "2024-06-01T\(String(format: "%02d", index / 100 % 24)):00:00Z"
             let site = index % 5 == 0 ? "NOPE\(index)" : "ST\(index % 50)"
             alerts += "A\(index),ST\(index % 50),\(hour),\(site),\"note \(index), with a comma\"\n"
         }
@@ -76,17 +79,17 @@ final class RestoreReferencesTests: XCTestCase {
     func pipeline(_ name: String, store: String) throws -> String {
         let file = directory + "/\(name).yaml"
         try """
-            model: model.yaml
-            sources:
-              - { entity: Station, path: stations.csv }
-              - { entity: Reading, path: readings.csv }
-              - entity: Alert
-                path: alerts.csv
-                references: { reading: keep, site: nullify }
-            destination: { path: \(store) }
-            errors: { maxErrors: 100000, maxErrorRatio: 1.0 }
-            report: { directory: reports-\(name) }
-            """.write(toFile: file, atomically: false, encoding: .utf8)
+        model: model.yaml
+        sources:
+          - { entity: Station, path: stations.csv }
+          - { entity: Reading, path: readings.csv }
+          - entity: Alert
+            path: alerts.csv
+            references: { reading: keep, site: nullify }
+        destination: { path: \(store) }
+        errors: { maxErrors: 100000, maxErrorRatio: 1.0 }
+        report: { directory: reports-\(name) }
+        """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -99,18 +102,28 @@ final class RestoreReferencesTests: XCTestCase {
         let original = directory + "/original.sqlite"
         let built = try ImporterProcess.run(["run", try pipeline("build", store: original), "--quiet"])
         XCTAssertEqual(built.status, 1, built.stderr)  // the rejected readings
-        let dangling = Int(try ImporterProcess.sqlite(original,
-            "SELECT count(*) FROM Alert a WHERE NOT EXISTS (SELECT 1 FROM Reading r WHERE r.stationId = a.stationId AND r.hour = a.hour)")) ?? 0
+        let dangling =
+            Int(
+                try ImporterProcess.sqlite(
+                    original,
+                    "SELECT count(*) FROM Alert a WHERE NOT EXISTS (SELECT 1 FROM Reading r WHERE r.stationId = a.stationId AND r.hour = a.hour)"
+                )) ?? 0
         XCTAssertGreaterThanOrEqual(dangling, 1_000)
-        XCTAssertEqual(try ImporterProcess.sqlite(original, "SELECT count(*) FROM Alert WHERE siteId IS NULL"), String(Self.alerts / 5))
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(original, "SELECT count(*) FROM Alert WHERE siteId IS NULL"),
+            String(Self.alerts / 5))
         let expected = try dump(original)
 
         for format in ["ndjson", "csv", "dynamodb-json"] {
             let archive = directory + "/backup-\(format).tar.gz"
-            let export = try ImporterProcess.run(["export", try pipeline("build", store: original), "--out", archive, "--format", format])
+            let export = try ImporterProcess.run([
+                "export", try pipeline("build", store: original), "--out", archive, "--format", format,
+            ])
             XCTAssertEqual(export.status, 0, export.stderr)
             let restored = directory + "/restored-\(format).sqlite"
-            let restore = try ImporterProcess.run(["restore", archive, try pipeline("restore-\(format)", store: restored), "--quiet"])
+            let restore = try ImporterProcess.run([
+                "restore", archive, try pipeline("restore-\(format)", store: restored), "--quiet",
+            ])
             XCTAssertEqual(restore.status, 0, "\(format): \(restore.stderr)")
             XCTAssertEqual(try dump(restored), expected, "\(format): the restored tables differ from the exported ones")
 

@@ -24,7 +24,9 @@ final class ResumeTests: XCTestCase {
         for index in 0..<100 { locations += "loc-\(index),Place \(index),1.5,2.5,2024-03-01T10:15:30Z\n" }
         try write(locations, "locations.csv")
         var base = "checkinId,locationId,checkinTime,comment,rating\n"
-        for key in 0..<Self.baseRows { base += "c-\(key),loc-\(key % 100),2024-05-01T08:00:00Z,base \(key),\(key % 5 + 1)\n" }
+        for key in 0..<Self.baseRows {
+            base += "c-\(key),loc-\(key % 100),2024-05-01T08:00:00Z,base \(key),\(key % 5 + 1)\n"
+        }
         try write(base, "base.csv")
         let pipeline = try makePipeline("base", store: path, checkins: "base.csv", batchSize: 50_000)
         let result = try ImporterProcess.run(["run", pipeline, "--quiet"])
@@ -56,7 +58,8 @@ final class ResumeTests: XCTestCase {
 
     func makePipeline(_ name: String, store: String, checkins: String, batchSize: Int) throws -> String {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        try write("""
+        try write(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: locations.csv }
@@ -70,16 +73,18 @@ final class ResumeTests: XCTestCase {
     }
 
     func dump(_ store: String) throws -> String {
-        try ImporterProcess.sqlite(store, "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n" +
-            ImporterProcess.sqlite(store, "SELECT * FROM Checkin ORDER BY checkinId")
+        try ImporterProcess.sqlite(store, "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n"
+            + ImporterProcess.sqlite(store, "SELECT * FROM Checkin ORDER BY checkinId")
     }
 
     /// Records of the refresh input done according to the store's checkpoint (0 without one).
     func checkpointedRecords(_ store: String) -> Int {
         let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
         guard let data = state.data(using: .utf8), !state.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return 0 }
-        return object.objects("inputs").first { $0.string("path")?.hasSuffix("refresh.csv") == true }?.int("nextRecord") ?? 0
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return 0 }
+        return object.objects("inputs").first { $0.string("path")?.hasSuffix("refresh.csv") == true }?.int("nextRecord")
+            ?? 0
     }
 
     func testKilledRunsResumeToTheStoreAndCountsOfAnUninterruptedRun() throws {
@@ -90,7 +95,10 @@ final class ResumeTests: XCTestCase {
         // The reference: one uninterrupted run.
         let reference = directory + "/reference.sqlite"
         try FileManager.default.copyItem(atPath: base, toPath: reference)
-        let referenceRun = try ImporterProcess.run(["run", try makePipeline("reference", store: reference, checkins: "refresh.csv", batchSize: 5_000), "--quiet"])
+        let referenceRun = try ImporterProcess.run([
+            "run", try makePipeline("reference", store: reference, checkins: "refresh.csv", batchSize: 5_000),
+            "--quiet",
+        ])
         XCTAssertEqual(referenceRun.status, 1, "rejected rows: exit 1\n" + referenceRun.stderr)
 
         // Killed four times (once almost at once, then deeper each time), resumed after each.
@@ -104,7 +112,9 @@ final class ResumeTests: XCTestCase {
             try process.run()
             let deadline = Date().addingTimeInterval(120)
             if target == 0 { usleep(150_000) }
-            while target > 0, Date() < deadline, process.isRunning, checkpointedRecords(store) < target { usleep(10_000) }
+            while target > 0, Date() < deadline, process.isRunning, checkpointedRecords(store) < target {
+                usleep(10_000)
+            }
             XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -117,12 +127,16 @@ final class ResumeTests: XCTestCase {
 
         let last = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
         XCTAssertEqual(last.status, 1, last.stderr)
-        XCTAssertEqual(try dump(store), try dump(reference), "every column and every version as in the uninterrupted run")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_checkpoint"), "0", "a finished run clears its checkpoint")
+        XCTAssertEqual(
+            try dump(store), try dump(reference), "every column and every version as in the uninterrupted run")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_checkpoint"), "0",
+            "a finished run clears its checkpoint")
 
         let expected = try ImporterProcess.report(in: directory + "/reports-reference")
         let resumed = try ImporterProcess.report(in: directory + "/reports-resumed")
-        XCTAssertEqual(resumed.object("resumed").int("recordsDone"), lastCheckpoint + 100, "the locations input was done too")
+        XCTAssertEqual(
+            resumed.object("resumed").int("recordsDone"), lastCheckpoint + 100, "the locations input was done too")
         for counts in ["read", "inserted", "updated", "unchanged", "rejected", "rolledBack", "conflicts"] {
             XCTAssertEqual(resumed.object("totals").int(counts), expected.object("totals").int(counts), counts)
         }
@@ -146,7 +160,8 @@ final class ResumeTests: XCTestCase {
     func testResumeRefusesAChangedInput() throws {
         try makeBaseStore(directory + "/store.sqlite")
         try writeRefresh()
-        let pipeline = try makePipeline("refresh", store: directory + "/store.sqlite", checkins: "refresh.csv", batchSize: 5_000)
+        let pipeline = try makePipeline(
+            "refresh", store: directory + "/store.sqlite", checkins: "refresh.csv", batchSize: 5_000)
         let process = ImporterProcess.start(["run", pipeline, "--quiet"])
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -154,7 +169,9 @@ final class ResumeTests: XCTestCase {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let inspect = try ImporterProcess.run(["inspect", pipeline])
-        XCTAssertTrue(inspect.stdout.contains("interrupted run") && inspect.stdout.contains("refresh.yaml --resume"), inspect.stdout)
+        XCTAssertTrue(
+            inspect.stdout.contains("interrupted run") && inspect.stdout.contains("refresh.yaml --resume"),
+            inspect.stdout)
 
         let handle = FileHandle(forWritingAtPath: directory + "/refresh.csv")!
         handle.seekToEndOfFile()
@@ -163,7 +180,9 @@ final class ResumeTests: XCTestCase {
         let before = try dump(directory + "/store.sqlite")
         let result = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("refresh.csv") && result.stderr.contains("the input changed since the interrupted run"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("refresh.csv")
+                && result.stderr.contains("the input changed since the interrupted run"), result.stderr)
         XCTAssertEqual(try dump(directory + "/store.sqlite"), before, "nothing is written")
     }
 }

@@ -10,7 +10,8 @@ final class SamplePipelineTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
 
     func testMainPipelineInsertsEverythingThenFindsEverythingUnchanged() throws {
-        let first = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out])
+        let first = try ImporterProcess.run(
+            ["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out])
         XCTAssertEqual(first.status, 0, first.stderr)
         let reports = out + "/reports/locations"
         var report = try ImporterProcess.report(in: reports)
@@ -18,11 +19,15 @@ final class SamplePipelineTests: XCTestCase {
         XCTAssertEqual(report.string("status"), "succeeded")
         XCTAssertEqual(totals.int("read"), 4500)
         XCTAssertEqual(totals.int("inserted"), 4500)
-        XCTAssertEqual(try ImporterProcess.sqlite(out + "/locations.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "500")
-        XCTAssertEqual(try ImporterProcess.sqlite(out + "/locations.sqlite", "SELECT count(*), min(version), max(version) FROM Checkin"), "4000|1|1")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(out + "/locations.sqlite", "SELECT count(*) FROM \"AWS-Locations\""), "500")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                out + "/locations.sqlite", "SELECT count(*), min(version), max(version) FROM Checkin"), "4000|1|1")
         XCTAssertTrue(first.stderr.contains("Checkin  | 4000 |     4000 |"), first.stderr)
 
-        let second = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out])
+        let second = try ImporterProcess.run(
+            ["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out])
         XCTAssertEqual(second.status, 0, second.stderr)
         report = try ImporterProcess.report(in: reports)
         totals = report.object("totals")
@@ -38,11 +43,14 @@ final class SamplePipelineTests: XCTestCase {
         XCTAssertEqual(inspect.status, 0, inspect.stderr)
         XCTAssertTrue(inspect.stdout.contains("model: Locations version 1"), inspect.stdout)
         XCTAssertTrue(inspect.stdout.contains("Checkin: 4000"), inspect.stdout)
-        XCTAssertTrue(inspect.stdout.contains("succeeded locations-refresh: read 4500, inserted 0, updated 0, unchanged 4500"), inspect.stdout)
+        XCTAssertTrue(
+            inspect.stdout.contains("succeeded locations-refresh: read 4500, inserted 0, updated 0, unchanged 4500"),
+            inspect.stdout)
     }
 
     func testBadPipelineRejectsEachBadRowAndStoresEachGoodRowExactly() throws {
-        let result = try ImporterProcess.run(["run", "Pipelines/locations-bad.yaml", "--quiet"], environment: ["OUT_DIR": out])
+        let result = try ImporterProcess.run(
+            ["run", "Pipelines/locations-bad.yaml", "--quiet"], environment: ["OUT_DIR": out])
         XCTAssertEqual(result.status, 1, result.stderr)
         let reports = out + "/reports/locations-bad"
         let rejects = try ImporterProcess.rejects(in: reports)
@@ -57,11 +65,13 @@ final class SamplePipelineTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(match.string("stage"), row.stage, "\(row.file):\(row.line)")
-            XCTAssertEqual(match.string("reason"), row.reason, "\(row.file):\(row.line): \(match.string("message") ?? "")")
+            XCTAssertEqual(
+                match.string("reason"), row.reason, "\(row.file):\(row.line): \(match.string("message") ?? "")")
             XCTAssertEqual(match.string("key") ?? "", row.key, "\(row.file):\(row.line)")
             // `offset` points at the record's original bytes in its file.
             let source = try Data(contentsOf: URL(fileURLWithPath: match.string("source")!))
-            let raw = match.string("rawBase64").flatMap { Data(base64Encoded: $0) } ?? Data((match.string("raw") ?? "").utf8)
+            let raw =
+                match.string("rawBase64").flatMap { Data(base64Encoded: $0) } ?? Data((match.string("raw") ?? "").utf8)
             XCTAssertFalse(raw.isEmpty, "\(row.file):\(row.line)")
             let offset = match.int("offset")
             XCTAssertEqual(source[offset..<min(offset + raw.count, source.count)], raw, "\(row.file):\(row.line)")
@@ -80,45 +90,59 @@ final class SamplePipelineTests: XCTestCase {
         XCTAssertEqual(reference?.string("field"), "locationId")
         XCTAssertEqual(reference?.string("target"), "Location")
         XCTAssertEqual(reference?.int("count"), 2)
-        XCTAssertTrue(result.stderr.contains("rejected, by reason:\n  malformed  Location                       4\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("rejected, by reason:\n  malformed  Location                       4\n"),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("\n  reference  Checkin.locationId → Location  2\n"), result.stderr)
         for input in report.objects("inputs") {
             let c = input.object("counts")
-            XCTAssertEqual(c.int("read"), c.int("inserted") + c.int("updated") + c.int("unchanged") + c.int("rejected") + c.int("rolledBack"),
-                           "\(input)")
+            XCTAssertEqual(
+                c.int("read"),
+                c.int("inserted") + c.int("updated") + c.int("unchanged") + c.int("rejected") + c.int("rolledBack"),
+                "\(input)")
         }
 
         let store = out + "/locations-bad.sqlite"
         let bad = ImporterProcess.root.appendingPathComponent("SampleData/Locations/bad").path
-        XCTAssertEqual(try ImporterProcess.sqlite(store, """
-            SELECT locationId, name, latitude, longitude, createdAt, active, rating, visits, version FROM "AWS-Locations" ORDER BY locationId
-            """), try String(contentsOfFile: bad + "/expected-locations.txt", encoding: .utf8).trimmingSuffix("\n"))
-        XCTAssertEqual(try ImporterProcess.sqlite(store, """
-            SELECT checkinId, locationId, checkinTime, comment, rating, version FROM Checkin ORDER BY checkinId
-            """), try String(contentsOfFile: bad + "/expected-checkins.txt", encoding: .utf8).trimmingSuffix("\n"))
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store,
+                """
+                SELECT locationId, name, latitude, longitude, createdAt, active, rating, visits, version FROM "AWS-Locations" ORDER BY locationId
+                """), try String(contentsOfFile: bad + "/expected-locations.txt", encoding: .utf8).trimmingSuffix("\n"))
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store,
+                """
+                SELECT checkinId, locationId, checkinTime, comment, rating, version FROM Checkin ORDER BY checkinId
+                """), try String(contentsOfFile: bad + "/expected-checkins.txt", encoding: .utf8).trimmingSuffix("\n"))
     }
 
     /// Checkins alone: their Locations are not in this run's input but in the store.
     func testReferencesAreFoundInTheStore() throws {
-        XCTAssertEqual(try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out]).status, 0)
+        XCTAssertEqual(
+            try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet"], environment: ["OUT_DIR": out])
+                .status, 0)
         let pipeline = out + "/checkins-only.yaml"
         let sample = ImporterProcess.root.appendingPathComponent("SampleData/Locations").path
         try """
-            model: \(sample)/Model/v1.yaml
-            sources:
-              - { entity: Checkin, path: \(sample)/checkins.ndjson }
-            destination: { path: \(out)/locations.sqlite }
-            report: { directory: \(out)/reports/checkins-only }
-            """.write(toFile: pipeline, atomically: false, encoding: .utf8)
+        model: \(sample)/Model/v1.yaml
+        sources:
+          - { entity: Checkin, path: \(sample)/checkins.ndjson }
+        destination: { path: \(out)/locations.sqlite }
+        report: { directory: \(out)/reports/checkins-only }
+        """.write(toFile: pipeline, atomically: false, encoding: .utf8)
         for command in ["validate", "run"] {
             let result = try ImporterProcess.run([command, pipeline, "--quiet"])
             XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
-            XCTAssertEqual(try ImporterProcess.report(in: out + "/reports/checkins-only").object("totals").int("rejected"), 0)
+            XCTAssertEqual(
+                try ImporterProcess.report(in: out + "/reports/checkins-only").object("totals").int("rejected"), 0)
         }
     }
 
     func testValidateWritesNothing() throws {
-        let result = try ImporterProcess.run(["validate", "Pipelines/locations-bad.yaml", "--quiet"], environment: ["OUT_DIR": out])
+        let result = try ImporterProcess.run(
+            ["validate", "Pipelines/locations-bad.yaml", "--quiet"], environment: ["OUT_DIR": out])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/locations-bad.sqlite"))
         let rejects = try ImporterProcess.rejects(in: out + "/reports/locations-bad")
@@ -132,12 +156,18 @@ final class SamplePipelineTests: XCTestCase {
 
     /// The table in SampleData/Locations/bad/README.md.
     static func badRowTable() throws -> [BadRow] {
-        let readme = try String(contentsOf: ImporterProcess.root.appendingPathComponent("SampleData/Locations/bad/README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: ImporterProcess.root.appendingPathComponent("SampleData/Locations/bad/README.md"),
+            encoding: .utf8)
         return readme.split(separator: "\n").compactMap { line -> BadRow? in
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 7, let number = Int(cells[2]) else { return nil }
-            return BadRow(file: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), line: number,
-                          key: cells[3].trimmingCharacters(in: CharacterSet(charactersIn: "`")), stage: cells[4], reason: cells[5])
+            return BadRow(
+                file: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), line: number,
+                key: cells[3].trimmingCharacters(in: CharacterSet(charactersIn: "`")), stage: cells[4], reason: cells[5]
+            )
         }
     }
 }

@@ -13,7 +13,8 @@ final class StoreLockTests: XCTestCase {
 
     /// The sample pipeline into `folder` (its store and reports there).
     func run(into folder: String, _ extra: [String] = []) -> Process {
-        let process = ImporterProcess.start(["run", "Pipelines/locations.yaml", "--quiet"] + extra, environment: ["OUT_DIR": folder])
+        let process = ImporterProcess.start(
+            ["run", "Pipelines/locations.yaml", "--quiet"] + extra, environment: ["OUT_DIR": folder])
         process.standardOutput = FileHandle.nullDevice
         return process
     }
@@ -66,7 +67,8 @@ final class StoreLockTests: XCTestCase {
             // Every run has ended: whichever exited 0, its rows are these.
             XCTAssertEqual(try dump(folder), expected, "round \(round)")
             let report = try ImporterProcess.report(in: folder + "/reports/locations")
-            XCTAssertEqual(report.string("status"), "succeeded", "round \(round): the report left is a run's that holds its rows")
+            XCTAssertEqual(
+                report.string("status"), "succeeded", "round \(round): the report left is a run's that holds its rows")
         }
         XCTAssertGreaterThan(refused, 0, "runs started together were all let in one after another")
     }
@@ -80,8 +82,9 @@ final class StoreLockTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(held, 0)
         defer { close(held) }
         XCTAssertEqual(flock(held, LOCK_EX | LOCK_NB), 0)
-        let run = try ImporterProcess.run(["run", "Pipelines/locations-dynamodb.yaml", "--quiet"],
-                                          environment: ["OUT_DIR": directory, "AWS_ENDPOINT_URL": "http://127.0.0.1:9"])
+        let run = try ImporterProcess.run(
+            ["run", "Pipelines/locations-dynamodb.yaml", "--quiet"],
+            environment: ["OUT_DIR": directory, "AWS_ENDPOINT_URL": "http://127.0.0.1:9"])
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("checkpoint.json: store in use by "), run.stderr)
     }
@@ -100,31 +103,37 @@ final class StoreLockTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(held, 0)
         defer { close(held) }
         XCTAssertEqual(flock(held, LOCK_SH | LOCK_NB), 0)
-        let export = try ImporterProcess.run(["export", "Pipelines/locations.yaml", "--out", directory + "/backup.tar.gz"],
-                                             environment: ["OUT_DIR": folder])
+        let export = try ImporterProcess.run(
+            ["export", "Pipelines/locations.yaml", "--out", directory + "/backup.tar.gz"],
+            environment: ["OUT_DIR": folder])
         XCTAssertEqual(export.status, 0, "an export reads beside another reader: \(export.stderr)")
-        let writer = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet", "--read-unchanged"], environment: ["OUT_DIR": folder])
+        let writer = try ImporterProcess.run(
+            ["run", "Pipelines/locations.yaml", "--quiet", "--read-unchanged"], environment: ["OUT_DIR": folder])
         XCTAssertEqual(writer.status, 2, writer.stderr)
         XCTAssertTrue(writer.stderr.contains("store in use by "), writer.stderr)
-        let restore = try ImporterProcess.run(["restore", directory + "/backup.tar.gz", "Pipelines/locations.yaml", "--quiet"],
-                                              environment: ["OUT_DIR": folder])
+        let restore = try ImporterProcess.run(
+            ["restore", directory + "/backup.tar.gz", "Pipelines/locations.yaml", "--quiet"],
+            environment: ["OUT_DIR": folder])
         XCTAssertEqual(restore.status, 2, restore.stderr)
         XCTAssertTrue(restore.stderr.contains("store in use by "), restore.stderr)
 
         XCTAssertEqual(flock(held, LOCK_EX | LOCK_NB), 0)
-        let reader = try ImporterProcess.run(["export", "Pipelines/locations.yaml", "--out", directory + "/backup2.tar.gz"],
-                                             environment: ["OUT_DIR": folder])
+        let reader = try ImporterProcess.run(
+            ["export", "Pipelines/locations.yaml", "--out", directory + "/backup2.tar.gz"],
+            environment: ["OUT_DIR": folder])
         XCTAssertEqual(reader.status, 2, reader.stderr)
         XCTAssertTrue(reader.stderr.contains("store in use by "), reader.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/backup2.tar.gz"))
-        let migrate = try ImporterProcess.run(["migrate", "Pipelines/locations.yaml", "--to", "2"], environment: ["OUT_DIR": folder])
+        let migrate = try ImporterProcess.run(
+            ["migrate", "Pipelines/locations.yaml", "--to", "2"], environment: ["OUT_DIR": folder])
         XCTAssertEqual(migrate.status, 2, migrate.stderr)
         XCTAssertTrue(migrate.stderr.contains("store in use by "), migrate.stderr)
 
         // Let go after a moment: a command with --wait takes the store then.
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { _ = flock(held, LOCK_UN) }
-        let waiting = try ImporterProcess.run(["run", "Pipelines/locations.yaml", "--quiet", "--read-unchanged", "--wait", "60"],
-                                              environment: ["OUT_DIR": folder])
+        let waiting = try ImporterProcess.run(
+            ["run", "Pipelines/locations.yaml", "--quiet", "--read-unchanged", "--wait", "60"],
+            environment: ["OUT_DIR": folder])
         XCTAssertEqual(waiting.status, 0, waiting.stderr)
         XCTAssertTrue(waiting.stderr.contains("waiting up to 60 s"), waiting.stderr)
     }

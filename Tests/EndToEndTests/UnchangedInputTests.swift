@@ -35,7 +35,8 @@ final class UnchangedInputTests: XCTestCase {
 
     func writePipeline() throws {
         let model = ImporterProcess.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        try write("""
+        try write(
+            """
             model: \(model)
             sources:
               - { entity: Location, path: locations.csv }
@@ -60,16 +61,19 @@ final class UnchangedInputTests: XCTestCase {
 
     func runPipeline(_ extra: [String] = [], environment: [String: String] = [:]) throws -> Run {
         let result = try ImporterProcess.run(["run", pipeline, "--quiet"] + extra, environment: environment)
-        return Run(status: result.status, stderr: result.stderr, report: try ImporterProcess.report(in: directory + "/reports"))
+        return Run(
+            status: result.status, stderr: result.stderr, report: try ImporterProcess.report(in: directory + "/reports")
+        )
     }
 
     func dump() throws -> String {
-        try ImporterProcess.sqlite(store, "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n" +
-            ImporterProcess.sqlite(store, "SELECT * FROM Checkin ORDER BY checkinId")
+        try ImporterProcess.sqlite(store, "SELECT * FROM \"AWS-Locations\" ORDER BY locationId") + "\n"
+            + ImporterProcess.sqlite(store, "SELECT * FROM Checkin ORDER BY checkinId")
     }
 
     /// Asserts that `run` read every record and found `updated` of them changed.
-    func assertRead(_ run: Run, updated: Int = 0, inserted: Int = 0, file: StaticString = #filePath, line: UInt = #line) {
+    func assertRead(_ run: Run, updated: Int = 0, inserted: Int = 0, file: StaticString = #filePath, line: UInt = #line)
+    {
         XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
         XCTAssertNil(run.unchangedSince, file: file, line: line)
         XCTAssertEqual(run.writePaths, ["incremental", "incremental"], file: file, line: line)
@@ -99,7 +103,8 @@ final class UnchangedInputTests: XCTestCase {
         assertSkipped(second, since: first.runId)
         XCTAssertEqual(try dump(), stored)
         XCTAssertEqual(try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8), "")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_runs"), "2", "the run is in the history")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_runs"), "2", "the run is in the history")
 
         // --read-unchanged reads and compares every record, and records them again.
         let reread = try runPipeline(["--read-unchanged"])
@@ -108,7 +113,8 @@ final class UnchangedInputTests: XCTestCase {
         assertSkipped(try runPipeline(), since: reread.runId)
 
         // A new modification time with the same bytes is still the same input.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: directory + "/checkins.csv")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: directory + "/checkins.csv")
         assertSkipped(try runPipeline(), since: reread.runId)
         XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok")
     }
@@ -152,8 +158,10 @@ final class UnchangedInputTests: XCTestCase {
         // One byte of the input changed, the size the same: the record is read and updated.
         let path = directory + "/checkins.csv"
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "c-42,loc-42,2024-05-01T08:00:00Z,fine,3", with: "c-42,loc-42,2024-05-01T08:00:00Z,fine,4")
-            .write(toFile: path, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "c-42,loc-42,2024-05-01T08:00:00Z,fine,3", with: "c-42,loc-42,2024-05-01T08:00:00Z,fine,4"
+        )
+        .write(toFile: path, atomically: false, encoding: .utf8)
         let changed = try runPipeline()
         assertRead(changed, updated: 1)
         XCTAssertNotEqual(changed.runId, first.runId)
@@ -173,10 +181,14 @@ final class UnchangedInputTests: XCTestCase {
             let result = try ImporterProcess.run(["run", pipeline, "--quiet"])
             XCTAssertEqual(result.status, 1, result.stderr)
             let report = try ImporterProcess.report(in: directory + "/reports")
-            XCTAssertNil(report.string("unchangedSince"), "a run that rejected a record reads again and reports the reject again")
+            XCTAssertNil(
+                report.string("unchangedSince"), "a run that rejected a record reads again and reports the reject again"
+            )
             XCTAssertEqual(try ImporterProcess.rejects(in: directory + "/reports").map { $0.int("line") }, [1236])
         }
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM sqlite_master WHERE name GLOB '_importer_unchanged*'"), "0",
-                       "nothing recorded, nothing watched")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, "SELECT count(*) FROM sqlite_master WHERE name GLOB '_importer_unchanged*'"), "0",
+            "nothing recorded, nothing watched")
     }
 }

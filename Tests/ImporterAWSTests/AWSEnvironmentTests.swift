@@ -14,7 +14,8 @@ final class AWSEnvironmentTests: XCTestCase {
     private var home = ""
 
     override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory
+        home =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("aws-env-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
@@ -70,8 +71,10 @@ final class AWSEnvironmentTests: XCTestCase {
             "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": Self.envSecret,
             "AWS_SESSION_TOKEN": Self.envToken, "AWS_PROFILE": "work",
         ]).credentials()
-        XCTAssertEqual(credentials, AWSCredentials(
-            accessKeyId: "AKIDENV", secretAccessKey: Self.envSecret, sessionToken: Self.envToken))
+        XCTAssertEqual(
+            credentials,
+            AWSCredentials(
+                accessKeyId: "AKIDENV", secretAccessKey: Self.envSecret, sessionToken: Self.envToken))
     }
 
     func testEnvironmentCredentialsWithoutTokenOrWithBlankToken() throws {
@@ -84,14 +87,17 @@ final class AWSEnvironmentTests: XCTestCase {
 
     func testDefaultProfileWhenNoVariables() throws {
         try write(Self.twoProfiles)
-        XCTAssertEqual(try environment([:]).credentials(),
-                       AWSCredentials(accessKeyId: "AKIDDEFAULT", secretAccessKey: Self.fileSecret))
+        XCTAssertEqual(
+            try environment([:]).credentials(),
+            AWSCredentials(accessKeyId: "AKIDDEFAULT", secretAccessKey: Self.fileSecret))
     }
 
     func testNamedProfileTrimsAndLowercasesKeysAndReadsToken() throws {
         try write(Self.twoProfiles)
-        XCTAssertEqual(try environment(["AWS_PROFILE": "work"]).credentials(), AWSCredentials(
-            accessKeyId: "AKIDWORK", secretAccessKey: Self.fileSecret + "-work", sessionToken: Self.fileToken))
+        XCTAssertEqual(
+            try environment(["AWS_PROFILE": "work"]).credentials(),
+            AWSCredentials(
+                accessKeyId: "AKIDWORK", secretAccessKey: Self.fileSecret + "-work", sessionToken: Self.fileToken))
     }
 
     func testBlankKeyVariablesFallBackToTheProfile() throws {
@@ -102,15 +108,18 @@ final class AWSEnvironmentTests: XCTestCase {
 
     func testSharedCredentialsFileVariableOverridesThePath() throws {
         try write(Self.twoProfiles)  // the default path: must be ignored
-        let other = try write("[default]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = s\n", to: "elsewhere/creds")
+        let other = try write(
+            "[default]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = s\n", to: "elsewhere/creds")
         XCTAssertEqual(try environment(["AWS_SHARED_CREDENTIALS_FILE": other]).credentials().accessKeyId, "AKIDOTHER")
         XCTAssertEqual(
-            try environment(["AWS_SHARED_CREDENTIALS_FILE": "~/elsewhere/creds"]).credentials().accessKeyId, "AKIDOTHER")
+            try environment(["AWS_SHARED_CREDENTIALS_FILE": "~/elsewhere/creds"]).credentials().accessKeyId, "AKIDOTHER"
+        )
     }
 
     func testCRLFLinesByteOrderMarkColonsAndRepeatedSections() throws {
-        try write("\u{FEFF}[default]\r\naws_access_key_id: AKIDFIRST\r\naws_secret_access_key = a=b\r\n"
-                  + "[default]\r\naws_access_key_id = AKIDLATER\r\n")
+        try write(
+            "\u{FEFF}[default]\r\naws_access_key_id: AKIDFIRST\r\naws_secret_access_key = a=b\r\n"
+                + "[default]\r\naws_access_key_id = AKIDLATER\r\n")
         let credentials = try environment([:]).credentials()
         XCTAssertEqual(credentials.accessKeyId, "AKIDLATER")
         XCTAssertEqual(credentials.secretAccessKey, "a=b")  // split at the first delimiter only
@@ -130,17 +139,22 @@ final class AWSEnvironmentTests: XCTestCase {
     func testErrors() throws {
         let path = home + "/.aws/credentials"
         for (variables, expected) in [
-            (["AWS_ACCESS_KEY_ID": "AKIDENV"],
-             .incompleteEnvironmentCredentials(missing: "AWS_SECRET_ACCESS_KEY", present: "AWS_ACCESS_KEY_ID")),
-            (["AWS_SECRET_ACCESS_KEY": Self.envSecret],
-             .incompleteEnvironmentCredentials(missing: "AWS_ACCESS_KEY_ID", present: "AWS_SECRET_ACCESS_KEY")),
+            (
+                ["AWS_ACCESS_KEY_ID": "AKIDENV"],
+                .incompleteEnvironmentCredentials(missing: "AWS_SECRET_ACCESS_KEY", present: "AWS_ACCESS_KEY_ID")
+            ),
+            (
+                ["AWS_SECRET_ACCESS_KEY": Self.envSecret],
+                .incompleteEnvironmentCredentials(missing: "AWS_ACCESS_KEY_ID", present: "AWS_SECRET_ACCESS_KEY")
+            ),
             (["AWS_PROFILE": "work"], .profileNotFound(profile: "work", file: path, fileExists: false)),
         ] as [([String: String], AWSConfigurationError)] {
             expectError(expected) { () throws(AWSConfigurationError) in _ = try environment(variables).credentials() }
         }
 
         try write("[default]\naws_access_key_id = AKIDDEFAULT\n[keyonly]\naws_secret_access_key = \(Self.fileSecret)\n")
-        expectError(.profileNotFound(profile: "missing", file: path, fileExists: true)) { () throws(AWSConfigurationError) in
+        expectError(.profileNotFound(profile: "missing", file: path, fileExists: true)) {
+            () throws(AWSConfigurationError) in
             _ = try environment(["AWS_PROFILE": "missing"]).credentials()
         }
         expectError(.incompleteProfile(profile: "default", file: path, missing: "aws_secret_access_key")) {
@@ -205,11 +219,13 @@ final class AWSEnvironmentTests: XCTestCase {
         collect(withRegion.merging(["AWS_PROFILE": "nope"]) { a, _ in a })
         collect(["AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": Self.envSecret])  // no region
         collect(["AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": Self.envSecret], region: "us/east")
-        collect(["AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": Self.envSecret], region: "us-east-1",
-                endpoint: "localhost:8000")
+        collect(
+            ["AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": Self.envSecret], region: "us-east-1",
+            endpoint: "localhost:8000")
 
-        try write("[other]\naws_access_key_id = AKID\naws_secret_access_key = \(Self.fileSecret)\n"
-                  + "aws_session_token = \(Self.fileToken)\n[tokenonly]\naws_session_token = \(Self.fileToken)\n")
+        try write(
+            "[other]\naws_access_key_id = AKID\naws_secret_access_key = \(Self.fileSecret)\n"
+                + "aws_session_token = \(Self.fileToken)\n[tokenonly]\naws_session_token = \(Self.fileToken)\n")
         collect(withRegion)  // default profile missing from an existing file
         collect(withRegion.merging(["AWS_PROFILE": "nope"]) { a, _ in a })
         collect(withRegion.merging(["AWS_PROFILE": "tokenonly"]) { a, _ in a })
@@ -263,8 +279,10 @@ final class AWSEnvironmentTests: XCTestCase {
     func testInvalidEndpointsAndRegions() {
         for (variables, pipeline, expected) in [
             ([:], "localhost:8000", .invalidEndpoint(source: "the pipeline's endpoint", value: "localhost:8000")),
-            (["AWS_ENDPOINT_URL_DYNAMODB": "ftp://h"], nil,
-             .invalidEndpoint(source: "AWS_ENDPOINT_URL_DYNAMODB", value: "ftp://h")),
+            (
+                ["AWS_ENDPOINT_URL_DYNAMODB": "ftp://h"], nil,
+                .invalidEndpoint(source: "AWS_ENDPOINT_URL_DYNAMODB", value: "ftp://h")
+            ),
             (["AWS_ENDPOINT_URL": "http://"], nil, .invalidEndpoint(source: "AWS_ENDPOINT_URL", value: "http://")),
         ] as [([String: String], String?, AWSConfigurationError)] {
             expectError(expected) { () throws(AWSConfigurationError) in

@@ -14,8 +14,10 @@ final class RequestBodyTests: XCTestCase {
     ]
 
     func testHandWrittenBodiesMatchJSONEncoder() throws {
-        var conditional = DynamoDB.PutItem(tableName: "T-1", item: item, condition: DynamoDB.Condition(
-            "#v = :v", names: ["#v": "version", "#k": "id"], values: [":v": .n("3")]))
+        var conditional = DynamoDB.PutItem(
+            tableName: "T-1", item: item,
+            condition: DynamoDB.Condition(
+                "#v = :v", names: ["#v": "version", "#k": "id"], values: [":v": .n("3")]))
         conditional.returnConsumedCapacity = DynamoDB.totalCapacity
         var projected = DynamoDB.GetItem(tableName: "T", key: ["id": .s("k")])
         projected.projectionExpression = "#k"
@@ -36,21 +38,29 @@ final class RequestBodyTests: XCTestCase {
         try assertSameJSON(projected)
         try assertSameJSON(write)
         try assertSameJSON(unasked)
-        try assertSameJSON(DynamoDB.TransactWriteItems(puts: [conditional, DynamoDB.PutItem(tableName: "U", item: ["id": .s("1")])]))
+        try assertSameJSON(
+            DynamoDB.TransactWriteItems(puts: [conditional, DynamoDB.PutItem(tableName: "U", item: ["id": .s("1")])]))
         try assertSameJSON(DynamoDB.TransactWriteItems(puts: []))
-        var transactedDelete = DynamoDB.DeleteItem(tableName: "T", key: ["id": .s("d")], condition: DynamoDB.Condition(
-            "#v = :v", names: ["#v": "version"], values: [":v": .n("2")]))
+        var transactedDelete = DynamoDB.DeleteItem(
+            tableName: "T", key: ["id": .s("d")],
+            condition: DynamoDB.Condition(
+                "#v = :v", names: ["#v": "version"], values: [":v": .n("2")]))
         transactedDelete.returnConsumedCapacity = nil
-        try assertSameJSON(DynamoDB.TransactWriteItems(actions: [
-            .put(conditional), .delete(transactedDelete), .delete(DynamoDB.DeleteItem(tableName: "U", key: ["id": .n("1")])),
-            .conditionCheck(DynamoDB.ConditionCheck(tableName: "T", key: ["id": .s("p")],
-                                                    condition: DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": "id"]))),
-        ]))
-        try assertSameJSON(DynamoDB.BatchGetItem(requestItems: [
-            "T": DynamoDB.KeysAndAttributes(keys: [["id": .s("a")], ["id": .s("b")]]),
-            "U": DynamoDB.KeysAndAttributes(keys: [["id": .n("1")]], consistentRead: nil),
-            "V": DynamoDB.KeysAndAttributes(keys: [], consistentRead: false),
-        ]))
+        try assertSameJSON(
+            DynamoDB.TransactWriteItems(actions: [
+                .put(conditional), .delete(transactedDelete),
+                .delete(DynamoDB.DeleteItem(tableName: "U", key: ["id": .n("1")])),
+                .conditionCheck(
+                    DynamoDB.ConditionCheck(
+                        tableName: "T", key: ["id": .s("p")],
+                        condition: DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": "id"]))),
+            ]))
+        try assertSameJSON(
+            DynamoDB.BatchGetItem(requestItems: [
+                "T": DynamoDB.KeysAndAttributes(keys: [["id": .s("a")], ["id": .s("b")]]),
+                "U": DynamoDB.KeysAndAttributes(keys: [["id": .n("1")]], consistentRead: nil),
+                "V": DynamoDB.KeysAndAttributes(keys: [], consistentRead: false),
+            ]))
     }
 
     func testAValueThatIsNotAnAttributeValueIsRefused() {

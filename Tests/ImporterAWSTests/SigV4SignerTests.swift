@@ -240,7 +240,8 @@ final class SigV4SignerTests: XCTestCase {
         let rootSignature = "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"
         // get-relative, get-slash, get-slash-dot-slash: all canonicalize to "/".
         for path in ["/example/..", "//", "/./"] {
-            try assertVector(url: "https://example.amazonaws.com" + path, stringToSignHash: root, signature: rootSignature)
+            try assertVector(
+                url: "https://example.amazonaws.com" + path, stringToSignHash: root, signature: rootSignature)
         }
         // get-slash-pointless-dot
         try assertVector(
@@ -333,12 +334,14 @@ final class SigV4SignerTests: XCTestCase {
             method: "GET", url: URL(string: "https://example.amazonaws.com/")!, headers: [Self.host], body: [],
             date: Self.date)
         XCTAssertEqual(headers.map(\.name), ["Host", "X-Amz-Date", "Authorization"])
-        XCTAssertEqual(headers.map(\.value), [
-            "example.amazonaws.com", "20150830T123600Z",
-            // get-vanilla
-            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
-                + "SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31",
-        ])
+        XCTAssertEqual(
+            headers.map(\.value),
+            [
+                "example.amazonaws.com", "20150830T123600Z",
+                // get-vanilla
+                "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
+                    + "SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31",
+            ])
     }
 
     func testHostIsTakenFromTheURLWhenNotGiven() {
@@ -347,7 +350,8 @@ final class SigV4SignerTests: XCTestCase {
             method: "GET", url: URL(string: "https://example.amazonaws.com/")!, headers: [], body: [], date: Self.date)
         XCTAssertEqual(headers.first?.name, "Host")
         XCTAssertEqual(headers.first?.value, "example.amazonaws.com")
-        XCTAssertTrue(headers.last!.value.hasSuffix("Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"))
+        XCTAssertTrue(
+            headers.last!.value.hasSuffix("Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"))
     }
 
     func testHostCarriesOnlyANonDefaultPort() {
@@ -367,7 +371,8 @@ final class SigV4SignerTests: XCTestCase {
             date: Self.date)
         XCTAssertEqual(headers.filter { $0.name.lowercased() == "x-amz-date" }.map(\.value), ["20150830T123600Z"])
         XCTAssertEqual(headers.filter { $0.name.lowercased() == "authorization" }.count, 1)
-        XCTAssertTrue(headers.last!.value.hasSuffix("Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"))
+        XCTAssertTrue(
+            headers.last!.value.hasSuffix("Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"))
     }
 
     func testS3PathsAreNotNormalized() {

@@ -23,13 +23,16 @@ final class TableNameTests: XCTestCase {
             var options = DynamoDBStore.Options()
             options.tablePrefix = prefix
             options.createTables = true
-            let client = DynamoDBClient(AWSResolvedConfiguration(credentials: credentials, region: "us-east-1", endpoint: closedPort),
-                                        retry: RetryPolicy(maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.01))
+            let client = DynamoDBClient(
+                AWSResolvedConfiguration(credentials: credentials, region: "us-east-1", endpoint: closedPort),
+                retry: RetryPolicy(maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.01))
             return try DynamoDBStore(client: client, options: options)
         }
 
         XCTAssertThrowsError(try store(prefix: "").prepare(for: model)) { error in
-            guard let error = error as? ConfigurationError else { return XCTFail("not a configuration error: \(error)") }
+            guard let error = error as? ConfigurationError else {
+                return XCTFail("not a configuration error: \(error)")
+            }
             XCTAssertTrue(error.description.contains("\(file):5"), error.description)
             XCTAssertTrue(error.description.contains("DynamoDB would refuse the table name 'AB'"), error.description)
             XCTAssertTrue(error.description.contains("3 to 255 characters"), error.description)

@@ -20,7 +20,8 @@ final class StreamingTarTests: XCTestCase {
             let header = TarHeader.regularFile(name: "data/Checkin.ndjson", size: size, modified: modified)
             XCTAssertEqual(header.count, 512)
             let file = write("header-\(size)", header)
-            let read = try python("""
+            let read = try python(
+                """
                 import sys, tarfile
                 info = tarfile.TarInfo.frombuf(open(sys.argv[1], "rb").read(), "utf-8", "strict")
                 print(info.name, info.size, oct(info.mode), info.mtime, info.isreg())
@@ -34,11 +35,15 @@ final class StreamingTarTests: XCTestCase {
     func testStoredFramesAndCompressedFramesDecompressAsOneStream() throws {
         for (codec, tool) in [(FrameCodec.gzip, "/usr/bin/gzip"), (.zstd, "/usr/bin/zstd")] {
             // Stored frames around block limits (gzip 65,535, zstd 128 KiB), then compressed ones.
-            let parts: [[UInt8]] = [0, 1, 65_535, 65_536, 131_072, 200_001].map { count in (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7 + count) } }
+            let parts: [[UInt8]] = [0, 1, 65_535, 65_536, 131_072, 200_001].map { count in
+                (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7 + count) }
+            }
             let compressor = try codec.makeCompressor()
             var archive: [UInt8] = []
             for part in parts { archive += codec.stored(part) }
-            XCTAssertEqual(codec.stored(parts[4]).count, codec.stored(parts[4].map { $0 ^ 0xff }).count, "a stored frame's length depends on the length only")
+            XCTAssertEqual(
+                codec.stored(parts[4]).count, codec.stored(parts[4].map { $0 ^ 0xff }).count,
+                "a stored frame's length depends on the length only")
             for part in parts { archive += try compressor.frame(of: part) }
             let file = write("frames-\(codec)", archive)
             let expected = Array(parts.joined())
@@ -62,7 +67,8 @@ final class StreamingTarTests: XCTestCase {
         let written = try writer.finish()
         XCTAssertEqual(written.bytes, Int64(input.count))
         let inputFile = write("input", input)
-        XCTAssertEqual(written.sha256, String(decoding: try run("/usr/bin/sha256sum", [inputFile]).prefix(64), as: UTF8.self))
+        XCTAssertEqual(
+            written.sha256, String(decoding: try run("/usr/bin/sha256sum", [inputFile]).prefix(64), as: UTF8.self))
         XCTAssertEqual(try run("/usr/bin/zstd", ["-dc", write("output.zst", output)]), Data(input))
     }
 

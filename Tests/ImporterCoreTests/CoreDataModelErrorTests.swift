@@ -10,20 +10,24 @@ final class CoreDataModelErrorTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     /// A one-version model whose entity `Item` has `body` inside it.
-    private func load(entity body: String, userInfo: String = #"<entry key="hashKey" value="itemId"/><entry key="versionAttribute" value="version"/>"#,
-                      more: String = "") throws -> VersionedModel {
-        try load(contents: """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Item" syncable="YES">
-                    <attribute name="itemId" attributeType="String"/>
-                    <attribute name="version" optional="YES" attributeType="Integer 64"/>
-                    \(body)
-                    <userInfo>\(userInfo)</userInfo>
-                </entity>
-                \(more)
-            </model>
-            """)
+    private func load(
+        entity body: String,
+        userInfo: String = #"<entry key="hashKey" value="itemId"/><entry key="versionAttribute" value="version"/>"#,
+        more: String = ""
+    ) throws -> VersionedModel {
+        try load(
+            contents: """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    <entity name="Item" syncable="YES">
+                        <attribute name="itemId" attributeType="String"/>
+                        <attribute name="version" optional="YES" attributeType="Integer 64"/>
+                        \(body)
+                        <userInfo>\(userInfo)</userInfo>
+                    </entity>
+                    \(more)
+                </model>
+                """)
     }
 
     private func load(contents: String) throws -> VersionedModel {
@@ -33,10 +37,14 @@ final class CoreDataModelErrorTests: XCTestCase {
         return try ModelLoader.load(path: package)
     }
 
-    private func assertRefused(line: Int?, _ message: String, _ body: () throws -> VersionedModel,
-                               file: StaticString = #filePath, sourceLine: UInt = #line) {
+    private func assertRefused(
+        line: Int?, _ message: String, _ body: () throws -> VersionedModel,
+        file: StaticString = #filePath, sourceLine: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: sourceLine) { error in
-            guard let error = error as? ConfigurationError else { return XCTFail("\(error)", file: file, line: sourceLine) }
+            guard let error = error as? ConfigurationError else {
+                return XCTFail("\(error)", file: file, line: sourceLine)
+            }
             XCTAssertTrue(error.file.hasSuffix("Things.xcdatamodel/contents"), error.file, file: file, line: sourceLine)
             if let line { XCTAssertEqual(error.line, line, "\(error)", file: file, line: sourceLine) }
             XCTAssertTrue(error.description.contains(message), "\(error)", file: file, line: sourceLine)
@@ -57,13 +65,19 @@ final class CoreDataModelErrorTests: XCTestCase {
             try load(entity: "", userInfo: #"<entry key="hashKey" value="itemId"/>"#)
         }
         assertRefused(line: 6, "needs the userInfo entry key = ATTRIBUTE") {
-            try load(entity: #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>"#)
+            try load(
+                entity:
+                    #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>"#
+            )
         }
     }
 
     func testWhatCannotBeStoredIsRefusedWithTheReason() {
         assertRefused(line: 6, "'No Action' leaves references to deleted items") {
-            try load(entity: #"<attribute name="ownerId" optional="YES" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Item"/>"#)
+            try load(
+                entity:
+                    #"<attribute name="ownerId" optional="YES" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Item"/>"#
+            )
         }
         assertRefused(line: 6, "attribute type 'Integer 128' is unknown") {
             try load(entity: #"<attribute name="big" attributeType="Integer 128"/>"#)
@@ -99,35 +113,45 @@ final class CoreDataModelErrorTests: XCTestCase {
         try "hashKey".write(toFile: secret, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: secret) }
         assertRefused(line: 2, "a DOCTYPE with declarations ('[…]') is refused") {
-            try load(contents: """
-                <?xml version="1.0"?>
-                <!DOCTYPE model [ <!ENTITY lol "lol"> <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"> ]>
-                <model><entity name="&lol2;"/></model>
-                """)
+            try load(
+                contents: """
+                    <?xml version="1.0"?>
+                    <!DOCTYPE model [ <!ENTITY lol "lol"> <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"> ]>
+                    <model><entity name="&lol2;"/></model>
+                    """)
         }
         assertRefused(line: 2, "a DOCTYPE with declarations") {
-            try load(contents: """
-                <?xml version="1.0"?>
-                <!DOCTYPE model [ <!ENTITY key SYSTEM "file://\(secret)"> ]>
-                <model><entity name="Item"><userInfo><entry key="&key;" value="itemId"/></userInfo></entity></model>
-                """)
+            try load(
+                contents: """
+                    <?xml version="1.0"?>
+                    <!DOCTYPE model [ <!ENTITY key SYSTEM "file://\(secret)"> ]>
+                    <model><entity name="Item"><userInfo><entry key="&key;" value="itemId"/></userInfo></entity></model>
+                    """)
         }
         assertRefused(line: 1, "unknown entity '&key;'") {
-            try load(contents: #"<model><entity name="Item"><userInfo><entry key="&key;" value="itemId"/></userInfo></entity></model>"#)
+            try load(
+                contents:
+                    #"<model><entity name="Item"><userInfo><entry key="&key;" value="itemId"/></userInfo></entity></model>"#
+            )
         }
     }
 
     func testXMLReaderDetails() throws {
-        var reader = try XMLEventReader(bytes: Array("<?xml version='1.0'?><!-- c --><a x='1 &amp; &#x41;&#10;'>t&lt;<![CDATA[<b>]]><b/></a>".utf8))
+        var reader = try XMLEventReader(
+            bytes: Array("<?xml version='1.0'?><!-- c --><a x='1 &amp; &#x41;&#10;'>t&lt;<![CDATA[<b>]]><b/></a>".utf8))
         var events: [XMLEvent] = []
         while let event = try reader.next() { events.append(event) }
-        XCTAssertEqual(events, [
-            .start(name: "a", attributes: ["x": "1 & A\n"], line: 1), .text("t<", line: 1), .text("<b>", line: 1),
-            .start(name: "b", attributes: [:], line: 1), .end(name: "b", line: 1), .end(name: "a", line: 1),
-        ])
-        for (text, message) in [("<a>", "ends inside <a>"), ("<a/><b/>", "a second root element"), ("", "no root element"),
-                                ("<a x=1/>", "must be in quotes"), ("<a>&#0;</a>", "not a character XML allows"),
-                                ("<a><!-- a -- b --></a>", "'--' inside a comment"), ("<a>x</a>y", "text outside the root")] {
+        XCTAssertEqual(
+            events,
+            [
+                .start(name: "a", attributes: ["x": "1 & A\n"], line: 1), .text("t<", line: 1), .text("<b>", line: 1),
+                .start(name: "b", attributes: [:], line: 1), .end(name: "b", line: 1), .end(name: "a", line: 1),
+            ])
+        for (text, message) in [
+            ("<a>", "ends inside <a>"), ("<a/><b/>", "a second root element"), ("", "no root element"),
+            ("<a x=1/>", "must be in quotes"), ("<a>&#0;</a>", "not a character XML allows"),
+            ("<a><!-- a -- b --></a>", "'--' inside a comment"), ("<a>x</a>y", "text outside the root"),
+        ] {
             var reader = try XMLEventReader(bytes: Array(text.utf8))
             XCTAssertThrowsError(try { while try reader.next() != nil {} }(), text) { error in
                 XCTAssertTrue((error as? XMLSyntaxError)?.message.contains(message) == true, "\(text): \(error)")
@@ -135,7 +159,9 @@ final class CoreDataModelErrorTests: XCTestCase {
         }
         XCTAssertThrowsError(try XMLEventReader(bytes: [0x3C, 0x61, 0xFF, 0x3E]))
         XCTAssertThrowsError(try XMLEventReader(bytes: Array("<a>\n<b c=\"n\u{1}me\"/></a>".utf8))) { error in
-            XCTAssertEqual(error as? XMLSyntaxError, XMLSyntaxError(line: 2, message: "control character 0x1 is not allowed in XML"))
+            XCTAssertEqual(
+                error as? XMLSyntaxError,
+                XMLSyntaxError(line: 2, message: "control character 0x1 is not allowed in XML"))
         }
         let deep = String(repeating: "<a>", count: XMLEventReader.maximumDepth + 1)
         var deepReader = try XMLEventReader(bytes: Array(deep.utf8))

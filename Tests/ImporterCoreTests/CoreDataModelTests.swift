@@ -21,11 +21,14 @@ final class CoreDataModelTests: XCTestCase {
         XCTAssertEqual(store.table, "Stores")
         XCTAssertEqual(store.hashKey, "storeId")
         XCTAssertEqual(store.versionAttribute, "version", "inherited from Record's userInfo")
-        XCTAssertEqual(store.attributes.prefix(3).map(\.name), ["createdAt", "note", "version"], "the parent's attributes first")
+        XCTAssertEqual(
+            store.attributes.prefix(3).map(\.name), ["createdAt", "note", "version"], "the parent's attributes first")
         XCTAssertEqual(store.attribute(named: "createdAt")?.required, true, "no optional=\"YES\": required")
         XCTAssertEqual(store.attribute(named: "note")?.required, false)
         XCTAssertEqual(store.attribute(named: "active")?.defaultValue, .boolean(true))
-        XCTAssertEqual(store.attribute(named: "opened")?.defaultValue, .date(1_672_531_200_000), "694224000 s after 2001 is 2023-01-01")
+        XCTAssertEqual(
+            store.attribute(named: "opened")?.defaultValue, .date(1_672_531_200_000),
+            "694224000 s after 2001 is 2023-01-01")
         XCTAssertEqual(store.attribute(named: "rating")?.type, .decimal)
         XCTAssertEqual(store.attribute(named: "name")?.maxLength, 80, "a string's maxValueString is a length")
         XCTAssertEqual(store.attribute(named: "code")?.maxLength, 3)
@@ -55,12 +58,14 @@ final class CoreDataModelTests: XCTestCase {
 
     func testWhatIsNotUsedIsNamedInWarningsOnce() throws {
         let warnings = try ModelLoader.load(path: Self.shop).warnings.map(\.description)
-        for expected in ["Shop 3.xcdatamodel: version 3 is newer than the current version 2",
-                         "contents:4: Product.cachedLabel is not imported: it is transient",
-                         "contents:10: Product.thumbnail is not imported: Transformable",
-                         "the minimum length 3 of Store.code is not checked",
-                         "fetched property Store.cheapProducts is not imported",
-                         "configuration 'Cloud' is not used"] {
+        for expected in [
+            "Shop 3.xcdatamodel: version 3 is newer than the current version 2",
+            "contents:4: Product.cachedLabel is not imported: it is transient",
+            "contents:10: Product.thumbnail is not imported: Transformable",
+            "the minimum length 3 of Store.code is not checked",
+            "fetched property Store.cheapProducts is not imported",
+            "configuration 'Cloud' is not used",
+        ] {
             XCTAssertEqual(warnings.filter { $0.contains(expected) }.count, 1, "\(expected) in \(warnings)")
         }
         XCTAssertEqual(warnings.count, 6, "\(warnings)")
@@ -72,7 +77,8 @@ final class CoreDataModelTests: XCTestCase {
         XCTAssertEqual(v2.entity(named: "Store")?.attribute(named: "title")?.renamedFrom, "name")
         let step = try XCTUnwrap(versions.steps(from: 1, to: 2).first)
         XCTAssertTrue(step.refusals.isEmpty, "\(step.refusals)")
-        XCTAssertTrue(step.description.contains("name → title") || step.description.contains("renamed"), step.description)
+        XCTAssertTrue(
+            step.description.contains("name → title") || step.description.contains("renamed"), step.description)
         XCTAssertTrue(step.description.contains("qty"), step.description)
     }
 
@@ -95,14 +101,17 @@ final class CoreDataModelTests: XCTestCase {
             XCTAssertEqual(yaml.checksum, version.checksum)
         }
         try CoreDataPackageWriter.write(shop, to: directory + "/Shop.xcdatamodeld")
-        XCTAssertEqual(try ModelLoader.load(path: directory + "/Shop.xcdatamodeld").versions.map(\.checksum), shop.versions.map(\.checksum))
+        XCTAssertEqual(
+            try ModelLoader.load(path: directory + "/Shop.xcdatamodeld").versions.map(\.checksum),
+            shop.versions.map(\.checksum))
         // YAML (the sample, with conversions, enumerations and a range-free model) → Core Data → YAML.
         let sample = try ModelLoader.load(path: Self.root.appendingPathComponent("SampleData/Locations/Model").path)
         try CoreDataPackageWriter.write(sample, to: directory + "/Locations.xcdatamodeld")
         let back = try ModelLoader.load(path: directory + "/Locations.xcdatamodeld")
         XCTAssertEqual(back.versions.map(\.checksum), sample.versions.map(\.checksum))
-        XCTAssertEqual(try String(contentsOfFile: directory + "/Locations.xcdatamodeld/.xccurrentversion", encoding: .utf8)
-            .contains("<string>Locations 3.xcdatamodel</string>"), true)
+        XCTAssertEqual(
+            try String(contentsOfFile: directory + "/Locations.xcdatamodeld/.xccurrentversion", encoding: .utf8)
+                .contains("<string>Locations 3.xcdatamodel</string>"), true)
         XCTAssertThrowsError(try CoreDataPackageWriter.write(sample, to: directory + "/Other.xcdatamodeld"))
     }
 
@@ -139,7 +148,8 @@ final class CoreDataModelTests: XCTestCase {
         let back = try ModelLoader.load(path: directory).newest
         XCTAssertEqual(back.checksum, model.checksum)
         XCTAssertEqual(back.entity(named: "Alert")?.relationships.first?.keys, ["stationId", "hour"])
-        XCTAssertEqual(back.entity(named: "Reading")?.attribute(named: "note")?.defaultValue, .string("line one\nline\ttwo"))
+        XCTAssertEqual(
+            back.entity(named: "Reading")?.attribute(named: "note")?.defaultValue, .string("line one\nline\ttwo"))
         // Characters YAML does not allow unescaped, or would fold, written as escapes.
         let awkward = "a\u{7F}b\u{85}c\u{2028}d\u{9F}e\r"
         XCTAssertEqual(ModelText.quoted(awkward), #""a\u007Fb\u0085c\u2028d\u009Fe\u000D""#)

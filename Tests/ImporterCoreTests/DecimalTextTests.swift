@@ -18,15 +18,19 @@ final class DecimalTextTests: XCTestCase {
     }
 
     func testEdgeCases() {
-        for (text, expected) in [("0", "0"), ("-0", "0"), ("-0.0", "0"), ("-0.5", "-0.5"), ("00.5", "0.5"), ("1.", "1"), (".5", "0.5"),
-                                 ("12.50", "12.5"), ("+3", "3"), ("1e2", "100"), ("", nil), ("-", nil), ("1.2.3", nil), ("١", nil)] as [(String, String?)] {
+        for (text, expected) in [
+            ("0", "0"), ("-0", "0"), ("-0.0", "0"), ("-0.5", "-0.5"), ("00.5", "0.5"), ("1.", "1"), (".5", "0.5"),
+            ("12.50", "12.5"), ("+3", "3"), ("1e2", "100"), ("", nil), ("-", nil), ("1.2.3", nil), ("١", nil),
+        ] as [(String, String?)] {
             XCTAssertEqual(DecimalText.canonical(text), expected, text)
         }
     }
 
     private static func randomLiteral(_ random: inout SystemRandomNumberGenerator) -> String {
         let digits = "0123456789"
-        func run(_ range: ClosedRange<Int>) -> String { String((0..<Int.random(in: range, using: &random)).map { _ in digits.randomElement(using: &random)! }) }
+        func run(_ range: ClosedRange<Int>) -> String {
+            String((0..<Int.random(in: range, using: &random)).map { _ in digits.randomElement(using: &random)! })
+        }
         var text = ["", "", "-", "+"].randomElement(using: &random)!
         text += Bool.random(using: &random) ? run(1...1) : run(0...6)
         if Bool.random(using: &random) { text += "." + run(0...4) }

@@ -7,11 +7,16 @@ import XCTest
 final class HostileYAMLTests: XCTestCase {
     /// Nine levels of nine aliases each: 387 million nodes if anything expanded them.
     static let aliasBomb: String = {
-        var lines = ["model: Bomb", "version: 1", "entities:", "  A:", "    hashKey: id", "    attributes:",
-                     "      id: { type: string, values: &a [x, x, x, x, x, x, x, x, x] }"]
+        var lines = [
+            "model: Bomb", "version: 1", "entities:", "  A:", "    hashKey: id", "    attributes:",
+            "      id: { type: string, values: &a [x, x, x, x, x, x, x, x, x] }",
+        ]
         for level in 1...8 {
-            let name = Character(Unicode.Scalar(UInt8(97 + level))), previous = Character(Unicode.Scalar(UInt8(96 + level)))
-            lines.append("      a\(level): { type: string, values: &\(name) [\(Array(repeating: "*\(previous)", count: 9).joined(separator: ", "))] }")
+            let name = Character(Unicode.Scalar(UInt8(97 + level))),
+                previous = Character(Unicode.Scalar(UInt8(96 + level)))
+            lines.append(
+                "      a\(level): { type: string, values: &\(name) [\(Array(repeating: "*\(previous)", count: 9).joined(separator: ", "))] }"
+            )
         }
         return lines.joined(separator: "\n")
     }()
@@ -28,23 +33,27 @@ final class HostileYAMLTests: XCTestCase {
     func testAliasesThatExplodeAreRefusedBeforeTheDocumentIsComposed() {
         var lines = ["model: m.yaml", "a: &a [x, x, x, x, x, x, x, x, x]"]
         for level in 1...8 {
-            let name = Character(Unicode.Scalar(UInt8(97 + level))), previous = Character(Unicode.Scalar(UInt8(96 + level)))
+            let name = Character(Unicode.Scalar(UInt8(97 + level))),
+                previous = Character(Unicode.Scalar(UInt8(96 + level)))
             lines.append("\(name): &\(name) [\(Array(repeating: "*\(previous)", count: 9).joined(separator: ", "))]")
         }
         lines.append("? *i\n: keyed by the bomb")
-        XCTAssertThrowsError(try PipelineLoader().parse(text: lines.joined(separator: "\n"), file: "bomb.yaml")) { error in
+        XCTAssertThrowsError(try PipelineLoader().parse(text: lines.joined(separator: "\n"), file: "bomb.yaml")) {
+            error in
             XCTAssertTrue("\(error)".contains("expand the document past 100000 nodes"), "\(error)")
             XCTAssertEqual((error as? ConfigurationError)?.line, 7, "\(error)")
         }
         // Aliases that stay small are YAML as usual.
-        let shared = "name: n\nmodel: m.yaml\nsources:\n  - { entity: A, path: a.csv, csv: &csv { nullValues: [NA] } }\n  - { entity: B, path: b.csv, csv: *csv }\n"
+        let shared =
+            "name: n\nmodel: m.yaml\nsources:\n  - { entity: A, path: a.csv, csv: &csv { nullValues: [NA] } }\n  - { entity: B, path: b.csv, csv: *csv }\n"
         XCTAssertNil(YAMLAliasCheck.explodingAliasLine(in: shared))
     }
 
     func testAHugeDocumentIsRefusedBeforeItIsParsed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).yaml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let huge = "model: Huge\nversion: 1\n# " + String(repeating: "x", count: YAMLNode.maximumBytes) + "\nentities: {}\n"
+        let huge =
+            "model: Huge\nversion: 1\n# " + String(repeating: "x", count: YAMLNode.maximumBytes) + "\nentities: {}\n"
         try huge.write(toFile: path, atomically: false, encoding: .utf8)
         for load in [{ _ = try ModelLoader.loadFile(path) }, { _ = try PipelineLoader().load(path: path) }] {
             XCTAssertThrowsError(try load()) { error in

@@ -6,8 +6,9 @@ final class KeyLedgerTests: XCTestCase {
         let ledger = KeyLedger()
         XCTAssertNil(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 0, line: 2)))
         XCTAssertNil(try ledger.record(.string("x"), entity: "B", at: RecordLocation(inputIndex: 1, line: 3)))
-        XCTAssertEqual(try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 2, line: 9)),
-                       RecordLocation(inputIndex: 0, line: 2))
+        XCTAssertEqual(
+            try ledger.record(.string("x"), entity: "A", at: RecordLocation(inputIndex: 2, line: 9)),
+            RecordLocation(inputIndex: 0, line: 2))
         XCTAssertTrue(try ledger.contains(.string("x"), entity: "B"))
         XCTAssertFalse(try ledger.contains(.string("y"), entity: "B"))
     }
@@ -16,11 +17,13 @@ final class KeyLedgerTests: XCTestCase {
     func testKeyLedgerSpillsToDiskAndStillFindsEveryKey() throws {
         let ledger = KeyLedger(memoryLimit: 1000)
         for line in 1...5000 {
-            XCTAssertNil(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 3, line: line)))
+            XCTAssertNil(
+                try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 3, line: line)))
         }
         for line in stride(from: 1, through: 5000, by: 7) {
-            XCTAssertEqual(try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 0, line: 9999)),
-                           RecordLocation(inputIndex: 3, line: line))
+            XCTAssertEqual(
+                try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 0, line: 9999)),
+                RecordLocation(inputIndex: 3, line: line))
         }
         XCTAssertTrue(try ledger.contains(.integer(1), entity: "A"))
         XCTAssertTrue(try ledger.contains(.integer(4999), entity: "A"))

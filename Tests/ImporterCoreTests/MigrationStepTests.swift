@@ -4,8 +4,10 @@ import XCTest
 /// The inferred steps, the explicit conversions and the refusals of docs/migration.md, on small models.
 final class MigrationStepTests: XCTestCase {
     /// Version 1 of a model with one entity; `attributes` are YAML lines of `Item`.
-    static func model(version: Int, entity: String = "Item", table: String? = nil, renamedFrom: String? = nil,
-                      _ attributes: [String]) throws -> Model {
+    static func model(
+        version: Int, entity: String = "Item", table: String? = nil, renamedFrom: String? = nil,
+        _ attributes: [String]
+    ) throws -> Model {
         var text = "model: M\nversion: \(version)\nentities:\n  \(entity):\n"
         if let table { text += "    table: \(table)\n" }
         if let renamedFrom { text += "    renamedFrom: \(renamedFrom)\n" }
@@ -15,7 +17,9 @@ final class MigrationStepTests: XCTestCase {
     }
 
     /// Migrates one item (values by name, the rest null) from `old` to `new`.
-    func migrate(_ item: [String: Value], from old: Model, to new: Model, entity: String = "Item") throws -> Result<[String: Value], Rejection> {
+    func migrate(_ item: [String: Value], from old: Model, to new: Model, entity: String = "Item") throws -> Result<
+        [String: Value], Rejection
+    > {
         let plan = MigrationPlan(steps: [MigrationStep(from: old, to: new)], from: old, to: new)
         XCTAssertEqual(plan.refusals.map(\.description), [])
         let source = try XCTUnwrap(old.entity(named: entity))
@@ -35,8 +39,12 @@ final class MigrationStepTests: XCTestCase {
 
     func testAddedAttributesAreNullOrTheirDefault() throws {
         let v1 = try Self.model(version: 1, ["name: { type: string }"])
-        let v2 = try Self.model(version: 2, ["name: { type: string }", "note: { type: string }",
-                                             "category: { type: string, required: true, default: misc }"])
+        let v2 = try Self.model(
+            version: 2,
+            [
+                "name: { type: string }", "note: { type: string }",
+                "category: { type: string, required: true, default: misc }",
+            ])
         let item = try migrate(["name": .string("a")], from: v1, to: v2).get()
         XCTAssertEqual(item["note"], .null)
         XCTAssertEqual(item["category"], .string("misc"))
@@ -47,8 +55,9 @@ final class MigrationStepTests: XCTestCase {
         let v1 = try Self.model(version: 1, ["name: { type: string }", "debug: { type: string }"])
         let v2 = try Self.model(version: 2, ["name: { type: string }"])
         XCTAssertEqual(MigrationStep(from: v1, to: v2).entities[0].removed.map(\.name), ["debug"])
-        XCTAssertEqual(try migrate(["name": .string("a"), "debug": .string("x")], from: v1, to: v2).get().keys.sorted(),
-                       ["id", "name", "version"])
+        XCTAssertEqual(
+            try migrate(["name": .string("a"), "debug": .string("x")], from: v1, to: v2).get().keys.sorted(),
+            ["id", "name", "version"])
     }
 
     func testRenamedFromCarriesTheValue() throws {
@@ -61,13 +70,16 @@ final class MigrationStepTests: XCTestCase {
         let v1 = try Self.model(version: 1, ["name: { type: string }"])
         let v2 = try Self.model(version: 2, ["title: { type: string, renamedFrom: name }"])
         // Version 3 still says renamedFrom: name (copied from v2): the same name in v2 wins.
-        let v3 = try Self.model(version: 3, ["title: { type: string, renamedFrom: name }", "label: { type: string, renamedFrom: title }"])
+        let v3 = try Self.model(
+            version: 3, ["title: { type: string, renamedFrom: name }", "label: { type: string, renamedFrom: title }"])
         XCTAssertFalse(MigrationStep(from: v2, to: v3).refusals.isEmpty, "title cannot be carried twice")
         let v3b = try Self.model(version: 3, ["label: { type: string, renamedFrom: title }"])
         let plan = try MigrationPlan(VersionedModel(versions: [v1, v2, v3b]), from: 1, to: 3)
         XCTAssertEqual(plan.steps.count, 2)
         let migrator = try XCTUnwrap(RecordMigrator(plan: plan, entity: "Item"))
-        XCTAssertEqual(try migrator.migrate([.string("k"), .string("Café"), .integer(1)]).get(), [.string("k"), .string("Café"), .integer(1)])
+        XCTAssertEqual(
+            try migrator.migrate([.string("k"), .string("Café"), .integer(1)]).get(),
+            [.string("k"), .string("Café"), .integer(1)])
         XCTAssertEqual(plan.to.entities[0].attributes.map(\.name), ["id", "label", "version"])
     }
 
@@ -78,32 +90,53 @@ final class MigrationStepTests: XCTestCase {
         XCTAssertEqual(try migrate(["size": .string("L")], from: v1, to: withDefault).get()["size"], .string("L"))
         let without = try Self.model(version: 2, ["size: { type: string, required: true }"])
         XCTAssertEqual(refusals(from: v1, to: without).count, 1)
-        XCTAssertTrue(refusals(from: v1, to: without)[0].contains("v2.yaml:9: 'Item.size': becomes required without a default"),
-                      refusals(from: v1, to: without)[0])
+        XCTAssertTrue(
+            refusals(from: v1, to: without)[0].contains("v2.yaml:9: 'Item.size': becomes required without a default"),
+            refusals(from: v1, to: without)[0])
     }
 
     /// A range key added, removed or replaced changes every item's identity: refused (docs/model.md#composite-keys).
     func testAChangeOfKeyIsRefused() throws {
         func keyed(_ version: Int, rangeKey: String?) throws -> Model {
-            let text = "model: M\nversion: \(version)\nentities:\n  Item:\n    hashKey: id\n"
+            let text =
+                "model: M\nversion: \(version)\nentities:\n  Item:\n    hashKey: id\n"
                 + (rangeKey.map { "    rangeKey: \($0)\n" } ?? "")
                 + "    versionAttribute: version\n    attributes:\n      id: { type: string }\n      day: { type: date }\n      seq: { type: int32 }\n      version: { type: int64 }\n"
             return try ModelLoader.parse(text: text, file: "v\(version).yaml")
         }
-        let plain = try keyed(1, rangeKey: nil), byDay = try keyed(2, rangeKey: "day"), bySeq = try keyed(3, rangeKey: "seq")
+        let plain = try keyed(1, rangeKey: nil), byDay = try keyed(2, rangeKey: "day"),
+            bySeq = try keyed(3, rangeKey: "seq")
         XCTAssertEqual(refusals(from: byDay, to: try keyed(3, rangeKey: "day")), [], "the same range key migrates")
-        XCTAssertTrue(refusals(from: plain, to: byDay).first?.contains("a range key cannot be added") == true, "\(refusals(from: plain, to: byDay))")
-        XCTAssertTrue(refusals(from: byDay, to: try keyed(3, rangeKey: nil)).first?.contains("the range key day cannot be removed") == true)
-        XCTAssertTrue(refusals(from: byDay, to: bySeq).first?.contains("the range key must be the previous version's range key day") == true)
+        XCTAssertTrue(
+            refusals(from: plain, to: byDay).first?.contains("a range key cannot be added") == true,
+            "\(refusals(from: plain, to: byDay))")
+        XCTAssertTrue(
+            refusals(from: byDay, to: try keyed(3, rangeKey: nil)).first?.contains(
+                "the range key day cannot be removed") == true)
+        XCTAssertTrue(
+            refusals(from: byDay, to: bySeq).first?.contains(
+                "the range key must be the previous version's range key day") == true)
     }
 
     func testWideningTypeChanges() throws {
-        let v1 = try Self.model(version: 1, ["a: { type: int16 }", "b: { type: int32 }", "c: { type: int64 }", "d: { type: float }",
-                                             "e: { type: date }", "f: { type: boolean }", "g: { type: double }"])
-        let v2 = try Self.model(version: 2, ["a: { type: int32 }", "b: { type: int64 }", "c: { type: decimal }", "d: { type: double }",
-                                             "e: { type: string }", "f: { type: string }", "g: { type: string }"])
-        let item = try migrate(["a": .integer(-3), "b": .integer(70_000), "c": .integer(9_007_199_254_740_993), "d": .double(0.5),
-                                "e": .date(1_709_288_130_000), "f": .boolean(true), "g": .double(1.25)], from: v1, to: v2).get()
+        let v1 = try Self.model(
+            version: 1,
+            [
+                "a: { type: int16 }", "b: { type: int32 }", "c: { type: int64 }", "d: { type: float }",
+                "e: { type: date }", "f: { type: boolean }", "g: { type: double }",
+            ])
+        let v2 = try Self.model(
+            version: 2,
+            [
+                "a: { type: int32 }", "b: { type: int64 }", "c: { type: decimal }", "d: { type: double }",
+                "e: { type: string }", "f: { type: string }", "g: { type: string }",
+            ])
+        let item = try migrate(
+            [
+                "a": .integer(-3), "b": .integer(70_000), "c": .integer(9_007_199_254_740_993), "d": .double(0.5),
+                "e": .date(1_709_288_130_000), "f": .boolean(true), "g": .double(1.25),
+            ], from: v1, to: v2
+        ).get()
         XCTAssertEqual(item["a"], .integer(-3))
         XCTAssertEqual(item["b"], .integer(70_000))
         XCTAssertEqual(item["c"], .decimal("9007199254740993"), "exact, never through a double")
@@ -115,7 +148,8 @@ final class MigrationStepTests: XCTestCase {
 
     func testEntityAndTableRenames() throws {
         let v1 = try Self.model(version: 1, entity: "Place", table: "Places", ["name: { type: string }"])
-        let v2 = try Self.model(version: 2, entity: "Venue", table: "Venues", renamedFrom: "Place", ["name: { type: string }"])
+        let v2 = try Self.model(
+            version: 2, entity: "Venue", table: "Venues", renamedFrom: "Place", ["name: { type: string }"])
         let step = MigrationStep(from: v1, to: v2)
         XCTAssertEqual(step.refusals.map(\.description), [])
         XCTAssertEqual(step.entities[0].source?.name, "Place")
@@ -131,7 +165,9 @@ final class MigrationStepTests: XCTestCase {
         let v2 = try Self.model(version: 2, ["name: { type: string, maxLength: 3 }"])
         XCTAssertTrue(MigrationStep(from: v1, to: v2).entities[0].attributes[1].needsCheck)
         XCTAssertEqual(try migrate(["name": .string("abc")], from: v1, to: v2).get()["name"], .string("abc"))
-        guard case .failure(let rejection) = try migrate(["name": .string("abcd")], from: v1, to: v2) else { return XCTFail("not checked") }
+        guard case .failure(let rejection) = try migrate(["name": .string("abcd")], from: v1, to: v2) else {
+            return XCTFail("not checked")
+        }
         XCTAssertEqual(rejection.stage, .migrate)
         XCTAssertEqual(rejection.reason, .maxLength)
         XCTAssertTrue(rejection.message.contains("migrating to version 2"), rejection.message)
@@ -140,20 +176,31 @@ final class MigrationStepTests: XCTestCase {
     // MARK: Explicit conversions
 
     func testConversions() throws {
-        let v1 = try Self.model(version: 1, ["rating: { type: int16 }", "day: { type: string }", "first: { type: string }",
-                                             "last: { type: string }", "full: { type: string }", "code: { type: string }"])
-        let v2 = try Self.model(version: 2, [
-            #"mood: { type: string, convert: { from: rating, map: { "1": bad, "5": good }, otherwise: ok } }"#,
-            #"stars: { type: string, values: [low, high], convert: { from: rating, map: { "1": low, "5": high } } }"#,
-            #"visited: { type: date, convert: { from: day, datePattern: "dd/MM/yyyy" } }"#,
-            #"name: { type: string, convert: { join: [first, last], separator: " " } }"#,
-            #"surname: { type: string, convert: { from: full, split: " ", index: 1 } }"#,
-            #"number: { type: int32, convert: { copy: code } }"#,
-            #"source: { type: string, convert: { constant: legacy } }"#,
-        ])
+        let v1 = try Self.model(
+            version: 1,
+            [
+                "rating: { type: int16 }", "day: { type: string }", "first: { type: string }",
+                "last: { type: string }", "full: { type: string }", "code: { type: string }",
+            ])
+        let v2 = try Self.model(
+            version: 2,
+            [
+                #"mood: { type: string, convert: { from: rating, map: { "1": bad, "5": good }, otherwise: ok } }"#,
+                #"stars: { type: string, values: [low, high], convert: { from: rating, map: { "1": low, "5": high } } }"#,
+                #"visited: { type: date, convert: { from: day, datePattern: "dd/MM/yyyy" } }"#,
+                #"name: { type: string, convert: { join: [first, last], separator: " " } }"#,
+                #"surname: { type: string, convert: { from: full, split: " ", index: 1 } }"#,
+                #"number: { type: int32, convert: { copy: code } }"#,
+                #"source: { type: string, convert: { constant: legacy } }"#,
+            ])
         XCTAssertEqual(refusals(from: v1, to: v2), [])
-        let item = try migrate(["rating": .integer(5), "day": .string("29/02/2024"), "first": .string("Ada"), "last": .string("Lovelace"),
-                                "full": .string("Grace Hopper"), "code": .string("0042")], from: v1, to: v2).get()
+        let item = try migrate(
+            [
+                "rating": .integer(5), "day": .string("29/02/2024"), "first": .string("Ada"),
+                "last": .string("Lovelace"),
+                "full": .string("Grace Hopper"), "code": .string("0042"),
+            ], from: v1, to: v2
+        ).get()
         XCTAssertEqual(item["mood"], .string("good"))
         XCTAssertEqual(item["stars"], .string("high"))
         XCTAssertEqual(item["visited"], .date(1_709_164_800_000))
@@ -173,9 +220,13 @@ final class MigrationStepTests: XCTestCase {
         XCTAssertEqual(partial["name"], .string("Ada"), "nulls are left out of a join")
         XCTAssertEqual(partial["surname"], .null, "a missing part is null")
 
-        guard case .failure(let badDate) = try migrate(["day": .string("2024-02-29")], from: v1, to: v2) else { return XCTFail("not a date") }
+        guard case .failure(let badDate) = try migrate(["day": .string("2024-02-29")], from: v1, to: v2) else {
+            return XCTFail("not a date")
+        }
         XCTAssertEqual(badDate.field, "visited")
-        guard case .failure(let badNumber) = try migrate(["code": .string("A7")], from: v1, to: v2) else { return XCTFail("not a number") }
+        guard case .failure(let badNumber) = try migrate(["code": .string("A7")], from: v1, to: v2) else {
+            return XCTFail("not a number")
+        }
         XCTAssertEqual(badNumber.field, "number")
     }
 
@@ -184,23 +235,30 @@ final class MigrationStepTests: XCTestCase {
         let converted = #"mood: { type: string, convert: { from: rating, map: { "1": bad }, otherwise: ok } }"#
         let v2 = try Self.model(version: 2, ["rating: { type: int16 }", converted])
         let v3 = try Self.model(version: 3, ["rating: { type: int16 }", converted])
-        guard case .converted = MigrationStep(from: v1, to: v2).entities[0].attributes[2].origin else { return XCTFail("not converted") }
-        guard case .carried = MigrationStep(from: v2, to: v3).entities[0].attributes[2].origin else { return XCTFail("converted again") }
+        guard case .converted = MigrationStep(from: v1, to: v2).entities[0].attributes[2].origin else {
+            return XCTFail("not converted")
+        }
+        guard case .carried = MigrationStep(from: v2, to: v3).entities[0].attributes[2].origin else {
+            return XCTFail("converted again")
+        }
         XCTAssertTrue(MigrationStep(from: v2, to: v3).entities[0].isUnchanged)
     }
 
     // MARK: Refusals
 
     func testRefusalsNameFileLineAndAttribute() throws {
-        let v1 = try Self.model(version: 1, ["count: { type: int64 }", "label: { type: string }", "size: { type: double }"])
-        let v2 = try Self.model(version: 2, [
-            "count: { type: int32 }",                                  // narrowing
-            "label: { type: int64 }",                                  // not a widening
-            "size: { type: double }",
-            "extra: { type: string, required: true }",                 // new, required, no default
-            "other: { type: string, renamedFrom: nothing }",           // unknown rename
-            "copied: { type: string, convert: { copy: missing } }",    // unknown input
-        ])
+        let v1 = try Self.model(
+            version: 1, ["count: { type: int64 }", "label: { type: string }", "size: { type: double }"])
+        let v2 = try Self.model(
+            version: 2,
+            [
+                "count: { type: int32 }",  // narrowing
+                "label: { type: int64 }",  // not a widening
+                "size: { type: double }",
+                "extra: { type: string, required: true }",  // new, required, no default
+                "other: { type: string, renamedFrom: nothing }",  // unknown rename
+                "copied: { type: string, convert: { copy: missing } }",  // unknown input
+            ])
         let found = refusals(from: v1, to: v2)
         XCTAssertEqual(found.count, 5, found.joined(separator: "\n"))
         XCTAssertTrue(found[0].hasPrefix("v2.yaml:9: 'Item.count': changes type from int64 to int32"), found[0])
@@ -215,20 +273,24 @@ final class MigrationStepTests: XCTestCase {
 
     func testAChangedHashKeyIsRefused() throws {
         let v1 = try Self.model(version: 1, ["other: { type: string }"])
-        let v2 = try ModelLoader.parse(text: """
-            model: M
-            version: 2
-            entities:
-              Item:
-                hashKey: other
-                versionAttribute: version
-                attributes:
-                  id: { type: string }
-                  other: { type: string }
-                  version: { type: int64 }
-            """, file: "v2.yaml")
-        XCTAssertTrue(refusals(from: v1, to: v2).contains { $0.contains("'Item.other': the hash key must be the previous version's hash key id") },
-                      refusals(from: v1, to: v2).joined(separator: "\n"))
+        let v2 = try ModelLoader.parse(
+            text: """
+                model: M
+                version: 2
+                entities:
+                  Item:
+                    hashKey: other
+                    versionAttribute: version
+                    attributes:
+                      id: { type: string }
+                      other: { type: string }
+                      version: { type: int64 }
+                """, file: "v2.yaml")
+        XCTAssertTrue(
+            refusals(from: v1, to: v2).contains {
+                $0.contains("'Item.other': the hash key must be the previous version's hash key id")
+            },
+            refusals(from: v1, to: v2).joined(separator: "\n"))
     }
 
     func testBackwardMigrationsAreRefused() throws {

@@ -113,7 +113,8 @@ final class ModelChecksumTests: XCTestCase {
         let text = ModelDescription.canonical(model.name, model.version, model.entities)
         XCTAssertEqual(text, Self.canonicalText)
         // Line by line too, so that a failure names the line that changed.
-        for (got, expected) in zip(text.components(separatedBy: "\n"), Self.canonicalText.components(separatedBy: "\n")) {
+        for (got, expected) in zip(text.components(separatedBy: "\n"), Self.canonicalText.components(separatedBy: "\n"))
+        {
             XCTAssertEqual(got, expected)
         }
     }

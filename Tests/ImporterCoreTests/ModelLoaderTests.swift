@@ -27,7 +27,10 @@ final class ModelLoaderTests: XCTestCase {
         let v1 = try String(contentsOfFile: Self.sampleModel + "/v1.yaml", encoding: .utf8)
         try v1.write(toFile: directory + "/v1.yaml", atomically: false, encoding: .utf8)
         try v1.replacingOccurrences(of: "version: 1", with: "version: 2")
-            .replacingOccurrences(of: "comment:     { type: string }", with: "comment:     { type: string }\n      mood:        { type: string }")
+            .replacingOccurrences(
+                of: "comment:     { type: string }",
+                with: "comment:     { type: string }\n      mood:        { type: string }"
+            )
             .write(toFile: directory + "/v2.yaml", atomically: false, encoding: .utf8)
         let versions = try ModelLoader.load(path: directory)
         XCTAssertEqual(versions.versions.map(\.version), [1, 2])
@@ -54,7 +57,10 @@ final class ModelLoaderTests: XCTestCase {
     /// Core Data allows a to-one relationship without an inverse; it is a reference all the same.
     func testAToOneRelationshipNeedsNoInverse() throws {
         let text = Self.twoEntities
-            .replacingOccurrences(of: "    relationships:\n      children: { destination: Child, toMany: true, inverse: parent }\n", with: "")
+            .replacingOccurrences(
+                of: "    relationships:\n      children: { destination: Child, toMany: true, inverse: parent }\n",
+                with: ""
+            )
             .replacingOccurrences(of: ", inverse: children", with: "")
         let model = try ModelLoader.parse(text: text, file: "m.yaml")
         let child = try XCTUnwrap(model.entity(named: "Child"))
@@ -65,26 +71,38 @@ final class ModelLoaderTests: XCTestCase {
     }
 
     func testRelationshipErrors() {
-        assertError(Self.baseModel + "\n    relationships:\n      owner: { destination: Person, key: id, inverse: items }",
-                    line: 13, contains: "destination 'Person' is not an entity", "unknown destination")
-        assertError(Self.twoEntities.replacingOccurrences(of: ", inverse: parent", with: ""),
-                    line: 9, contains: "missing 'inverse:'", "missing inverse")
-        assertError(Self.twoEntities.replacingOccurrences(of: "destination: Parent, key: parentId", with: "destination: Parent, toMany: true"),
-                    line: 9, contains: "many-to-many", "many to many")
+        assertError(
+            Self.baseModel + "\n    relationships:\n      owner: { destination: Person, key: id, inverse: items }",
+            line: 13, contains: "destination 'Person' is not an entity", "unknown destination")
+        assertError(
+            Self.twoEntities.replacingOccurrences(of: ", inverse: parent", with: ""),
+            line: 9, contains: "missing 'inverse:'", "missing inverse")
+        assertError(
+            Self.twoEntities.replacingOccurrences(
+                of: "destination: Parent, key: parentId", with: "destination: Parent, toMany: true"),
+            line: 9, contains: "many-to-many", "many to many")
     }
 
     func testVersionAttributeMustBeInt64() {
-        assertError(Self.baseModel.replacingOccurrences(of: "version: { type: int64 }", with: "version: { type: int32 }"),
-                    line: 6, contains: "must be int64", "version type")
+        assertError(
+            Self.baseModel.replacingOccurrences(of: "version: { type: int64 }", with: "version: { type: int32 }"),
+            line: 6, contains: "must be int64", "version type")
     }
 
-    private func assertError(_ text: String, line: Int, contains message: String, _ label: String, file: StaticString = #filePath, sourceLine: UInt = #line) {
-        XCTAssertThrowsError(try ModelLoader.parse(text: text, file: "m.yaml"), label, file: file, line: sourceLine) { error in
-            guard let error = error as? ConfigurationError else { return XCTFail("\(label): \(error)", file: file, line: sourceLine) }
+    private func assertError(
+        _ text: String, line: Int, contains message: String, _ label: String, file: StaticString = #filePath,
+        sourceLine: UInt = #line
+    ) {
+        XCTAssertThrowsError(try ModelLoader.parse(text: text, file: "m.yaml"), label, file: file, line: sourceLine) {
+            error in
+            guard let error = error as? ConfigurationError else {
+                return XCTFail("\(label): \(error)", file: file, line: sourceLine)
+            }
             XCTAssertEqual(error.file, "m.yaml", label, file: file, line: sourceLine)
             XCTAssertEqual(error.line, line, "\(label): \(error)", file: file, line: sourceLine)
             XCTAssertTrue(error.description.contains(message), "\(label): \(error)", file: file, line: sourceLine)
-            XCTAssertTrue(error.description.hasPrefix("m.yaml:\(line)"), "\(label): \(error)", file: file, line: sourceLine)
+            XCTAssertTrue(
+                error.description.hasPrefix("m.yaml:\(line)"), "\(label): \(error)", file: file, line: sourceLine)
         }
     }
 

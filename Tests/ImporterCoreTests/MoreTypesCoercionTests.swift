@@ -8,10 +8,16 @@ final class MoreTypesCoercionTests: XCTestCase {
     }
 
     func testUUIDsBecomeCanonicalLowerCaseText() throws {
-        for text in ["0E8A3C5E-1F2B-4C3D-8E9F-A0B1C2D3E4F5", "0e8a3c5e1f2b4c3d8e9fa0b1c2d3e4f5", " 0e8a3c5e-1f2b-4c3d-8e9f-a0b1c2d3e4f5 "] {
+        for text in [
+            "0E8A3C5E-1F2B-4C3D-8E9F-A0B1C2D3E4F5", "0e8a3c5e1f2b4c3d8e9fa0b1c2d3e4f5",
+            " 0e8a3c5e-1f2b-4c3d-8e9f-a0b1c2d3e4f5 ",
+        ] {
             XCTAssertEqual(try coerce(text, .uuid).get(), .string("0e8a3c5e-1f2b-4c3d-8e9f-a0b1c2d3e4f5"), text)
         }
-        for text in ["0e8a3c5e-1f2b-4c3d-8e9f-a0b1c2d3e4f", "0e8a3c5e_1f2b_4c3d_8e9f_a0b1c2d3e4f5", "g0000000-0000-0000-0000-000000000000", ""] {
+        for text in [
+            "0e8a3c5e-1f2b-4c3d-8e9f-a0b1c2d3e4f", "0e8a3c5e_1f2b_4c3d_8e9f_a0b1c2d3e4f5",
+            "g0000000-0000-0000-0000-000000000000", "",
+        ] {
             guard case .failure(let problem) = coerce(text, .uuid) else { return XCTFail("'\(text)' is no UUID") }
             XCTAssertEqual(problem.reason, .type)
             XCTAssertTrue(problem.message.contains("is not a UUID"), problem.message)
@@ -23,7 +29,9 @@ final class MoreTypesCoercionTests: XCTestCase {
             XCTAssertEqual(try coerce(text, .uri).get(), .string(text))
         }
         for text in ["example.com/a", "/relative/path", "https://exa mple.com", "1http://x", ":nothing", "https:"] {
-            guard case .failure(let problem) = coerce(text, .uri) else { return XCTFail("'\(text)' is no absolute URI") }
+            guard case .failure(let problem) = coerce(text, .uri) else {
+                return XCTFail("'\(text)' is no absolute URI")
+            }
             XCTAssertTrue(problem.message.contains("is not an absolute URI"), problem.message)
         }
     }
@@ -32,7 +40,9 @@ final class MoreTypesCoercionTests: XCTestCase {
         XCTAssertEqual(try coerce("AAEC+v8=", .binary).get(), .binary([0, 1, 2, 250, 255]))
         XCTAssertEqual(try coerce("", .binary).get(), .binary([]))
         for text in ["AAEC+v8", "AAEC-_8=", "not base64!", "AA==AA=="] {
-            guard case .failure(let problem) = coerce(text, .binary) else { return XCTFail("'\(text)' is no padded base64") }
+            guard case .failure(let problem) = coerce(text, .binary) else {
+                return XCTFail("'\(text)' is no padded base64")
+            }
             XCTAssertTrue(problem.message.contains("is not base64"), problem.message)
         }
         XCTAssertEqual(Value.binary([0, 1, 2, 250, 255]).description, "AAEC+v8=")

@@ -20,7 +20,8 @@ final class PipelineLoaderTests: XCTestCase {
     }
 
     func testVariablesDefaultsOverridesRelativePathsAndGlobs() throws {
-        let file = write("""
+        let file = write(
+            """
             name: ${NAME:-nightly}
             model: ../models/${MODEL}
             sources:
@@ -34,7 +35,8 @@ final class PipelineLoaderTests: XCTestCase {
             retry: { mode: standard }
             errors: { maxErrors: 10, maxErrorRatio: 0.5 }
             """)
-        let loader = PipelineLoader(variables: ["OUT": "/tmp/x"], environment: ["MODEL": "Locations", "OUT": "ignored"])
+        let loader = PipelineLoader(
+            variables: ["OUT": "/tmp/x"], environment: ["MODEL": "Locations", "OUT": "ignored"])
         let config = try loader.load(path: file)
         XCTAssertEqual(config.name, "nightly")
         XCTAssertEqual(config.modelPath, (directory as NSString).deletingLastPathComponent + "/models/Locations")
@@ -53,20 +55,41 @@ final class PipelineLoaderTests: XCTestCase {
     func testUnknownKeysAndUnsetVariablesNameFileAndLine() {
         let cases: [(String, Int, String)] = [
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    formt: csv\n", 5, "unknown key"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { mode: merge }\n", 5, "unknown mode 'merge'"),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { mode: merge }\n", 5,
+                "unknown mode 'merge'"
+            ),
             ("model: ${MISSING}\nsources:\n  - entity: A\n    path: data/a.csv\n", 1, "variable 'MISSING' is not set"),
             ("model: m\nsources:\n  - entity: A\n    path: data/none.csv\n", 4, "does not exist"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    csv: { delimiter: \";;\" }\n", 5, "single ASCII character"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nerrors: { maxErrorRatio: 2 }\n", 5, "between 0 and 1"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite:\n  maxWCU: 0\n", 6, "maxWCU must be a positive number"),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    csv: { delimiter: \";;\" }\n", 5,
+                "single ASCII character"
+            ),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\nerrors: { maxErrorRatio: 2 }\n", 5,
+                "between 0 and 1"
+            ),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite:\n  maxWCU: 0\n", 6,
+                "maxWCU must be a positive number"
+            ),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { maxWCU: -5 }\n", 5, "found '-5'"),
             ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nwrite: { maxWCU: lots }\n", 5, "found 'lots'"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\nretry: { mode: legacy }\n", 5, "unknown retry mode 'legacy'"),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\nretry: { mode: legacy }\n", 5,
+                "unknown retry mode 'legacy'"
+            ),
             ("model: m\nsources: [\n", 3, "not valid YAML"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute:\n        id: \"{store\"\n", 7,
-             "map.compute 'id': a '{' has no closing '}'"),
-            ("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute: { id: \"fixed\" }\n", 6,
-             "it uses no source field"),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute:\n        id: \"{store\"\n",
+                7,
+                "map.compute 'id': a '{' has no closing '}'"
+            ),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    map:\n      compute: { id: \"fixed\" }\n",
+                6,
+                "it uses no source field"
+            ),
         ]
         for (text, line, message) in cases {
             let file = write(text)

@@ -2,10 +2,12 @@ import XCTest
 @testable import ImporterCore
 
 final class RecordMapperTests: XCTestCase {
-    let entity = Entity(name: "Checkin", table: "Checkin", hashKey: "id", versionAttribute: "version", attributes: [
-        Attribute(name: "id", type: .string), Attribute(name: "checkinTime", type: .date),
-        Attribute(name: "comment", type: .string), Attribute(name: "version", type: .int64),
-    ], relationships: [])
+    let entity = Entity(
+        name: "Checkin", table: "Checkin", hashKey: "id", versionAttribute: "version",
+        attributes: [
+            Attribute(name: "id", type: .string), Attribute(name: "checkinTime", type: .date),
+            Attribute(name: "comment", type: .string), Attribute(name: "version", type: .int64),
+        ], relationships: [])
 
     func record(_ fields: [(String, FieldValue)]) -> SourceRecord {
         SourceRecord(line: 1, byteOffset: 0, raw: [], names: fields.map(\.0), values: fields.map(\.1))
@@ -17,7 +19,9 @@ final class RecordMapperTests: XCTestCase {
         map.drop = ["debugInfo"]
         map.defaults = ["comment": "none"]
         let mapper = try RecordMapper(entity: entity, map: map, file: "p.yaml")
-        let fields = try mapper.map(record([("id", .text("a")), ("time", .text("2024-01-01")), ("debugInfo", .composite("{}"))])).get()
+        let fields = try mapper.map(
+            record([("id", .text("a")), ("time", .text("2024-01-01")), ("debugInfo", .composite("{}"))])
+        ).get()
         XCTAssertEqual(fields, [.text("a"), .text("2024-01-01"), .text("none"), .null])
         let explicitNull = try mapper.map(record([("id", .text("b")), ("comment", .null)])).get()
         XCTAssertEqual(explicitNull[2], .text("none"))

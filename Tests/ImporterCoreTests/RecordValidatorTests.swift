@@ -2,21 +2,22 @@ import XCTest
 @testable import ImporterCore
 
 final class RecordValidatorTests: XCTestCase {
-    let model = try! ModelLoader.parse(text: """
-        model: Shop
-        version: 1
-        entities:
-          Product:
-            hashKey: sku
-            versionAttribute: version
-            attributes:
-              sku:     { type: string, pattern: "[A-Z]{3}-[0-9]+" }
-              name:    { type: string, required: true, maxLength: 5 }
-              price:   { type: decimal, min: 0, max: 100 }
-              size:    { type: string, values: [S, M, L] }
-              stock:   { type: int32, default: 0 }
-              version: { type: int64 }
-        """, file: "shop.yaml")
+    let model = try! ModelLoader.parse(
+        text: """
+            model: Shop
+            version: 1
+            entities:
+              Product:
+                hashKey: sku
+                versionAttribute: version
+                attributes:
+                  sku:     { type: string, pattern: "[A-Z]{3}-[0-9]+" }
+                  name:    { type: string, required: true, maxLength: 5 }
+                  price:   { type: decimal, min: 0, max: 100 }
+                  size:    { type: string, values: [S, M, L] }
+                  stock:   { type: int32, default: 0 }
+                  version: { type: int64 }
+            """, file: "shop.yaml")
 
     func validate(_ fields: [String: FieldValue]) -> Result<[Value], Rejection> {
         let entity = model.entities[0]
@@ -30,7 +31,9 @@ final class RecordValidatorTests: XCTestCase {
     }
 
     func testAValidRecordGetsDefaults() throws {
-        let values = try validate(["sku": .text("ABC-1"), "name": .text("Café"), "price": .text("9.90"), "size": .text("M")]).get()
+        let values = try validate([
+            "sku": .text("ABC-1"), "name": .text("Café"), "price": .text("9.90"), "size": .text("M"),
+        ]).get()
         XCTAssertEqual(values, [.string("ABC-1"), .string("Café"), .decimal("9.9"), .string("M"), .integer(0), .null])
     }
 

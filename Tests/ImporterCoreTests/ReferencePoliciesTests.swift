@@ -8,7 +8,10 @@ final class ReferencePoliciesTests: XCTestCase {
         let alert = try XCTUnwrap(model.entity(named: "Alert"))
         let nullify = ReferencePolicies(all: .nullify, line: 7)
         XCTAssertThrowsError(try nullify.check(for: alert, file: "p.yaml", sourceLine: 3)) { error in
-            XCTAssertTrue("\(error)".contains("p.yaml:7: 'references': nullify on 'reading' would store null in 'hour', which is required"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "p.yaml:7: 'references': nullify on 'reading' would store null in 'hour', which is required"),
+                "\(error)")
         }
         XCTAssertNoThrow(try ReferencePolicies(all: .keep).check(for: alert, file: "p.yaml", sourceLine: 3))
     }

@@ -2,7 +2,9 @@ import XCTest
 @testable import ImporterCore
 
 final class ValueCoercionTests: XCTestCase {
-    func coerce(_ field: FieldValue, _ type: AttributeType, _ format: DateFormat = .iso8601) -> Result<Value, CoercionProblem> {
+    func coerce(_ field: FieldValue, _ type: AttributeType, _ format: DateFormat = .iso8601) -> Result<
+        Value, CoercionProblem
+    > {
         ValueCoercion.coerce(field, to: type, dateFormat: format)
     }
 
@@ -72,7 +74,9 @@ final class ValueCoercionTests: XCTestCase {
     /// Found by fuzzing: an epoch number past year 9999 was stored as a date whose
     /// year no longer fit its text. The years 0000–9999 are kept; anything else is a range rejection.
     func testEpochNumbersOutsideTheYears0To9999AreRangeRejections() {
-        func text(_ input: FieldValue, _ format: DateFormat) -> String? { value(input, .date, format).map(\.description) }
+        func text(_ input: FieldValue, _ format: DateFormat) -> String? {
+            value(input, .date, format).map(\.description)
+        }
         XCTAssertEqual(text(.text("253402300799999"), .epochMillis), "9999-12-31T23:59:59.999Z")
         XCTAssertEqual(text(.text("-62167219200000"), .epochMillis), "0000-01-01T00:00:00.000Z")
         XCTAssertEqual(reason(.text("253402300800000"), .date, .epochMillis), .range)
@@ -83,7 +87,9 @@ final class ValueCoercionTests: XCTestCase {
     }
 
     func testBooleans() {
-        for yes in ["true", "TRUE", "1", "yes", "Yes"] { XCTAssertEqual(value(.text(yes), .boolean), .boolean(true), yes) }
+        for yes in ["true", "TRUE", "1", "yes", "Yes"] {
+            XCTAssertEqual(value(.text(yes), .boolean), .boolean(true), yes)
+        }
         for no in ["false", "0", "no", "NO"] { XCTAssertEqual(value(.text(no), .boolean), .boolean(false), no) }
         XCTAssertEqual(value(.bool(false), .boolean), .boolean(false))
         XCTAssertEqual(reason(.text("maybe"), .boolean), .type)

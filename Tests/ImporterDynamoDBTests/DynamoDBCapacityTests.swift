@@ -28,18 +28,23 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let pipeline = try TestPipelines.write(in: directory, name: "limited", checkins: dump, prefix: "limited-")
 
         let started = Date()
-        let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+        let run = try ImporterBinary.run(
+            ["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
         let seconds = Date().timeIntervalSince(started)
         XCTAssertEqual(run.status, 0, run.output)
         let report = try ImporterBinary.report(directory + "/reports-limited")
         XCTAssertEqual(report.number("totals", "inserted"), Self.throttledCheckins + 500, run.output)
         let stats = try proxy.stats()
         let share = Double(stats.capacityThrottled) / Double(stats.writeRequests)
-        print("\(Self.throttledCheckins) Checkins behind \(Int(Self.wcuLimit)) WCU/s: \(String(format: "%.1f", seconds)) s, "
-              + "\(stats.capacityThrottled) of \(stats.writeRequests) write requests throttled (\(String(format: "%.1f", share * 100))%)")
+        print(
+            "\(Self.throttledCheckins) Checkins behind \(Int(Self.wcuLimit)) WCU/s: \(String(format: "%.1f", seconds)) s, "
+                + "\(stats.capacityThrottled) of \(stats.writeRequests) write requests throttled (\(String(format: "%.1f", share * 100))%)"
+        )
         XCTAssertGreaterThan(stats.capacityThrottled, 0, "the limit was met")
         XCTAssertLessThan(share, 0.20, "\(stats.capacityThrottled) of \(stats.writeRequests) write requests throttled")
-        XCTAssertEqual(report.number("totals", "retries"), stats.capacityThrottled, "each throttle was retried once it was its turn")
+        XCTAssertEqual(
+            report.number("totals", "retries"), stats.capacityThrottled,
+            "each throttle was retried once it was its turn")
         try assertStoredOnce(prefix: "limited-", count: Self.throttledCheckins)
     }
 
@@ -56,16 +61,18 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let dump = directory + "/checkins.ndjson"
         try TestPipelines.checkins(3_000).write(toFile: dump, atomically: false, encoding: .utf8)
 
-        let adaptive = try TestPipelines.write(in: directory, name: "adaptive", checkins: dump, prefix: "progress-a-",
-                                               retry: "{ maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
+        let adaptive = try TestPipelines.write(
+            in: directory, name: "adaptive", checkins: dump, prefix: "progress-a-",
+            retry: "{ maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
         let completed = try ImporterBinary.run(["run", adaptive, "--quiet"], environment: environment)
         XCTAssertEqual(completed.status, 0, completed.output)
         XCTAssertEqual(try ImporterBinary.report(directory + "/reports-adaptive").number("totals", "inserted"), 3_500)
         let throttled = try proxy.stats().capacityThrottled
         XCTAssertGreaterThan(throttled, 0, "the limit was met")
 
-        let standard = try TestPipelines.write(in: directory, name: "standard", checkins: dump, prefix: "progress-s-",
-                                               retry: "{ mode: standard, maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
+        let standard = try TestPipelines.write(
+            in: directory, name: "standard", checkins: dump, prefix: "progress-s-",
+            retry: "{ mode: standard, maxAttempts: 1, baseDelay: 0.01, maxDelay: 0.2 }")
         let aborted = try ImporterBinary.run(["run", standard, "--quiet"], environment: environment)
         XCTAssertEqual(aborted.status, 3, aborted.output)
         XCTAssertTrue(aborted.output.contains("ProvisionedThroughputExceededException"), aborted.output)
@@ -91,27 +98,33 @@ final class DynamoDBCapacityTests: MotoTestCase {
         XCTAssertEqual(loaded.status, 0, loaded.output)
         let windows = try proxy.stats().wcuBySecond
         let total = windows.reduce(0, +)
-        XCTAssertEqual(total, Double(Self.budgetedCheckins + 500 + 1), "one unit per small item, and the meta table's item")
+        XCTAssertEqual(
+            total, Double(Self.budgetedCheckins + 500 + 1), "one unit per small item, and the meta table's item")
         let full = windows.dropLast()  // the last second is partial
-        print("maxWCU \(Int(Self.maxWCU)): units per second \(windows.map { Int($0) }), mean of full seconds \(full.reduce(0, +) / Double(full.count))")
+        print(
+            "maxWCU \(Int(Self.maxWCU)): units per second \(windows.map { Int($0) }), mean of full seconds \(full.reduce(0, +) / Double(full.count))"
+        )
         XCTAssertGreaterThanOrEqual(full.count, 9, "5500 units at 500 a second take 11 seconds")
         for (second, units) in windows.enumerated() {
             XCTAssertLessThanOrEqual(units, Self.maxWCU * 1.1, "second \(second): \(units) units")
         }
-        XCTAssertGreaterThan(full.reduce(0, +) / Double(full.count), Self.maxWCU * 0.8, "the budget is used, not wasted")
+        XCTAssertGreaterThan(
+            full.reduce(0, +) / Double(full.count), Self.maxWCU * 0.8, "the budget is used, not wasted")
         try assertReportedCapacity(directory + "/reports-load", proxy)
 
         // A refresh, every tenth Checkin changed: BatchGetItem reads, conditional PutItems.
         let refreshDump = directory + "/refresh.ndjson"
         try TestPipelines.checkins(Self.budgetedCheckins, comment: { $0 % 10 == 0 ? "changed \($0)" : "visit \($0)" })
             .write(toFile: refreshDump, atomically: false, encoding: .utf8)
-        let refresh = try TestPipelines.write(in: directory, name: "refresh", checkins: refreshDump, prefix: "budget-", write: write)
+        let refresh = try TestPipelines.write(
+            in: directory, name: "refresh", checkins: refreshDump, prefix: "budget-", write: write)
         let before = try proxy.stats().consumedReported
         let refreshed = try ImporterBinary.run(["run", refresh, "--quiet"], environment: environment)
         XCTAssertEqual(refreshed.status, 0, refreshed.output)
         try assertReportedCapacity(directory + "/reports-refresh", proxy, since: before)
         let report = try ImporterBinary.report(directory + "/reports-refresh")
-        XCTAssertEqual(capacity(report, "Checkin", "consumedWCU"), Double(Self.budgetedCheckins / 10), "moto: 1 per PutItem")
+        XCTAssertEqual(
+            capacity(report, "Checkin", "consumedWCU"), Double(Self.budgetedCheckins / 10), "moto: 1 per PutItem")
     }
 
     /// `transactional: true`: a TransactWriteItems of 25 small items costs 50 units, and
@@ -126,13 +139,16 @@ final class DynamoDBCapacityTests: MotoTestCase {
         defer { proxy.stop() }
         let dump = directory + "/checkins.ndjson"
         try TestPipelines.checkins(100).write(toFile: dump, atomically: false, encoding: .utf8)
-        let pipeline = try TestPipelines.write(in: directory, name: "transactions", checkins: dump, prefix: "budget-tx-",
-                                               write: "{ mode: upsert, transactional: true, concurrency: 4, maxWCU: 100 }")
-        let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+        let pipeline = try TestPipelines.write(
+            in: directory, name: "transactions", checkins: dump, prefix: "budget-tx-",
+            write: "{ mode: upsert, transactional: true, concurrency: 4, maxWCU: 100 }")
+        let run = try ImporterBinary.run(
+            ["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
         XCTAssertEqual(run.status, 0, run.output)
         let windows = try proxy.stats().wcuBySecond
         print("maxWCU 100, transactions: units per second \(windows.map { Int($0) })")
-        XCTAssertEqual(windows.reduce(0, +), Double(2 * 600 + 1), "two units per item in a transaction, and the meta table's item")
+        XCTAssertEqual(
+            windows.reduce(0, +), Double(2 * 600 + 1), "two units per item in a transaction, and the meta table's item")
         let full = windows.dropLast()
         XCTAssertGreaterThanOrEqual(full.count, 10, "1200 units at 100 a second take 12 seconds")
         let mean = full.reduce(0, +) / Double(full.count)
@@ -146,8 +162,10 @@ final class DynamoDBCapacityTests: MotoTestCase {
     // MARK: Helpers
 
     /// The report's consumed capacity per entity equals what moto answered for its table.
-    private func assertReportedCapacity(_ reportDirectory: String, _ proxy: FaultProxy,
-                                        since before: [String: FaultProxy.Consumed] = [:]) throws {
+    private func assertReportedCapacity(
+        _ reportDirectory: String, _ proxy: FaultProxy,
+        since before: [String: FaultProxy.Consumed] = [:]
+    ) throws {
         let report = try ImporterBinary.report(reportDirectory)
         let answered = try proxy.stats().consumedReported
         for (entity, table) in [("Location", "budget-AWS-Locations"), ("Checkin", "budget-Checkin")] {
@@ -173,7 +191,9 @@ final class DynamoDBCapacityTests: MotoTestCase {
         let checkin = try SampleModel.checkin()
         var seen: [String: Int] = [:]
         try store.scan(checkin) { values in
-            guard case .string(let key) = values[checkin.hashKeyIndex], case .integer(let version) = values[checkin.versionIndex] else {
+            guard case .string(let key) = values[checkin.hashKeyIndex],
+                case .integer(let version) = values[checkin.versionIndex]
+            else {
                 return XCTFail("unexpected item \(values)")
             }
             XCTAssertEqual(version, 1, key)

@@ -18,9 +18,14 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
 
         let base = directory + "/base.ndjson"
         try TestPipelines.checkins(count).write(toFile: base, atomically: false, encoding: .utf8)
-        let load = try ImporterBinary.run(["run", try TestPipelines.write(in: directory, name: "base", checkins: base,
-                                                                          prefix: "race-", write: write), "--quiet"],
-                                          environment: environment)
+        let load = try ImporterBinary.run(
+            [
+                "run",
+                try TestPipelines.write(
+                    in: directory, name: "base", checkins: base,
+                    prefix: "race-", write: write), "--quiet",
+            ],
+            environment: environment)
         XCTAssertEqual(load.status, 0, load.output)
 
         // Both writers base every record on version 1, as two jobs that read the same state would.
@@ -29,9 +34,12 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
             let dump = directory + "/\(writer).ndjson"
             try TestPipelines.checkins(count, comment: { "\(writer) \($0)" }, version: { _ in 1 })
                 .write(toFile: dump, atomically: false, encoding: .utf8)
-            let pipeline = try TestPipelines.write(in: directory, name: writer, checkins: dump, prefix: "race-", write: write)
-            processes.append(try ImporterBinary.process(["run", pipeline, "--quiet"], environment: environment,
-                                                        log: URL(fileURLWithPath: directory + "/\(writer).log")))
+            let pipeline = try TestPipelines.write(
+                in: directory, name: writer, checkins: dump, prefix: "race-", write: write)
+            processes.append(
+                try ImporterBinary.process(
+                    ["run", pipeline, "--quiet"], environment: environment,
+                    log: URL(fileURLWithPath: directory + "/\(writer).log")))
         }
         for process in processes { try process.run() }
         for process in processes { process.waitUntilExit() }
@@ -41,8 +49,9 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
         for writer in ["A", "B"] {
             let report = try ImporterBinary.report(directory + "/reports-\(writer)")
             XCTAssertEqual(report.number("totals", "read"), count + 500)
-            XCTAssertEqual(report.number("totals", "updated") + report.number("totals", "rejected"), count,
-                           "every Checkin of \(writer) either won or was rejected as a conflict")
+            XCTAssertEqual(
+                report.number("totals", "updated") + report.number("totals", "rejected"), count,
+                "every Checkin of \(writer) either won or was rejected as a conflict")
             XCTAssertEqual(report.number("totals", "conflicts"), report.number("totals", "rejected"))
             total.updated += report.number("totals", "updated")
             total.rejected += report.number("totals", "rejected")
@@ -67,7 +76,8 @@ final class DynamoDBConcurrentWritersTests: MotoTestCase {
         var items = 0
         try store.scan(checkin) { values in
             items += 1
-            guard case .string(let key) = values[checkin.hashKeyIndex], case .string(let comment) = values[checkin.attributeIndex["comment"]!]
+            guard case .string(let key) = values[checkin.hashKeyIndex],
+                case .string(let comment) = values[checkin.attributeIndex["comment"]!]
             else { return XCTFail("unexpected item \(values)") }
             let winner = won["A"]!.contains(key) ? "A" : "B"
             XCTAssertNotEqual(won["A"]!.contains(key), won["B"]!.contains(key), "\(key): exactly one writer won")

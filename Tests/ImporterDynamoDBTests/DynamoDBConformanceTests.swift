@@ -12,7 +12,8 @@ final class DynamoDBConformanceTests: MotoTestCase {
     /// Runs the scenario the calling method is named after (`testInsertCheckError` runs
     /// `InsertCheckError`) on tables of its own.
     func check(_ method: String = #function) throws {
-        let scenario = try XCTUnwrap(ConformanceRunner.scenario(forTest: method), "no conformance scenario for \(method)")
+        let scenario = try XCTUnwrap(
+            ConformanceRunner.scenario(forTest: method), "no conformance scenario for \(method)")
         var options = DynamoDBStore.Options()
         options.tablePrefix = "conformance-\(scenario.id)-"
         options.createTables = true
@@ -25,7 +26,8 @@ final class DynamoDBConformanceTests: MotoTestCase {
         XCTAssertEqual(ConformanceRunner.scenarios.count, 2 * 4 * 3 * 5 + 9)
         let methods = Self.scenarioTests.map(\.0)
         XCTAssertEqual(Set(methods).count, methods.count, "a method is listed twice")
-        XCTAssertEqual(methods, ConformanceRunner.testMethodNames,
-                       "missing: \(Set(ConformanceRunner.testMethodNames).subtracting(methods).sorted())")
+        XCTAssertEqual(
+            methods, ConformanceRunner.testMethodNames,
+            "missing: \(Set(ConformanceRunner.testMethodNames).subtracting(methods).sorted())")
     }
 }

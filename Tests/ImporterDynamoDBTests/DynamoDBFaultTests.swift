@@ -16,9 +16,10 @@ final class DynamoDBFaultTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let proxy = try FaultProxy(upstream: server.endpoint,
-                                   rates: .init(throttle: 0.20, serverError: 0.05, reset: 0.01, swallow: 0.01),
-                                   operations: ["BatchWriteItem", "BatchGetItem", "PutItem", "TransactWriteItems"])
+        let proxy = try FaultProxy(
+            upstream: server.endpoint,
+            rates: .init(throttle: 0.20, serverError: 0.05, reset: 0.01, swallow: 0.01),
+            operations: ["BatchWriteItem", "BatchGetItem", "PutItem", "TransactWriteItems"])
         defer { proxy.stop() }
         let environment = ImporterBinary.environment(server, endpoint: proxy.endpoint)
         // Standard mode: these throttles come at random, whatever the rate, so the adaptive rate
@@ -41,7 +42,8 @@ final class DynamoDBFaultTests: MotoTestCase {
         let refreshDump = directory + "/refresh.ndjson"
         try TestPipelines.checkins(Self.checkinCount, comment: { $0 % 10 == 0 ? "changed \($0)" : "visit \($0)" })
             .write(toFile: refreshDump, atomically: false, encoding: .utf8)
-        let refresh = try TestPipelines.write(in: directory, name: "refresh", checkins: refreshDump, prefix: "faults-", retry: retry)
+        let refresh = try TestPipelines.write(
+            in: directory, name: "refresh", checkins: refreshDump, prefix: "faults-", retry: retry)
         let refreshed = try ImporterBinary.run(["run", refresh, "--quiet"], environment: environment)
         XCTAssertEqual(refreshed.status, 0, refreshed.output)
         let afterRefresh = try proxy.stats()
@@ -49,16 +51,19 @@ final class DynamoDBFaultTests: MotoTestCase {
         XCTAssertEqual(report.number("totals", "updated"), Self.checkinCount / 10, refreshed.output)
         XCTAssertEqual(report.number("totals", "unchanged"), Self.checkinCount * 9 / 10 + 500, refreshed.output)
         XCTAssertGreaterThan(afterRefresh.swallow, afterLoad.swallow, "some conditional writes lost their answer")
-        XCTAssertEqual(report.number("totals", "retries"), afterRefresh.faults - afterLoad.faults,
-                       "retries = injected faults: \(afterRefresh)")
+        XCTAssertEqual(
+            report.number("totals", "retries"), afterRefresh.faults - afterLoad.faults,
+            "retries = injected faults: \(afterRefresh)")
 
         // The table, read directly: every item once, at version 2 where it changed, else 1.
         let store = try openedStore(prefix: "faults-")
         let checkin = try SampleModel.checkin()
         var seen: [String: (comment: String, version: Int64)] = [:]
         try store.scan(checkin) { values in
-            guard case .string(let key) = values[checkin.hashKeyIndex], case .string(let comment) = values[checkin.attributeIndex["comment"]!],
-                  case .integer(let version) = values[checkin.versionIndex] else { return XCTFail("unexpected item \(values)") }
+            guard case .string(let key) = values[checkin.hashKeyIndex],
+                case .string(let comment) = values[checkin.attributeIndex["comment"]!],
+                case .integer(let version) = values[checkin.versionIndex]
+            else { return XCTFail("unexpected item \(values)") }
             XCTAssertNil(seen[key], "\(key) appears twice")
             seen[key] = (comment, version)
         }
@@ -77,14 +82,18 @@ final class DynamoDBFaultTests: MotoTestCase {
         let server = try server()
         let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(htmlError: 1), operations: ["DescribeTable"])
         defer { proxy.stop() }
-        let client = DynamoDBClient(AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint),
-                                    retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01))
+        let client = DynamoDBClient(
+            AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint),
+            retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01))
         XCTAssertThrowsError(try client.sendJSON("DescribeTable", json(["TableName": "anything"]))) { error in
             guard let error = error as? DynamoDBError else { return XCTFail("not a DynamoDBError: \(error)") }
             XCTAssertEqual(error.code, .http(500))
             XCTAssertTrue(error.isRetryable)
-            XCTAssertEqual(error.description, "DescribeTable: HTTP 500 (HTTP 500): the server answered HTTP 500 with a non-JSON body: "
-                + "500 Internal Server Error: Internal Server Error The upstream server is temporarily unable to service your request. injected by fault_proxy.py")
+            XCTAssertEqual(
+                error.description,
+                "DescribeTable: HTTP 500 (HTTP 500): the server answered HTTP 500 with a non-JSON body: "
+                    + "500 Internal Server Error: Internal Server Error The upstream server is temporarily unable to service your request. injected by fault_proxy.py"
+            )
         }
         XCTAssertEqual(try proxy.stats().htmlError, 3, "every attempt met the page")
         // The same client through the same proxy still reaches moto for other operations.
@@ -98,27 +107,33 @@ final class DynamoDBFaultTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(serverError: 0.02, swallow: 0.02),
-                                   operations: ["BatchWriteItem"], seed: 11)
+        let proxy = try FaultProxy(
+            upstream: server.endpoint, rates: .init(serverError: 0.02, swallow: 0.02),
+            operations: ["BatchWriteItem"], seed: 11)
         defer { proxy.stop() }
         let dump = directory + "/checkins.ndjson"
         try TestPipelines.checkins(3_000).write(toFile: dump, atomically: false, encoding: .utf8)
-        let pipeline = try TestPipelines.write(in: directory, name: "abort", checkins: dump, prefix: "abort-",
-                                               retry: "{ mode: standard, maxAttempts: 1 }")
-        let run = try ImporterBinary.run(["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+        let pipeline = try TestPipelines.write(
+            in: directory, name: "abort", checkins: dump, prefix: "abort-",
+            retry: "{ mode: standard, maxAttempts: 1 }")
+        let run = try ImporterBinary.run(
+            ["run", pipeline, "--quiet"], environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
         XCTAssertEqual(run.status, 3, run.output)
         XCTAssertGreaterThan(try proxy.stats().faults, 0)
 
         let report = try ImporterBinary.report(directory + "/reports-abort")
         let written = report.number("totals", "inserted")
         XCTAssertEqual(report.number("totals", "rolledBack"), 0, "DynamoDB rolls nothing back: \(run.output)")
-        XCTAssertEqual(report.number("totals", "read"), written + report.number("totals", "notWritten") + report.number("totals", "unknown"))
+        XCTAssertEqual(
+            report.number("totals", "read"),
+            written + report.number("totals", "notWritten") + report.number("totals", "unknown"))
         XCTAssertGreaterThan(report.number("totals", "notWritten") + report.number("totals", "unknown"), 0)
         let store = try openedStore(prefix: "abort-")
         let model = try SampleModel.model()
         let stored = try model.entities.map { try store.count(of: $0) }.reduce(0, +)
         XCTAssertGreaterThanOrEqual(stored, written, "every item counted inserted is in the table")
-        XCTAssertLessThanOrEqual(stored, written + report.number("totals", "unknown"), "and only those, or those whose answer was lost")
+        XCTAssertLessThanOrEqual(
+            stored, written + report.number("totals", "unknown"), "and only those, or those whose answer was lost")
     }
 
     private func openedStore(prefix: String) throws -> DynamoDBStore {

@@ -28,8 +28,9 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         let entity = try XCTUnwrap(model.entity(named: "Item"))
 
         try mine.beginRun(atomic: true)
-        _ = try mine.write([record(entity, ["id": .string("a"), "name": .string("mine")]), record(entity, ["id": .string("b")])],
-                           of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
+        _ = try mine.write(
+            [record(entity, ["id": .string("a"), "name": .string("mine")]), record(entity, ["id": .string("b")])],
+            of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
         XCTAssertEqual(try mine.fetch(.string("a"), of: entity)?[1], .string("mine"), "the run reads its own writes")
         XCTAssertEqual(try mine.count(of: entity), 2)
         try others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
@@ -51,8 +52,9 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         // What `insert` does: the reference's parent read, then the child written.
         try mine.beginRun(atomic: true)
         XCTAssertNotNil(try mine.fetch(.string("o"), of: owner))
-        _ = try mine.write([record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
-                           rules: VersionRules(entity: pet, write: WriteConfig()))
+        _ = try mine.write(
+            [record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
+            rules: VersionRules(entity: pet, write: WriteConfig()))
         try others.items("Owner").delete(.string("o"))
         XCTAssertThrowsError(try mine.finishRun(commit: true)) { error in
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Owner", key: .string("o"), stored: 0, incoming: 1))
@@ -67,8 +69,9 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         let items = try ItemStore(store: store, model: model)
         let entity = try XCTUnwrap(model.entity(named: "Item"))
         // 101 items written as `importer run` writes them, in batches.
-        _ = try store.write((0...100).map { record(entity, ["id": .string("i\($0)")]) }, of: entity,
-                            rules: VersionRules(entity: entity, write: WriteConfig()))
+        _ = try store.write(
+            (0...100).map { record(entity, ["id": .string("i\($0)")]) }, of: entity,
+            rules: VersionRules(entity: entity, write: WriteConfig()))
         try store.commit()
 
         XCTAssertThrowsError(try items.items("Item").deleteAll()) { error in
@@ -81,7 +84,9 @@ final class DynamoDBItemStoreTests: MotoTestCase {
     /// An item over DynamoDB's 400 KB is a store failure of its own kind, and nothing is written.
     func testAnItemTooLargeForDynamoDBSaysSo() throws {
         let items = try ItemStore(store: store("huge-"), model: ConformanceModel.load()).items("Item")
-        XCTAssertThrowsError(try items.insert(Item(["id": .string("big"), "name": .string(String(repeating: "x", count: 500_000))]))) { error in
+        XCTAssertThrowsError(
+            try items.insert(Item(["id": .string("big"), "name": .string(String(repeating: "x", count: 500_000))]))
+        ) { error in
             XCTAssertEqual((error as? StoreError)?.kind, .itemTooLarge, "\(error)")
         }
         XCTAssertEqual(try items.count(), 0)
@@ -116,7 +121,10 @@ final class DynamoDBItemStoreTests: MotoTestCase {
     /// is conditional on the version it read, so a lost update is a conflict, retried.
     func testManyTasksOnTwoStoresLoseNoUpdateAndKeepVersionsExact() async throws {
         let model = try ConformanceModel.load()
-        let stores = [try await ItemStore.open(store: store("shared-"), model: model), try await ItemStore.open(store: store("shared-"), model: model)]
+        let stores = [
+            try await ItemStore.open(store: store("shared-"), model: model),
+            try await ItemStore.open(store: store("shared-"), model: model),
+        ]
         let counters = try stores.map { try $0.items(Counter.self, entity: "Item") }
         let keys = ["c0", "c1"]
         try await counters[0].insert(keys.map { Counter(id: $0, name: "start", qty: 0, version: nil) })
@@ -150,15 +158,20 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         }
 
         let stored = try await counters[1].fetchAll()
-        XCTAssertEqual(stored.compactMap(\.qty).reduce(0, +), Int32(tasks * incrementsPerTask), "every increment is stored once")
-        for item in stored { XCTAssertEqual(item.version, 1 + Int64(item.qty ?? 0), "\(item.id): one version per update") }
-        print("DynamoDB concurrent updates: \(tasks * incrementsPerTask) by \(tasks) tasks on 2 stores, "
-              + "conflicts retried: \(conflicts), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        XCTAssertEqual(
+            stored.compactMap(\.qty).reduce(0, +), Int32(tasks * incrementsPerTask), "every increment is stored once")
+        for item in stored {
+            XCTAssertEqual(item.version, 1 + Int64(item.qty ?? 0), "\(item.id): one version per update")
+        }
+        print(
+            "DynamoDB concurrent updates: \(tasks * incrementsPerTask) by \(tasks) tasks on 2 stores, "
+                + "conflicts retried: \(conflicts), \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     }
 
     private func record(_ entity: Entity, _ values: [String: Value]) -> PreparedRecord {
-        PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [],
-                       values: entity.attributes.map { values[$0.name] ?? .null })
+        PreparedRecord(
+            inputIndex: 0, line: 0, byteOffset: 0, raw: [],
+            values: entity.attributes.map { values[$0.name] ?? .null })
     }
 }
 

@@ -16,8 +16,10 @@ final class DynamoDBQueryTests: MotoTestCase {
         var options = DynamoDBStore.Options()
         options.tablePrefix = "query-"
         options.createTables = true
-        let store = try DynamoDBStore(client: DynamoDBClient(AWSResolvedConfiguration(
-            credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint)), options: options)
+        let store = try DynamoDBStore(
+            client: DynamoDBClient(
+                AWSResolvedConfiguration(
+                    credentials: server.credentials, region: "us-east-1", endpoint: proxy.endpoint)), options: options)
         let model = try SampleModel.model()
         try store.prepare(for: model)
         let entity = try XCTUnwrap(model.entity(named: "Location"))
@@ -26,9 +28,11 @@ final class DynamoDBQueryTests: MotoTestCase {
 
         let queriesBefore = try proxy.stats().requests
         var found: [[Value]] = []
-        let partition = try ItemQuery(.and([.equals("locationId", .string("l7")), .isNotNull("name")])).checked(for: entity)
+        let partition = try ItemQuery(.and([.equals("locationId", .string("l7")), .isNotNull("name")])).checked(
+            for: entity)
         try store.items(matching: partition, of: entity) { found.append($0) }
         XCTAssertEqual(found.map { $0[entity.hashKeyIndex] }, [.string("l7")])
-        XCTAssertEqual(try proxy.stats().requests - queriesBefore, 1, "the hash key's value read its partition with one Query")
+        XCTAssertEqual(
+            try proxy.stats().requests - queriesBefore, 1, "the hash key's value read its partition with one Query")
     }
 }

@@ -15,12 +15,14 @@ final class DynamoDBResumeTests: MotoTestCase {
         let environment = ImporterBinary.environment(server)
         let dump = directory + "/checkins.ndjson"
         try TestPipelines.checkins(count).write(toFile: dump, atomically: false, encoding: .utf8)
-        let pipeline = try TestPipelines.write(in: directory, name: "resume", checkins: dump, prefix: "resume-",
-                                               write: "{ mode: upsert, transactional: false, concurrency: 2 }")
+        let pipeline = try TestPipelines.write(
+            in: directory, name: "resume", checkins: dump, prefix: "resume-",
+            write: "{ mode: upsert, transactional: false, concurrency: 2 }")
         let checkpoint = directory + "/reports-resume/checkpoint.json"
 
-        let run = try ImporterBinary.process(["run", pipeline, "--quiet"], environment: environment,
-                                             log: URL(fileURLWithPath: directory + "/first.log"))
+        let run = try ImporterBinary.process(
+            ["run", pipeline, "--quiet"], environment: environment,
+            log: URL(fileURLWithPath: directory + "/first.log"))
         try run.run()
         let deadline = Date().addingTimeInterval(120)
         while run.isRunning, Date() < deadline, !checkpointPassedLocations(checkpoint) { usleep(20_000) }
@@ -35,7 +37,8 @@ final class DynamoDBResumeTests: MotoTestCase {
         XCTAssertEqual(report.number("totals", "read"), count + 500)
         XCTAssertEqual(report.number("totals", "inserted") + report.number("totals", "unchanged"), count + 500)
         XCTAssertEqual(report.number("totals", "rejected"), 0)
-        XCTAssertGreaterThan(report.number("resumed", "recordsDone"), 500, "the resumed run skipped what the checkpoint held")
+        XCTAssertGreaterThan(
+            report.number("resumed", "recordsDone"), 500, "the resumed run skipped what the checkpoint held")
         XCTAssertFalse(FileManager.default.fileExists(atPath: checkpoint), "a finished run clears its checkpoint")
 
         var options = DynamoDBStore.Options()
@@ -54,7 +57,8 @@ final class DynamoDBResumeTests: MotoTestCase {
     /// Whether the checkpoint file records Checkin records done (the run is past the Locations).
     private func checkpointPassedLocations(_ path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { return false }
+            let text = String(data: data, encoding: .utf8)
+        else { return false }
         return text.contains("checkins.ndjson")
     }
 }

@@ -22,9 +22,12 @@ final class DynamoDBShardTests: MotoTestCase {
         let one = try ImporterBinary.run(["run", whole, "--quiet"], environment: environment)
         XCTAssertEqual(one.status, 0, one.output)
         for entity in ["Location", "Checkin"] {
-            let shards = try runConcurrently((1...4).map { ["run", sharded, "--quiet", "--entities", entity, "--shard", "\($0)/4"] },
-                                             environment: environment)
-            for (index, shard) in shards.enumerated() { XCTAssertEqual(shard.status, 0, "\(entity) shard \(index + 1): \(shard.output)") }
+            let shards = try runConcurrently(
+                (1...4).map { ["run", sharded, "--quiet", "--entities", entity, "--shard", "\($0)/4"] },
+                environment: environment)
+            for (index, shard) in shards.enumerated() {
+                XCTAssertEqual(shard.status, 0, "\(entity) shard \(index + 1): \(shard.output)")
+            }
             XCTAssertEqual(shards.filter { $0.output.contains("inserted") }.count, 4)
         }
 
@@ -36,18 +39,24 @@ final class DynamoDBShardTests: MotoTestCase {
 
         let reports = directory + "/reports-sharded"
         let shardFolders = (1...4).map { "\(reports)/shard-\($0)-of-4" }
-        let merge = try ImporterBinary.run(["report", "merge"] + shardFolders + ["--out", directory + "/merged"], environment: environment)
+        let merge = try ImporterBinary.run(
+            ["report", "merge"] + shardFolders + ["--out", directory + "/merged"], environment: environment)
         XCTAssertEqual(merge.status, 0, merge.output)
-        let merged = try ImporterBinary.report(directory + "/merged"), unsharded = try ImporterBinary.report(directory + "/reports-whole")
-        let checkins = try XCTUnwrap((merged["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Checkin" })
+        let merged = try ImporterBinary.report(directory + "/merged"),
+            unsharded = try ImporterBinary.report(directory + "/reports-whole")
+        let checkins = try XCTUnwrap(
+            (merged["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Checkin" })
         let checkinCounts = try XCTUnwrap(checkins["counts"] as? [String: Any])
         XCTAssertEqual(checkinCounts["read"] as? Int, 7_800)
         XCTAssertEqual(checkinCounts["inserted"] as? Int, 7_800)
         XCTAssertEqual((merged["mergedRuns"] as? [Any])?.count, 4)
         let unshardedTotals = try XCTUnwrap(unsharded["totals"] as? [String: Any])
-        let mergedCheckinInputs = (merged["inputs"] as? [[String: Any]] ?? []).filter { $0["entity"] as? String == "Checkin" }
+        let mergedCheckinInputs = (merged["inputs"] as? [[String: Any]] ?? []).filter {
+            $0["entity"] as? String == "Checkin"
+        }
         XCTAssertEqual(mergedCheckinInputs.count, 7, "six whole files and one sliced CSV")
-        XCTAssertEqual(mergedCheckinInputs.compactMap { ($0["counts"] as? [String: Any])?["read"] as? Int }.reduce(0, +), 7_800)
+        XCTAssertEqual(
+            mergedCheckinInputs.compactMap { ($0["counts"] as? [String: Any])?["read"] as? Int }.reduce(0, +), 7_800)
         XCTAssertEqual(unshardedTotals["read"] as? Int, 8_300)
     }
 
@@ -58,11 +67,13 @@ final class DynamoDBShardTests: MotoTestCase {
             let lines = TestPipelines.checkins(300).split(separator: "\n").map { line in
                 line.replacingOccurrences(of: "chk-", with: "chk-\(file)-")
             }
-            try (lines.joined(separator: "\n") + "\n").write(toFile: "\(directory)/checkins-\(file).ndjson", atomically: false, encoding: .utf8)
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: "\(directory)/checkins-\(file).ndjson", atomically: false, encoding: .utf8)
         }
         var csv = "checkinId,locationId,checkinTime,comment,rating\n"
         for i in 1...6000 {
-            csv += "csv-\(i),loc-\(String(format: "%05d", i % 500 + 1)),2024-02-01T00:00:00Z,\"line one of \(i)\nline two, \"\"quoted\"\"\",\(i % 5 + 1)\n"
+            csv +=
+                "csv-\(i),loc-\(String(format: "%05d", i % 500 + 1)),2024-02-01T00:00:00Z,\"line one of \(i)\nline two, \"\"quoted\"\"\",\(i % 5 + 1)\n"
         }
         try csv.write(toFile: directory + "/checkins.csv", atomically: false, encoding: .utf8)
     }
@@ -86,7 +97,9 @@ final class DynamoDBShardTests: MotoTestCase {
     }
 
     /// Runs the importer with each argument list at once; their results in the same order.
-    private func runConcurrently(_ runs: [[String]], environment: [String: String]) throws -> [(status: Int32, output: String)] {
+    private func runConcurrently(_ runs: [[String]], environment: [String: String]) throws -> [(
+        status: Int32, output: String
+    )] {
         let results = Mutex<[Int: Result<(status: Int32, output: String), Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = Result { try ImporterBinary.run(runs[index], environment: environment) }

@@ -48,8 +48,9 @@ final class DynamoDBStoreTests: MotoTestCase {
             values[location.attributeIndex["createdAt"]!] = .date(0)
             return PreparedRecord(inputIndex: 0, line: 1, byteOffset: 0, raw: [], values: values)
         }
-        let outcomes = try store.write([record("small", name: "ok"), record("huge", name: String(repeating: "x", count: 410_000))],
-                                       of: location, rules: VersionRules(entity: location, write: WriteConfig()))
+        let outcomes = try store.write(
+            [record("small", name: "ok"), record("huge", name: String(repeating: "x", count: 410_000))],
+            of: location, rules: VersionRules(entity: location, write: WriteConfig()))
         guard case .inserted = outcomes[0].result else { return XCTFail("\(outcomes[0].result)") }
         guard case .rejected(let rejection) = outcomes[1].result else { return XCTFail("\(outcomes[1].result)") }
         XCTAssertEqual(rejection.reason, .size)

@@ -1,12 +1,12 @@
 import Foundation
 import ImporterCore
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 @testable import ImporterAWS
 @testable import ImporterDynamoDB
@@ -55,7 +55,8 @@ final class MotoServer {
     static func start(timeout: TimeInterval = 20) throws -> MotoServer {
         let (executable, prefix) = try serverCommand.get()
         let port = try freeLoopbackPort()
-        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(port)-\(UUID().uuidString).log")
+        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "moto-\(port)-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
             throw MotoServerError.setup("cannot create the log file \(logFile.path)")
         }
@@ -137,7 +138,8 @@ final class MotoServer {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else {
-            throw MotoServerError.setup("python3 cannot import moto.server: run scripts/setup (pip install 'moto[server]')")
+            throw MotoServerError.setup(
+                "python3 cannot import moto.server: run scripts/setup (pip install 'moto[server]')")
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Helpers/atomic_moto_server.py")
@@ -151,15 +153,16 @@ final class MotoServer {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw MotoServerError.setup("\(name) not found on PATH (\(path)): run scripts/setup (pip install 'moto[server]')")
+        throw MotoServerError.setup(
+            "\(name) not found on PATH (\(path)): run scripts/setup (pip install 'moto[server]')")
     }
 
     /// Binds a TCP socket to 127.0.0.1:0, reads the port the kernel chose, closes it.
     static func freeLoopbackPort() throws -> Int {
         #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw MotoServerError.setup("socket() failed: errno \(errno)") }
         defer { close(descriptor) }
@@ -208,18 +211,22 @@ final class MotoServer {
                 base, headers: [(name: "Content-Type", value: "application/x-www-form-urlencoded")],
                 body: body, signer: bootstrap)
             guard response.status == 200 else {
-                throw MotoServerError.setup("IAM \(parameters.first?.1 ?? "") failed: HTTP \(response.status) \(response.text)")
+                throw MotoServerError.setup(
+                    "IAM \(parameters.first?.1 ?? "") failed: HTTP \(response.status) \(response.text)")
             }
             return response.text
         }
         let user = "importer-tests"
         _ = try iam([("Action", "CreateUser"), ("UserName", user)])
         let created = try iam([("Action", "CreateAccessKey"), ("UserName", user)])
-        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:*","s3:*"],"Resource":"*"}]}"#
-        _ = try iam([("Action", "PutUserPolicy"), ("UserName", user), ("PolicyName", "dynamodb-and-s3"),
-                     ("PolicyDocument", policy)])
+        let policy =
+            #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:*","s3:*"],"Resource":"*"}]}"#
+        _ = try iam([
+            ("Action", "PutUserPolicy"), ("UserName", user), ("PolicyName", "dynamodb-and-s3"),
+            ("PolicyDocument", policy),
+        ])
         guard let accessKeyId = xmlElement("AccessKeyId", in: created),
-              let secretAccessKey = xmlElement("SecretAccessKey", in: created)
+            let secretAccessKey = xmlElement("SecretAccessKey", in: created)
         else { throw MotoServerError.setup("CreateAccessKey returned no key: \(created)") }
         try setAuthentication(base, unauthenticatedActions: "0")
         return AWSCredentials(accessKeyId: accessKeyId, secretAccessKey: secretAccessKey)
@@ -232,14 +239,15 @@ final class MotoServer {
         request.httpBody = Data(unauthenticatedActions.utf8)
         let response = try HTTPTestClient.send(request)
         guard response.status == 200 else {
-            throw MotoServerError.setup("reset-auth \(unauthenticatedActions): HTTP \(response.status) \(response.text)")
+            throw MotoServerError.setup(
+                "reset-auth \(unauthenticatedActions): HTTP \(response.status) \(response.text)")
         }
     }
 
     /// The text of the first `<name>…</name>` (moto's IAM answers are small, flat XML).
     private static func xmlElement(_ name: String, in xml: String) -> String? {
         guard let open = xml.range(of: "<\(name)>"),
-              let close = xml.range(of: "</\(name)>", range: open.upperBound..<xml.endIndex)
+            let close = xml.range(of: "</\(name)>", range: open.upperBound..<xml.endIndex)
         else { return nil }
         return String(xml[open.upperBound..<close.lowerBound])
     }
@@ -326,7 +334,8 @@ enum HTTPTestClient {
         task.resume()
         guard done.wait(timeout: .now() + timeout + 1) == .success else {
             task.cancel()
-            throw TransportError(description: "\(request.httpMethod ?? "") \(request.url?.absoluteString ?? ""): no answer")
+            throw TransportError(
+                description: "\(request.httpMethod ?? "") \(request.url?.absoluteString ?? ""): no answer")
         }
         return try outcome.result()
     }

@@ -35,8 +35,9 @@ final class MotoSignatureTests: XCTestCase {
                 (name: "X-Amz-Target", value: "DynamoDB_20120810.ListTables"),
             ],
             body: Array("{}".utf8), signer: signer)
-        print("moto answered HTTP \(response.status), x-amzn-errortype: \(response.header("x-amzn-errortype") ?? "-"), "
-              + "body: \(response.text)")
+        print(
+            "moto answered HTTP \(response.status), x-amzn-errortype: \(response.header("x-amzn-errortype") ?? "-"), "
+                + "body: \(response.text)")
         return response
     }
 
@@ -64,7 +65,8 @@ final class MotoSignatureTests: XCTestCase {
 
     func testUnknownAccessKeyIsRefused() throws {
         let server = try server()
-        let stranger = AWSCredentials(accessKeyId: "AKIAUNKNOWNKEY000000", secretAccessKey: server.credentials.secretAccessKey)
+        let stranger = AWSCredentials(
+            accessKeyId: "AKIAUNKNOWNKEY000000", secretAccessKey: server.credentials.secretAccessKey)
         let response = try listTables(on: server, credentials: stranger)
         // moto: the key is not in its IAM backend → InvalidClientTokenId, 403 (iam/access_control.py).
         XCTAssertEqual(response.status, 403, response.text)

@@ -26,9 +26,12 @@ class MotoTestCase: XCTestCase {
     }
 
     /// A client of the class's server, signing with its credentials.
-    func client(retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.2)) throws -> DynamoDBClient {
+    func client(retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.2)) throws
+        -> DynamoDBClient
+    {
         let server = try server()
-        return DynamoDBClient(AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: server.endpoint),
-                              retry: retry)
+        return DynamoDBClient(
+            AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: server.endpoint),
+            retry: retry)
     }
 }

@@ -29,7 +29,8 @@ final class S3ExportTests: MotoTestCase {
             report: { directory: "${OUT_DIR}/reports" }
             """
         try yaml.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
-        let run = try ImporterBinary.run(["run", directory + "/pipeline.yaml", "--quiet"], environment: ["OUT_DIR": directory + "/source"])
+        let run = try ImporterBinary.run(
+            ["run", directory + "/pipeline.yaml", "--quiet"], environment: ["OUT_DIR": directory + "/source"])
         XCTAssertEqual(run.status, 0, run.output)
     }
 
@@ -40,7 +41,8 @@ final class S3ExportTests: MotoTestCase {
     func testAnArchiveIsUploadedInPartsAndRestoresWhole() throws {
         let server = try server()
         for name in ["nightly.tar", "nightly.tar.zst"] {
-            let export = try importer(["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/\(name)"], endpoint: server.endpoint)
+            let export = try importer(
+                ["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/\(name)"], endpoint: server.endpoint)
             XCTAssertEqual(export.status, 0, export.output)
             XCTAssertTrue(export.output.contains("exported to s3://\(bucket)/\(name)"), export.output)
         }
@@ -51,7 +53,8 @@ final class S3ExportTests: MotoTestCase {
         XCTAssertGreaterThan(objects[0].size, 10 << 20)
         XCTAssertTrue(objects[0].etag.hasSuffix("-2"), "a multipart object of two parts: \(objects[0].etag)")
         XCTAssertEqual(try runBlocking { try await client.unfinishedUploads(in: bucket) }, [])
-        let zip = try importer(["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/nightly.zip"], endpoint: server.endpoint)
+        let zip = try importer(
+            ["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/nightly.zip"], endpoint: server.endpoint)
         XCTAssertEqual(zip.status, 2, "a .zip cannot be uploaded as it is written: \(zip.output)")
         XCTAssertTrue(zip.output.contains(".tar.zst"), zip.output)
 
@@ -59,12 +62,15 @@ final class S3ExportTests: MotoTestCase {
             let target = directory + "/restored-" + name
             var environment = environment(server.endpoint)
             environment["OUT_DIR"] = target
-            let restore = try ImporterBinary.run(["restore", "s3://\(bucket)/\(name)", directory + "/pipeline.yaml", "--quiet"],
-                                                 environment: environment)
+            let restore = try ImporterBinary.run(
+                ["restore", "s3://\(bucket)/\(name)", directory + "/pipeline.yaml", "--quiet"],
+                environment: environment)
             XCTAssertEqual(restore.status, 0, restore.output)
             for table in [#""AWS-Locations""#, "Checkin"] {
-                XCTAssertEqual(try ImporterProcess.sqlite(target + "/store.sqlite", "SELECT * FROM \(table) ORDER BY 1"),
-                               try ImporterProcess.sqlite(directory + "/source/store.sqlite", "SELECT * FROM \(table) ORDER BY 1"), "\(name) \(table)")
+                XCTAssertEqual(
+                    try ImporterProcess.sqlite(target + "/store.sqlite", "SELECT * FROM \(table) ORDER BY 1"),
+                    try ImporterProcess.sqlite(directory + "/source/store.sqlite", "SELECT * FROM \(table) ORDER BY 1"),
+                    "\(name) \(table)")
             }
         }
     }
@@ -73,12 +79,14 @@ final class S3ExportTests: MotoTestCase {
         let server = try server()
         let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(denyPart: 2), operations: [])
         defer { proxy.stop() }
-        let export = try importer(["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/nightly.tar"], endpoint: proxy.endpoint)
+        let export = try importer(
+            ["export", directory + "/pipeline.yaml", "--out", "s3://\(bucket)/nightly.tar"], endpoint: proxy.endpoint)
         XCTAssertEqual(export.status, 3, export.output)
         XCTAssertTrue(export.output.contains("AccessDenied"), export.output)
         XCTAssertTrue(export.output.contains("s3://\(bucket)/nightly.tar"), export.output)
-        XCTAssertTrue(export.output.contains("s3:PutObject") && export.output.contains("s3:AbortMultipartUpload"),
-                      "an upload's refusal names the permissions an upload needs: \(export.output)")
+        XCTAssertTrue(
+            export.output.contains("s3:PutObject") && export.output.contains("s3:AbortMultipartUpload"),
+            "an upload's refusal names the permissions an upload needs: \(export.output)")
         XCTAssertFalse(export.output.contains("s3:GetObject"), export.output)
         XCTAssertEqual(try proxy.stats().deniedParts, 1)
         let client = client(of: server)
@@ -100,7 +108,9 @@ final class S3ExportTests: MotoTestCase {
     }
 
     private func client(of server: MotoServer) -> S3Client {
-        S3Client(configuration: AWSResolvedConfiguration(credentials: server.credentials, region: "us-east-1", endpoint: server.endpoint),
-                 pathStyleEndpoint: server.endpoint)
+        S3Client(
+            configuration: AWSResolvedConfiguration(
+                credentials: server.credentials, region: "us-east-1", endpoint: server.endpoint),
+            pathStyleEndpoint: server.endpoint)
     }
 }

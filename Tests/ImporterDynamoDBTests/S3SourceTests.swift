@@ -33,14 +33,14 @@ final class S3SourceTests: MotoTestCase {
     private func pipeline(_ out: String, sources: String) throws -> String {
         let file = out + "/pipeline.yaml"
         try """
-            name: s3-refresh
-            model: \(model)
-            modelVersion: 1
-            sources:
-            \(sources)
-            destination: { type: sqlite, path: \(out)/store.sqlite }
-            report: { directory: \(out)/reports }
-            """.write(toFile: file, atomically: false, encoding: .utf8)
+        name: s3-refresh
+        model: \(model)
+        modelVersion: 1
+        sources:
+        \(sources)
+        destination: { type: sqlite, path: \(out)/store.sqlite }
+        report: { directory: \(out)/reports }
+        """.write(toFile: file, atomically: false, encoding: .utf8)
         return file
     }
 
@@ -52,31 +52,38 @@ final class S3SourceTests: MotoTestCase {
 
     func testObjectsMatchedByAPatternAreImportedAndRejectsNameTheObject() throws {
         let header = "locationId,name,latitude,longitude,createdAt,active,rating,visits\n"
-        let bucket = try bucket([
-            "locations-1.csv": header + "loc-1,\"Café, \"\"Zoë\"\"\",1.5,2.5,2024-01-01T00:00:00Z,true,1.5,3\nloc-2,Two,1,2,2024-01-02T00:00:00Z,,,\n",
-            "locations-2.csv": header + "loc-3,Three,1,2,2024-01-03T00:00:00Z,false,2,7\n",
-            "locations-old.tsv": "not matched\n",
-            "checkins.ndjson": """
+        let bucket = try bucket(
+            [
+                "locations-1.csv": header
+                    + "loc-1,\"Café, \"\"Zoë\"\"\",1.5,2.5,2024-01-01T00:00:00Z,true,1.5,3\nloc-2,Two,1,2,2024-01-02T00:00:00Z,,,\n",
+                "locations-2.csv": header + "loc-3,Three,1,2,2024-01-03T00:00:00Z,false,2,7\n",
+                "locations-old.tsv": "not matched\n",
+                "checkins.ndjson": """
                 {"checkinId":"c-1","locationId":"loc-1","checkinTime":"2024-06-17T00:31:52.754Z","rating":5}
                 {"checkinId":"c-2","locationId":"loc-3","checkinTime":"2024-06-18T00:00:00Z","rating":4}
                 {"checkinId":"c-3","locationId":"loc-2","checkinTime":"yesterday","rating":3}
                 {"checkinId":"c-4","locationId":"loc-2","checkinTime":"2024-06-19T00:00:00Z","rating":1}
 
                 """,
-        ], binary: ["extra-1.csv.gz": try gzip(header + "loc-4,Four (gzip),3,4,2024-01-04T00:00:00Z,true,1,1\n")])
+            ], binary: ["extra-1.csv.gz": try gzip(header + "loc-4,Four (gzip),3,4,2024-01-04T00:00:00Z,true,1,1\n")])
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let file = try pipeline(out, sources: """
-              - { entity: Location, path: "s3://\(bucket)/locations-*.csv" }
-              - { entity: Location, path: "s3://\(bucket)/extra-*.csv.gz" }
-              - { entity: Checkin, path: "s3://\(bucket)/checkins.ndjson" }
-            """)
+        let file = try pipeline(
+            out,
+            sources: """
+                  - { entity: Location, path: "s3://\(bucket)/locations-*.csv" }
+                  - { entity: Location, path: "s3://\(bucket)/extra-*.csv.gz" }
+                  - { entity: Checkin, path: "s3://\(bucket)/checkins.ndjson" }
+                """)
         let run = try ImporterBinary.run(["run", file, "--quiet"], environment: try environment())
         XCTAssertEqual(run.status, 1, run.output)
         let store = out + "/store.sqlite"
-        XCTAssertEqual(try ImporterProcess.sqlite(store, #"SELECT locationId, name, visits FROM "AWS-Locations" ORDER BY 1"#),
-                       "loc-1|Café, \"Zoë\"|3\nloc-2|Two|0\nloc-3|Three|7\nloc-4|Four (gzip)|1")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT group_concat(checkinId) FROM (SELECT checkinId FROM Checkin ORDER BY 1)"), "c-1,c-2,c-4")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store, #"SELECT locationId, name, visits FROM "AWS-Locations" ORDER BY 1"#),
+            "loc-1|Café, \"Zoë\"|3\nloc-2|Two|0\nloc-3|Three|7\nloc-4|Four (gzip)|1")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, "SELECT group_concat(checkinId) FROM (SELECT checkinId FROM Checkin ORDER BY 1)"), "c-1,c-2,c-4")
         let rejects = try ImporterProcess.rejects(in: out + "/reports")
         XCTAssertEqual(rejects.count, 1)
         XCTAssertEqual(rejects.first?.string("source"), "s3://\(bucket)/checkins.ndjson")
@@ -92,12 +99,16 @@ final class S3SourceTests: MotoTestCase {
     }
 
     func testResumeRefusesAnObjectWhoseETagChanged() throws {
-        let lines = (1...200_000).map { #"{"checkinId":"c-\#($0)","locationId":"loc-1","checkinTime":"2024-06-17T00:00:00Z"}"# }
+        let lines = (1...200_000).map {
+            #"{"checkinId":"c-\#($0)","locationId":"loc-1","checkinTime":"2024-06-17T00:00:00Z"}"#
+        }
         let bucket = try bucket(["checkins.ndjson": lines.joined(separator: "\n") + "\n"])
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let file = try pipeline(out, sources: "  - { entity: Checkin, path: \"s3://\(bucket)/checkins.ndjson\", references: keep }")
-        try (String(contentsOfFile: file, encoding: .utf8) + "\nwrite: { batchSize: 5000 }\n").write(toFile: file, atomically: false, encoding: .utf8)
+        let file = try pipeline(
+            out, sources: "  - { entity: Checkin, path: \"s3://\(bucket)/checkins.ndjson\", references: keep }")
+        try (String(contentsOfFile: file, encoding: .utf8) + "\nwrite: { batchSize: 5000 }\n").write(
+            toFile: file, atomically: false, encoding: .utf8)
 
         // Killed (-9) once a batch is committed: the store keeps a checkpoint.
         let log = URL(fileURLWithPath: out + "/run.log")
@@ -110,12 +121,15 @@ final class S3SourceTests: MotoTestCase {
             return Int((try? ImporterProcess.sqlite(store, "SELECT count(*) FROM _importer_checkpoint")) ?? "") ?? 0
         }
         while process.isRunning, Date() < deadline, checkpoints() == 0 { usleep(20_000) }
-        XCTAssertTrue(process.isRunning, "the run finished before it could be killed: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        XCTAssertTrue(
+            process.isRunning,
+            "the run finished before it could be killed: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
         // The object is replaced: a resume would skip records of another content.
-        try server().putObject(Array((lines.reversed().joined(separator: "\n") + "\n").utf8), bucket: bucket, key: "checkins.ndjson")
+        try server().putObject(
+            Array((lines.reversed().joined(separator: "\n") + "\n").utf8), bucket: bucket, key: "checkins.ndjson")
         let resumed = try ImporterBinary.run(["run", file, "--resume", "--quiet"], environment: try environment())
         XCTAssertEqual(resumed.status, 2, resumed.output)
         XCTAssertTrue(resumed.output.contains("--resume: the input changed since the interrupted run"), resumed.output)
@@ -129,7 +143,8 @@ final class S3SourceTests: MotoTestCase {
         let run = try ImporterBinary.run(["run", none, "--quiet"], environment: try environment())
         XCTAssertEqual(run.status, 2, run.output)
         XCTAssertTrue(run.output.contains("no object matches 's3://\(bucket)/nothing-*.csv'"), run.output)
-        let missing = try pipeline(out, sources: "  - { entity: Location, path: \"s3://no-such-bucket-\(bucket)/a.csv\" }")
+        let missing = try pipeline(
+            out, sources: "  - { entity: Location, path: \"s3://no-such-bucket-\(bucket)/a.csv\" }")
         let failed = try ImporterBinary.run(["run", missing, "--quiet"], environment: try environment())
         XCTAssertEqual(failed.status, 2, failed.output)
         XCTAssertTrue(failed.output.contains("NoSuchBucket"), failed.output)

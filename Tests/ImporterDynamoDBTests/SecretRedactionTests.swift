@@ -17,13 +17,17 @@ final class SecretRedactionTests: XCTestCase {
     func testNoCommandPrintsOrWritesASecretThatAnEndpointEchoes() throws {
         let out = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let local = try pipeline(in: out, name: "local", sources: Self.localSources,
-                                 destination: "{ type: sqlite, path: \(out)/store/locations.sqlite }")
-        let s3 = try pipeline(in: out, name: "s3", sources: """
-              - { entity: Location, path: s3://dumps/locations.csv, format: csv }
-            """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }")
-        let dynamo = try pipeline(in: out, name: "dynamo", sources: Self.localSources,
-                                  destination: "{ type: dynamodb, tablePrefix: echo-, createTables: true }")
+        let local = try pipeline(
+            in: out, name: "local", sources: Self.localSources,
+            destination: "{ type: sqlite, path: \(out)/store/locations.sqlite }")
+        let s3 = try pipeline(
+            in: out, name: "s3",
+            sources: """
+                  - { entity: Location, path: s3://dumps/locations.csv, format: csv }
+                """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }")
+        let dynamo = try pipeline(
+            in: out, name: "dynamo", sources: Self.localSources,
+            destination: "{ type: dynamodb, tablePrefix: echo-, createTables: true }")
         // A store and an archive of it, written with no AWS at all.
         for command in [["run", local, "--quiet"], ["export", local, "--out", out + "/backup.tar.zst"]] {
             let result = try ImporterProcess.run(command, environment: ["REPORTS": out + "/reports-setup"])
@@ -48,11 +52,13 @@ final class SecretRedactionTests: XCTestCase {
             let endpoint = "http://\(Self.user):\(Self.password)@127.0.0.1:\(server.port)/?query=\(Self.queryValue)"
             let status = ["json": 400, "xml": 403, "html": 500][style.rawValue]!
             for command in commands {
-                let result = try ImporterProcess.run(command, environment: environment(endpoint: endpoint, reports: "\(out)/reports-\(style)"))
+                let result = try ImporterProcess.run(
+                    command, environment: environment(endpoint: endpoint, reports: "\(out)/reports-\(style)"))
                 let what = "\(style): importer \(command.joined(separator: " "))"
                 XCTAssertNotEqual(result.status, 0, "\(what) cannot succeed against the echo server")
-                XCTAssertTrue((result.stdout + result.stderr).contains("HTTP \(status)"),
-                              "\(what) reports the server's answer:\n\(result.stdout)\n\(result.stderr)")
+                XCTAssertTrue(
+                    (result.stdout + result.stderr).contains("HTTP \(status)"),
+                    "\(what) reports the server's answer:\n\(result.stdout)\n\(result.stderr)")
                 assertNoSecret(in: result.stdout, what + " (stdout)")
                 assertNoSecret(in: result.stderr, what + " (stderr)")
                 try assertNoSecretInFiles(under: out, what)
@@ -63,16 +69,21 @@ final class SecretRedactionTests: XCTestCase {
         // (The HTTP client tries to connect for 10 s before it gives up: one attempt each.)
         let closed = try MotoServer.freeLoopbackPort()
         let unanswered = "http://\(Self.user):\(Self.password)@127.0.0.1:\(closed)/?query=\(Self.queryValue)"
-        let dynamoOnce = try pipeline(in: out, name: "dynamo-once", sources: Self.localSources,
-                                      destination: "{ type: dynamodb, tablePrefix: echo-, createTables: true }", attempts: 1)
-        let s3Once = try pipeline(in: out, name: "s3-once", sources: """
-              - { entity: Location, path: s3://dumps/locations.csv, format: csv }
-            """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }", attempts: 1)
+        let dynamoOnce = try pipeline(
+            in: out, name: "dynamo-once", sources: Self.localSources,
+            destination: "{ type: dynamodb, tablePrefix: echo-, createTables: true }", attempts: 1)
+        let s3Once = try pipeline(
+            in: out, name: "s3-once",
+            sources: """
+                  - { entity: Location, path: s3://dumps/locations.csv, format: csv }
+                """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }", attempts: 1)
         for command in [["inspect", dynamoOnce], ["run", s3Once, "--quiet"]] {
-            let result = try ImporterProcess.run(command, environment: environment(endpoint: unanswered, reports: out + "/reports-closed"))
+            let result = try ImporterProcess.run(
+                command, environment: environment(endpoint: unanswered, reports: out + "/reports-closed"))
             let what = "closed port: importer \(command.joined(separator: " "))"
             XCTAssertNotEqual(result.status, 0, what)
-            XCTAssertTrue(result.stderr.contains("no response from http://127.0.0.1:\(closed)/"), "\(what):\n\(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("no response from http://127.0.0.1:\(closed)/"), "\(what):\n\(result.stderr)")
             assertNoSecret(in: result.stdout + result.stderr, what)
             try assertNoSecretInFiles(under: out, what)
         }
@@ -80,7 +91,8 @@ final class SecretRedactionTests: XCTestCase {
         // An endpoint that is no http(s) URL is refused, and the message quotes it without its secrets.
         let invalid = "ftp://\(Self.user):\(Self.password)@127.0.0.1:1/?query=\(Self.queryValue)"
         for command in [["run", dynamo, "--quiet"], ["inspect", dynamo], ["run", s3, "--quiet"]] {
-            let result = try ImporterProcess.run(command, environment: environment(endpoint: invalid, reports: out + "/reports-invalid"))
+            let result = try ImporterProcess.run(
+                command, environment: environment(endpoint: invalid, reports: out + "/reports-invalid"))
             let what = "invalid endpoint: importer \(command.joined(separator: " "))"
             XCTAssertEqual(result.status, 2, "\(what):\n\(result.stderr)")
             XCTAssertTrue(result.stderr.contains("invalid endpoint"), "\(what):\n\(result.stderr)")
@@ -97,7 +109,9 @@ final class SecretRedactionTests: XCTestCase {
         """
 
     /// A pipeline of the sample model's versions (at version 1), making at most `attempts` per request.
-    private func pipeline(in directory: String, name: String, sources: String, destination: String, attempts: Int = 2) throws -> String {
+    private func pipeline(in directory: String, name: String, sources: String, destination: String, attempts: Int = 2)
+        throws -> String
+    {
         let yaml = """
             name: \(name)
             model: \(TestPipelines.sample.path)/Model
@@ -115,10 +129,12 @@ final class SecretRedactionTests: XCTestCase {
 
     /// Every AWS variable set: distinctive keys and token, `endpoint` for both services.
     private func environment(endpoint: String, reports: String) -> [String: String] {
-        ["AWS_ENDPOINT_URL": endpoint, "AWS_ENDPOINT_URL_DYNAMODB": "", "AWS_ENDPOINT_URL_S3": "",
-         "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "", "AWS_PROFILE": "",
-         "AWS_ACCESS_KEY_ID": Self.accessKeyId, "AWS_SECRET_ACCESS_KEY": Self.secretAccessKey,
-         "AWS_SESSION_TOKEN": Self.sessionToken, "REPORTS": reports]
+        [
+            "AWS_ENDPOINT_URL": endpoint, "AWS_ENDPOINT_URL_DYNAMODB": "", "AWS_ENDPOINT_URL_S3": "",
+            "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "", "AWS_PROFILE": "",
+            "AWS_ACCESS_KEY_ID": Self.accessKeyId, "AWS_SECRET_ACCESS_KEY": Self.secretAccessKey,
+            "AWS_SESSION_TOKEN": Self.sessionToken, "REPORTS": reports,
+        ]
     }
 
     /// Fails when `text` holds a secret, or any 10 characters in a row of one (a secret cut
@@ -130,7 +146,8 @@ final class SecretRedactionTests: XCTestCase {
             for start in 0...(characters.count - width) {
                 let piece = String(characters[start..<(start + width)])
                 if let range = text.range(of: piece) {
-                    let from = text.index(range.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
+                    let from =
+                        text.index(range.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
                     let to = text.index(range.upperBound, offsetBy: 80, limitedBy: text.endIndex) ?? text.endIndex
                     let context = text[from..<to]
                     XCTFail("\(what) shows '\(piece)' of a secret: …\(context)…", file: file, line: line)
@@ -141,12 +158,16 @@ final class SecretRedactionTests: XCTestCase {
     }
 
     /// `assertNoSecret` on every file under `directory` (reports, checkpoints, stores, archives).
-    private func assertNoSecretInFiles(under directory: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertNoSecretInFiles(
+        under directory: String, _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
         for path in files {
             let full = directory + "/" + path
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             let data = try Data(contentsOf: URL(fileURLWithPath: full))
             assertNoSecret(in: String(decoding: data, as: UTF8.self), "\(what): file \(path)", file: file, line: line)
         }

@@ -10,8 +10,10 @@ final class CSVReaderTests: XCTestCase {
     }
 
     func testQuotedFieldsKeepDelimitersQuotesAndLineBreaks() throws {
-        let records = try read("id,name\n1,\"a, b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,\"crlf\r\ninside\"\n5,plain\n")
-        XCTAssertEqual(records.map { $0.fields["name"]! }, ["a, b", "say \"hi\"", "two\nlines", "crlf\r\ninside", "plain"])
+        let records = try read(
+            "id,name\n1,\"a, b\"\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,\"crlf\r\ninside\"\n5,plain\n")
+        XCTAssertEqual(
+            records.map { $0.fields["name"]! }, ["a, b", "say \"hi\"", "two\nlines", "crlf\r\ninside", "plain"])
         XCTAssertEqual(records.map(\.line), [2, 3, 4, 6, 8])
         XCTAssertTrue(records.allSatisfy { $0.failure == nil })
     }
@@ -101,11 +103,16 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[0].failure?.field, "id")
         XCTAssertEqual(records[0].rawText, "id,name, id")
         XCTAssertThrowsError(try CSVReader(path: path, options: CSVOptions()).columnNames()) { error in
-            XCTAssertEqual("\(error)", "\(path):1: 'id': the header names this column twice (fields 1 and 3), and a record holds one value per name; rename one of them, or name every field with csv.columns")
+            XCTAssertEqual(
+                "\(error)",
+                "\(path):1: 'id': the header names this column twice (fields 1 and 3), and a record holds one value per name; rename one of them, or name every field with csv.columns"
+            )
         }
         var columns = CSVOptions()
         columns.columns = ["a", "b", "c"]
-        XCTAssertEqual(try read("id,name,id\n1,a,2\n", options: columns).map { $0.fields["c"]! }, ["2"], "csv.columns name them instead")
+        XCTAssertEqual(
+            try read("id,name,id\n1,a,2\n", options: columns).map { $0.fields["c"]! }, ["2"],
+            "csv.columns name them instead")
         XCTAssertEqual(try read("id,,name,,\n1,,a,,\n").map { $0.fields["name"]! }, ["a"])
     }
 
@@ -173,11 +180,15 @@ final class CSVReaderTests: XCTestCase {
     func testPartsReadOnTheirOwnGiveTheSameRecordsAsOneReader() throws {
         var long = "id,comment\n"
         for index in 0..<25_000 {  // more than one refill of the reader's window
-            long += index % 7 == 0 ? "\(index),\"multi\nline, \"\"\(index)\"\"\"\r\n" : "\(index),comment number \(index)\n"
+            long +=
+                index % 7 == 0 ? "\(index),\"multi\nline, \"\"\(index)\"\"\"\r\n" : "\(index),comment number \(index)\n"
         }
         let inputs: [(String, [UInt8])] = [
             ("quotes", Array("\u{FEFF}id,name\r\n1,\"a, b\"\r\n2,\"two\nlines\"\n\n3,c\r4,d\n5,\"x\"\"y\"".utf8)),
-            ("malformed", Array("id,name\n1,\"abc\"x\n2,b,extra\n3\n4,ok\n5,\"never closed\n6,after\n7,\"a\nb\",\"c\n8,last".utf8)),
+            (
+                "malformed",
+                Array("id,name\n1,\"abc\"x\n2,b,extra\n3\n4,ok\n5,\"never closed\n6,after\n7,\"a\nb\",\"c\n8,last".utf8)
+            ),
             ("encoding", Array("id,name\n1,".utf8) + [0xFF, 0xFE] + Array("\n2,ok\n".utf8)),
             ("bad header", Array("id,\"name\"x\n1,a\n".utf8)),
             ("long", Array(long.utf8)),
@@ -196,7 +207,8 @@ final class CSVReaderTests: XCTestCase {
                 }
                 XCTAssertEqual(parts, whole, "\(name), parts of \(maximum)")
                 XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name)
-                if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count - 1, name) }  // a bad header shares one
+                // a bad header shares one
+                if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count - 1, name) }
             }
             // Parts bounded by bytes: a part ends after the record that reaches the bound.
             for maximumBytes in [1, 12] {

@@ -56,14 +56,18 @@ final class FlatObjectScannerTests: XCTestCase {
         }
         let first = names(#"{"a":1,"bc":2}"#), second = names(#"{"a":3,"bc":"x"}"#)
         XCTAssertEqual(second, ["a", "bc"])
-        first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress) } }
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress) }
+        }
         XCTAssertEqual(names(#"{"ab":1,"c":2}"#), ["ab", "c"])
         XCTAssertEqual(names(#"{"ab":1}"#), ["ab"])
         XCTAssertEqual(names(#"{"a":1,"bc":2}"#), ["a", "bc"])
     }
 
-    private func both(_ bytes: [UInt8]) -> (fast: (names: [String], values: [FieldValue])?,
-                                             strict: Result<(names: [String], values: [FieldValue]), StrictJSONParser.SyntaxError>) {
+    private func both(_ bytes: [UInt8]) -> (
+        fast: (names: [String], values: [FieldValue])?,
+        strict: Result<(names: [String], values: [FieldValue]), StrictJSONParser.SyntaxError>
+    ) {
         var scanner = FlatObjectScanner()
         var parser = StrictJSONParser()
         return bytes.withUnsafeBufferPointer { (scanner.fields($0), parser.objectFields($0)) }

@@ -8,7 +8,10 @@ final class InferenceReadingTests: XCTestCase {
     let fixture = InferenceFixture()
 
     func testDelimitersAreSniffed() throws {
-        for (delimiter, text) in [(";", "id;price;name\n1;2,5;a\n2;3,75;b\n"), ("\t", "id\tname\n1\ta, b\n2\tc\n"), ("|", "id|name\n1|a;b\n2|c\n")] {
+        for (delimiter, text) in [
+            (";", "id;price;name\n1;2,5;a\n2;3,75;b\n"), ("\t", "id\tname\n1\ta, b\n2\tc\n"),
+            ("|", "id|name\n1|a;b\n2|c\n"),
+        ] {
             let inferred = try fixture.infer("x.txt", text)
             XCTAssertEqual(inferred.source().csv.delimiter, UInt8(ascii: Unicode.Scalar(delimiter)!), text)
             XCTAssertEqual(inferred.source().format, .csv)
@@ -26,11 +29,14 @@ final class InferenceReadingTests: XCTestCase {
     func testRepeatedOrEmptyHeaderNamesBecomeColumns() throws {
         let inferred = try fixture.infer("h.csv", "id,name,name,\n1,a,b,c\n2,d,e,f\n")
         XCTAssertEqual(inferred.source().csv.columns, ["id", "name", "name2", "column4"])
-        XCTAssertEqual(inferred.types(), ["id: int16!", "name: string!", "name2: string!", "column4: string!", "version: int64"])
+        XCTAssertEqual(
+            inferred.types(), ["id: int16!", "name: string!", "name2: string!", "column4: string!", "version: int64"])
     }
 
     func testNDJSONWithMissingFieldsNullsBooleansAndObjects() throws {
-        let inferred = try fixture.infer("events.jsonl", """
+        let inferred = try fixture.infer(
+            "events.jsonl",
+            """
             {"id": 1, "ok": true, "score": 1.5, "tags": ["a"], "at": "2024-01-01T00:00:00Z"}
             {"id": 2, "ok": false, "score": 2, "tags": null}
             {"id": 3, "ok": null, "score": 3, "at": "2024-01-03"}
@@ -39,11 +45,15 @@ final class InferenceReadingTests: XCTestCase {
         XCTAssertEqual(inferred.types(), ["id: int16!", "ok: boolean", "score: double!", "at: date", "version: int64"])
         XCTAssertEqual(inferred.source().format, .ndjson)
         XCTAssertEqual(inferred.source().map.drop, ["tags"])
-        XCTAssertTrue(inferred.modelYAML.contains(#"# not an attribute: 'tags': no attribute type holds all its values (e.g. ["a"])"#), inferred.modelYAML)
+        XCTAssertTrue(
+            inferred.modelYAML.contains(
+                #"# not an attribute: 'tags': no attribute type holds all its values (e.g. ["a"])"#), inferred.modelYAML
+        )
     }
 
     func testAJSONArray() throws {
-        let inferred = try fixture.infer("people.json", #"[{"personId": "p1", "age": 30}, {"personId": "p2", "age": 41}]"#)
+        let inferred = try fixture.infer(
+            "people.json", #"[{"personId": "p1", "age": 30}, {"personId": "p2", "age": 41}]"#)
         XCTAssertEqual(inferred.types(), ["personId: string!", "age: int16!", "version: int64"])
         XCTAssertEqual(inferred.entity().name, "People")
     }
@@ -59,13 +69,17 @@ final class InferenceReadingTests: XCTestCase {
     func testOneThreadAndTwoThreadsProfileAlike() throws {
         // More records than one part, a type change, a null marker and a repeated key late in the file.
         var rows = ["id,n,label,maybe"]
-        for index in 0..<30_000 { rows.append("\(index),\(index % 100),L\(index),\(index % 7 == 0 ? "NA" : String(index))") }
+        for index in 0..<30_000 {
+            rows.append("\(index),\(index % 100),L\(index),\(index % 7 == 0 ? "NA" : String(index))")
+        }
         rows.append("29999,100000,x,1")
         let inferred = try fixture.infer("big.csv", rows.joined(separator: "\n") + "\n")
-        XCTAssertEqual(inferred.types(), ["id: int16!", "n: int32!", "label: string!", "maybe: int16", "version: int64"])
+        XCTAssertEqual(
+            inferred.types(), ["id: int16!", "n: int32!", "label: string!", "maybe: int16", "version: int64"])
         XCTAssertEqual(inferred.entity().hashKey, "label")
         let path = fixture.files.path + "/big.csv"
-        let one = try FileScanner.profile(path: path, parallel: false), two = try FileScanner.profile(path: path, parallel: true)
+        let one = try FileScanner.profile(path: path, parallel: false),
+            two = try FileScanner.profile(path: path, parallel: true)
         XCTAssertEqual(one.records, 30_001)
         XCTAssertEqual(two.records, 30_001)
         XCTAssertEqual(one.columns.map(\.hashes), two.columns.map(\.hashes))
@@ -77,9 +91,12 @@ final class InferenceReadingTests: XCTestCase {
 
     func testJSONRecordsWithChangingFieldsProfileAlikeInParts() throws {
         var lines: [String] = []
-        for index in 0..<20_000 { lines.append(index < 15_000 ? #"{"id":\#(index),"a":"x"}"# : #"{"id":\#(index),"b":true}"#) }
+        for index in 0..<20_000 {
+            lines.append(index < 15_000 ? #"{"id":\#(index),"a":"x"}"# : #"{"id":\#(index),"b":true}"#)
+        }
         let path = fixture.write("late.ndjson", lines.joined(separator: "\n") + "\n")
-        let one = try FileScanner.profile(path: path, parallel: false), two = try FileScanner.profile(path: path, parallel: true)
+        let one = try FileScanner.profile(path: path, parallel: false),
+            two = try FileScanner.profile(path: path, parallel: true)
         XCTAssertEqual(one.columnNames, ["id", "a", "b"])
         XCTAssertEqual(two.columnNames, ["id", "a", "b"])
         XCTAssertEqual(one.columns.map(\.hashes), two.columns.map(\.hashes))

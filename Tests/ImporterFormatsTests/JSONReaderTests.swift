@@ -23,7 +23,9 @@ final class JSONReaderTests: XCTestCase {
     }
 
     func testNDJSONBadLinesAreRejectedAndReadingContinues() throws {
-        let bytes = Array("{\"id\":1}\n{\"id\":2,\"na\n\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF] + Array("\"}\n{\"id\":3} trailing\n{\"id\":4}".utf8)
+        let bytes =
+            Array("{\"id\":1}\n{\"id\":2,\"na\n\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF]
+            + Array("\"}\n{\"id\":3} trailing\n{\"id\":4}".utf8)
         let records = try readAll(NDJSONReader(path: files.write("b.ndjson", bytes)))
         XCTAssertEqual(records.map(\.line), [1, 2, 4, 5, 6, 7, 8])
         XCTAssertNil(records[0].failure)
@@ -52,8 +54,11 @@ final class JSONReaderTests: XCTestCase {
         }
         let huge = "{\"id\":\"huge\",\"text\":\"" + String(repeating: "x", count: 3 << 20) + "\"}"
         let inputs: [(String, [UInt8])] = [
-            ("edges", Array("\u{FEFF}{\"id\":1}\r\n\n  \t\r\n\r\n{\"id\":2,\"na\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF]
-                + Array("\"}\n{\"id\":3} trailing\n\r\n{\"id\":4, \"s\":\"caf\\u00e9\"}".utf8)),
+            (
+                "edges",
+                Array("\u{FEFF}{\"id\":1}\r\n\n  \t\r\n\r\n{\"id\":2,\"na\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF]
+                    + Array("\"}\n{\"id\":3} trailing\n\r\n{\"id\":4, \"s\":\"caf\\u00e9\"}".utf8)
+            ),
             ("bom only", Array("\u{FEFF}\n{\"id\":1}\n\n".utf8)),
             ("no final newline", Array("{\"id\":1}\n{\"id\":2}".utf8)),
             ("broken last line", Array("{\"id\":1}\n{\"id\":".utf8)),
@@ -73,7 +78,9 @@ final class JSONReaderTests: XCTestCase {
                 let records = try readAll(NDJSONReader(path: plain))
                 XCTAssertEqual(records.map(\.line), [1, 5, 6, 7, 8, 9, 11])
                 XCTAssertEqual(Array(records.map(\.byteOffset).prefix(2)), [3, 21])
-                XCTAssertEqual(records.map { $0.failure?.reason }, [nil, .malformed, .malformed, .malformed, .encoding, .malformed, nil])
+                XCTAssertEqual(
+                    records.map { $0.failure?.reason },
+                    [nil, .malformed, .malformed, .malformed, .encoding, .malformed, nil])
                 XCTAssertEqual(records[3].rawText, "42")
                 XCTAssertEqual(records[6].fields["s"]!, "café")
             }
@@ -108,14 +115,17 @@ final class JSONReaderTests: XCTestCase {
 
     /// DynamoDB export lines cut into parts read as they do whole.
     func testDynamoDBItemPartsGiveTheSameRecords() throws {
-        let text = "{\"Item\":{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"1.50\"}}}\n\n{\"id\":1}\r\n{\"Item\":{\"id\":{\"S\":\"b\"},\"ok\":{\"BOOL\":true}}}"
+        let text =
+            "{\"Item\":{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"1.50\"}}}\n\n{\"id\":1}\r\n{\"Item\":{\"id\":{\"S\":\"b\"},\"ok\":{\"BOOL\":true}}}"
         let path = files.write("items.json", text)
         let whole = try readAll(NDJSONReader(path: path, layout: .dynamoDBItem)).map(signature)
         XCTAssertEqual(whole.count, 3)
         for maximum in [1, 2, 100] {
             let splitter = try NDJSONReader(path: path, layout: .dynamoDBItem)
             var parts: [String] = []
-            while let part = try splitter.nextPart(maximumRecords: maximum) { parts += try readAll(part).map(signature) }
+            while let part = try splitter.nextPart(maximumRecords: maximum) {
+                parts += try readAll(part).map(signature)
+            }
             XCTAssertEqual(parts, whole, "parts of \(maximum)")
         }
     }

@@ -17,7 +17,8 @@ final class MaxRecordBytesTests: XCTestCase {
         XCTAssertEqual(whole.map { $0.failure?.reason }, [nil, .size, nil, nil, .size, .size, nil])
         XCTAssertEqual(whole[1].raw.count, SourceRecord.excerptBytes)
         XCTAssertEqual(whole[1].byteOffset, 9)
-        XCTAssertTrue(whole[1].failure!.message.contains("the record is \(long.utf8.count - 1) bytes"), whole[1].failure!.message)
+        XCTAssertTrue(
+            whole[1].failure!.message.contains("the record is \(long.utf8.count - 1) bytes"), whole[1].failure!.message)
         XCTAssertEqual(whole[6].fields["id"]!, "4")
         for maximum in [1, 2, 3, 100] {
             let splitter = try NDJSONReader(path: path, maxRecordBytes: limit)
@@ -52,8 +53,10 @@ final class MaxRecordBytesTests: XCTestCase {
 
     func testALongJSONArrayElementIsRejectedAndTheNextOneRead() throws {
         let long = "{\"id\":\"long\",\"text\":\"" + String(repeating: "\\\"[{", count: limit) + "\"}"
-        let records = try readAll(JSONArrayReader(path: files.write("long.json", "[{\"id\":1},\n" + long + ",\n{\"id\":2}]"),
-                                                  maxRecordBytes: limit))
+        let records = try readAll(
+            JSONArrayReader(
+                path: files.write("long.json", "[{\"id\":1},\n" + long + ",\n{\"id\":2}]"),
+                maxRecordBytes: limit))
         XCTAssertEqual(records.map { $0.failure?.reason }, [nil, .size, nil])
         XCTAssertEqual(records.map(\.line), [1, 2, 3])
         XCTAssertEqual(records[2].fields["id"]!, "2")

@@ -16,17 +16,21 @@ final class StrictJSONTests: XCTestCase {
             #"{"Item":{"id":{"S":"f"}}} // comment"#,
             #"{"Item":{"id":{"N":NaN}}}"#,
         ]
-        let records = try readAll(NDJSONReader(path: files.write("d.json", lines.joined(separator: "\n")), layout: .dynamoDBItem))
-        XCTAssertEqual(records.map { $0.failure?.reason }, [nil, .malformed, .malformed, .malformed, .malformed, .malformed])
+        let records = try readAll(
+            NDJSONReader(path: files.write("d.json", lines.joined(separator: "\n")), layout: .dynamoDBItem))
+        XCTAssertEqual(
+            records.map { $0.failure?.reason }, [nil, .malformed, .malformed, .malformed, .malformed, .malformed])
         XCTAssertEqual(records[0].fields["n"]!, "1.50")
         XCTAssertTrue(records[1].failure!.message.contains(#"the key "id" appears twice"#), records[1].failure!.message)
     }
 
     func testNestingFarPastTheLimitIsARejectionNotAStackOverflow() throws {
-        let deep = #"{"id":1,"x":"# + String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000) + "}"
+        let deep =
+            #"{"id":1,"x":"# + String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000) + "}"
         let records = try readAll(NDJSONReader(path: files.write("deep.ndjson", deep + "\n{\"id\":2}\n")))
         XCTAssertEqual(records.count, 2)
-        XCTAssertTrue(records[0].failure!.message.contains("nesting deeper than 512 levels"), records[0].failure!.message)
+        XCTAssertTrue(
+            records[0].failure!.message.contains("nesting deeper than 512 levels"), records[0].failure!.message)
         XCTAssertEqual(records[1].fields["id"]!, "2")
     }
 

@@ -8,20 +8,21 @@ final class CompositeKeyItemsTests: XCTestCase {
     func testFetchUpsertAndDeleteByThePair() throws {
         let directory = NSTemporaryDirectory() + "pair-items-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let model = try ModelLoader.parse(text: """
-            model: Weather
-            version: 1
-            entities:
-              Reading:
-                hashKey: stationId
-                rangeKey: hour
-                versionAttribute: version
-                attributes:
-                  stationId:   { type: string }
-                  hour:        { type: int32 }
-                  temperature: { type: double }
-                  version:     { type: int64 }
-            """, file: "weather.yaml")
+        let model = try ModelLoader.parse(
+            text: """
+                model: Weather
+                version: 1
+                entities:
+                  Reading:
+                    hashKey: stationId
+                    rangeKey: hour
+                    versionAttribute: version
+                    attributes:
+                      stationId:   { type: string }
+                      hour:        { type: int32 }
+                      temperature: { type: double }
+                      version:     { type: int64 }
+                """, file: "weather.yaml")
         let store = try ItemStore(store: SQLiteStore(path: directory + "/weather.sqlite"), model: model)
         defer { store.close() }
         let readings = try store.items("Reading")
@@ -35,7 +36,9 @@ final class CompositeKeyItemsTests: XCTestCase {
 
         let updated = try readings.upsert(reading("ST1", 11, 19.5))
         XCTAssertEqual(updated["version"], .integer(2))
-        XCTAssertEqual(try readings.fetch(.pair(.string("ST1"), .integer(10)))?["version"], .integer(1), "the other hour is untouched")
+        XCTAssertEqual(
+            try readings.fetch(.pair(.string("ST1"), .integer(10)))?["version"], .integer(1),
+            "the other hour is untouched")
         XCTAssertThrowsError(try readings.insert(reading("ST2", 10, 0))) { error in
             XCTAssertEqual(error as? ItemError, .duplicate(entity: "Reading", key: .pair(.string("ST2"), .integer(10))))
         }

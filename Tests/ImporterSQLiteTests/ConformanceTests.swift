@@ -10,7 +10,8 @@ final class ConformanceTests: XCTestCase {
     /// Runs the scenario the calling method is named after (`testInsertCheckError` runs
     /// `InsertCheckError`) on a new store.
     func check(_ method: String = #function) throws {
-        let scenario = try XCTUnwrap(ConformanceRunner.scenario(forTest: method), "no conformance scenario for \(method)")
+        let scenario = try XCTUnwrap(
+            ConformanceRunner.scenario(forTest: method), "no conformance scenario for \(method)")
         let directory = NSTemporaryDirectory() + "conformance-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteStore(path: "\(directory)/\(scenario.id).sqlite")
@@ -23,8 +24,9 @@ final class ConformanceTests: XCTestCase {
         XCTAssertEqual(ConformanceRunner.scenarios.count, 2 * 4 * 3 * 5 + 9)
         let methods = Self.scenarioTests.map(\.0)
         XCTAssertEqual(Set(methods).count, methods.count, "a method is listed twice")
-        XCTAssertEqual(methods, ConformanceRunner.testMethodNames,
-                       "missing: \(Set(ConformanceRunner.testMethodNames).subtracting(methods).sorted())")
+        XCTAssertEqual(
+            methods, ConformanceRunner.testMethodNames,
+            "missing: \(Set(ConformanceRunner.testMethodNames).subtracting(methods).sorted())")
     }
 
     func testTypedItemsOnSQLite() throws {

@@ -50,7 +50,8 @@ extension SQLiteStoreTests {
         var seen: [String] = []
         for start in stride(from: 0, to: count, by: 4096) {
             if start == 40_960 {
-                XCTAssertEqual(try sqlite("UPDATE Product SET name = 'outside' WHERE sku = 'sku-060000'; SELECT changes()"), "1")
+                XCTAssertEqual(
+                    try sqlite("UPDATE Product SET name = 'outside' WHERE sku = 'sku-060000'; SELECT changes()"), "1")
             }
             seen += try write(store, Array(all[start..<min(start + 4096, count)]))
         }

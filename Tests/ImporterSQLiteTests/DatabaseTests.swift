@@ -34,7 +34,9 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(error.arguments, [.string("a"), .string("it's again"), .null])
             XCTAssertEqual(error.message, "UNIQUE constraint failed: item.id")
             XCTAssertFalse(error.isFatal)
-            XCTAssertEqual(error.description, """
+            XCTAssertEqual(
+                error.description,
+                """
                 SQLite error 1555 (constraint failed): UNIQUE constraint failed: item.id
                   while executing: INSERT INTO item (id, name, size) VALUES (?, ?, ?)
                 """, "the values stay out of the description")
@@ -64,8 +66,9 @@ final class DatabaseTests: XCTestCase {
 
     func testLongArgumentsAndStatementsAreShortened() {
         let columns = (0..<60).map { "column\($0)" }.joined(separator: ", ")
-        let error = SQLiteError(code: SQLITE_CONSTRAINT, message: "no", sql: "INSERT INTO t (\(columns)) VALUES (?)",
-                                arguments: [.string(String(repeating: "x", count: 100))] + (0..<40).map { .integer(Int64($0)) })
+        let error = SQLiteError(
+            code: SQLITE_CONSTRAINT, message: "no", sql: "INSERT INTO t (\(columns)) VALUES (?)",
+            arguments: [.string(String(repeating: "x", count: 100))] + (0..<40).map { .integer(Int64($0)) })
         let described = SQLiteError.describe(error.arguments)
         XCTAssertTrue(described.hasSuffix("… (9 more)"), described)
         XCTAssertTrue(described.contains("'" + String(repeating: "x", count: 60) + "…'"), described)
@@ -87,18 +90,22 @@ final class DatabaseTests: XCTestCase {
             return .rollback
         }
         struct Failure: Error {}
-        XCTAssertThrowsError(try database.inTransaction {
-            try database.execute(insert, [.string("thrown")])
-            throw Failure()
-        }) { error in
+        XCTAssertThrowsError(
+            try database.inTransaction {
+                try database.execute(insert, [.string("thrown")])
+                throw Failure()
+            }
+        ) { error in
             XCTAssertTrue(error is Failure, "the body's error is rethrown: \(error)")
         }
         // A statement's error inside the body rolls back the statements before it.
-        XCTAssertThrowsError(try database.inTransaction {
-            try database.execute(insert, [.string("before the error")])
-            try database.execute(insert, [.string("committed")])
-            return .commit
-        }) { error in
+        XCTAssertThrowsError(
+            try database.inTransaction {
+                try database.execute(insert, [.string("before the error")])
+                try database.execute(insert, [.string("committed")])
+                return .commit
+            }
+        ) { error in
             XCTAssertEqual((error as? SQLiteError)?.primaryCode, SQLITE_CONSTRAINT)
         }
         XCTAssertTrue(database.isAutocommit, "no transaction is left open")

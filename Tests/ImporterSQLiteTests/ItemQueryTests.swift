@@ -25,8 +25,12 @@ final class ItemQueryTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func place(_ id: String, _ name: String, rating: String?, visits: Int64, created: Int64, latitude: Double? = nil) -> Item {
-        var item = Item(["locationId": .string(id), "name": .string(name), "visits": .integer(visits), "createdAt": .date(created)])
+    func place(_ id: String, _ name: String, rating: String?, visits: Int64, created: Int64, latitude: Double? = nil)
+        -> Item
+    {
+        var item = Item([
+            "locationId": .string(id), "name": .string(name), "visits": .integer(visits), "createdAt": .date(created),
+        ])
         if let rating { item["rating"] = .decimal(rating) }
         if let latitude { item["latitude"] = .double(latitude) }
         return item
@@ -41,18 +45,31 @@ final class ItemQueryTests: XCTestCase {
             place("c", "Gamma", rating: nil, visits: 3, created: 2_000),
             place("d", "Delta", rating: "4.50", visits: 7, created: 4_000),
         ])
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(.above("rating", .decimal("9"))))), ["a", "b"], "decimals compare as numbers")
+        XCTAssertEqual(
+            ids(try locations.fetch(ItemQuery(.above("rating", .decimal("9"))))), ["a", "b"],
+            "decimals compare as numbers")
         XCTAssertEqual(ids(try locations.fetch(ItemQuery(.equals("rating", .decimal("4.5"))))), ["d"], "4.50 is 4.5")
         XCTAssertEqual(ids(try locations.fetch(ItemQuery(.isNull("rating")))), ["c"])
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(sort: [.descending("rating")]))), ["b", "a", "d", "c"], "nulls last descending")
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(.and([.equals("visits", .integer(3)), .atLeast("createdAt", .date(2_000))])))),
-                       ["a", "c"])
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(.isIn("name", [.string("beta"), .string("Delta"), .null]),
-                                                         sort: [.ascending("name")]))), ["d", "b"], "text by its bytes: D before b")
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(sort: [.ascending("visits"), .descending("createdAt")], limit: 3))),
-                       ["b", "a", "c"])
+        XCTAssertEqual(
+            ids(try locations.fetch(ItemQuery(sort: [.descending("rating")]))), ["b", "a", "d", "c"],
+            "nulls last descending")
+        XCTAssertEqual(
+            ids(
+                try locations.fetch(
+                    ItemQuery(.and([.equals("visits", .integer(3)), .atLeast("createdAt", .date(2_000))])))),
+            ["a", "c"])
+        XCTAssertEqual(
+            ids(
+                try locations.fetch(
+                    ItemQuery(
+                        .isIn("name", [.string("beta"), .string("Delta"), .null]),
+                        sort: [.ascending("name")]))), ["d", "b"], "text by its bytes: D before b")
+        XCTAssertEqual(
+            ids(try locations.fetch(ItemQuery(sort: [.ascending("visits"), .descending("createdAt")], limit: 3))),
+            ["b", "a", "c"])
         XCTAssertEqual(ids(try locations.fetch(ItemQuery(.atMost("visits", .integer(0))))), [])
-        XCTAssertEqual(ids(try locations.fetch(ItemQuery(.equals("name", .string("x' OR '1'='1"))))), [], "values are parameters")
+        XCTAssertEqual(
+            ids(try locations.fetch(ItemQuery(.equals("name", .string("x' OR '1'='1"))))), [], "values are parameters")
 
         XCTAssertThrowsError(try locations.fetch(ItemQuery(.equals("nope", .integer(1))))) { error in
             XCTAssertEqual(error as? ItemError, .unknownAttribute(entity: "Location", attribute: "nope"))
@@ -63,10 +80,14 @@ final class ItemQueryTests: XCTestCase {
     }
 
     func testRelatedItemsFollowARelationship() throws {
-        try locations.insert([place("a", "Alpha", rating: nil, visits: 0, created: 0), place("b", "Beta", rating: nil, visits: 0, created: 0)])
+        try locations.insert([
+            place("a", "Alpha", rating: nil, visits: 0, created: 0),
+            place("b", "Beta", rating: nil, visits: 0, created: 0),
+        ])
         let checkins = try store.items("Checkin")
         for (id, location, time) in [("c1", "a", 3), ("c2", "b", 1), ("c3", "a", 2)] {
-            try checkins.insert(Item(["checkinId": .string(id), "locationId": .string(location), "checkinTime": .date(Int64(time))]))
+            try checkins.insert(
+                Item(["checkinId": .string(id), "locationId": .string(location), "checkinTime": .date(Int64(time))]))
         }
         let ofA = try checkins.fetch(relatedTo: .string("a"), through: "location", sort: [.ascending("checkinTime")])
         XCTAssertEqual(ofA.map { "\($0["checkinId"])" }, ["c3", "c1"])

@@ -28,8 +28,12 @@ final class ItemStoreBesideARunTests: XCTestCase {
             let store = folder + "/store.sqlite"
             let deadline = Date().addingTimeInterval(60)
             // Wait until the run writes Checkins: record by record, or staged by the bulk path.
-            let written = bulk ? "SELECT count(*) FROM sqlite_master WHERE name LIKE '_importer_staged_%'" : "SELECT count(*) FROM Checkin"
-            while Date() < deadline, run.isRunning, (Int((try? ImporterProcess.sqlite(store, written)) ?? "") ?? 0) == 0 {
+            let written =
+                bulk
+                ? "SELECT count(*) FROM sqlite_master WHERE name LIKE '_importer_staged_%'"
+                : "SELECT count(*) FROM Checkin"
+            while Date() < deadline, run.isRunning, (Int((try? ImporterProcess.sqlite(store, written)) ?? "") ?? 0) == 0
+            {
                 usleep(10_000)
             }
             XCTAssertTrue(run.isRunning, "bulk \(bulk): the run ended before the library wrote")
@@ -38,14 +42,19 @@ final class ItemStoreBesideARunTests: XCTestCase {
             let items = try ItemStore(store: SQLiteStore(path: store), model: model)
             let library = try items.items("Location")
             for index in 0..<20 {
-                try library.insert(Item(["locationId": .string("lib-\(index)"), "name": .string("From the library"),
-                                         "latitude": .double(1), "longitude": .double(2),
-                                         "createdAt": .date(1_700_000_000_000)]))
+                try library.insert(
+                    Item([
+                        "locationId": .string("lib-\(index)"), "name": .string("From the library"),
+                        "latitude": .double(1), "longitude": .double(2),
+                        "createdAt": .date(1_700_000_000_000),
+                    ]))
             }
             items.close()
             run.waitUntilExit()
             XCTAssertEqual(run.terminationStatus, 0, "bulk \(bulk)")
-            XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM \"AWS-Locations\" WHERE locationId LIKE 'lib-%'"), "20")
+            XCTAssertEqual(
+                try ImporterProcess.sqlite(
+                    store, "SELECT count(*) FROM \"AWS-Locations\" WHERE locationId LIKE 'lib-%'"), "20")
             XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Checkin"), String(Self.rows))
         }
     }

@@ -38,7 +38,9 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         let done = DispatchGroup()
         var readersFinishedDuringTheWrite = false
         try store.inTransaction {
-            XCTAssertTrue(try store.store.delete(.string("kept"), expectedVersion: 1, of: entity), "deleted in the open transaction")
+            XCTAssertTrue(
+                try store.store.delete(.string("kept"), expectedVersion: 1, of: entity),
+                "deleted in the open transaction")
             for _ in 0..<readers {
                 DispatchQueue.global().async(group: done) {
                     let found = (try? locations.fetch(.string("kept")))??.name ?? "nothing"
@@ -50,7 +52,9 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         }
         XCTAssertTrue(readersFinishedDuringTheWrite, "the reads waited for the write to end")
         done.wait()
-        XCTAssertEqual(seen.withLock { $0 }, Array(repeating: "Kept of 1", count: readers), "each read saw the last commit, not the delete in progress")
+        XCTAssertEqual(
+            seen.withLock { $0 }, Array(repeating: "Kept of 1", count: readers),
+            "each read saw the last commit, not the delete in progress")
         XCTAssertNil(try locations.fetch(.string("kept")), "after the commit, reads see the delete")
         XCTAssertEqual(try locations.count(), 0)
     }
@@ -62,7 +66,8 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         let store = try ItemStore(store: SQLiteStore(path: directory + "/same.sqlite"), model: try model())
         defer { store.close() }
         let locations = try store.items(Location.self)
-        try locations.insert(Location(locationId: "a", name: "A", createdAt: Date(timeIntervalSince1970: 0), visits: 5, version: nil))
+        try locations.insert(
+            Location(locationId: "a", name: "A", createdAt: Date(timeIntervalSince1970: 0), visits: 5, version: nil))
         var first = try XCTUnwrap(try locations.fetch(.string("a")))
         var second = first
         first.visits += 1
@@ -81,7 +86,9 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         let store = try await ItemStore.open(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try model())
         defer { store.close() }
         let locations = try store.items(Location.self)
-        let shared = (0..<4).map { Location(locationId: "shared-\($0)", name: "Shared", createdAt: Date(), visits: 0, version: nil) }
+        let shared = (0..<4).map {
+            Location(locationId: "shared-\($0)", name: "Shared", createdAt: Date(), visits: 0, version: nil)
+        }
         try await locations.insert(shared)
 
         let tasks = 8, incrementsPerTask = 25
@@ -104,7 +111,10 @@ final class ItemStoreConcurrencyTests: XCTestCase {
                                 conflicts += 1
                             }
                         }
-                        try await locations.insert(Location(locationId: "t\(task)-\(increment)", name: "Own", createdAt: Date(), visits: 0, version: nil))
+                        try await locations.insert(
+                            Location(
+                                locationId: "t\(task)-\(increment)", name: "Own", createdAt: Date(), visits: 0,
+                                version: nil))
                     }
                     return conflicts
                 }
@@ -113,9 +123,11 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         }
 
         let stored = try await locations.fetch(ItemQuery(.isIn("locationId", shared.map { .string($0.locationId) })))
-        XCTAssertEqual(stored.map(\.visits).reduce(0, +), Int32(tasks * incrementsPerTask), "every increment is stored once")
+        XCTAssertEqual(
+            stored.map(\.visits).reduce(0, +), Int32(tasks * incrementsPerTask), "every increment is stored once")
         for location in stored {
-            XCTAssertEqual(location.version, 1 + Int64(location.visits), "\(location.locationId): one version per update")
+            XCTAssertEqual(
+                location.version, 1 + Int64(location.visits), "\(location.locationId): one version per update")
         }
         let total = try await locations.count()
         XCTAssertEqual(total, shared.count + tasks * incrementsPerTask, "every task's inserts arrived")

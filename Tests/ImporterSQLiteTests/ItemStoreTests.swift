@@ -40,7 +40,8 @@ final class ItemStoreTests: XCTestCase {
         XCTAssertNil(try locations.fetch(.string("missing")))
         try locations.insert([location("b"), location("c")])
         XCTAssertEqual(try locations.count(), 3)
-        XCTAssertEqual(Set(try locations.fetchAll().map { $0["locationId"] }), [.string("a"), .string("b"), .string("c")])
+        XCTAssertEqual(
+            Set(try locations.fetchAll().map { $0["locationId"] }), [.string("a"), .string("b"), .string("c")])
         XCTAssertThrowsError(try locations.insert(location("a"))) { error in
             XCTAssertEqual(error as? ItemError, .duplicate(entity: "Location", key: .string("a")))
         }
@@ -54,13 +55,19 @@ final class ItemStoreTests: XCTestCase {
         var conflicting = stale
         conflicting["name"] = .string("Alpha 3")
         XCTAssertThrowsError(try locations.update(conflicting)) { error in
-            XCTAssertEqual(error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
+            XCTAssertEqual(
+                error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
         }
-        XCTAssertThrowsError(try locations.update(item), "the same write again, based on version 1: a conflict, though its values are stored") { error in
-            XCTAssertEqual(error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
+        XCTAssertThrowsError(
+            try locations.update(item),
+            "the same write again, based on version 1: a conflict, though its values are stored"
+        ) { error in
+            XCTAssertEqual(
+                error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 2, incoming: 1))
         }
         let current = try XCTUnwrap(try locations.fetch(.string("a")))
-        XCTAssertEqual(try locations.update(current)["version"], .integer(2), "the stored item written as it is: unchanged")
+        XCTAssertEqual(
+            try locations.update(current)["version"], .integer(2), "the stored item written as it is: unchanged")
         var blind = location("a", "Blind")
         blind["version"] = .null
         XCTAssertEqual(try locations.update(blind)["version"], .integer(3), "no version: a blind write")
@@ -80,11 +87,14 @@ final class ItemStoreTests: XCTestCase {
             XCTAssertEqual(reason, .range)
         }
         XCTAssertEqual(try locations.count(), 0, "all or none")
-        XCTAssertThrowsError(try locations.insert(Item(["locationId": .string("x"), "nmae": .string("typo")]))) { error in
+        XCTAssertThrowsError(try locations.insert(Item(["locationId": .string("x"), "nmae": .string("typo")]))) {
+            error in
             XCTAssertEqual(error as? ItemError, .unknownAttribute(entity: "Location", attribute: "nmae"))
         }
         XCTAssertThrowsError(try checkins.insert(checkin("c1", at: "nowhere"))) { error in
-            guard case .invalid(_, "locationId", .reference, _)? = error as? ItemError else { return XCTFail("\(error)") }
+            guard case .invalid(_, "locationId", .reference, _)? = error as? ItemError else {
+                return XCTFail("\(error)")
+            }
         }
         try locations.insert(location("a"))
         XCTAssertThrowsError(try checkins.insert([checkin("c1", at: "a"), checkin("c1", at: "a")]))
@@ -96,7 +106,8 @@ final class ItemStoreTests: XCTestCase {
         try locations.insert([location("a"), location("b")])
         try checkins.insert([checkin("c1", at: "a"), checkin("c2", at: "a"), checkin("c3", at: "b")])
         XCTAssertThrowsError(try locations.delete(.string("a"), version: 7)) { error in
-            XCTAssertEqual(error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 1, incoming: 7))
+            XCTAssertEqual(
+                error as? ItemError, .conflict(entity: "Location", key: .string("a"), stored: 1, incoming: 7))
         }
         try locations.delete(.string("a"), version: 1)
         XCTAssertNil(try locations.fetch(.string("a")))

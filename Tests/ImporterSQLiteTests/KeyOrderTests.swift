@@ -13,33 +13,37 @@ final class KeyOrderTests: XCTestCase {
     func testKeysCompareAsTheStoresIndexOrdersThem() {
         let precomposed = Value.string("\u{E9}"), decomposed = Value.string("e\u{301}")
         XCTAssertEqual(precomposed, decomposed, "Swift takes them for one string")
-        XCTAssertTrue(KeyOrder.precedes(decomposed, precomposed), "the index orders them by their bytes: 65 CC 81 before C3 A9")
+        XCTAssertTrue(
+            KeyOrder.precedes(decomposed, precomposed), "the index orders them by their bytes: 65 CC 81 before C3 A9")
         XCTAssertTrue(KeyOrder.precedes(.string("Z"), .string("a")))
         XCTAssertTrue(KeyOrder.precedes(.string("a"), .string("ab")))
         XCTAssertFalse(KeyOrder.precedes(.string("a"), .string("a")), "strictly")
         XCTAssertTrue(KeyOrder.precedes(.integer(-5), .integer(3)))
         XCTAssertTrue(KeyOrder.precedes(.pair(.string("s1"), .integer(9)), .pair(.string("s2"), .integer(1))))
         XCTAssertTrue(KeyOrder.precedes(.pair(.string("s1"), .integer(1)), .pair(.string("s1"), .integer(2))))
-        XCTAssertFalse(KeyOrder.precedes(.pair(precomposed, .integer(1)), .pair(decomposed, .integer(2))),
-                       "hash keys of other bytes are not the same key, whatever their range keys")
+        XCTAssertFalse(
+            KeyOrder.precedes(.pair(precomposed, .integer(1)), .pair(decomposed, .integer(2))),
+            "hash keys of other bytes are not the same key, whatever their range keys")
         XCTAssertFalse(KeyOrder.precedes(.integer(1), .string("2")), "not known across types")
         XCTAssertFalse(KeyOrder.precedes(.decimal("1"), .decimal("2")), "not known for other types")
     }
 
     func testTheStagingFileKnowsWhetherAnEntitysRowsCameInKeyOrder() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let model = try ModelLoader.parse(text: """
-            model: Shop
-            version: 1
-            entities:
-              Sorted:   { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
-              Unsorted: { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
-              Resumed:  { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
-            """, file: "model.yaml")
+        let model = try ModelLoader.parse(
+            text: """
+                model: Shop
+                version: 1
+                entities:
+                  Sorted:   { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
+                  Unsorted: { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
+                  Resumed:  { hashKey: id, versionAttribute: version, attributes: { id: { type: string }, version: { type: int64 } } }
+                """, file: "model.yaml")
         let file = try StagedRows(storePath: directory + "/store.sqlite", fresh: true)
         defer { file.close() }
         func rows(_ keys: [String]) -> [(values: [Value], version: Int64)] { keys.map { ([.string($0), .null], 1) } }
-        let sorted = try XCTUnwrap(model.entity(named: "Sorted")), unsorted = try XCTUnwrap(model.entity(named: "Unsorted"))
+        let sorted = try XCTUnwrap(model.entity(named: "Sorted")),
+            unsorted = try XCTUnwrap(model.entity(named: "Unsorted"))
         for entity in [sorted, unsorted] { try file.stage(entity, keeping: nil) }
 
         try file.append(rows(["a", "b", "b0"]), of: sorted)

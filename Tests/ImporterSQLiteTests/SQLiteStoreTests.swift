@@ -9,31 +9,34 @@ final class SQLiteStoreTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    let model = try! ModelLoader.parse(text: """
-        model: Shop
-        version: 1
-        entities:
-          Product:
-            hashKey: sku
-            versionAttribute: version
-            attributes:
-              sku:     { type: string }
-              name:    { type: string }
-              price:   { type: decimal }
-              added:   { type: date }
-              active:  { type: boolean }
-              weight:  { type: double }
-              version: { type: int64 }
-        """, file: "shop.yaml")
+    let model = try! ModelLoader.parse(
+        text: """
+            model: Shop
+            version: 1
+            entities:
+              Product:
+                hashKey: sku
+                versionAttribute: version
+                attributes:
+                  sku:     { type: string }
+                  name:    { type: string }
+                  price:   { type: decimal }
+                  added:   { type: date }
+                  active:  { type: boolean }
+                  weight:  { type: double }
+                  version: { type: int64 }
+            """, file: "shop.yaml")
 
     var entity: Entity { model.entities[0] }
     var rules: VersionRules { VersionRules(entity: entity, write: WriteConfig()) }
 
     func record(_ sku: String, _ name: String, line: Int = 1) -> PreparedRecord {
-        PreparedRecord(inputIndex: 0, line: line, byteOffset: 0, raw: [], values: [
-            .string(sku), .string(name), .decimal("12345678901234567.123456789"), .date(1_709_288_130_250),
-            .boolean(true), .double(0.1), .null,
-        ])
+        PreparedRecord(
+            inputIndex: 0, line: line, byteOffset: 0, raw: [],
+            values: [
+                .string(sku), .string(name), .decimal("12345678901234567.123456789"), .date(1_709_288_130_250),
+                .boolean(true), .double(0.1), .null,
+            ])
     }
 
     func write(_ store: SQLiteStore, _ records: [PreparedRecord]) throws -> [String] {
@@ -68,7 +71,9 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try write(store, [record("a", "one"), record("b", "two")]), ["inserted", "inserted"])
         XCTAssertEqual(try write(store, [record("a", "one"), record("b", "TWO")]), ["unchanged", "updated"])
         store.close()
-        XCTAssertEqual(try sqlite("SELECT sku, name, price, added, active, weight, version FROM Product ORDER BY sku"), """
+        XCTAssertEqual(
+            try sqlite("SELECT sku, name, price, added, active, weight, version FROM Product ORDER BY sku"),
+            """
             a|one|12345678901234567.123456789|2024-03-01T10:15:30.250Z|1|0.1|1
             b|TWO|12345678901234567.123456789|2024-03-01T10:15:30.250Z|1|0.1|2
             """)
@@ -81,13 +86,15 @@ final class SQLiteStoreTests: XCTestCase {
     func testUnchangedInputsAreRecordedOnlyWhenNobodyElseWrote() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
-        let input = UnchangedInput(path: "/data/products.csv", entity: "Product", digest: "d1", setup: "s1", records: 1, runId: "r1")
+        let input = UnchangedInput(
+            path: "/data/products.csv", entity: "Product", digest: "d1", setup: "s1", records: 1, runId: "r1")
 
         try store.beginRun(atomic: false)
         _ = try write(store, [record("a", "one")])
         _ = try sqlite("INSERT INTO Product (sku, name, version) VALUES ('x', 'theirs', 1)")
         try store.finishRun(commit: true)
-        XCTAssertFalse(try store.recordUnchangedInputs([input], of: model), "another connection committed during the run")
+        XCTAssertFalse(
+            try store.recordUnchangedInputs([input], of: model), "another connection committed during the run")
         XCTAssertEqual(try store.unchangedInputs(of: model), [])
 
         try store.beginRun(atomic: false)
@@ -107,7 +114,9 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertTrue(try store.recordUnchangedInputs([input], of: model))
         try store.beginRun(atomic: false)
         XCTAssertEqual(try store.unchangedInputs(of: model), [], "a run forgets them before it writes")
-        XCTAssertEqual(try sqlite("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), "0", "and its writes are not watched")
+        XCTAssertEqual(
+            try sqlite("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), "0",
+            "and its writes are not watched")
         try store.finishRun(commit: true)
         store.close()
     }
@@ -147,7 +156,11 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertNil(store.contentIndexSize(entity))
         XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
         store.close()
-        XCTAssertEqual(try sqlite("SELECT sku, name, version FROM Product WHERE sku IN ('sku-0000', 'sku-0001', 'sku-0002', 'sku-0003', 'sku-0004') ORDER BY sku"), """
+        XCTAssertEqual(
+            try sqlite(
+                "SELECT sku, name, version FROM Product WHERE sku IN ('sku-0000', 'sku-0001', 'sku-0002', 'sku-0003', 'sku-0004') ORDER BY sku"
+            ),
+            """
             sku-0000|n|1
             sku-0001|n|3
             sku-0002|n|2
@@ -168,8 +181,10 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(Set(try write(store, all)), ["unchanged"])
         XCTAssertEqual(store.contentIndexSize(entity)?.items, 20_000)
         XCTAssertEqual(store.contentIndexSize(entity)?.readers, 2)
-        XCTAssertEqual(try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["updated", "updated"])
-        XCTAssertEqual(try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["unchanged", "unchanged"])
+        XCTAssertEqual(
+            try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["updated", "updated"])
+        XCTAssertEqual(
+            try write(store, [record("sku-00000", "first"), record("sku-19999", "last")]), ["unchanged", "unchanged"])
         store.close()
 
         store = try SQLiteStore(path: path)
@@ -188,14 +203,24 @@ final class SQLiteStoreTests: XCTestCase {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
         store.close()
-        let v2 = try ModelLoader.parse(text: "model: Shop\nversion: 2\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v2.yaml")
+        let v2 = try ModelLoader.parse(
+            text:
+                "model: Shop\nversion: 2\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n",
+            file: "v2.yaml")
         XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: v2)) { error in
-            XCTAssertEqual((error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: v2.identity), "\(error)")
+            XCTAssertEqual(
+                (error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: v2.identity),
+                "\(error)")
             XCTAssertTrue("\(error)".contains("holds Shop version 1, not version 2"), "\(error)")
         }
-        let edited = try ModelLoader.parse(text: "model: Shop\nversion: 1\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n", file: "v1.yaml")
+        let edited = try ModelLoader.parse(
+            text:
+                "model: Shop\nversion: 1\nentities:\n  Product:\n    hashKey: sku\n    versionAttribute: version\n    attributes: { sku: { type: string }, version: { type: int64 } }\n",
+            file: "v1.yaml")
         XCTAssertThrowsError(try SQLiteStore(path: path).prepare(for: edited)) { error in
-            XCTAssertEqual((error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: edited.identity), "\(error)")
+            XCTAssertEqual(
+                (error as? StoreError)?.kind, .modelMismatch(recorded: model.identity, expected: edited.identity),
+                "\(error)")
             XCTAssertTrue("\(error)".hasPrefix("v1.yaml: model Shop version 1 differs"), "\(error)")
         }
     }
@@ -205,7 +230,9 @@ final class SQLiteStoreTests: XCTestCase {
     func testARefusedRecordIsRejectedAloneAndTheRestCommitted() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
-        _ = try sqlite("CREATE TRIGGER no_poison BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ABORT, 'poison is not allowed'); END;")
+        _ = try sqlite(
+            "CREATE TRIGGER no_poison BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ABORT, 'poison is not allowed'); END;"
+        )
         let outcomes = try write(store, [record("a", "ok"), record("b", "poison"), record("c", "ok")])
         XCTAssertEqual(outcomes, ["inserted", "rejected:constraint", "inserted"])
         XCTAssertEqual(try sqlite("SELECT group_concat(sku) FROM (SELECT sku FROM Product ORDER BY sku)"), "a,c")
@@ -214,7 +241,9 @@ final class SQLiteStoreTests: XCTestCase {
     func testATransactionRolledBackBySQLiteIsAStoreFailure() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
-        _ = try sqlite("CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;")
+        _ = try sqlite(
+            "CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"
+        )
         XCTAssertThrowsError(try write(store, [record("a", "ok"), record("b", "poison")])) { error in
             // The kind and SQLite's result code cross the boundary: SQLITE_CONSTRAINT_TRIGGER.
             let failure = error as? StoreError
@@ -232,7 +261,9 @@ extension SQLiteStoreTests {
     func testAStoreFailureNamesTheStatementButNotTheRecordsValues() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)
-        _ = try sqlite("CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;")
+        _ = try sqlite(
+            "CREATE TRIGGER rollback_all BEFORE INSERT ON Product WHEN NEW.name = 'poison' BEGIN SELECT RAISE(ROLLBACK, 'no'); END;"
+        )
         XCTAssertThrowsError(try write(store, [record("b", "poison")])) { error in
             let message = "\(error)"
             XCTAssertTrue(message.contains("while executing: INSERT INTO \"Product\""), message)

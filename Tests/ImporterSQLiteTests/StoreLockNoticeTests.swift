@@ -18,20 +18,27 @@ final class StoreLockNoticeTests: XCTestCase {
         let logs = LogCapture()
         let (outcome, stderr) = try StandardErrorCapture.capture {
             Result {
-                try StoreLock(store: store, access: .exclusive, holder: .init(command: "run", runId: "second"), wait: 0.2,
-                              logger: logs.logger(label: "importer.sqlite"))
+                try StoreLock(
+                    store: store, access: .exclusive, holder: .init(command: "run", runId: "second"), wait: 0.2,
+                    logger: logs.logger(label: "importer.sqlite"))
             }
         }
         XCTAssertThrowsError(try outcome.get()) { XCTAssertTrue($0 is StoreInUseError, "\($0)") }
-        XCTAssertEqual(logs.entries, [.init(label: "importer.sqlite", level: .notice,
-                                            message: "\(store) is in use by run first (pid \(getpid())); waiting up to 1 s")])
+        XCTAssertEqual(
+            logs.entries,
+            [
+                .init(
+                    label: "importer.sqlite", level: .notice,
+                    message: "\(store) is in use by run first (pid \(getpid())); waiting up to 1 s")
+            ])
         XCTAssertEqual(stderr, "")
     }
 
     func testAFreeStoreIsTakenWithoutANotice() throws {
         let logs = LogCapture()
-        let lock = try StoreLock(store: directory + "/store.sqlite", access: .exclusive, holder: .init(command: "run", runId: "only"),
-                                 wait: 1, logger: logs.logger())
+        let lock = try StoreLock(
+            store: directory + "/store.sqlite", access: .exclusive, holder: .init(command: "run", runId: "only"),
+            wait: 1, logger: logs.logger())
         lock.release()
         XCTAssertEqual(logs.entries, [])
     }

@@ -70,9 +70,15 @@ final class StoreMigrationTests: XCTestCase {
         let v1 = try ModelLoader.parse(text: Self.v1, file: "v1.yaml")
         let v2 = try ModelLoader.parse(text: Self.v2, file: "v2.yaml")
         let items = [
-            Item(["id": .integer(1), "name": .string("Corner"), "size": .integer(7), "score": .double(2.5), "open": .boolean(true),
-                  "day": .string("29/02/2024"), "code": .string("0042"), "debug": .string("x"), "note": .string("kept")]),
-            Item(["id": .integer(2), "name": .string("It's \"quoted\""), "size": .integer(-32768), "open": .boolean(false)]),
+            Item([
+                "id": .integer(1), "name": .string("Corner"), "size": .integer(7), "score": .double(2.5),
+                "open": .boolean(true),
+                "day": .string("29/02/2024"), "code": .string("0042"), "debug": .string("x"), "note": .string("kept"),
+            ]),
+            Item([
+                "id": .integer(2), "name": .string("It's \"quoted\""), "size": .integer(-32768),
+                "open": .boolean(false),
+            ]),
             Item(["id": .integer(3)]),
         ]
         let before = try ItemStore(store: SQLiteStore(path: path), model: v1)
@@ -90,20 +96,40 @@ final class StoreMigrationTests: XCTestCase {
         reader.close()
         let migrator = try XCTUnwrap(RecordMigrator(plan: plan, entity: "Place"))
         let expected = try stored.map { item in try migrator.migrate(place.attributes.map { item[$0.name] }).get() }
-        XCTAssertEqual(expected[0], [.integer(1), .string("Corner"), .decimal("7"), .double(2.5), .string("true"), .date(1_709_164_800_000),
-                                     .integer(42), .string("kept"), .string("shop"), .integer(1)])
-        XCTAssertEqual(expected[2], [.integer(3), .string("Three"), .null, .null, .null, .null, .null, .string("none"), .string("shop"), .integer(2)])
+        XCTAssertEqual(
+            expected[0],
+            [
+                .integer(1), .string("Corner"), .decimal("7"), .double(2.5), .string("true"), .date(1_709_164_800_000),
+                .integer(42), .string("kept"), .string("shop"), .integer(1),
+            ])
+        XCTAssertEqual(
+            expected[2],
+            [
+                .integer(3), .string("Three"), .null, .null, .null, .null, .null, .string("none"), .string("shop"),
+                .integer(2),
+            ])
 
         let store = try SQLiteStore(path: path)
         let outcome = try store.migrate(plan, commit: true)
         XCTAssertEqual(outcome.failures.count, 0)
         XCTAssertEqual(outcome.steps.map(\.items), [3])
-        XCTAssertEqual(try store.withConnection { try $0.database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name") },
-                       ["Fresh", "Venues"])
-        XCTAssertEqual(try store.withConnection { try $0.database.strings("SELECT typeof(size) || ' ' || typeof(open) || ' ' || typeof(note) FROM Venues ORDER BY id") },
-                       ["text text text", "text text text", "null null text"])
+        XCTAssertEqual(
+            try store.withConnection {
+                try $0.database.strings(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name"
+                )
+            },
+            ["Fresh", "Venues"])
+        XCTAssertEqual(
+            try store.withConnection {
+                try $0.database.strings(
+                    "SELECT typeof(size) || ' ' || typeof(open) || ' ' || typeof(note) FROM Venues ORDER BY id")
+            },
+            ["text text text", "text text text", "null null text"])
         XCTAssertEqual(try store.recordedModel()?.version, 2)
-        XCTAssertEqual(try store.migrationHistory().map { "\($0.from)→\($0.to) \($0.applied) \($0.checksum)" }, ["1→2 true \(v2.checksum)"])
+        XCTAssertEqual(
+            try store.migrationHistory().map { "\($0.from)→\($0.to) \($0.applied) \($0.checksum)" },
+            ["1→2 true \(v2.checksum)"])
         try store.prepareToRead(v2)
         let venue = try XCTUnwrap(v2.entity(named: "Venue"))
         for (index, id) in [1, 2, 3].enumerated() {
@@ -113,7 +139,8 @@ final class StoreMigrationTests: XCTestCase {
         // The migrated store takes version 2 writes.
         let after = try ItemStore(store: SQLiteStore(path: path), model: v2)
         defer { after.close() }
-        XCTAssertEqual(try after.items("Venue").insert(Item(["id": .integer(4), "note": .string("new")]))["kind"], .string("shop"))
+        XCTAssertEqual(
+            try after.items("Venue").insert(Item(["id": .integer(4), "note": .string("new")]))["kind"], .string("shop"))
         XCTAssertEqual(try after.items("Venue").count(), 4)
     }
 }

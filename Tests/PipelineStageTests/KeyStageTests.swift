@@ -6,15 +6,23 @@ import XCTest
 final class KeyStageTests: XCTestCase {
     func testDuplicatesAndMissingReferencesAreRejectedInInputOrder() throws {
         let fixture = try StageFixture([
-            ("Location", StageFixture.locations(10, extra: ["L3,Again,2024-01-01T00:00:00Z", "L10,Ten,2024-01-01T00:00:00Z"])),
-            ("Checkin", "checkinId,locationId,checkinTime\nc1,L1,2024-02-01T10:00:00Z\nc2,L99,2024-02-01T10:00:00Z\nc3,L10,2024-02-01T10:00:00Z\nc1,L2,2024-02-01T10:00:00Z\n"),
+            (
+                "Location",
+                StageFixture.locations(10, extra: ["L3,Again,2024-01-01T00:00:00Z", "L10,Ten,2024-01-01T00:00:00Z"])
+            ),
+            (
+                "Checkin",
+                "checkinId,locationId,checkinTime\nc1,L1,2024-02-01T10:00:00Z\nc2,L99,2024-02-01T10:00:00Z\nc3,L10,2024-02-01T10:00:00Z\nc1,L2,2024-02-01T10:00:00Z\n"
+            ),
         ])
         let (items, recorder) = try checkAll(fixture)
 
         var passed: [[String]] = [[], []], rejected: [[String]] = [[], []]
         for case .records(let input, let records, let rejections, _) in items {
             passed[input] += records.map { "\($0.line):\($0.values[0])" }
-            rejected[input] += rejections.map { "\($0.line):\($0.rejection.reason.rawValue):\($0.rejection.field ?? "")" }
+            rejected[input] += rejections.map {
+                "\($0.line):\($0.rejection.reason.rawValue):\($0.rejection.field ?? "")"
+            }
         }
         XCTAssertEqual(passed[0], (0..<10).map { "\($0 + 2):L\($0)" } + ["13:L10"])
         XCTAssertEqual(rejected[0], ["12:duplicate:locationId"])
@@ -43,8 +51,9 @@ final class KeyStageTests: XCTestCase {
         let parsed = Sequencer<ParsedItem>(window: 2)
         let checked = BoundedChannel<CheckedItem>(capacity: 2)
         let recorder = fixture.recorder(maxErrors: maxErrors)
-        let keys = KeyStage(inputs: fixture.inputs, model: fixture.model, ledger: KeyLedger(), store: nil, recorder: recorder,
-                            resume: ResumePoint(inputCount: fixture.inputs.count), syncing: false)
+        let keys = KeyStage(
+            inputs: fixture.inputs, model: fixture.model, ledger: KeyLedger(), store: nil, recorder: recorder,
+            resume: ResumePoint(inputCount: fixture.inputs.count), syncing: false)
         let keyThread = StageThread("key stage", owning: keys) { $0.run(from: parsed, to: checked) }
         let reading = fixture.startReading(into: parsed, recorder: recorder, written: Handback())
         var items: [CheckedItem] = []

@@ -6,12 +6,15 @@ import XCTest
 final class ReadStageTests: XCTestCase {
     func testChunksCarryEveryRecordInInputOrderWithParseRejectsInPlace() throws {
         let rows = 10_000
-        let fixture = try StageFixture([("Location", StageFixture.locations(rows, extra: ["BAD,,2024-01-01T00:00:00Z", "Z,Last,2024-01-02"]))])
+        let fixture = try StageFixture([
+            ("Location", StageFixture.locations(rows, extra: ["BAD,,2024-01-01T00:00:00Z", "Z,Last,2024-01-02"]))
+        ])
         let parsed = Sequencer<ParsedItem>(window: 2)
         let recorder = fixture.recorder()
         let reading = fixture.startReading(into: parsed, recorder: recorder, written: Handback())
 
-        var lines: [Int] = [], rejects: [(line: Int, reason: RejectReason, key: Value?)] = [], chunks = 0, bytes: Int64 = -1
+        var lines: [Int] = [], rejects: [(line: Int, reason: RejectReason, key: Value?)] = [], chunks = 0,
+            bytes: Int64 = -1
         loop: while true {
             switch parsed.take() {
             case .chunk(let input, let chunk):
@@ -56,7 +59,9 @@ final class ReadStageTests: XCTestCase {
         }
         reading.join()
         XCTAssertEqual(items, [], "nothing of an input that cannot be opened")
-        XCTAssertTrue(recorder.abortReason?.message.contains(fixture.inputs[0].path) == true, recorder.abortReason?.message ?? "not aborted")
+        XCTAssertTrue(
+            recorder.abortReason?.message.contains(fixture.inputs[0].path) == true,
+            recorder.abortReason?.message ?? "not aborted")
         XCTAssertEqual(recorder.abortReason?.cause, .input)
     }
 }

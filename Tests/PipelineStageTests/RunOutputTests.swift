@@ -17,8 +17,13 @@ final class RunOutputTests: XCTestCase {
         options.logger = logs.logger(label: "importer.pipeline")
         let (report, stderr) = try StandardErrorCapture.capture { try run(fixture, options) }
         XCTAssertEqual(report.totals.inserted, 3)
-        XCTAssertEqual(logs.entries, [.init(label: "importer.pipeline", level: .warning,
-                                            message: "--resume: no interrupted run to continue; starting from the beginning")])
+        XCTAssertEqual(
+            logs.entries,
+            [
+                .init(
+                    label: "importer.pipeline", level: .warning,
+                    message: "--resume: no interrupted run to continue; starting from the beginning")
+            ])
         XCTAssertEqual(stderr, "")
     }
 
@@ -63,7 +68,9 @@ final class RunOutputTests: XCTestCase {
         let store = try SQLiteStore(path: fixture.config.destination.path!)
         defer { store.close() }
         try store.prepare(for: fixture.model)
-        return try PipelineRun(config: fixture.config, model: fixture.model, store: store, options: options,
-                               makeReader: ReaderFactory.makeReader).start()
+        return try PipelineRun(
+            config: fixture.config, model: fixture.model, store: store, options: options,
+            makeReader: ReaderFactory.makeReader
+        ).start()
     }
 }

@@ -5,7 +5,8 @@ import ImporterFormats
 /// A pipeline of the Locations sample model over CSV files written into a temporary folder,
 /// and the run inputs, recorder and channels that stages are built with.
 final class StageFixture {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     let directory = NSTemporaryDirectory() + "stages-" + UUID().uuidString
     private(set) var config: PipelineConfig!
@@ -22,7 +23,8 @@ final class StageFixture {
             sources += "  - entity: \(file.entity)\n    path: \(path)\n"
         }
         let modelPath = Self.root.appendingPathComponent("SampleData/Locations/Model/v1.yaml").path
-        let pipeline = "model: \(modelPath)\nsources:\n\(sources)destination: { path: \(directory)/store.sqlite }\nwrite: \(write)\n"
+        let pipeline =
+            "model: \(modelPath)\nsources:\n\(sources)destination: { path: \(directory)/store.sqlite }\nwrite: \(write)\n"
         config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
         model = try ModelLoader.loadFile(modelPath)
         inputs = try RunInput.ordered(config, model, nil)
@@ -34,13 +36,17 @@ final class StageFixture {
         var limits = config.errors
         limits.maxErrors = maxErrors
         limits.maxErrorRatio = 1
-        return RunRecorder(inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: "csv") }, limits: limits)
+        return RunRecorder(
+            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: "csv") }, limits: limits)
     }
 
     /// Runs a read stage over every input on a thread of its own; the items come out of `parsed`.
-    func startReading(into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, written: Handback<[PreparedRecord]>) -> StageThread<Void> {
-        let stage = ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: ReaderFactory.makeReader, recorder: recorder,
-                              parsed: parsed, written: written, progress: nil)
+    func startReading(into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, written: Handback<[PreparedRecord]>)
+        -> StageThread<Void>
+    {
+        let stage = ReadStage(
+            inputs: inputs, pipelineFile: config.file, makeReader: ReaderFactory.makeReader, recorder: recorder,
+            parsed: parsed, written: written, progress: nil)
         return StageThread("read stage", owning: stage) { $0.run() }
     }
 

@@ -11,7 +11,8 @@ public enum CommandLineTools {
 
     /// An unpacked archive's manifest.json.
     public static func manifest(_ directory: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
+            as! [String: Any]
     }
 
     /// An unpacked archive's data file as its lines, sorted (a Scan's order is not SQLite's).
@@ -36,7 +37,8 @@ public enum CommandLineTools {
     /// What `tool` prints; `environment` is added to the test's own. Throws `Failure` when the
     /// tool fails.
     @discardableResult
-    public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    public static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -38,13 +38,17 @@ public struct DynamoDBExportFixture {
             let bytes = try Self.gzip(Array(text.utf8))
             objects[key] = bytes
             let md5 = try Self.md5(bytes)
-            var line = ManifestLine(itemCount: file.lines.count, md5Checksum: Self.base64(hex: md5), etag: md5, dataFileS3Key: key)
+            var line = ManifestLine(
+                itemCount: file.lines.count, md5Checksum: Self.base64(hex: md5), etag: md5, dataFileS3Key: key)
             edit(index, &line)
             total += line.itemCount
-            lines.append(#"{"itemCount":\#(line.itemCount),"md5Checksum":"\#(line.md5Checksum)","etag":"\#(line.etag)","dataFileS3Key":"\#(line.dataFileS3Key)"}"#)
+            lines.append(
+                #"{"itemCount":\#(line.itemCount),"md5Checksum":"\#(line.md5Checksum)","etag":"\#(line.etag)","dataFileS3Key":"\#(line.dataFileS3Key)"}"#
+            )
         }
         let files = Array((lines.joined(separator: "\n") + "\n").utf8)
-        let summary = Array("""
+        let summary = Array(
+            """
             {"version":"2020-06-30","exportArn":"arn:aws:dynamodb:us-east-1:123456789012:table/Orders/export/\(exportId)","startTime":"2026-11-24T00:00:00.000Z","endTime":"2026-11-24T00:05:00.000Z","tableArn":"arn:aws:dynamodb:us-east-1:123456789012:table/Orders","tableId":"12345a12-abcd-123a-ab12-1234abc12345","exportTime":"2026-11-24T00:00:00.000Z","s3Bucket":"exports","s3Prefix":"\(prefix)","s3SseAlgorithm":"AES256","s3SseKmsKeyId":null,"manifestFilesS3Key":"\(folderKey)manifest-files.json","billedSizeBytes":0,"itemCount":\(total),"outputFormat":"DYNAMODB_JSON","exportType":"FULL_EXPORT"}
             """.utf8)
         objects[folderKey + "manifest-files.json"] = files
@@ -55,10 +59,13 @@ public struct DynamoDBExportFixture {
     }
 
     /// Writes the export under `directory` as `aws s3 sync` would; returns the export folder.
-    public func writeFolder(in directory: String, edit: (Int, inout ManifestLine) -> Void = { _, _ in }) throws -> String {
+    public func writeFolder(in directory: String, edit: (Int, inout ManifestLine) -> Void = { _, _ in }) throws
+        -> String
+    {
         for (key, bytes) in try objects(edit: edit) {
             let path = directory + "/" + key
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         return directory + "/" + String(folderKey.dropLast())
@@ -95,7 +102,9 @@ public struct DynamoDBExportFixture {
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
-        let writer = Thread { stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close() }
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close()
+        }
         writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

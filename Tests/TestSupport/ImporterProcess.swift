@@ -22,12 +22,16 @@ public enum ImporterProcess {
     /// Runs `importer ARGUMENTS` with extra environment variables, in `directory` (the
     /// repository by default), and waits for it.
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil)
+        throws -> Result
+    {
         try run(arguments, environment: environment, in: directory, executable: binary)
     }
 
-    private static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil,
-                            executable: String) throws -> Result {
+    private static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil,
+        executable: String
+    ) throws -> Result {
         let process = start(arguments, environment: environment)
         process.executableURL = URL(fileURLWithPath: executable)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -38,14 +42,17 @@ public enum ImporterProcess {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Runs `importer ARGUMENTS` with every file it writes limited to `kibibytes` (a write past
     /// the limit fails with EFBIG, as on a full disk: `ulimit -f`, SIGXFSZ ignored), and waits.
     public static func runWithFileSizeLimit(_ kibibytes: Int, _ arguments: [String]) throws -> Result {
-        try run(["-c", "trap '' XFSZ; ulimit -f \(kibibytes); exec \"$0\" \"$@\"", binary] + arguments, executable: "/bin/bash")
+        try run(
+            ["-c", "trap '' XFSZ; ulimit -f \(kibibytes); exec \"$0\" \"$@\"", binary] + arguments,
+            executable: "/bin/bash")
     }
 
     /// A configured, not yet started `importer` process.

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What this process writes to stderr (file descriptor 2) while `body` runs: to check that a

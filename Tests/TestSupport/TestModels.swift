@@ -84,13 +84,19 @@ public enum TestModels {
     /// Item lines of `Order`s for a DynamoDB export: in the first file a large N kept exactly, B,
     /// a string set, NULL; the second file's last item has a map in `details` (an int64): rejected.
     public static let orderExportFiles: [(name: String, lines: [String])] = [
-        ("a1b2c3d4e5f6g7h8", [
-            #"{"Item":{"orderId":{"S":"o-1"},"amount":{"N":"12345678901234567890.123456789"},"quantity":{"N":"3"},"receipt":{"B":"AAEC+v8="},"tags":{"SS":["gift","rush"]},"paid":{"BOOL":true},"note":{"NULL":true}}}"#,
-            #"{"Item":{"orderId":{"S":"o-2"},"amount":{"N":"-0.10"},"quantity":{"N":"9223372036854775807"},"paid":{"BOOL":false},"note":{"S":"Café \"Zoë\""},"tags":{"L":[{"S":"a"},{"N":"1.50"}]}}}"#,
-        ]),
-        ("i9j0k1l2m3n4o5p6", [
-            #"{"Item":{"orderId":{"S":"o-3"},"amount":{"N":"1E+2"},"tags":{"M":{"k":{"S":"v"}}}}}"#,
-            #"{"Item":{"orderId":{"S":"o-4"},"details":{"M":{"k":{"N":"1"}}}}}"#,
-        ]),
+        (
+            "a1b2c3d4e5f6g7h8",
+            [
+                #"{"Item":{"orderId":{"S":"o-1"},"amount":{"N":"12345678901234567890.123456789"},"quantity":{"N":"3"},"receipt":{"B":"AAEC+v8="},"tags":{"SS":["gift","rush"]},"paid":{"BOOL":true},"note":{"NULL":true}}}"#,
+                #"{"Item":{"orderId":{"S":"o-2"},"amount":{"N":"-0.10"},"quantity":{"N":"9223372036854775807"},"paid":{"BOOL":false},"note":{"S":"Café \"Zoë\""},"tags":{"L":[{"S":"a"},{"N":"1.50"}]}}}"#,
+            ]
+        ),
+        (
+            "i9j0k1l2m3n4o5p6",
+            [
+                #"{"Item":{"orderId":{"S":"o-3"},"amount":{"N":"1E+2"},"tags":{"M":{"k":{"S":"v"}}}}}"#,
+                #"{"Item":{"orderId":{"S":"o-4"},"details":{"M":{"k":{"N":"1"}}}}}"#,
+            ]
+        ),
     ]
 }

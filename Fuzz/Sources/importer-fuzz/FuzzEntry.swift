@@ -5,8 +5,11 @@ import ImporterFuzzing
 nonisolated(unsafe) private var target = FuzzTarget.csv
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                       _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+private func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
 
 /// The executable's entry point as SwiftPM links it (`main` is defined as `<module>_main`):
 /// it chooses the target, then hands over to libFuzzer's driver.
@@ -14,7 +17,8 @@ private func runDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
     guard let chosen = FuzzTarget(rawValue: name) else {
-        fatalError("set FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+        fatalError(
+            "set FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
     }
     target = chosen
     var count = argc, arguments = argv

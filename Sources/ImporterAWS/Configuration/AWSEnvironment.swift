@@ -70,8 +70,8 @@ public struct AWSEnvironment: Sendable {
             throw .noCredentials(profile: profile, file: path)
         }
         guard !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8)
+            let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)
         else { throw .unreadableCredentialsFile(file: path) }
 
         let sections = try SharedCredentialsFile.parse(text, file: path)
@@ -104,13 +104,16 @@ public struct AWSEnvironment: Sendable {
     /// (`AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_S3`), else `AWS_ENDPOINT_URL`, else the
     /// service's public endpoint for `region` (`https://dynamodb.<region>.amazonaws.com`,
     /// `.amazonaws.com.cn` for the `cn-` regions). An explicit endpoint must be an http or https URL with a host.
-    public func endpoint(pipelineEndpoint: String? = nil, region: String, service: AWSService = .dynamodb) throws(AWSConfigurationError) -> URL {
+    public func endpoint(pipelineEndpoint: String? = nil, region: String, service: AWSService = .dynamodb)
+        throws(AWSConfigurationError) -> URL
+    {
         if let url = try explicitEndpoint(pipelineEndpoint: pipelineEndpoint, service: service) { return url }
         let isHostLabel = region.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }
         let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
-        guard isHostLabel, !region.isEmpty, let url = URL(string: "https://\(service.signingName).\(region).\(domain)") else {
+        guard isHostLabel, !region.isEmpty, let url = URL(string: "https://\(service.signingName).\(region).\(domain)")
+        else {
             throw .invalidRegion(region)
         }
         return url
@@ -118,16 +121,19 @@ public struct AWSEnvironment: Sendable {
 
     /// The endpoint the pipeline or the environment names (nil for the service's public one):
     /// S3 is addressed path-style at such an endpoint.
-    public func explicitEndpoint(pipelineEndpoint: String? = nil, service: AWSService) throws(AWSConfigurationError) -> URL? {
+    public func explicitEndpoint(pipelineEndpoint: String? = nil, service: AWSService) throws(AWSConfigurationError)
+        -> URL?
+    {
         let candidates: [(source: String, value: String?)] = [
             ("the pipeline's endpoint", nonBlank(pipelineEndpoint)),
             (service.endpointVariable, value(of: service.endpointVariable)),
             ("AWS_ENDPOINT_URL", value(of: "AWS_ENDPOINT_URL")),
         ]
-        guard let (source, text) = candidates.first(where: { $0.value != nil }).map({ ($0.source, $0.value ?? "") }) else { return nil }
+        guard let (source, text) = candidates.first(where: { $0.value != nil }).map({ ($0.source, $0.value ?? "") })
+        else { return nil }
         guard let url = URL(string: text),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
         else { throw .invalidEndpoint(source: source, value: SecretRedactor.display(text)) }
         return url
     }

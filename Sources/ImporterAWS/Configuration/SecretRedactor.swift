@@ -28,9 +28,13 @@ package struct SecretRedactor: Sendable {
     package init(credentials: AWSCredentials? = nil, endpoint: URL? = nil) {
         var values = [credentials?.accessKeyId, credentials?.secretAccessKey, credentials?.sessionToken]
         if let endpoint, let parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) {
-            values += [parts.user, parts.password, parts.percentEncodedUser, parts.percentEncodedPassword,
-                       parts.query, parts.percentEncodedQuery]
-            values += (parts.queryItems ?? []).flatMap { [$0.value, $0.value?.addingPercentEncoding(withAllowedCharacters: .alphanumerics)] }
+            values += [
+                parts.user, parts.password, parts.percentEncodedUser, parts.percentEncodedPassword,
+                parts.query, parts.percentEncodedQuery,
+            ]
+            values += (parts.queryItems ?? []).flatMap {
+                [$0.value, $0.value?.addingPercentEncoding(withAllowedCharacters: .alphanumerics)]
+            }
         }
         var forms = Set<String>()
         for case let value? in values where value.count >= Self.minimumLength {
@@ -47,7 +51,8 @@ package struct SecretRedactor: Sendable {
         for secret in secrets where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: Self.mark)
         }
-        for rule in Self.rules where rule.triggers.contains(where: { result.range(of: $0, options: .caseInsensitive) != nil }) {
+        for rule in Self.rules
+        where rule.triggers.contains(where: { result.range(of: $0, options: .caseInsensitive) != nil }) {
             result = rule.regex.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: rule.template)
         }
@@ -88,9 +93,10 @@ package struct SecretRedactor: Sendable {
     private static let rules: [Rule] = [
         // A header or parameter: `Authorization: …` up to the end of the line or a quote,
         // `"X-Amz-Security-Token": "…"`, `X-Amz-Credential=…` up to the next `&`.
-        Rule(["authorization", "x-amz-"],
-             #"\b((?:proxy-)?authorization|x-amz-security-token|x-amz-credential|x-amz-signature)(["']?[ \t]*[:=][ \t]*["']?)[^"'\r\n<&]+"#,
-             "$1$2\(mark)"),
+        Rule(
+            ["authorization", "x-amz-"],
+            #"\b((?:proxy-)?authorization|x-amz-security-token|x-amz-credential|x-amz-signature)(["']?[ \t]*[:=][ \t]*["']?)[^"'\r\n<&]+"#,
+            "$1$2\(mark)"),
         Rule(["credential=", "signature="], #"\b(credential|signature)=[^\s,;&"'<]+"#, "$1=\(mark)"),
         // A URL's user and password.
         Rule(["@"], #"\b([a-z][a-z0-9+.-]*://)[^\s/?#@"'<>]*@"#, "$1\(mark)@"),

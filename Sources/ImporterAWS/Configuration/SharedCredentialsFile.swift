@@ -14,7 +14,8 @@ enum SharedCredentialsFile {
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count >= 2 else {
-                    throw .malformedCredentialsFile(file: file, line: index + 1, problem: "a section header without `]`")
+                    throw .malformedCredentialsFile(
+                        file: file, line: index + 1, problem: "a section header without `]`")
                 }
                 let name = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else {

@@ -43,9 +43,12 @@ package final class HTTPTransport: Sendable {
     package init(limit: Int, timeout: Double) {
         let milliseconds = Int64(timeout * 1000)
         self.timeout = .milliseconds(milliseconds)
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
-            timeout: .init(connect: .milliseconds(min(milliseconds, 10_000)), read: .milliseconds(milliseconds)),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, limit))))
+        http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(
+                timeout: .init(connect: .milliseconds(min(milliseconds, 10_000)), read: .milliseconds(milliseconds)),
+                connectionPool: .init(
+                    idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, limit))))
         slots = TaskSlots(max(1, limit))
     }
 
@@ -57,30 +60,39 @@ package final class HTTPTransport: Sendable {
     }
 
     /// Sends a request and collects its response (at most 64 MiB: DynamoDB answers, S3 listings).
-    package func send(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) async throws -> HTTPResponse {
+    package func send(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) async throws
+        -> HTTPResponse
+    {
         await slots.acquire()
         defer { slots.release() }
         let response = try await http.execute(request(method, url, headers: headers, body: body), timeout: timeout)
         let bytes = try await response.body.collect(upTo: 64 << 20)
         let headers = Self.headers(response.headers)
-        return HTTPResponse(status: Int(response.status.code), errorType: headers["x-amzn-errortype"],
-                            body: Data(bytes.readableBytesView), headers: headers)
+        return HTTPResponse(
+            status: Int(response.status.code), errorType: headers["x-amzn-errortype"],
+            body: Data(bytes.readableBytesView), headers: headers)
     }
 
     /// Sends a request and hands over the response as its body starts to arrive. The request's
     /// slot is held until `body` is done with, so call it for bodies read at once.
-    package func stream<T: Sendable>(_ method: String, _ url: URL, headers: [(name: String, value: String)],
-                                    _ body: (HTTPStreamingResponse) async throws -> T) async throws -> T {
+    package func stream<T: Sendable>(
+        _ method: String, _ url: URL, headers: [(name: String, value: String)],
+        _ body: (HTTPStreamingResponse) async throws -> T
+    ) async throws -> T {
         await slots.acquire()
         defer { slots.release() }
         // Only connecting and the head have the timeout: a long body keeps streaming (its
         // reads time out on the connection's read timeout).
         let response = try await http.execute(request(method, url, headers: headers, body: nil), timeout: timeout)
-        return try await body(HTTPStreamingResponse(status: Int(response.status.code), headers: Self.headers(response.headers),
-                                                    body: response.body))
+        return try await body(
+            HTTPStreamingResponse(
+                status: Int(response.status.code), headers: Self.headers(response.headers),
+                body: response.body))
     }
 
-    private func request(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?) -> HTTPClientRequest {
+    private func request(_ method: String, _ url: URL, headers: [(name: String, value: String)], body: Data?)
+        -> HTTPClientRequest
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: method)
         for header in headers { request.headers.add(name: header.name, value: header.value) }

@@ -21,8 +21,10 @@ public struct RetryPolicy: Sendable {
     /// With `usingAnAttempt: false` (a throttle while the run makes progress, docs/dynamodb.md) the
     /// retry is counted and the backoff slept, but `attempt` stays: throttling slows a run,
     /// it does not end it.
-    package func backOff(after attempt: inout Int, counting retries: RetryCounter?, entity: String,
-                        usingAnAttempt: Bool = true) async throws -> Bool {
+    package func backOff(
+        after attempt: inout Int, counting retries: RetryCounter?, entity: String,
+        usingAnAttempt: Bool = true
+    ) async throws -> Bool {
         guard !usingAnAttempt || attempt < maxAttempts else { return false }
         retries?.add(1, for: entity)
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 30))))

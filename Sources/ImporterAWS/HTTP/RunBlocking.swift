@@ -31,7 +31,9 @@ package final class BlockingTask<T: Sendable>: Sendable {
     /// The task's result, once it is done; its error rethrown.
     @available(*, noasync, message: "await the async call instead")
     package func wait() throws -> T {
-        assert(withUnsafeCurrentTask { $0 == nil }, "a blocking wait on a task would hold a thread of the cooperative pool")
+        assert(
+            withUnsafeCurrentTask { $0 == nil }, "a blocking wait on a task would hold a thread of the cooperative pool"
+        )
         done.wait()
         done.signal()  // a second wait returns at once
         return try outcome.withLock { $0! }.get()

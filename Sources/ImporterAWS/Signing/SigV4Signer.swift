@@ -70,7 +70,8 @@ package struct SigV4Signer: Sendable {
         ].joined(separator: "\n")
 
         let signature = Self.hex(HMACSHA256.authenticationCode(for: stringToSign, key: signingKey(day: timestamp.day)))
-        let authorization = "\(Self.algorithm) Credential=\(credentials.accessKeyId)/\(scope), "
+        let authorization =
+            "\(Self.algorithm) Credential=\(credentials.accessKeyId)/\(scope), "
             + "SignedHeaders=\(signedHeaders), Signature=\(signature)"
         sent.append((name: "Authorization", value: authorization))
         return Signature(
@@ -124,7 +125,8 @@ package struct SigV4Signer: Sendable {
             func encoded(_ text: String) -> String { uriEncode(text.removingPercentEncoding ?? text) }
             return (encoded(parts[0]), parts.count > 1 ? encoded(parts[1]) : "")
         }
-        return pairs
+        return
+            pairs
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }  // encoded text is ASCII: byte order
             .map { "\($0.name)=\($0.value)" }
             .joined(separator: "&")
@@ -150,7 +152,7 @@ package struct SigV4Signer: Sendable {
     /// `host[:port]` as a client sends it: the port only when the URL names a non-default one.
     static func hostHeaderValue(for url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              var host = components.percentEncodedHost, !host.isEmpty
+            var host = components.percentEncodedHost, !host.isEmpty
         else { return nil }
         if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }  // IPv6 literal
         let defaultPort = ["http": 80, "https": 443][components.scheme?.lowercased() ?? ""]
@@ -164,8 +166,8 @@ package struct SigV4Signer: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + String(upperHexDigits[Int(byte >> 4)]) + String(upperHexDigits[Int(byte & 15)])

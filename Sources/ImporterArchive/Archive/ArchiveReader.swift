@@ -40,9 +40,11 @@ final class ArchiveReader {
         case .stream(_, let open):
             let bytes = CompressedInput(try open())
             streamed = bytes
-            opened = archive_read_open(archive, Unmanaged.passUnretained(bytes).toOpaque(), nil, { _, client, block in
-                Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue().next(block!)
-            }, nil)
+            opened = archive_read_open(
+                archive, Unmanaged.passUnretained(bytes).toOpaque(), nil,
+                { _, client, block in
+                    Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue().next(block!)
+                }, nil)
         }
         guard opened == ARCHIVE_OK else {
             let message = streamed?.error.map { "\($0)" } ?? errorMessage
@@ -68,7 +70,8 @@ final class ArchiveReader {
         case ARCHIVE_OK, ARCHIVE_WARN: break
         default: throw ArchiveError(path: path, "cannot read the next entry: \(errorMessage)")
         }
-        let name = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+        let name =
+            archive_entry_pathname_utf8(entry).map { String(cString: $0) }
             ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let link = archive_entry_symlink(entry) ?? archive_entry_hardlink(entry)
         return Entry(
@@ -81,7 +84,9 @@ final class ArchiveReader {
     /// Reads up to `count` bytes of the current entry; 0 at its end.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         let result = archive_read_data(archive, buffer, count)
-        guard result >= 0 else { throw ArchiveError(path: path, "cannot read the data: \(streamed?.error.map { "\($0)" } ?? errorMessage)") }
+        guard result >= 0 else {
+            throw ArchiveError(path: path, "cannot read the data: \(streamed?.error.map { "\($0)" } ?? errorMessage)")
+        }
         return result
     }
 

@@ -116,7 +116,8 @@ final class ArchiveWriter {
         do {
             try OutputFile.moveIntoPlace(partialPath, path)
         } catch let error as OutputFileError {
-            throw ArchiveError(path: path, "cannot move the finished archive into place: \(String(cString: strerror(error.code)))")
+            throw ArchiveError(
+                path: path, "cannot move the finished archive into place: \(String(cString: strerror(error.code)))")
         }
     }
 

@@ -41,12 +41,16 @@ enum FrameCodec: Sendable {
         repeat {
             let length = min(65_535, bytes.count - offset)
             let final: UInt8 = offset + length == bytes.count ? 1 : 0
-            member += [final, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8((~length >> 8) & 0xff)]
+            member += [
+                final, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8((~length >> 8) & 0xff),
+            ]
             member += bytes[offset..<offset + length]
             offset += length
         } while offset < bytes.count
         let crc = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
-        member += littleEndian(UInt64(crc), count: 4) + littleEndian(UInt64(UInt32(truncatingIfNeeded: bytes.count)), count: 4)
+        member +=
+            littleEndian(UInt64(crc), count: 4)
+            + littleEndian(UInt64(UInt32(truncatingIfNeeded: bytes.count)), count: 4)
         return member
     }
 
@@ -91,7 +95,11 @@ private final class GzipCompressor: FrameCompressor {
     private var stream = z_stream()
 
     init() throws {
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)
+            ) == Z_OK
+        else {
             throw CompressionFailure("cannot start gzip compression")
         }
     }

@@ -37,7 +37,8 @@ final class StreamingTarWriter {
 
     /// Reserves room for a file of exactly `length` bytes whose content comes later (`fill`).
     func reserveFile(length: Int) throws -> Slot {
-        let placeholder = codec.stored(Self.tarFile(name: "", bytes: [UInt8](repeating: 0, count: length), modified: Date()))
+        let placeholder = codec.stored(
+            Self.tarFile(name: "", bytes: [UInt8](repeating: 0, count: length), modified: Date()))
         return Slot(offset: try output.reserve(placeholder), fileLength: length)
     }
 
@@ -73,7 +74,9 @@ final class StreamingTarWriter {
         entry = nil
         let written = try mapFailure { try frames.finish() }
         let remainder = Int(written.bytes % Int64(TarHeader.blockSize))
-        if remainder > 0 { try output.append(codec.stored([UInt8](repeating: 0, count: TarHeader.blockSize - remainder))) }
+        if remainder > 0 {
+            try output.append(codec.stored([UInt8](repeating: 0, count: TarHeader.blockSize - remainder)))
+        }
         let header = TarHeader.regularFile(name: name, size: written.bytes, modified: modified)
         try output.fill(codec.stored(header), at: headerOffset)
         return written

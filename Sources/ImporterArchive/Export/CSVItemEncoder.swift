@@ -31,7 +31,11 @@ struct CSVItemEncoder: ArchiveItemEncoder {
             case .boolean: bytes.append(contentsOf: row.integer(index) != 0 ? "true".utf8 : "false".utf8)
             case .binary:
                 // A–Z a–z 0–9 + / = need no quotes; empty bytes are a quoted empty cell, not null.
-                if row.withBytes(index, { $0.isEmpty }) { bytes.append(contentsOf: "\"\"".utf8) } else { bytes.appendBase64(row, index) }
+                if row.withBytes(index, { $0.isEmpty }) {
+                    bytes.append(contentsOf: "\"\"".utf8)
+                } else {
+                    bytes.appendBase64(row, index)
+                }
             }
         }
         bytes.append(contentsOf: "\r\n".utf8)

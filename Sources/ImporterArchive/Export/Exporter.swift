@@ -43,25 +43,35 @@ package struct Exporter {
                 model: .init(name: model.name, version: model.version, checksum: model.checksum),
                 source: sourceType, entities: [])
             let files = model.parentsFirstOrder.map { (entity: $0, file: "data/\($0).\(format.fileExtension)") }
-            let onePass = kind.isStreamable && StreamingTarWriter.canName(files.map(\.file) + [Manifest.entryName, Manifest.modelEntryName])
+            let onePass =
+                kind.isStreamable
+                && StreamingTarWriter.canName(files.map(\.file) + [Manifest.entryName, Manifest.modelEntryName])
             switch destination {
             case .file(let path) where !onePass:
-                try exportInTwoPasses(files, to: path, kind: kind, manifest: &manifest, modelText: Array(modelText), created: created)
+                try exportInTwoPasses(
+                    files, to: path, kind: kind, manifest: &manifest, modelText: Array(modelText), created: created)
             case .parts(let name, _) where !onePass:
-                throw ArchiveError(path: name, "an archive is uploaded as it is written only as .tar, .tar.gz or .tar.zst with names of at most 100 bytes")
+                throw ArchiveError(
+                    path: name,
+                    "an archive is uploaded as it is written only as .tar, .tar.gz or .tar.zst with names of at most 100 bytes"
+                )
             case .file(let path):
                 let writer = StreamingTarWriter(name: path, output: try FileOutput(path: path), kind: kind)!
-                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
+                try exportInOnePass(
+                    files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
             case .parts(let name, let uploader):
                 let writer = StreamingTarWriter(name: name, output: PartedOutput(uploader: uploader), kind: kind)!
-                try exportInOnePass(files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
+                try exportInOnePass(
+                    files, into: writer, manifest: &manifest, modelText: Array(modelText), created: created)
             }
             return manifest
         }
     }
 
-    private func exportInOnePass(_ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
-                                 manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+    private func exportInOnePass(
+        _ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
+        manifest: inout Manifest, modelText: [UInt8], created: Date
+    ) throws {
         do {
             try writeInOnePass(files, into: writer, manifest: &manifest, modelText: modelText, created: created)
         } catch {
@@ -70,12 +80,16 @@ package struct Exporter {
         }
     }
 
-    private func writeInOnePass(_ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
-                                manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+    private func writeInOnePass(
+        _ files: [(entity: String, file: String)], into writer: StreamingTarWriter,
+        manifest: inout Manifest, modelText: [UInt8], created: Date
+    ) throws {
         // The manifest's room: its length with the widest numbers; the real one is padded to it.
         var widest = manifest
         widest.entities = files.map {
-            .init(entity: $0.entity, file: $0.file, format: format, items: .max, bytes: .max, sha256: String(repeating: "0", count: 64))
+            .init(
+                entity: $0.entity, file: $0.file, format: format, items: .max, bytes: .max,
+                sha256: String(repeating: "0", count: 64))
         }
         let manifestLength = try widest.encoded().count
         let manifestSlot = try writer.reserveFile(length: manifestLength)
@@ -84,18 +98,24 @@ package struct Exporter {
             try writer.beginEntry(name: file.file)
             let items = try encode(model.entity(named: file.entity)!) { try writer.write($0) }
             let written = try writer.endEntry(modified: created)
-            manifest.entities.append(.init(
-                entity: file.entity, file: file.file, format: format, items: items, bytes: written.bytes, sha256: written.sha256))
+            manifest.entities.append(
+                .init(
+                    entity: file.entity, file: file.file, format: format, items: items, bytes: written.bytes,
+                    sha256: written.sha256))
         }
         var manifestBytes = try manifest.encoded()
         // JSON allows trailing white space: spaces before the final newline.
-        manifestBytes.insert(contentsOf: [UInt8](repeating: 32, count: manifestLength - manifestBytes.count), at: manifestBytes.count - 1)
+        manifestBytes.insert(
+            contentsOf: [UInt8](repeating: 32, count: manifestLength - manifestBytes.count), at: manifestBytes.count - 1
+        )
         try writer.fill(manifestSlot, name: Manifest.entryName, bytes: manifestBytes, modified: created)
         try writer.finish()
     }
 
-    private func exportInTwoPasses(_ files: [(entity: String, file: String)], to path: String, kind: ArchiveKind,
-                                   manifest: inout Manifest, modelText: [UInt8], created: Date) throws {
+    private func exportInTwoPasses(
+        _ files: [(entity: String, file: String)], to path: String, kind: ArchiveKind,
+        manifest: inout Manifest, modelText: [UInt8], created: Date
+    ) throws {
         for file in files {
             var digest = SHA256Digest()
             var bytes: Int64 = 0
@@ -103,8 +123,10 @@ package struct Exporter {
                 digest.update(chunk)
                 bytes += Int64(chunk.count)
             }
-            manifest.entities.append(.init(
-                entity: file.entity, file: file.file, format: format, items: items, bytes: bytes, sha256: digest.hexDigest()))
+            manifest.entities.append(
+                .init(
+                    entity: file.entity, file: file.file, format: format, items: items, bytes: bytes,
+                    sha256: digest.hexDigest()))
         }
         let writer = try ArchiveWriter(path: path, kind: kind)
         let manifestBytes = try manifest.encoded()
@@ -126,7 +148,8 @@ package struct Exporter {
             let written = try background.finish()
             guard written.bytes == file.bytes, written.sha256 == file.sha256 else {
                 throw ExportError(
-                    "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(items) items, \(written.bytes) bytes); export again when no run writes to the store")
+                    "\(file.entity) changed while it was exported (\(file.items) items, \(file.bytes) bytes, then \(items) items, \(written.bytes) bytes); export again when no run writes to the store"
+                )
             }
         }
         try writer.finish()

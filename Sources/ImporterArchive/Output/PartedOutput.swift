@@ -57,11 +57,13 @@ final class PartedOutput: ArchiveOutput {
 
     func fill(_ bytes: [UInt8], at position: Int64) throws {
         precondition(placeholders.removeValue(forKey: position) == bytes.count, "no placeholder of this length here")
-        for index in held.indices where held[index].start < position + Int64(bytes.count) && position < held[index].end {
+        for index in held.indices where held[index].start < position + Int64(bytes.count) && position < held[index].end
+        {
             let from = max(position, held[index].start)
             let to = min(position + Int64(bytes.count), held[index].end)
-            held[index].bytes.replaceSubrange(Int(from - held[index].start)..<Int(to - held[index].start),
-                                              with: bytes[Int(from - position)..<Int(to - position)])
+            held[index].bytes.replaceSubrange(
+                Int(from - held[index].start)..<Int(to - held[index].start),
+                with: bytes[Int(from - position)..<Int(to - position)])
         }
         try uploadReadyParts()
     }
@@ -90,7 +92,9 @@ final class PartedOutput: ArchiveOutput {
         var index = 0
         while index < held.count {
             let part = held[index]
-            let waiting = placeholders.contains { $0.key < part.start + Int64(part.capacity) && part.start < $0.key + Int64($0.value) }
+            let waiting = placeholders.contains {
+                $0.key < part.start + Int64(part.capacity) && part.start < $0.key + Int64($0.value)
+            }
             if part.isFull && !waiting {
                 held.remove(at: index)
                 try uploader.upload(part.bytes, number: part.number)

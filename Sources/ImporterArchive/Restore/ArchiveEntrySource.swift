@@ -29,7 +29,11 @@ final class ArchiveEntrySource: ByteSource {
         if read == 0 || bytesConsumed > file.bytes {
             let sha256 = read == 0 ? digest.hexDigest() : ""
             guard bytesConsumed == file.bytes, sha256 == file.sha256 else {
-                throw InputError(path: name, message: "the data changed since the archive was verified (\(bytesConsumed) bytes read, the manifest says \(file.bytes)); restore an intact copy")
+                throw InputError(
+                    path: name,
+                    message:
+                        "the data changed since the archive was verified (\(bytesConsumed) bytes read, the manifest says \(file.bytes)); restore an intact copy"
+                )
             }
         }
         return read

@@ -56,7 +56,9 @@ package enum ArchiveVerifier {
                 throw IntegrityError(path, "entry \(entry.name) appears twice")
             }
             if entry.name == Manifest.modelEntryName {
-                guard let text = String(validating: try readWhole(entry, reader, limit: maxMetadataBytes), as: UTF8.self) else {
+                guard
+                    let text = String(validating: try readWhole(entry, reader, limit: maxMetadataBytes), as: UTF8.self)
+                else {
                     throw IntegrityError(path, "\(Manifest.modelEntryName) is not UTF-8 text")
                 }
                 modelText = text
@@ -71,7 +73,8 @@ package enum ArchiveVerifier {
             throw IntegrityError(path, "\(missing.file) is listed in the manifest but missing from the archive")
         }
         guard let modelText else { throw IntegrityError(path, "\(Manifest.modelEntryName) is missing") }
-        return VerifiedArchive(input: input, manifest: manifest, model: try checkModel(modelText, against: manifest, in: path))
+        return VerifiedArchive(
+            input: input, manifest: manifest, model: try checkModel(modelText, against: manifest, in: path))
     }
 
     /// The manifest, which must be the first entry, in a format version this tool reads.
@@ -79,7 +82,8 @@ package enum ArchiveVerifier {
         let path = reader.path
         guard let first = try reader.nextEntry() else { throw IntegrityError(path, "the archive is empty") }
         guard first.name == Manifest.entryName else {
-            throw IntegrityError(path, "the first entry is '\(first.name)', not \(Manifest.entryName); this is not an importer archive")
+            throw IntegrityError(
+                path, "the first entry is '\(first.name)', not \(Manifest.entryName); this is not an importer archive")
         }
         let manifest: Manifest
         do {
@@ -90,13 +94,18 @@ package enum ArchiveVerifier {
             throw IntegrityError(path, "\(Manifest.entryName) is not a valid manifest: \(error)")
         }
         guard manifest.formatVersion == Manifest.currentFormatVersion else {
-            throw IntegrityError(path, "archive format version \(manifest.formatVersion) is not one this importer (\(ToolVersion.current)) reads (\(Manifest.currentFormatVersion))")
+            throw IntegrityError(
+                path,
+                "archive format version \(manifest.formatVersion) is not one this importer (\(ToolVersion.current)) reads (\(Manifest.currentFormatVersion))"
+            )
         }
         return manifest
     }
 
     /// A data entry's size, SHA-256 and item count against its manifest line.
-    private static func checkData(_ entry: ArchiveReader.Entry, _ reader: ArchiveReader, against file: Manifest.EntityFile) throws {
+    private static func checkData(
+        _ entry: ArchiveReader.Entry, _ reader: ArchiveReader, against file: Manifest.EntityFile
+    ) throws {
         let path = reader.path
         if let size = entry.size, size != file.bytes {
             throw IntegrityError(path, "\(file.file) is \(size) bytes, but the manifest says \(file.bytes)")
@@ -123,12 +132,16 @@ package enum ArchiveVerifier {
             throw IntegrityError(path, "\(Manifest.modelEntryName) is not a valid model: \(error)")
         }
         guard model.name == manifest.model.name, model.version == manifest.model.version,
-              model.checksum == manifest.model.checksum
+            model.checksum == manifest.model.checksum
         else {
-            throw IntegrityError(path, "\(Manifest.modelEntryName) is \(model.name) version \(model.version) (checksum \(model.checksum)), but the manifest says \(manifest.model.name) version \(manifest.model.version) (checksum \(manifest.model.checksum))")
+            throw IntegrityError(
+                path,
+                "\(Manifest.modelEntryName) is \(model.name) version \(model.version) (checksum \(model.checksum)), but the manifest says \(manifest.model.name) version \(manifest.model.version) (checksum \(manifest.model.checksum))"
+            )
         }
         for file in manifest.entities where model.entity(named: file.entity) == nil {
-            throw IntegrityError(path, "the manifest lists entity \(file.entity), which the archive's model does not have")
+            throw IntegrityError(
+                path, "the manifest lists entity \(file.entity), which the archive's model does not have")
         }
         return model
     }
@@ -148,7 +161,9 @@ package enum ArchiveVerifier {
 
     static func isSafeEntryName(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix("/") && !name.contains("\\")
-            && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+            && !name.split(separator: "/", omittingEmptySubsequences: false).contains {
+                $0 == ".." || $0 == "." || $0.isEmpty
+            }
     }
 
     /// A small entry's bytes, refusing more than `limit`.
@@ -167,7 +182,9 @@ package enum ArchiveVerifier {
 
     /// Streams a data entry: bytes, SHA-256 and items, stopping as soon as it holds more bytes
     /// than the manifest says (no decompression bomb gets past its manifest).
-    private static func measure(_ entry: ArchiveReader.Entry, _ reader: ArchiveReader, file: Manifest.EntityFile, in path: String) throws -> (bytes: Int64, sha256: String, items: Int) {
+    private static func measure(
+        _ entry: ArchiveReader.Entry, _ reader: ArchiveReader, file: Manifest.EntityFile, in path: String
+    ) throws -> (bytes: Int64, sha256: String, items: Int) {
         var digest = SHA256Digest()
         var counter = ItemCounter(format: file.format)
         var bytes: Int64 = 0
@@ -183,7 +200,8 @@ package enum ArchiveVerifier {
             if count == 0 { break }
             bytes += Int64(count)
             guard bytes <= file.bytes else {
-                throw IntegrityError(path, "\(file.file) holds more than the \(file.bytes) bytes the manifest says; refused")
+                throw IntegrityError(
+                    path, "\(file.file) holds more than the \(file.bytes) bytes the manifest says; refused")
             }
         }
         return (bytes, digest.hexDigest(), counter.items)

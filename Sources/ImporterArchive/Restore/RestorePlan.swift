@@ -17,35 +17,45 @@ package struct RestorePlan {
     package init(archive: VerifiedArchive, pipeline: PipelineConfig, model: Model, versions: VersionedModel) throws {
         let stored = archive.manifest.model
         guard stored.name == model.name else {
-            throw ConfigurationError(file: archive.path,
+            throw ConfigurationError(
+                file: archive.path,
                 "the archive holds model \(stored.name), but the pipeline \(pipeline.file) uses model \(model.name)")
         }
         guard stored.version <= model.version else {
-            throw ConfigurationError(file: archive.path,
-                "the archive holds \(stored.name) version \(stored.version), newer than the pipeline's version \(model.version); add that version to \(pipeline.modelPath) and migrate the store first")
+            throw ConfigurationError(
+                file: archive.path,
+                "the archive holds \(stored.name) version \(stored.version), newer than the pipeline's version \(model.version); add that version to \(pipeline.modelPath) and migrate the store first"
+            )
         }
         guard let archived = versions.version(stored.version) else {
-            throw ConfigurationError(file: archive.path,
+            throw ConfigurationError(
+                file: archive.path,
                 "the archive holds \(stored.name) version \(stored.version), which \(pipeline.modelPath) does not have")
         }
         guard stored.checksum == archived.checksum else {
-            throw ConfigurationError(file: archive.path,
-                "the archive's model \(stored.name) version \(stored.version) has checksum \(stored.checksum), but \(archived.file) has \(archived.checksum): the model file was edited after the export; restore with the model the archive holds (its model.yaml)")
+            throw ConfigurationError(
+                file: archive.path,
+                "the archive's model \(stored.name) version \(stored.version) has checksum \(stored.checksum), but \(archived.file) has \(archived.checksum): the model file was edited after the export; restore with the model the archive holds (its model.yaml)"
+            )
         }
-        let migration = stored.version == model.version ? nil : try MigrationPlan(versions, from: stored.version, to: model.version)
+        let migration =
+            stored.version == model.version ? nil : try MigrationPlan(versions, from: stored.version, to: model.version)
         self.archive = archive
         var config = pipeline
         config.sources = try archive.manifest.entities.map { file in
             let path = "\(archive.path):\(file.file)"
             guard let entity = migration.map({ $0.currentName(ofEntity: file.entity) }) ?? file.entity else {
-                throw ConfigurationError(file: archive.path,
-                    "\(file.entity) of version \(stored.version) is removed by version \(model.version), so its \(file.items) items would be dropped; restore with a pipeline pinned to modelVersion: \(stored.version), then migrate")
+                throw ConfigurationError(
+                    file: archive.path,
+                    "\(file.entity) of version \(stored.version) is removed by version \(model.version), so its \(file.items) items would be dropped; restore with a pipeline pinned to modelVersion: \(stored.version), then migrate"
+                )
             }
             // The exporting store accepted every reference it holds (kept dangling by a `keep`
             // policy, or made dangling by a later delete): they are restored as they are, not
             // decided again (docs/archives.md#restore).
-            return SourceConfig(entity: entity, pattern: path, paths: [path], format: file.format.inputFormat,
-                                modelVersion: stored.version, references: ReferencePolicies(all: .keep))
+            return SourceConfig(
+                entity: entity, pattern: path, paths: [path], format: file.format.inputFormat,
+                modelVersion: stored.version, references: ReferencePolicies(all: .keep))
         }
         config.write.versions = .preserve
         // Into SQLite a restore is one transaction: all or nothing.
@@ -58,7 +68,8 @@ package struct RestorePlan {
         guard let file = archive.manifest.entities.first(where: { "\(archive.path):\($0.file)" == path }) else {
             throw InputError(path: path, message: "not a data file of the archive")
         }
-        return ReaderFactory.makeReader(format: source.format ?? .ndjson, source: try ArchiveEntrySource(archive, file),
-                                        name: path, csv: source.csv)
+        return ReaderFactory.makeReader(
+            format: source.format ?? .ndjson, source: try ArchiveEntrySource(archive, file),
+            name: path, csv: source.csv)
     }
 }

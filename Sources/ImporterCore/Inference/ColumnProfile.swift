@@ -56,7 +56,8 @@ struct ColumnProfile {
         switch field {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .text(let text), .number(let text), .composite(let text), .collection(_, let text): return String(text.prefix(40))
+        case .text(let text), .number(let text), .composite(let text), .collection(_, let text):
+            return String(text.prefix(40))
         }
     }
 
@@ -69,7 +70,9 @@ struct ColumnProfile {
     /// and those of null markers by `KeyHash.null`.
     mutating func settleMarkers(_ chosen: [Bool]) {
         guard markerCounts.contains(where: { $0 > 0 }) else { return }
-        let replacements = NullMarkers.all.indices.map { chosen[$0] ? KeyHash.null : KeyHash.of(NullMarkers.all[$0]).hash }
+        let replacements = NullMarkers.all.indices.map {
+            chosen[$0] ? KeyHash.null : KeyHash.of(NullMarkers.all[$0]).hash
+        }
         for index in hashes.indices where hashes[index] != KeyHash.null && hashes[index] < KeyHash.reserved {
             hashes[index] = replacements[Int(hashes[index]) - 1]
         }

@@ -26,11 +26,17 @@ package enum DateCandidates {
         guard index > 0 else { return nil }
         let pattern = patterns[index - 1]
         let other: String
-        if pattern.hasPrefix("dd/MM") { other = "MM/dd" + pattern.dropFirst(5) }
-        else if pattern.hasPrefix("MM/dd") { other = "dd/MM" + pattern.dropFirst(5) }
-        else if pattern.hasPrefix("dd-MM") { other = "MM-dd" + pattern.dropFirst(5) }
-        else if pattern.hasPrefix("MM-dd") { other = "dd-MM" + pattern.dropFirst(5) }
-        else { return nil }
+        if pattern.hasPrefix("dd/MM") {
+            other = "MM/dd" + pattern.dropFirst(5)
+        } else if pattern.hasPrefix("MM/dd") {
+            other = "dd/MM" + pattern.dropFirst(5)
+        } else if pattern.hasPrefix("dd-MM") {
+            other = "MM-dd" + pattern.dropFirst(5)
+        } else if pattern.hasPrefix("MM-dd") {
+            other = "dd-MM" + pattern.dropFirst(5)
+        } else {
+            return nil
+        }
         return patterns.firstIndex(of: other).map { $0 + 1 }
     }
 
@@ -45,7 +51,9 @@ package enum DateCandidates {
             let count = dated.filter { $0 & (1 << UInt32(index)) != 0 }.count
             if count > bestCount { (best, bestCount) = (index, count) }
         }
-        if let other = swapped(best), dated.allSatisfy({ $0 & (1 << UInt32(best)) == 0 || $0 & (1 << UInt32(other)) != 0 }) {
+        if let other = swapped(best),
+            dated.allSatisfy({ $0 & (1 << UInt32(best)) == 0 || $0 & (1 << UInt32(other)) != 0 })
+        {
             return .ambiguous(best, other)
         }
         return .format(best)

@@ -9,7 +9,9 @@ struct EntityBuilder {
     /// The entity named `name`, its attributes in column order.
     mutating func build(name: String) -> InferredEntity {
         let isCSV = profile.csv != nil
-        let chosen = isCSV ? zip(NullMarkers.choose(profile.columns), sharedMarkers).map { $0 || $1 } : [false, false, false, false]
+        let chosen =
+            isCSV
+            ? zip(NullMarkers.choose(profile.columns), sharedMarkers).map { $0 || $1 } : [false, false, false, false]
         for index in profile.columns.indices { profile.columns[index].settleMarkers(chosen) }
         var entity = InferredEntity(name: name, profile: profile)
         if isCSV { entity.nullValues = NullMarkers.all.indices.filter { chosen[$0] }.map { NullMarkers.all[$0] } }
@@ -22,13 +24,17 @@ struct EntityBuilder {
                 entity.dropped.append((column.name, Self.dropReason(column)))
                 continue
             }
-            let base = entity.columns != nil ? column.name : Identifiers.attributeName(forField: column.name, position: position)
+            let base =
+                entity.columns != nil
+                ? column.name : Identifiers.attributeName(forField: column.name, position: position)
             attribute.name = Identifiers.unique(base, in: taken)
             taken.insert(attribute.name.lowercased())
             entity.attributes.append(attribute)
         }
         if profile.failures > 0 {
-            entity.notes.append("\(profile.failures) record(s) could not be read and are rejected by importer run (first: \(profile.firstFailure ?? "?"))")
+            entity.notes.append(
+                "\(profile.failures) record(s) could not be read and are rejected by importer run (first: \(profile.firstFailure ?? "?"))"
+            )
         }
         return entity
     }
@@ -43,14 +49,20 @@ struct EntityBuilder {
     }
 
     /// The attribute of a column; nil when no type holds its values.
-    private func attribute(for column: ColumnProfile, position: Int, chosen: [Bool],
-                           dates: DateCandidates.Choice?) -> InferredAttribute? {
+    private func attribute(
+        for column: ColumnProfile, position: Int, chosen: [Bool],
+        dates: DateCandidates.Choice?
+    ) -> InferredAttribute? {
         let nulls = column.nullCount(markers: chosen)
-        var attribute = InferredAttribute(name: column.name, field: column.name, column: position, type: .string, required: nulls == 0)
+        var attribute = InferredAttribute(
+            name: column.name, field: column.name, column: position, type: .string, required: nulls == 0)
         if column.holdsMarkerText(chosen) {
             guard column.types.string else { return nil }
-            let texts = NullMarkers.all.indices.filter { !chosen[$0] && column.markerCounts[$0] > 0 }.map { "'\(NullMarkers.all[$0])'" }
-            attribute.notes.append("holds \(texts.joined(separator: ", ")) as text, which is no null marker in this file")
+            let texts = NullMarkers.all.indices.filter { !chosen[$0] && column.markerCounts[$0] > 0 }.map {
+                "'\(NullMarkers.all[$0])'"
+            }
+            attribute.notes.append(
+                "holds \(texts.joined(separator: ", ")) as text, which is no null marker in this file")
             return attribute
         }
         var format: Int?
@@ -62,14 +74,22 @@ struct EntityBuilder {
         return attribute
     }
 
-    private static func typeNotes(_ column: ColumnProfile, type: InferredType, dates: DateCandidates.Choice?) -> [String] {
-        if type == .boolean && !column.types.booleanWord { return ["only 0 and 1 seen: read as boolean; make it int16 if it counts something"] }
+    private static func typeNotes(_ column: ColumnProfile, type: InferredType, dates: DateCandidates.Choice?)
+        -> [String]
+    {
+        if type == .boolean && !column.types.booleanWord {
+            return ["only 0 and 1 seen: read as boolean; make it int16 if it counts something"]
+        }
         guard column.types.narrowest == .date, type != .date else { return [] }
         let own = (0..<DateCandidates.formats.count).first { column.types.dates & (1 << UInt32($0)) != 0 } ?? 0
         if case .ambiguous(let a, let b) = dates {
-            return ["dates read as \(DateCandidates.name(a)) or \(DateCandidates.name(b)) alike: kept as string; set type: date and map.dateFormat to the right one"]
+            return [
+                "dates read as \(DateCandidates.name(a)) or \(DateCandidates.name(b)) alike: kept as string; set type: date and map.dateFormat to the right one"
+            ]
         }
-        return ["dates written as \(DateCandidates.name(own)), but the source's one dateFormat reads another column's: kept as string"]
+        return [
+            "dates written as \(DateCandidates.name(own)), but the source's one dateFormat reads another column's: kept as string"
+        ]
     }
 
     private static func dropReason(_ column: ColumnProfile) -> String {

@@ -19,15 +19,26 @@ struct KeyFinder {
     /// The key, and notes on how it was found.
     func find() -> (InferredKey?, [String]) {
         let scope = entity.profile.sampled ? "in the first \(records) records" : "in all \(records) records"
-        let never = entity.attributes.indices.filter { entity.attributes[$0].required && entity.attributes[$0].column != nil }
+        let never = entity.attributes.indices.filter {
+            entity.attributes[$0].required && entity.attributes[$0].column != nil
+        }
         let singles = never.filter { [.string, .uuid, .int16, .int32, .int64].contains(entity.attributes[$0].type) }
-            .sorted { (Self.looksLikeID(entity.attributes[$0].name) ? 0 : 1, $0) < (Self.looksLikeID(entity.attributes[$1].name) ? 0 : 1, $1) }
+            .sorted {
+                (Self.looksLikeID(entity.attributes[$0].name) ? 0 : 1, $0) < (
+                    Self.looksLikeID(entity.attributes[$1].name) ? 0 : 1, $1
+                )
+            }
         for index in singles where HashSet64.allDistinct(hashes(index), count: records) {
-            return (.single(attribute: index), ["key: \(entity.attributes[index].name), unique and never null \(scope)"])
+            return (
+                .single(attribute: index), ["key: \(entity.attributes[index].name), unique and never null \(scope)"]
+            )
         }
         if let (hash, range) = pair(among: never) {
             let names = "\(entity.attributes[hash].name) + \(entity.attributes[range].name)"
-            return (.pair(hash: hash, range: range), ["key: \(names), unique together and never null \(scope); no single column is"])
+            return (
+                .pair(hash: hash, range: range),
+                ["key: \(names), unique together and never null \(scope); no single column is"]
+            )
         }
         return (nil, ["no column or pair of columns is unique and never null \(scope)"])
     }
@@ -38,7 +49,8 @@ struct KeyFinder {
     static func looksLikeID(_ name: String) -> Bool {
         let lower = name.lowercased()
         return ["id", "key", "uuid", "guid", "code", "sku"].contains(lower)
-            || name.hasSuffix("Id") || name.hasSuffix("ID") || lower.hasSuffix("_id") || name.hasSuffix("Key") || lower.hasSuffix("_key")
+            || name.hasSuffix("Id") || name.hasSuffix("ID") || lower.hasSuffix("_id") || name.hasSuffix("Key")
+            || lower.hasSuffix("_key")
             || name.hasSuffix("Uuid") || name.hasSuffix("UUID")
     }
 
@@ -46,21 +58,26 @@ struct KeyFinder {
     /// or a date).
     private func pair(among never: [Int]) -> (Int, Int)? {
         let keyTypes: [InferredType] = [.string, .uuid, .int16, .int32, .int64, .date]
-        let candidates = Array(never.filter { keyTypes.contains(entity.attributes[$0].type) }.prefix(Self.maximumPairColumns))
+        let candidates = Array(
+            never.filter { keyTypes.contains(entity.attributes[$0].type) }.prefix(Self.maximumPairColumns))
         guard candidates.count >= 2 else { return nil }
         let distinct = candidates.map { HashSet64.distinctCount(hashes($0), count: records) }
         var pairs: [(width: Int, a: Int, b: Int)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {
                 guard Double(distinct[i]) * Double(distinct[j]) >= Double(records) else { continue }
-                if entity.attributes[candidates[i]].type == .date && entity.attributes[candidates[j]].type == .date { continue }
+                if entity.attributes[candidates[i]].type == .date && entity.attributes[candidates[j]].type == .date {
+                    continue
+                }
                 pairs.append((width(candidates[i]) + width(candidates[j]), i, j))
             }
         }
         pairs.sort { ($0.width, $0.a, $0.b) < ($1.width, $1.a, $1.b) }
         for candidate in pairs.prefix(Self.maximumPairs) {
             let a = hashes(candidates[candidate.a]), b = hashes(candidates[candidate.b])
-            guard HashSet64.allDistinct(zip(a, b).lazy.map { KeyHash.combine($0, $1) }, count: records) else { continue }
+            guard HashSet64.allDistinct(zip(a, b).lazy.map { KeyHash.combine($0, $1) }, count: records) else {
+                continue
+            }
             return roles(candidates[candidate.a], distinct[candidate.a], candidates[candidate.b], distinct[candidate.b])
         }
         return nil

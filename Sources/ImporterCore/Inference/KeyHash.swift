@@ -48,7 +48,9 @@ enum KeyHash {
         while start < end, all[start] == 32 || all[start] == 9 { start += 1 }
         while end > start, all[end - 1] == 32 || all[end - 1] == 9 { end -= 1 }
         let bytes = UnsafeBufferPointer(rebasing: all[start..<end])
-        if let number = integer(bytes) { return Reading(hash: finish(UInt64(bitPattern: number), tag: 1), form: .integer(number)) }
+        if let number = integer(bytes) {
+            return Reading(hash: finish(UInt64(bitPattern: number), tag: 1), form: .integer(number))
+        }
         if bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), case .success(let millis) = ISO8601.parse(bytes: bytes) {
             return Reading(hash: finish(UInt64(bitPattern: millis), tag: 2), form: .iso8601)
         }
@@ -69,7 +71,9 @@ enum KeyHash {
             let digit = bytes[index] &- 48
             guard digit <= 9 else { return nil }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            let (sum, overflow2) =
+                negative
+                ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
             guard !overflow1, !overflow2 else { return nil }
             value = sum
             index += 1

@@ -18,7 +18,10 @@ struct ModelDocument {
     private func entity(_ entity: InferredEntity) -> [String] {
         let profile = entity.profile
         let read = profile.sampled ? "the first \(profile.records) records" : "\(profile.records) records"
-        var lines = ["  \(Identifiers.yaml(entity.name)):", "    # \(Self.comment(FilePaths.lastComponent(profile.path))): \(read)"]
+        var lines = [
+            "  \(Identifiers.yaml(entity.name)):",
+            "    # \(Self.comment(FilePaths.lastComponent(profile.path))): \(read)",
+        ]
         lines += entity.notes.map { "    # \(Self.comment($0))" }
         lines += entity.dropped.map { "    # not an attribute: \(Self.comment("'\($0.field)': \($0.reason)"))" }
         if let key = entity.keyAttributes {
@@ -29,10 +32,12 @@ struct ModelDocument {
         }
         lines.append("    versionAttribute: \(Identifiers.yaml(entity.versionAttribute))")
         lines.append("    attributes:")
-        let width = (entity.attributes.map(\.name) + [entity.versionAttribute]).map { Identifiers.yaml($0).count }.max()! + 1
+        let width =
+            (entity.attributes.map(\.name) + [entity.versionAttribute]).map { Identifiers.yaml($0).count }.max()! + 1
         for attribute in entity.attributes { lines.append(self.attribute(attribute, entity: entity, width: width)) }
-        lines.append("      " + pad(Identifiers.yaml(entity.versionAttribute) + ":", width)
-                     + " { type: int64 }   # managed by importer: 1 on insert, + 1 on every change")
+        lines.append(
+            "      " + pad(Identifiers.yaml(entity.versionAttribute) + ":", width)
+                + " { type: int64 }   # managed by importer: 1 on insert, + 1 on every change")
         guard !entity.relationships.isEmpty else { return lines }
         lines.append("    relationships:")
         for relationship in entity.relationships { lines.append(self.relationship(relationship, entity: entity)) }
@@ -40,21 +45,27 @@ struct ModelDocument {
     }
 
     private func attribute(_ attribute: InferredAttribute, entity: InferredEntity, width: Int) -> String {
-        var text = "      " + pad(Identifiers.yaml(attribute.name) + ":", width) + " { type: \(attribute.type.attributeType.rawValue)"
+        var text =
+            "      " + pad(Identifiers.yaml(attribute.name) + ":", width)
+            + " { type: \(attribute.type.attributeType.rawValue)"
         if attribute.required { text += ", required: true" }
         text += " }"
         var notes = attribute.notes
         if let field = attribute.field, field != attribute.name { notes.insert("column '\(field)'", at: 0) }
-        if attribute.type == .date, let format = entity.dateFormat { notes.append("written as \(format) (map.dateFormat)") }
+        if attribute.type == .date, let format = entity.dateFormat {
+            notes.append("written as \(format) (map.dateFormat)")
+        }
         return notes.isEmpty ? text : text + "   # " + Self.comment(notes.joined(separator: "; "))
     }
 
     private func relationship(_ relationship: InferredRelationship, entity: InferredEntity) -> String {
         let key = entity.attributes[relationship.attribute].name
-        let share = relationship.found == relationship.values
+        let share =
+            relationship.found == relationship.values
             ? "all \(relationship.values) values of \(key) are \(relationship.destination) keys"
             : "\(relationship.found) of \(relationship.values) values of \(key) (\(percent(relationship.share))) are \(relationship.destination) keys; the pipeline keeps the others (references: keep)"
-        return "      \(Identifiers.yaml(relationship.name)): { destination: \(Identifiers.yaml(relationship.destination)), key: \(Identifiers.yaml(key)) }"
+        return
+            "      \(Identifiers.yaml(relationship.name)): { destination: \(Identifiers.yaml(relationship.destination)), key: \(Identifiers.yaml(key)) }"
             + "   # suggested: \(share)"
     }
 

@@ -7,7 +7,9 @@ package enum ModelInference {
     /// `ConfigurationError` naming the file when one has no records to infer from. With
     /// `computesKeys: false` (`--no-key`), an entity with no key column or pair gets no computed
     /// `rowKey`: it is left without a key, for the user to name one.
-    package static func infer(_ profiles: [FileProfile], modelName: String, computesKeys: Bool = true) throws -> InferredModel {
+    package static func infer(_ profiles: [FileProfile], modelName: String, computesKeys: Bool = true) throws
+        -> InferredModel
+    {
         var entities: [InferredEntity] = []
         var names = Set<String>()
         // A dump's files share their null markers: NA found null in one file is null in all.
@@ -15,7 +17,8 @@ package enum ModelInference {
             .reduce([false, false, false, false]) { zip($0, $1).map { $0 || $1 } }
         for profile in profiles {
             guard profile.records > 0 else {
-                let reason = profile.failures > 0
+                let reason =
+                    profile.failures > 0
                     ? "none of its \(profile.failures) records could be read (first: \(profile.firstFailure ?? "?")); check the file or pass --format"
                     : "it holds no records to infer from; add data, or write the entity by hand"
                 throw ConfigurationError(file: profile.path, reason)
@@ -48,34 +51,53 @@ package enum ModelInference {
         if let key {
             entity.key = key
         } else if !computesKeys {
-            entity.notes.append("left without a key (--no-key): name the attribute that identifies a record with hashKey (and rangeKey), or compute one with map.compute in the pipeline, before loading")
+            entity.notes.append(
+                "left without a key (--no-key): name the attribute that identifies a record with hashKey (and rangeKey), or compute one with map.compute in the pipeline, before loading"
+            )
         } else {
             guard let found = RowKeyFinder(entity: entity).find() else {
-                throw ConfigurationError(file: entity.profile.path, "its records have no field a key can be made of; infer needs at least one column")
+                throw ConfigurationError(
+                    file: entity.profile.path,
+                    "its records have no field a key can be made of; infer needs at least one column")
             }
             let name = Identifiers.unique("rowKey", in: taken)
             taken.insert(name.lowercased())
             let fields = found.fields.map { entity.attributes[$0].field! }
-            entity.attributes.append(InferredAttribute(name: name, field: nil, column: nil, type: .string, required: true))
-            entity.key = .computed(attribute: entity.attributes.count - 1, fields: fields, separator: found.separator,
-                                   duplicates: found.duplicates, nulls: found.nulls)
-            let leftOut = found.leftOut.map { "\(entity.attributes[$0.field].field!) (implied by \(entity.attributes[$0.impliedBy].field!))" }
-            entity.notes += rowKeyNotes(name, fields: fields, leftOut: leftOut, duplicates: found.duplicates, nulls: found.nulls)
+            entity.attributes.append(
+                InferredAttribute(name: name, field: nil, column: nil, type: .string, required: true))
+            entity.key = .computed(
+                attribute: entity.attributes.count - 1, fields: fields, separator: found.separator,
+                duplicates: found.duplicates, nulls: found.nulls)
+            let leftOut = found.leftOut.map {
+                "\(entity.attributes[$0.field].field!) (implied by \(entity.attributes[$0.impliedBy].field!))"
+            }
+            entity.notes += rowKeyNotes(
+                name, fields: fields, leftOut: leftOut, duplicates: found.duplicates, nulls: found.nulls)
         }
         entity.versionAttribute = Identifiers.unique(taken.contains("version") ? "_version" : "version", in: taken)
         return entity
     }
 
-    private static func rowKeyNotes(_ name: String, fields: [String], leftOut: [String], duplicates: Int, nulls: Int) -> [String] {
-        var notes = ["so \(name) is the key, computed by the pipeline (map.compute) from \(fields.joined(separator: ", "))"]
+    private static func rowKeyNotes(_ name: String, fields: [String], leftOut: [String], duplicates: Int, nulls: Int)
+        -> [String]
+    {
+        var notes = [
+            "so \(name) is the key, computed by the pipeline (map.compute) from \(fields.joined(separator: ", "))"
+        ]
         var how = "chosen as the fields that are never null"
         if !leftOut.isEmpty { how += ", less those another of them implies: \(leftOut.joined(separator: ", "))" }
-        notes.append(how + "; a field constant in this sample and a never-null date are always kept, so the next dump's records get keys of their own")
+        notes.append(
+            how
+                + "; a field constant in this sample and a never-null date are always kept, so the next dump's records get keys of their own"
+        )
         if duplicates > 0 {
-            notes.append("\(duplicates) record(s) repeat an earlier record's \(name): importer run rejects them as duplicate and reports them")
+            notes.append(
+                "\(duplicates) record(s) repeat an earlier record's \(name): importer run rejects them as duplicate and reports them"
+            )
         }
         if nulls > 0 {
-            notes.append("\(nulls) record(s) have no \(fields[0]): importer run rejects them (required) and reports them")
+            notes.append(
+                "\(nulls) record(s) have no \(fields[0]): importer run rejects them (required) and reports them")
         }
         if duplicates == 0 && nulls == 0 { notes.append("those fields are unique together in the data") }
         return notes
@@ -111,7 +133,8 @@ package struct InferredModel {
             var line = "\(entity.name): \(entity.profile.records) records of \(entity.profile.path)"
             switch entity.key {
             case .single(let index): line += ", key \(entity.attributes[index].name)"
-            case .pair(let hash, let range): line += ", key \(entity.attributes[hash].name) + \(entity.attributes[range].name)"
+            case .pair(let hash, let range):
+                line += ", key \(entity.attributes[hash].name) + \(entity.attributes[range].name)"
             case .computed(let index, _, _, _, _): line += ", no key: \(entity.attributes[index].name) computed"
             case nil: line += ", no key: name one in the model before loading"
             }

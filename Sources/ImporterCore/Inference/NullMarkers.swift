@@ -33,7 +33,9 @@ package enum NullMarkers {
         for column in columns {
             if column.markerCounts[2] > 0 { chosen[2] = true }
             if column.markerCounts[3] > 0 { chosen[3] = true }
-            if column.markerCounts[1] > 0, column.types.count == 0 || column.types.narrowest.map({ $0 != .string }) ?? false {
+            if column.markerCounts[1] > 0,
+                column.types.count == 0 || column.types.narrowest.map({ $0 != .string }) ?? false
+            {
                 chosen[1] = true
             }
         }

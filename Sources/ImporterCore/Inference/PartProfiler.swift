@@ -25,8 +25,10 @@ package enum PartProfiler {
 
     /// The profile of everything `reader` reads; `empty` is the file's profile before any
     /// record. `quotedCells` says which marker-text cells of a record were quoted (CSV).
-    package static func profile(_ reader: PartitionedRecordReader, into empty: FileProfile,
-                               quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>) throws -> FileProfile {
+    package static func profile(
+        _ reader: PartitionedRecordReader, into empty: FileProfile,
+        quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>
+    ) throws -> FileProfile {
         let parts = BoundedChannel<Part?>(capacity: threadCount * 2)
         let (path, format, csv, expected) = (empty.path, empty.format, empty.csv, empty.expectedRecords)
         let threads = (0..<threadCount).map { number in
@@ -35,10 +37,16 @@ package enum PartProfiler {
                 while let part = parts.take() {
                     var profile = FileProfile(path: path, format: format, csv: csv)
                     profile.expectedRecords = min(expected, partSize)
-                    done.append((part.sequence, Result {
-                        while let record = try part.reader.next() { profile.observe(record, quotedCells: quotedCells) }
-                        return profile
-                    }))
+                    done.append(
+                        (
+                            part.sequence,
+                            Result {
+                                while let record = try part.reader.next() {
+                                    profile.observe(record, quotedCells: quotedCells)
+                                }
+                                return profile
+                            }
+                        ))
                 }
                 return done
             }

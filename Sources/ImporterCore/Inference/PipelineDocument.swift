@@ -21,11 +21,17 @@ struct PipelineDocument {
     }
 
     private func source(_ entity: InferredEntity, path: String) -> [String] {
-        var lines = ["  - entity: \(Identifiers.yaml(entity.name))", "    path: \(JSONText.quote(path))",
-                     "    format: \(entity.profile.format.rawValue)"]
+        var lines = [
+            "  - entity: \(Identifiers.yaml(entity.name))", "    path: \(JSONText.quote(path))",
+            "    format: \(entity.profile.format.rawValue)",
+        ]
         if let csv = entity.profile.csv {
-            var options = ["delimiter: \(JSONText.quote(String(UnicodeScalar(csv.delimiter))))", "header: \(csv.header)"]
-            if let columns = entity.columns { options.append("columns: [\(columns.map(JSONText.quote).joined(separator: ", "))]") }
+            var options = [
+                "delimiter: \(JSONText.quote(String(UnicodeScalar(csv.delimiter))))", "header: \(csv.header)",
+            ]
+            if let columns = entity.columns {
+                options.append("columns: [\(columns.map(JSONText.quote).joined(separator: ", "))]")
+            }
             options.append("nullValues: [\(entity.nullValues.map(JSONText.quote).joined(separator: ", "))]")
             lines.append("    csv: { \(options.joined(separator: ", ")) }")
         }
@@ -34,7 +40,8 @@ struct PipelineDocument {
         let kept = entity.relationships.filter { $0.found < $0.values }
         if !kept.isEmpty {
             let policies = kept.map { "\(Identifiers.yaml($0.name)): keep" }.joined(separator: ", ")
-            lines.append("    references: { \(policies) }   # values that name no item are stored and counted in the report")
+            lines.append(
+                "    references: { \(policies) }   # values that name no item are stored and counted in the report")
         }
         return lines
     }
@@ -43,7 +50,9 @@ struct PipelineDocument {
         var lines: [String] = []
         let renames = entity.renames
         if !renames.isEmpty {
-            lines.append("rename: { \(renames.map { "\(JSONText.quote($0.field)): \(Identifiers.yaml($0.attribute))" }.joined(separator: ", ")) }")
+            lines.append(
+                "rename: { \(renames.map { "\(JSONText.quote($0.field)): \(Identifiers.yaml($0.attribute))" }.joined(separator: ", ")) }"
+            )
         }
         if !entity.dropped.isEmpty {
             lines.append("drop: [\(entity.dropped.map { JSONText.quote($0.field) }.joined(separator: ", "))]")

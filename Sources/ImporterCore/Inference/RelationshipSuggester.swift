@@ -51,7 +51,9 @@ struct RelationshipSuggester {
 
     private func best(_ entity: Int, _ attribute: Int, _ keySets: [(set: HashSet64, attribute: Int)?]) -> Candidate? {
         let source = entities[entity].attributes[attribute]
-        guard let column = source.column, [.string, .uuid, .int16, .int32, .int64].contains(source.type) else { return nil }
+        guard let column = source.column, [.string, .uuid, .int16, .int32, .int64].contains(source.type) else {
+            return nil
+        }
         var isOwnKey = false
         if case .single(let own) = entities[entity].key { isOwnKey = own == attribute }
         var best: Candidate?
@@ -67,9 +69,13 @@ struct RelationshipSuggester {
                 if set.contains(hash) { found += 1 }
             }
             guard values > 0 else { continue }
-            let candidate = Candidate(entity: entity, attribute: attribute, destination: destination, values: values, found: found, named: named)
+            let candidate = Candidate(
+                entity: entity, attribute: attribute, destination: destination, values: values, found: found,
+                named: named)
             guard candidate.share >= Self.minimumShare else { continue }
-            if best.map({ ($0.named ? 1 : 0, $0.share) < (named ? 1 : 0, candidate.share) }) ?? true { best = candidate }
+            if best.map({ ($0.named ? 1 : 0, $0.share) < (named ? 1 : 0, candidate.share) }) ?? true {
+                best = candidate
+            }
         }
         return best
     }
@@ -98,7 +104,8 @@ struct RelationshipSuggester {
 
     private mutating func add(_ candidate: Candidate) {
         var entity = entities[candidate.entity]
-        var taken = Set(entity.attributes.map { $0.name.lowercased() } + entity.relationships.map { $0.name.lowercased() })
+        var taken = Set(
+            entity.attributes.map { $0.name.lowercased() } + entity.relationships.map { $0.name.lowercased() })
         taken.insert(entity.versionAttribute.lowercased())
         let destination = entities[candidate.destination].name
         let natural = destination.prefix(1).lowercased() + destination.dropFirst()
@@ -109,15 +116,20 @@ struct RelationshipSuggester {
             taken.insert(natural.lowercased() + "id")
             taken.remove(natural.lowercased())
         }
-        let name = Identifiers.unique(Self.relationshipName(entity.attributes[candidate.attribute].name, destination: destination, taken: taken), in: taken)
-        entity.relationships.append(InferredRelationship(name: name, destination: destination, attribute: candidate.attribute,
-                                                         values: candidate.values, found: candidate.found))
+        let name = Identifiers.unique(
+            Self.relationshipName(entity.attributes[candidate.attribute].name, destination: destination, taken: taken),
+            in: taken)
+        entity.relationships.append(
+            InferredRelationship(
+                name: name, destination: destination, attribute: candidate.attribute,
+                values: candidate.values, found: candidate.found))
         entities[candidate.entity] = entity
     }
 
     /// `stationId` → `station`; else the destination's name in lower camel case; else `…Ref`.
     static func relationshipName(_ attribute: String, destination: String, taken: Set<String>) -> String {
-        for suffix in ["Id", "ID", "_id", "_ID", "Key", "_key", "Uuid", "_uuid"] where attribute.hasSuffix(suffix) && attribute.count > suffix.count {
+        for suffix in ["Id", "ID", "_id", "_ID", "Key", "_key", "Uuid", "_uuid"]
+        where attribute.hasSuffix(suffix) && attribute.count > suffix.count {
             let base = String(attribute.dropLast(suffix.count))
             if ModelChecks.isValidName(base), !taken.contains(base.lowercased()) { return base }
         }
@@ -133,10 +145,14 @@ struct RelationshipSuggester {
             for entity in entities.indices {
                 for relationship in entities[entity].relationships {
                     guard let destination = entities.firstIndex(where: { $0.name == relationship.destination }),
-                          case .single(let keyIndex) = entities[destination].key else { continue }
-                    let own = entities[entity].attributes[relationship.attribute].type, key = entities[destination].attributes[keyIndex].type
+                        case .single(let keyIndex) = entities[destination].key
+                    else { continue }
+                    let own = entities[entity].attributes[relationship.attribute].type,
+                        key = entities[destination].attributes[keyIndex].type
                     guard own != key, own.isInteger, key.isInteger else { continue }
-                    let wider = [own, key].max { $0.attributeType.integerRange!.upperBound < $1.attributeType.integerRange!.upperBound }!
+                    let wider = [own, key].max {
+                        $0.attributeType.integerRange!.upperBound < $1.attributeType.integerRange!.upperBound
+                    }!
                     entities[entity].attributes[relationship.attribute].type = wider
                     entities[destination].attributes[keyIndex].type = wider
                     changed = true

@@ -4,7 +4,9 @@ import Foundation
 package enum RelativePaths {
     /// `path` made absolute against the current directory, `.` and `..` resolved (symbolic
     /// links are kept).
-    package static func absolute(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+    package static func absolute(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath)
+        -> String
+    {
         let full = path.hasPrefix("/") ? path : FilePaths.join(currentDirectory, path)
         var parts: [Substring] = []
         for part in full.split(separator: "/") {

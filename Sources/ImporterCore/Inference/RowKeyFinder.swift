@@ -16,7 +16,9 @@ struct RowKeyFinder {
 
     /// The fields, separator, duplicates and nulls, and the fields left out with the kept field
     /// that implies each; nil when no field can be used.
-    func find() -> (fields: [Int], separator: String, duplicates: Int, nulls: Int, leftOut: [(field: Int, impliedBy: Int)])? {
+    func find() -> (
+        fields: [Int], separator: String, duplicates: Int, nulls: Int, leftOut: [(field: Int, impliedBy: Int)]
+    )? {
         let columns = entity.profile.columns
         let usable = entity.attributes.indices.filter { index in
             guard let column = entity.attributes[index].column else { return false }
@@ -25,7 +27,9 @@ struct RowKeyFinder {
         var fields = usable.filter { entity.attributes[$0].required }
         var nulls = 0
         if fields.isEmpty {
-            let counts = usable.map { index in columns[entity.attributes[index].column!].hashes.filter { $0 == KeyHash.null }.count }
+            let counts = usable.map { index in
+                columns[entity.attributes[index].column!].hashes.filter { $0 == KeyHash.null }.count
+            }
             guard let best = counts.indices.min(by: { counts[$0] < counts[$1] }) else { return nil }
             fields = [usable[best]]
             nulls = counts[best]
@@ -53,7 +57,9 @@ struct RowKeyFinder {
         for field in fields.dropFirst() {
             let hashes = columns[entity.attributes[field].column!].hashes
             for index in result.indices {
-                result[index] = result[index] == KeyHash.null || hashes[index] == KeyHash.null ? KeyHash.null : KeyHash.combine(result[index], hashes[index])
+                result[index] =
+                    result[index] == KeyHash.null || hashes[index] == KeyHash.null
+                    ? KeyHash.null : KeyHash.combine(result[index], hashes[index])
             }
         }
         return result
@@ -70,11 +76,14 @@ struct RowKeyFinder {
         // Each value of `implier` goes with one value of `field` in the sample (a carrier code
         // and its name, a timestamp and its month): `field` adds nothing to a key with `implier`.
         let implies = { (implier: Int, field: Int) in values[implier]! == distinct([implier, field]) }
-        let candidates = fields.prefix(Self.maximumFields).filter { values[$0]! > 1 && entity.attributes[$0].type != .date }
+        let candidates = fields.prefix(Self.maximumFields).filter {
+            values[$0]! > 1 && entity.attributes[$0].type != .date
+        }
         for field in candidates.sorted(by: { (weak($0), width($0)) > (weak($1), width($1)) }) where kept.count > 1 {
             let without = kept.filter { $0 != field }
             guard HashSet64.allDistinct(combined(without), count: records),
-                  let implier = without.first(where: { implies($0, field) }) else { continue }
+                let implier = without.first(where: { implies($0, field) })
+            else { continue }
             kept = without
             leftOut.append((field, implier))
         }

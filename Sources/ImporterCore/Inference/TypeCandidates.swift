@@ -94,7 +94,8 @@ struct TypeCandidates {
         if count == 0 { return .string }
         if boolean { return .boolean }
         if integer {
-            for type in [AttributeType.int16, .int32, .int64] where type.integerRange!.contains(minimum) && type.integerRange!.contains(maximum) {
+            for type in [AttributeType.int16, .int32, .int64]
+            where type.integerRange!.contains(minimum) && type.integerRange!.contains(maximum) {
                 return InferredType(type)
             }
         }

@@ -40,15 +40,20 @@ public struct EntityItems: Sendable {
 
     /// The items whose `relationship` (a to-one relationship of this entity) names the parent
     /// with `key`: a location's check-ins are `checkins.fetch(relatedTo: key, through: "location")`.
-    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) throws -> [Item] {
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
+        throws -> [Item]
+    {
         guard let link = entity.toOneRelationships.first(where: { $0.name == relationship }), !link.keys.isEmpty else {
             throw ItemError.unknownAttribute(entity: entity.name, attribute: relationship)
         }
         var parts = [key]
         if link.keys.count == 2, case .pair(let hash, let range) = key { parts = [hash, range] }
         guard parts.count == link.keys.count else {
-            throw ItemError.invalid(entity: entity.name, field: relationship, reason: .type,
-                message: "\(relationship) is keyed by \(link.keys.joined(separator: ", ")); give a key of \(link.keys.count) parts")
+            throw ItemError.invalid(
+                entity: entity.name, field: relationship, reason: .type,
+                message:
+                    "\(relationship) is keyed by \(link.keys.joined(separator: ", ")); give a key of \(link.keys.count) parts"
+            )
         }
         return try fetch(ItemQuery(.and(zip(link.keys, parts).map { .equals($0, $1) }), sort: sort, limit: limit))
     }
@@ -81,7 +86,9 @@ public struct EntityItems: Sendable {
     /// only if the item is still at that version (`ItemError.conflict`).
     public func delete(_ key: Value, version: Int64? = nil) throws {
         try owner.inTransaction {
-            guard let stored = try store.fetch(key, of: entity) else { throw ItemError.notFound(entity: entity.name, key: key) }
+            guard let stored = try store.fetch(key, of: entity) else {
+                throw ItemError.notFound(entity: entity.name, key: key)
+            }
             let storedVersion = stored[entity.versionIndex].integerValue ?? 0
             if let version, version != storedVersion {
                 throw ItemError.conflict(entity: entity.name, key: key, stored: storedVersion, incoming: version)
@@ -92,7 +99,9 @@ public struct EntityItems: Sendable {
 
     /// Deletes `item` if it is still at its version (or whatever its version, when it has none).
     public func delete(_ item: Item) throws {
-        try delete(entity.key(of: entity.attributes.map { item[$0.name] }), version: item[entity.versionAttribute].integerValue)
+        try delete(
+            entity.key(of: entity.attributes.map { item[$0.name] }), version: item[entity.versionAttribute].integerValue
+        )
     }
 
     /// Deletes every item (and applies the delete rules); all or none. Returns how many.
@@ -119,10 +128,13 @@ public struct EntityItems: Sendable {
     }
 
     private func write(_ items: [Item], mode: WriteConfig.Mode, mustExist: Bool = false) throws -> [Item] {
-        let records = try items.map { PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: try validate($0)) }
+        let records = try items.map {
+            PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: try validate($0))
+        }
         var seen = Set<Value>()
         for record in records where !seen.insert(entity.key(of: record.values)).inserted {
-            throw ItemError.invalid(entity: entity.name, field: entity.hashKey, reason: .duplicate,
+            throw ItemError.invalid(
+                entity: entity.name, field: entity.hashKey, reason: .duplicate,
                 message: "\(entity.describe(key: entity.key(of: record.values))) appears twice in one call")
         }
         var config = WriteConfig()
@@ -132,7 +144,9 @@ public struct EntityItems: Sendable {
         return try owner.inTransaction {
             for record in records {
                 let key = entity.key(of: record.values)
-                if mustExist, try store.fetch(key, of: entity) == nil { throw ItemError.notFound(entity: entity.name, key: key) }
+                if mustExist, try store.fetch(key, of: entity) == nil {
+                    throw ItemError.notFound(entity: entity.name, key: key)
+                }
                 try checkReferences(record.values)
             }
             let outcomes = try store.write(records, of: entity, rules: rules)
@@ -151,7 +165,9 @@ public struct EntityItems: Sendable {
         let count = try store.count(of: entity)
         guard count > limit.count else { return }
         var oldest: [[Value]] = []
-        try store.items(matching: ItemQuery(sort: [.ascending(limit.attribute)], limit: count - limit.count), of: entity) { oldest.append($0) }
+        try store.items(
+            matching: ItemQuery(sort: [.ascending(limit.attribute)], limit: count - limit.count), of: entity
+        ) { oldest.append($0) }
         try delete(oldest)
     }
 
@@ -164,17 +180,21 @@ public struct EntityItems: Sendable {
         switch RecordValidator(entity: entity, dateFormat: .iso8601).validate(fields) {
         case .success(let values): return values
         case .failure(let rejection):
-            throw ItemError.invalid(entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
+            throw ItemError.invalid(
+                entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
         }
     }
 
     private func checkReferences(_ values: [Value]) throws {
         for relationship in entity.toOneRelationships {
-            guard !relationship.keys.isEmpty, let parent = owner.model.entity(named: relationship.destination) else { continue }
+            guard !relationship.keys.isEmpty, let parent = owner.model.entity(named: relationship.destination) else {
+                continue
+            }
             let keyName = relationship.keys.joined(separator: ", ")
             let key = Value.key(values, at: relationship.keys.map { entity.attributeIndex[$0]! })
             if !key.isNull, try store.fetch(key, of: parent) == nil {
-                throw ItemError.invalid(entity: entity.name, field: keyName, reason: .reference,
+                throw ItemError.invalid(
+                    entity: entity.name, field: keyName, reason: .reference,
                     message: "\(keyName): '\(key)' names no stored \(parent.name)")
             }
         }
@@ -186,9 +206,11 @@ public struct EntityItems: Sendable {
         case .duplicate: return .duplicate(entity: entity.name, key: key)
         case .conflict:
             let stored = try store.fetch(key, of: entity)?[entity.versionIndex].integerValue ?? 0
-            return .conflict(entity: entity.name, key: key, stored: stored, incoming: values[entity.versionIndex].integerValue ?? 0)
+            return .conflict(
+                entity: entity.name, key: key, stored: stored, incoming: values[entity.versionIndex].integerValue ?? 0)
         default:
-            return .invalid(entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
+            return .invalid(
+                entity: entity.name, field: rejection.field, reason: rejection.reason, message: rejection.message)
         }
     }
 

@@ -23,7 +23,8 @@ public enum ItemError: Error, Equatable, CustomStringConvertible {
         case .duplicate(let entity, let key): return "\(entity) '\(key)' is already stored"
         case .notFound(let entity, let key): return "\(entity) '\(key)' is not stored"
         case .conflict(let entity, let key, let stored, let incoming):
-            return "\(entity) '\(key)' is stored at version \(stored), but the item is based on version \(incoming); fetch it again"
+            return
+                "\(entity) '\(key)' is stored at version \(stored), but the item is based on version \(incoming); fetch it again"
         case .denied(let entity, let key, let message): return "\(entity) '\(key)': \(message)"
         case .mapping(let type, let entity, let message): return "\(type) cannot be stored as \(entity): \(message)"
         }

@@ -73,7 +73,9 @@ public final class ItemStore: Sendable {
                 throw ItemError.unknownAttribute(entity: entityName, attribute: limit.attribute)
             }
             guard limit.count > 0 else {
-                throw ItemError.invalid(entity: entityName, field: nil, reason: .range, message: "a storage limit of \(limit.count) items keeps none")
+                throw ItemError.invalid(
+                    entity: entityName, field: nil, reason: .range,
+                    message: "a storage limit of \(limit.count) items keeps none")
             }
         }
         return EntityItems(entity: entity, owner: self, limit: limit)
@@ -125,10 +127,13 @@ public final class ItemStore: Sendable {
             precondition(scope.isOpen, "an ItemTransaction was used after its transaction ended")
             return try body()
         }
-        precondition(Self.callInProgress != ObjectIdentifier(self),
-                     "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
+        precondition(
+            Self.callInProgress != ObjectIdentifier(self),
+            "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
         var result: Result<T, any Error>?
-        calls.withLock { _ in result = Result { try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() } } }
+        calls.withLock { _ in
+            result = Result { try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() } }
+        }
         return try result!.get()
     }
 

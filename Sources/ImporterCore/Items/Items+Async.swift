@@ -14,16 +14,32 @@ extension EntityItems {
     public func fetchAll() async throws -> [Item] { try await offload { try self.fetchAll() } }
     public func fetch(_ key: Value) async throws -> Item? { try await offload { try self.fetch(key) } }
     public func fetch(_ query: ItemQuery) async throws -> [Item] { try await offload { try self.fetch(query) } }
-    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) async throws -> [Item] {
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
+        async throws -> [Item]
+    {
         try await offload { try self.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit) }
     }
-    @discardableResult public func insert(_ item: Item) async throws -> Item { try await offload { try self.insert(item) } }
-    @discardableResult public func insert(_ items: [Item]) async throws -> [Item] { try await offload { try self.insert(items) } }
-    @discardableResult public func update(_ item: Item) async throws -> Item { try await offload { try self.update(item) } }
-    @discardableResult public func update(_ items: [Item]) async throws -> [Item] { try await offload { try self.update(items) } }
-    @discardableResult public func upsert(_ item: Item) async throws -> Item { try await offload { try self.upsert(item) } }
-    @discardableResult public func upsert(_ items: [Item]) async throws -> [Item] { try await offload { try self.upsert(items) } }
-    public func delete(_ key: Value, version: Int64? = nil) async throws { try await offload { try self.delete(key, version: version) } }
+    @discardableResult public func insert(_ item: Item) async throws -> Item {
+        try await offload { try self.insert(item) }
+    }
+    @discardableResult public func insert(_ items: [Item]) async throws -> [Item] {
+        try await offload { try self.insert(items) }
+    }
+    @discardableResult public func update(_ item: Item) async throws -> Item {
+        try await offload { try self.update(item) }
+    }
+    @discardableResult public func update(_ items: [Item]) async throws -> [Item] {
+        try await offload { try self.update(items) }
+    }
+    @discardableResult public func upsert(_ item: Item) async throws -> Item {
+        try await offload { try self.upsert(item) }
+    }
+    @discardableResult public func upsert(_ items: [Item]) async throws -> [Item] {
+        try await offload { try self.upsert(items) }
+    }
+    public func delete(_ key: Value, version: Int64? = nil) async throws {
+        try await offload { try self.delete(key, version: version) }
+    }
     public func delete(_ item: Item) async throws { try await offload { try self.delete(item) } }
     @discardableResult public func deleteAll() async throws -> Int { try await offload { try self.deleteAll() } }
 }
@@ -33,16 +49,32 @@ extension TypedItems where Element: Sendable {
     public func fetchAll() async throws -> [Element] { try await offload { try self.fetchAll() } }
     public func fetch(_ key: Value) async throws -> Element? { try await offload { try self.fetch(key) } }
     public func fetch(_ query: ItemQuery) async throws -> [Element] { try await offload { try self.fetch(query) } }
-    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) async throws -> [Element] {
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
+        async throws -> [Element]
+    {
         try await offload { try self.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit) }
     }
-    @discardableResult public func insert(_ element: Element) async throws -> Element { try await offload { try self.insert(element) } }
-    @discardableResult public func insert(_ elements: [Element]) async throws -> [Element] { try await offload { try self.insert(elements) } }
-    @discardableResult public func update(_ element: Element) async throws -> Element { try await offload { try self.update(element) } }
-    @discardableResult public func update(_ elements: [Element]) async throws -> [Element] { try await offload { try self.update(elements) } }
-    @discardableResult public func upsert(_ element: Element) async throws -> Element { try await offload { try self.upsert(element) } }
-    @discardableResult public func upsert(_ elements: [Element]) async throws -> [Element] { try await offload { try self.upsert(elements) } }
+    @discardableResult public func insert(_ element: Element) async throws -> Element {
+        try await offload { try self.insert(element) }
+    }
+    @discardableResult public func insert(_ elements: [Element]) async throws -> [Element] {
+        try await offload { try self.insert(elements) }
+    }
+    @discardableResult public func update(_ element: Element) async throws -> Element {
+        try await offload { try self.update(element) }
+    }
+    @discardableResult public func update(_ elements: [Element]) async throws -> [Element] {
+        try await offload { try self.update(elements) }
+    }
+    @discardableResult public func upsert(_ element: Element) async throws -> Element {
+        try await offload { try self.upsert(element) }
+    }
+    @discardableResult public func upsert(_ elements: [Element]) async throws -> [Element] {
+        try await offload { try self.upsert(elements) }
+    }
     public func delete(_ element: Element) async throws { try await offload { try self.delete(element) } }
-    public func delete(_ key: Value, version: Int64? = nil) async throws { try await offload { try self.delete(key, version: version) } }
+    public func delete(_ key: Value, version: Int64? = nil) async throws {
+        try await offload { try self.delete(key, version: version) }
+    }
     @discardableResult public func deleteAll() async throws -> Int { try await offload { try self.deleteAll() } }
 }

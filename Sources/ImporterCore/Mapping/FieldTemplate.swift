@@ -54,7 +54,8 @@ package struct FieldTemplate: Sendable, Equatable {
                 text += literal
             case .field(let name):
                 switch value(name) {
-                case .text(let string)?, .number(let string)?, .composite(let string)?, .collection(_, let string)?: text += string
+                case .text(let string)?, .number(let string)?, .composite(let string)?, .collection(_, let string)?:
+                    text += string
                 case .bool(let flag)?: text += flag ? "true" : "false"
                 case .null?, nil: return nil
                 }

@@ -26,17 +26,23 @@ package final class RecordMapper {
         var defaults = [FieldValue?](repeating: nil, count: entity.attributes.count)
         for (name, text) in map.defaults {
             guard let index = entity.attributeIndex[name] else {
-                throw ConfigurationError(file: file, line: line, key: name, "map.defaults names '\(name)', which is not an attribute of \(entity.name)")
+                throw ConfigurationError(
+                    file: file, line: line, key: name,
+                    "map.defaults names '\(name)', which is not an attribute of \(entity.name)")
             }
             defaults[index] = .text(text)
         }
         for (from, to) in map.rename where entity.attributeIndex[to] == nil {
-            throw ConfigurationError(file: file, line: line, key: from, "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
+            throw ConfigurationError(
+                file: file, line: line, key: from,
+                "map.rename sends '\(from)' to '\(to)', which is not an attribute of \(entity.name)")
         }
         var computed: [Computed] = []
         for (name, template) in map.compute.sorted(by: { $0.key < $1.key }) {
             guard let index = entity.attributeIndex[name] else {
-                throw ConfigurationError(file: file, line: line, key: name, "map.compute names '\(name)', which is not an attribute of \(entity.name)")
+                throw ConfigurationError(
+                    file: file, line: line, key: name,
+                    "map.compute names '\(name)', which is not an attribute of \(entity.name)")
             }
             computed.append(Computed(index: index, template: template))
         }
@@ -73,8 +79,11 @@ package final class RecordMapper {
                 continue
             case .unknown:
                 let name = record.names[position]
-                return .failure(Rejection(stage: .map, reason: .unknownField, field: name,
-                    "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"))
+                return .failure(
+                    Rejection(
+                        stage: .map, reason: .unknownField, field: name,
+                        "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"
+                    ))
             }
         }
         for attribute in computed {
@@ -89,7 +98,9 @@ package final class RecordMapper {
     private func target(_ name: String) -> Target {
         if map.drop.contains(name) { return .dropped }
         // A field that only feeds computed attributes is not unknown.
-        if entity.attributeIndex[map.rename[name] ?? name] == nil, computed.contains(where: { $0.template.fields.contains(name) }) {
+        if entity.attributeIndex[map.rename[name] ?? name] == nil,
+            computed.contains(where: { $0.template.fields.contains(name) })
+        {
             return .dropped
         }
         if let index = entity.attributeIndex[map.rename[name] ?? name] { return .attribute(index) }

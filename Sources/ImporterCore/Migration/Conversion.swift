@@ -49,8 +49,10 @@ package enum Conversion: Sendable, Equatable, CustomStringConvertible {
             if values[0].isNull { return .success(.null) }
             let text = values[0].description
             guard let mapped = table[text] ?? otherwise else {
-                return .failure(CoercionProblem(reason: .values,
-                    message: "\(from) '\(text)' has no entry in convert.map; add it, or give convert.otherwise"))
+                return .failure(
+                    CoercionProblem(
+                        reason: .values,
+                        message: "\(from) '\(text)' has no entry in convert.map; add it, or give convert.otherwise"))
             }
             return ValueCoercion.coerce(.text(mapped), to: type, dateFormat: .iso8601)
         case .parseDate(_, let pattern):

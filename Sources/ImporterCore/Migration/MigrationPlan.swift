@@ -9,19 +9,25 @@ package struct MigrationPlan: Sendable {
     /// (nothing is migrated with a plan that refuses anything).
     package init(_ versions: VersionedModel, from: Int, to: Int) throws {
         guard let start = versions.version(from) else {
-            throw ConfigurationError(file: versions.newest.file, key: "version", "model version \(from) is not in the model directory; it has \(versions.numbers)")
+            throw ConfigurationError(
+                file: versions.newest.file, key: "version",
+                "model version \(from) is not in the model directory; it has \(versions.numbers)")
         }
         guard let end = versions.version(to) else {
-            throw ConfigurationError(file: versions.newest.file, key: "version", "model version \(to) is not in the model directory; it has \(versions.numbers)")
+            throw ConfigurationError(
+                file: versions.newest.file, key: "version",
+                "model version \(to) is not in the model directory; it has \(versions.numbers)")
         }
         guard from <= to else {
-            throw ConfigurationError(file: end.file, key: "version",
+            throw ConfigurationError(
+                file: end.file, key: "version",
                 "migrations go forward only (\(from) → \(to)); to go back, restore a backup taken at version \(to)")
         }
         self.init(steps: versions.steps(from: from, to: to), from: start, to: end)
         if let refusal = refusals.first {
-            throw ConfigurationError(file: refusal.file, line: refusal.line, key: refusal.key,
-                                     "cannot migrate version \(from) to \(to): \(refusal.message)")
+            throw ConfigurationError(
+                file: refusal.file, line: refusal.line, key: refusal.key,
+                "cannot migrate version \(from) to \(to): \(refusal.message)")
         }
     }
 

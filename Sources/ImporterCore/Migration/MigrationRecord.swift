@@ -15,8 +15,10 @@ public struct MigrationRecord: Sendable, Equatable {
     /// What else happened (items left out, an accepted model change); nil when nothing.
     public var note: String?
 
-    public init(from: Int, to: Int, checksum: String, started: Date, finished: Date?, items: Int, applied: Bool,
-                note: String?) {
+    public init(
+        from: Int, to: Int, checksum: String, started: Date, finished: Date?, items: Int, applied: Bool,
+        note: String?
+    ) {
         self.from = from
         self.to = to
         self.checksum = checksum

@@ -40,8 +40,10 @@ package struct MigrationReport: Codable, Sendable {
     package var startedAt: Date
     package var finishedAt: Date
 
-    package init(pipeline: String, store: String, model: String, from: Int, to: Int, status: Status, steps: [Step],
-                startedAt: Date, finishedAt: Date) {
+    package init(
+        pipeline: String, store: String, model: String, from: Int, to: Int, status: Status, steps: [Step],
+        startedAt: Date, finishedAt: Date
+    ) {
         self.pipeline = pipeline
         self.store = store
         self.model = model
@@ -60,8 +62,11 @@ package struct MigrationReport: Codable, Sendable {
 
     /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and
     /// the item as stored before the migration (typed JSON, as `export --format ndjson` writes it).
-    package static func rejectLine(entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [(String, Value)]?) -> String {
-        var text = "{\"entity\":\(JSONText.quote(entity)),\"key\":\(JSONText.quote(key.description)),\"toVersion\":\(toVersion)"
+    package static func rejectLine(
+        entity: String, key: Value, rejection: Rejection, toVersion: Int, item: [(String, Value)]?
+    ) -> String {
+        var text =
+            "{\"entity\":\(JSONText.quote(entity)),\"key\":\(JSONText.quote(key.description)),\"toVersion\":\(toVersion)"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }
         text += ",\"message\":\(JSONText.quote(rejection.message))"

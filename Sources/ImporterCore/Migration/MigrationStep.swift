@@ -18,11 +18,15 @@ package struct MigrationStep: Sendable {
         var usedSources = Set<String>()
         var entities: [EntityMapping] = []
         for entity in to.entities {
-            let source = from.entity(named: entity.name)
+            let source =
+                from.entity(named: entity.name)
                 ?? entity.renamedFrom.flatMap { name in to.entity(named: name) == nil ? from.entity(named: name) : nil }
             if let renamed = entity.renamedFrom, source == nil, from.entity(named: entity.name) == nil {
-                refusals.append(ConfigurationError(file: to.file, line: entity.line, key: entity.name,
-                    "renamedFrom '\(renamed)' names no entity of version \(from.version) (or one still in this version)"))
+                refusals.append(
+                    ConfigurationError(
+                        file: to.file, line: entity.line, key: entity.name,
+                        "renamedFrom '\(renamed)' names no entity of version \(from.version) (or one still in this version)"
+                    ))
             }
             if let source { usedSources.insert(source.name) }
             let mapping = EntityMapping(entity: entity, source: source, fromVersion: from.version, file: to.file)
@@ -54,16 +58,21 @@ package struct EntityMapping: Sendable {
         self.source = source
         var refusals: [ConfigurationError] = []
         func refuse(_ attribute: Attribute, _ message: String) {
-            refusals.append(ConfigurationError(file: file, line: attribute.line, key: "\(entity.name).\(attribute.name)", message))
+            refusals.append(
+                ConfigurationError(file: file, line: attribute.line, key: "\(entity.name).\(attribute.name)", message))
         }
         var carried = Set<String>()
         var mappings: [AttributeMapping] = []
         for attribute in entity.attributes {
-            let mapping = AttributeMapping(attribute: attribute, entity: entity, source: source, fromVersion: fromVersion, refuse: refuse)
+            let mapping = AttributeMapping(
+                attribute: attribute, entity: entity, source: source, fromVersion: fromVersion, refuse: refuse)
             if case .carried(let index, _) = mapping.origin, let source {
                 let old = source.attributes[index].name
                 if !carried.insert(old).inserted {
-                    refuse(attribute, "\(old) of version \(fromVersion) is carried by two attributes; copy it with convert: { copy: \(old) } instead")
+                    refuse(
+                        attribute,
+                        "\(old) of version \(fromVersion) is carried by two attributes; copy it with convert: { copy: \(old) } instead"
+                    )
                 }
             }
             mappings.append(mapping)
@@ -73,25 +82,47 @@ package struct EntityMapping: Sendable {
             if case .carried(let index, _) = key.origin, index == source.hashKeyIndex {
                 let (old, new) = (source.attributes[index].type, entity.attributes[entity.hashKeyIndex].type)
                 if old != new && !(old.isInteger && new.isInteger && Widening.isWidening(from: old, to: new)) {
-                    refuse(entity.attributes[entity.hashKeyIndex], "the hash key changes type from \(old.rawValue) to \(new.rawValue), which changes every item's identity; export, transform and import into a new store instead")
+                    refuse(
+                        entity.attributes[entity.hashKeyIndex],
+                        "the hash key changes type from \(old.rawValue) to \(new.rawValue), which changes every item's identity; export, transform and import into a new store instead"
+                    )
                 }
             } else {
-                refuse(entity.attributes[entity.hashKeyIndex], "the hash key must be the previous version's hash key \(source.hashKey) (renamed at most): a new key changes every item's identity")
+                refuse(
+                    entity.attributes[entity.hashKeyIndex],
+                    "the hash key must be the previous version's hash key \(source.hashKey) (renamed at most): a new key changes every item's identity"
+                )
             }
             // A range key added, removed or replaced changes every item's identity too.
             switch (source.rangeKeyIndex, entity.rangeKeyIndex) {
             case (nil, nil): break
             case (let old?, let new?):
-                if case .carried(let index, _) = mappings[new].origin, index == old, source.attributes[old].type == entity.attributes[new].type {} else {
-                    refuse(entity.attributes[new], "the range key must be the previous version's range key \(source.rangeKey!) (renamed at most, of the same type): a new key changes every item's identity; export, transform and import into a new store instead")
+                if case .carried(let index, _) = mappings[new].origin, index == old,
+                    source.attributes[old].type == entity.attributes[new].type
+                {
+                } else {
+                    refuse(
+                        entity.attributes[new],
+                        "the range key must be the previous version's range key \(source.rangeKey!) (renamed at most, of the same type): a new key changes every item's identity; export, transform and import into a new store instead"
+                    )
                 }
             case (nil, let new?):
-                refuse(entity.attributes[new], "a range key cannot be added to an entity with items: it changes every item's identity; export, transform and import into a new store instead")
+                refuse(
+                    entity.attributes[new],
+                    "a range key cannot be added to an entity with items: it changes every item's identity; export, transform and import into a new store instead"
+                )
             case (let old?, nil):
-                refuse(source.attributes[old], "the range key \(source.rangeKey!) cannot be removed: items would lose their identity; export, transform and import into a new store instead")
+                refuse(
+                    source.attributes[old],
+                    "the range key \(source.rangeKey!) cannot be removed: items would lose their identity; export, transform and import into a new store instead"
+                )
             }
-            if case .carried(let index, _) = mappings[entity.versionIndex].origin, index == source.versionIndex {} else {
-                refuse(entity.attributes[entity.versionIndex], "the version attribute must be the previous version's \(source.versionAttribute) (renamed at most), so items keep their versions")
+            if case .carried(let index, _) = mappings[entity.versionIndex].origin, index == source.versionIndex {
+            } else {
+                refuse(
+                    entity.attributes[entity.versionIndex],
+                    "the version attribute must be the previous version's \(source.versionAttribute) (renamed at most), so items keep their versions"
+                )
             }
         }
         attributes = mappings
@@ -132,7 +163,9 @@ package struct AttributeMapping: Sendable {
         self.attribute = attribute
         guard let source else {
             if attribute.conversion != nil {
-                refuse(attribute, "convert: needs a previous version of \(entity.name), but the entity is new in this version")
+                refuse(
+                    attribute,
+                    "convert: needs a previous version of \(entity.name), but the entity is new in this version")
             }
             origin = .added
             needsCheck = false
@@ -140,11 +173,15 @@ package struct AttributeMapping: Sendable {
         }
         let sameName = source.attributeIndex[attribute.name]
         if let conversion = attribute.conversion,
-           !(sameName.map { source.attributes[$0].conversion == conversion } ?? false) {
+            !(sameName.map { source.attributes[$0].conversion == conversion } ?? false)
+        {
             var inputs: [Int] = []
             for name in conversion.inputs {
                 guard let index = source.attributeIndex[name] else {
-                    refuse(attribute, "convert reads '\(name)', which is not an attribute of \(source.name) in version \(fromVersion); a convert: applies to the step from the previous version only")
+                    refuse(
+                        attribute,
+                        "convert reads '\(name)', which is not an attribute of \(source.name) in version \(fromVersion); a convert: applies to the step from the previous version only"
+                    )
                     continue
                 }
                 inputs.append(index)
@@ -156,14 +193,22 @@ package struct AttributeMapping: Sendable {
             needsCheck = true
             return
         }
-        let renamed = attribute.renamedFrom.flatMap { name in entity.attributeIndex[name] == nil ? source.attributeIndex[name] : nil }
+        let renamed = attribute.renamedFrom.flatMap { name in
+            entity.attributeIndex[name] == nil ? source.attributeIndex[name] : nil
+        }
         if sameName == nil, let name = attribute.renamedFrom, renamed == nil {
-            let reason = entity.attributeIndex[name] != nil ? "is still an attribute of this version; to copy it use convert: { copy: \(name) }" : "is not an attribute of \(source.name) in version \(fromVersion)"
+            let reason =
+                entity.attributeIndex[name] != nil
+                ? "is still an attribute of this version; to copy it use convert: { copy: \(name) }"
+                : "is not an attribute of \(source.name) in version \(fromVersion)"
             refuse(attribute, "renamedFrom '\(name)' \(reason)")
         }
         guard let index = sameName ?? renamed else {
             if attribute.required && attribute.defaultValue == nil && attribute.name != entity.versionAttribute {
-                refuse(attribute, "is new and required without a default: the stored items would have no value; give it default: or convert:")
+                refuse(
+                    attribute,
+                    "is new and required without a default: the stored items would have no value; give it default: or convert:"
+                )
             }
             origin = .added
             needsCheck = false
@@ -171,10 +216,15 @@ package struct AttributeMapping: Sendable {
         }
         let old = source.attributes[index]
         if !Widening.isWidening(from: old.type, to: attribute.type) {
-            refuse(attribute, "changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a widening (int16→int32→int64→decimal, float→double, any→string); declare convert: on it")
+            refuse(
+                attribute,
+                "changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a widening (int16→int32→int64→decimal, float→double, any→string); declare convert: on it"
+            )
         }
         if attribute.required && !old.required && attribute.defaultValue == nil && attribute.name != entity.hashKey {
-            refuse(attribute, "becomes required without a default: stored nulls would have no value; give it default: or convert:")
+            refuse(
+                attribute,
+                "becomes required without a default: stored nulls would have no value; give it default: or convert:")
         }
         origin = .carried(from: index, widenedFrom: old.type == attribute.type ? nil : old.type)
         needsCheck = Self.isStricter(attribute, than: old)
@@ -188,9 +238,16 @@ package struct AttributeMapping: Sendable {
         if let maximum = new.maximum, old.maximum.map({ $0 > maximum }) ?? true { return true }
         if let length = new.maxLength, old.maxLength.map({ $0 > length }) ?? true { return true }
         if let pattern = new.pattern, old.pattern != pattern { return true }
-        if let values = new.allowedValues, !Set(old.allowedValues ?? []).isSubset(of: values) || old.allowedValues == nil { return true }
+        if let values = new.allowedValues,
+            !Set(old.allowedValues ?? []).isSubset(of: values) || old.allowedValues == nil
+        {
+            return true
+        }
         if new.type.integerRange != nil, let oldRange = old.type.integerRange, let range = new.type.integerRange,
-           oldRange.lowerBound < range.lowerBound || oldRange.upperBound > range.upperBound { return true }
+            oldRange.lowerBound < range.lowerBound || oldRange.upperBound > range.upperBound
+        {
+            return true
+        }
         return false
     }
 }

@@ -60,19 +60,24 @@ package final class RecordMigrator: Sendable {
     }
 
     /// One attribute's value in a step: converted, defaulted and checked.
-    package static func migrate(_ mapping: AttributeMapping, at index: Int, from old: [Value], validator: RecordValidator,
-                               version: Int) -> Result<Value, Rejection> {
+    package static func migrate(
+        _ mapping: AttributeMapping, at index: Int, from old: [Value], validator: RecordValidator,
+        version: Int
+    ) -> Result<Value, Rejection> {
         let name = mapping.attribute.name
         switch mapping.value(from: old) {
         case .failure(let problem):
             let reason: RejectReason = if case .converted = mapping.origin { .conversion } else { problem.reason }
-            return .failure(Rejection(stage: .migrate, reason: reason, field: name,
-                                      "\(name) (migrating to version \(version)): \(problem.message)"))
+            return .failure(
+                Rejection(
+                    stage: .migrate, reason: reason, field: name,
+                    "\(name) (migrating to version \(version)): \(problem.message)"))
         case .success(let value):
             guard mapping.needsCheck else { return .success(value) }
             return validator.checked(value, at: index).mapError { rejection in
-                Rejection(stage: .migrate, reason: rejection.reason, field: name,
-                          "\(rejection.message) (migrating to version \(version))")
+                Rejection(
+                    stage: .migrate, reason: rejection.reason, field: name,
+                    "\(rejection.message) (migrating to version \(version))")
             }
         }
     }

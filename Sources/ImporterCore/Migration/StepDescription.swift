@@ -11,7 +11,9 @@ extension MigrationStep {
             }
             var title = "  \(entity.name)"
             if source.name != entity.name { title += ": renamed from \(source.name)" }
-            if source.table != entity.table { title += "\(source.name != entity.name ? "," : ":") table \(source.table) → \(entity.table)" }
+            if source.table != entity.table {
+                title += "\(source.name != entity.name ? "," : ":") table \(source.table) → \(entity.table)"
+            }
             text += title + (mapping.isUnchanged ? " (unchanged)\n" : "\n")
             if mapping.isUnchanged { continue }
             var unchanged: [String] = []
@@ -24,8 +26,11 @@ extension MigrationStep {
                     var changes: [String] = []
                     if old.name != new.name { changes.append("renamed from \(old.name)") }
                     if let widenedFrom { changes.append("widened \(widenedFrom.rawValue) → \(new.type.rawValue)") }
-                    if new.required && !old.required { changes.append("now required, nulls take the default \(new.defaultValue?.description ?? "")") }
-                    else if attribute.needsCheck { changes.append("stricter: stored values are checked") }
+                    if new.required && !old.required {
+                        changes.append("now required, nulls take the default \(new.defaultValue?.description ?? "")")
+                    } else if attribute.needsCheck {
+                        changes.append("stricter: stored values are checked")
+                    }
                     if changes.isEmpty {
                         unchanged.append(new.name)
                         continue
@@ -36,12 +41,18 @@ extension MigrationStep {
                 case .converted(let conversion, _):
                     line = "converted: \(conversion)"
                 }
-                text += "    \(new.name.padding(toLength: max(14, new.name.count), withPad: " ", startingAt: 0)) \(line)\n"
+                text +=
+                    "    \(new.name.padding(toLength: max(14, new.name.count), withPad: " ", startingAt: 0)) \(line)\n"
             }
-            for old in mapping.removed { text += "    \(old.name.padding(toLength: max(14, old.name.count), withPad: " ", startingAt: 0)) removed (its values are dropped)\n" }
+            for old in mapping.removed {
+                text +=
+                    "    \(old.name.padding(toLength: max(14, old.name.count), withPad: " ", startingAt: 0)) removed (its values are dropped)\n"
+            }
             if !unchanged.isEmpty { text += "    unchanged: \(unchanged.joined(separator: ", "))\n" }
         }
-        for entity in removedEntities { text += "  \(entity.name): removed (table \(entity.table) and its items are dropped)\n" }
+        for entity in removedEntities {
+            text += "  \(entity.name): removed (table \(entity.table) and its items are dropped)\n"
+        }
         if !refusals.isEmpty {
             text += "  refused:\n"
             for refusal in refusals { text += "    \(refusal)\n" }

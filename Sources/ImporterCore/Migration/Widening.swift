@@ -17,11 +17,13 @@ package enum Widening {
         switch (value, type) {
         case (.null, _): return .success(.null)
         case (.string, .string), (.decimal, .decimal), (.double, .double), (.double, .float), (.date, .date),
-             (.boolean, .boolean):
-            return type == .float ? ValueCoercion.coerce(.text(value.description), to: type, dateFormat: .iso8601) : .success(value)
+            (.boolean, .boolean):
+            return type == .float
+                ? ValueCoercion.coerce(.text(value.description), to: type, dateFormat: .iso8601) : .success(value)
         case (.integer(let number), _) where type.isInteger:
             guard type.integerRange!.contains(number) else {
-                return .failure(CoercionProblem(reason: .range, message: "\(number) is out of the \(type.rawValue) range"))
+                return .failure(
+                    CoercionProblem(reason: .range, message: "\(number) is out of the \(type.rawValue) range"))
             }
             return .success(value)
         case (.integer(let number), .decimal): return .success(.decimal(String(number)))

@@ -44,7 +44,10 @@ public final class Attribute: Sendable {
 
     /// An equal attribute in an object of its own.
     public func copy() -> Attribute {
-        Attribute(name: name, type: type, required: required, minimum: minimum, maximum: maximum, maxLength: maxLength, pattern: pattern,
-                  allowedValues: allowedValues, defaultValue: defaultValue, renamedFrom: renamedFrom, conversion: conversion, line: line)
+        Attribute(
+            name: name, type: type, required: required, minimum: minimum, maximum: maximum, maxLength: maxLength,
+            pattern: pattern,
+            allowedValues: allowedValues, defaultValue: defaultValue, renamedFrom: renamedFrom, conversion: conversion,
+            line: line)
     }
 }

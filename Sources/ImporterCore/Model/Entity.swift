@@ -50,9 +50,10 @@ public struct Entity: Sendable {
     /// The same entity with attribute objects of its own, for a thread that reads them for every
     /// record: reference counting on objects that two threads share slows both down.
     public func withOwnAttributes() -> Entity {
-        Entity(name: name, table: table, hashKey: hashKey, rangeKey: rangeKey, versionAttribute: versionAttribute,
-               attributes: attributes.map { $0.copy() },
-               relationships: relationships, renamedFrom: renamedFrom, line: line)
+        Entity(
+            name: name, table: table, hashKey: hashKey, rangeKey: rangeKey, versionAttribute: versionAttribute,
+            attributes: attributes.map { $0.copy() },
+            relationships: relationships, renamedFrom: renamedFrom, line: line)
     }
 
     /// An item's key from its values: the hash key's value, or `.pair(hash, range)`. Null when

@@ -2,20 +2,24 @@
 /// relationships, tables; and its checksum.
 enum ModelChecks {
     /// A checked model version from its entities.
-    static func model(name: String, version: Int, drafts: [EntityDraft], syntax: ModelSyntax,
-                      file: String, place: any ModelPlace) throws -> Model {
+    static func model(
+        name: String, version: Int, drafts: [EntityDraft], syntax: ModelSyntax,
+        file: String, place: any ModelPlace
+    ) throws -> Model {
         guard !drafts.isEmpty else { throw place.error("the model declares no entities") }
         let entities = try drafts.map { try entity($0, syntax: syntax) }
         try checkRelationships(entities, drafts, syntax: syntax)
         var tables: [String: String] = [:]
         for (entity, draft) in zip(entities, drafts) {
             if let other = tables[entity.table.lowercased()] {
-                throw (draft.table?.place ?? draft.place).error("table '\(entity.table)' is also used by entity '\(other)'")
+                throw (draft.table?.place ?? draft.place).error(
+                    "table '\(entity.table)' is also used by entity '\(other)'")
             }
             tables[entity.table.lowercased()] = entity.name
         }
-        return Model(name: name, version: version, entities: entities,
-                     checksum: SHA256.hex(of: Array(ModelDescription.canonical(name, version, entities).utf8)), file: file)
+        return Model(
+            name: name, version: version, entities: entities,
+            checksum: SHA256.hex(of: Array(ModelDescription.canonical(name, version, entities).utf8)), file: file)
     }
 
     static func entity(_ draft: EntityDraft, syntax: ModelSyntax) throws -> Entity {
@@ -27,42 +31,59 @@ enum ModelChecks {
             throw hashKey.place.error("hash key '\(hashKey.value)' is not an attribute of '\(name)'")
         }
         guard keyAttribute.type.canBeKey else {
-            throw hashKey.place.error("hash key '\(hashKey.value)' is a \(keyAttribute.type.rawValue); a hash key must be a string or numeric attribute")
+            throw hashKey.place.error(
+                "hash key '\(hashKey.value)' is a \(keyAttribute.type.rawValue); a hash key must be a string or numeric attribute"
+            )
         }
         guard let versionAttribute = draft.versionAttribute else {
-            throw draft.place.error("entity '\(name)' needs \(syntax.declaration("versionAttribute", "ATTRIBUTE")) (an int64 attribute the tool manages)")
+            throw draft.place.error(
+                "entity '\(name)' needs \(syntax.declaration("versionAttribute", "ATTRIBUTE")) (an int64 attribute the tool manages)"
+            )
         }
         guard let version = attributes.first(where: { $0.name == versionAttribute.value }) else {
-            throw versionAttribute.place.error("version attribute '\(versionAttribute.value)' is not an attribute of '\(name)'; add '\(versionAttribute.value)' as an int64 attribute")
+            throw versionAttribute.place.error(
+                "version attribute '\(versionAttribute.value)' is not an attribute of '\(name)'; add '\(versionAttribute.value)' as an int64 attribute"
+            )
         }
         guard version.type == .int64 else {
-            throw versionAttribute.place.error("version attribute '\(versionAttribute.value)' must be int64, not \(version.type.rawValue)")
+            throw versionAttribute.place.error(
+                "version attribute '\(versionAttribute.value)' must be int64, not \(version.type.rawValue)")
         }
-        guard versionAttribute.value != hashKey.value else { throw versionAttribute.place.error("the version attribute cannot be the hash key") }
+        guard versionAttribute.value != hashKey.value else {
+            throw versionAttribute.place.error("the version attribute cannot be the hash key")
+        }
         if let rangeKey = draft.rangeKey {
-            try checkRangeKey(rangeKey, entity: name, hashKey: hashKey.value, versionAttribute: versionAttribute.value, attributes: attributes)
+            try checkRangeKey(
+                rangeKey, entity: name, hashKey: hashKey.value, versionAttribute: versionAttribute.value,
+                attributes: attributes)
         }
         let table = draft.table?.value ?? name
         if let reason = tableNameProblem(table) {
             throw (draft.table?.place ?? draft.place).error("table name '\(table)': \(reason)")
         }
-        return Entity(name: name, table: table, hashKey: hashKey.value, rangeKey: draft.rangeKey?.value,
-                      versionAttribute: versionAttribute.value, attributes: attributes, relationships: draft.relationships,
-                      renamedFrom: draft.renamedFrom, line: draft.line)
+        return Entity(
+            name: name, table: table, hashKey: hashKey.value, rangeKey: draft.rangeKey?.value,
+            versionAttribute: versionAttribute.value, attributes: attributes, relationships: draft.relationships,
+            renamedFrom: draft.renamedFrom, line: draft.line)
     }
 
     /// The sort key (docs/model.md#composite-keys): a string, integer, decimal or date attribute other than the hash
     /// key and the version attribute.
-    private static func checkRangeKey(_ rangeKey: Declared<String>, entity: String, hashKey: String, versionAttribute: String,
-                                      attributes: [Attribute]) throws {
+    private static func checkRangeKey(
+        _ rangeKey: Declared<String>, entity: String, hashKey: String, versionAttribute: String,
+        attributes: [Attribute]
+    ) throws {
         guard let attribute = attributes.first(where: { $0.name == rangeKey.value }) else {
             throw rangeKey.place.error("range key '\(rangeKey.value)' is not an attribute of '\(entity)'")
         }
         guard rangeKey.value != hashKey, rangeKey.value != versionAttribute else {
-            throw rangeKey.place.error("the range key must be another attribute than the hash key and the version attribute")
+            throw rangeKey.place.error(
+                "the range key must be another attribute than the hash key and the version attribute")
         }
         guard attribute.type.canBeKey || attribute.type == .date else {
-            throw rangeKey.place.error("range key '\(rangeKey.value)' is a \(attribute.type.rawValue); a range key must be a string, integer, decimal or date attribute")
+            throw rangeKey.place.error(
+                "range key '\(rangeKey.value)' is a \(attribute.type.rawValue); a range key must be a string, integer, decimal or date attribute"
+            )
         }
     }
 
@@ -77,7 +98,11 @@ enum ModelChecks {
                 }
                 try checkInverse(relationship, of: entity, destination: destination, syntax: syntax, at: at)
                 if relationship.toMany {
-                    if relationship.isToOne { throw at("\(syntax.declaration("key", "…")) belongs on the to-one side, not on a to-many relationship") }
+                    if relationship.isToOne {
+                        throw at(
+                            "\(syntax.declaration("key", "…")) belongs on the to-one side, not on a to-many relationship"
+                        )
+                    }
                     continue
                 }
                 try checkKeys(relationship, of: entity, destination: destination, syntax: syntax, at: at)
@@ -86,11 +111,15 @@ enum ModelChecks {
     }
 
     /// A to-one may go without an inverse (as in Core Data); a to-many is the inverse of a to-one.
-    private static func checkInverse(_ relationship: Relationship, of entity: Entity, destination: Entity,
-                                     syntax: ModelSyntax, at: (String) -> ConfigurationError) throws {
+    private static func checkInverse(
+        _ relationship: Relationship, of entity: Entity, destination: Entity,
+        syntax: ModelSyntax, at: (String) -> ConfigurationError
+    ) throws {
         guard let inverseName = relationship.inverse else {
             if relationship.toMany {
-                throw at("missing \(syntax == .yaml ? "'inverse:'" : "inverse"); a to-many relationship needs the to-one relationship of '\(destination.name)' that points back")
+                throw at(
+                    "missing \(syntax == .yaml ? "'inverse:'" : "inverse"); a to-many relationship needs the to-one relationship of '\(destination.name)' that points back"
+                )
             }
             return
         }
@@ -98,22 +127,32 @@ enum ModelChecks {
             throw at("inverse '\(inverseName)' is not a relationship of '\(destination.name)'")
         }
         guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
-            throw at("inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(relationship.name)'")
+            throw at(
+                "inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(relationship.name)'"
+            )
         }
         if relationship.toMany && inverse.toMany {
             throw at("many-to-many relationships are not supported; model the link as an entity of its own")
         }
     }
 
-    private static func checkKeys(_ relationship: Relationship, of entity: Entity, destination: Entity, syntax: ModelSyntax,
-                                  at: (String) -> ConfigurationError) throws {
+    private static func checkKeys(
+        _ relationship: Relationship, of entity: Entity, destination: Entity, syntax: ModelSyntax,
+        at: (String) -> ConfigurationError
+    ) throws {
         guard !relationship.keys.isEmpty else {
-            throw at("a to-one relationship needs \(syntax.declaration("key", "ATTRIBUTE")), the attribute holding the \(destination.name)'s \(destination.hashKey)")
+            throw at(
+                "a to-one relationship needs \(syntax.declaration("key", "ATTRIBUTE")), the attribute holding the \(destination.name)'s \(destination.hashKey)"
+            )
         }
         guard relationship.keys.count == destination.keyAttributes.count else {
             let wanted = destination.keyAttributes.joined(separator: ", ")
-            let declaration = syntax == .yaml ? "key: [\(wanted)]" : "the userInfo entry key = \(destination.keyAttributes.joined(separator: ","))"
-            throw at("the key names \(relationship.keys.count) attribute(s), but \(destination.name) is keyed by \(destination.keyAttributes.count) (\(wanted)); write \(declaration) with this entity's attributes holding them")
+            let declaration =
+                syntax == .yaml
+                ? "key: [\(wanted)]" : "the userInfo entry key = \(destination.keyAttributes.joined(separator: ","))"
+            throw at(
+                "the key names \(relationship.keys.count) attribute(s), but \(destination.name) is keyed by \(destination.keyAttributes.count) (\(wanted)); write \(declaration) with this entity's attributes holding them"
+            )
         }
         for (keyName, destinationKeyName) in zip(relationship.keys, destination.keyAttributes) {
             guard let keyAttribute = entity.attribute(named: keyName) else {
@@ -121,7 +160,9 @@ enum ModelChecks {
             }
             let destinationKey = destination.attribute(named: destinationKeyName)!
             guard keyAttribute.type == destinationKey.type else {
-                throw at("key '\(keyName)' is a \(keyAttribute.type.rawValue) but \(destination.name).\(destinationKeyName) is a \(destinationKey.type.rawValue)")
+                throw at(
+                    "key '\(keyName)' is a \(keyAttribute.type.rawValue) but \(destination.name).\(destinationKeyName) is a \(destinationKey.type.rawValue)"
+                )
             }
         }
     }

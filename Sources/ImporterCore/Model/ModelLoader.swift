@@ -21,12 +21,15 @@ public enum ModelLoader {
         let versions = try files.map(loadFile).sorted { $0.version < $1.version }
         for (previous, next) in zip(versions, versions.dropFirst()) {
             if previous.version == next.version {
-                throw ConfigurationError(file: next.file, key: "version",
+                throw ConfigurationError(
+                    file: next.file, key: "version",
                     "version \(next.version) is also declared by \(previous.file); each file needs its own version")
             }
             if previous.name != next.name {
-                throw ConfigurationError(file: next.file, key: "model",
-                    "model '\(next.name)' differs from '\(previous.name)' in \(previous.file); one directory holds one model")
+                throw ConfigurationError(
+                    file: next.file, key: "model",
+                    "model '\(next.name)' differs from '\(previous.name)' in \(previous.file); one directory holds one model"
+                )
             }
         }
         return VersionedModel(versions: versions)
@@ -37,7 +40,8 @@ public enum ModelLoader {
         if CoreDataPackage.isCoreData(file) {
             let versions = try CoreDataPackage.load(path: file)
             guard versions.versions.count == 1 else {
-                throw ConfigurationError(file: file, "holds \(versions.versions.count) versions; name one of its .xcdatamodel packages")
+                throw ConfigurationError(
+                    file: file, "holds \(versions.versions.count) versions; name one of its .xcdatamodel packages")
             }
             return versions.newest
         }
@@ -61,7 +65,8 @@ public enum ModelLoader {
             try ModelChecks.checkName(entityName, at: entityNode)
             drafts.append(try parseEntity(entityName, entityNode))
         }
-        return try ModelChecks.model(name: name, version: version, drafts: drafts, syntax: .yaml, file: file, place: entitiesNode)
+        return try ModelChecks.model(
+            name: name, version: version, drafts: drafts, syntax: .yaml, file: file, place: entitiesNode)
     }
 
     private static let entityKeys: Set<String> = [
@@ -79,7 +84,9 @@ public enum ModelLoader {
 
     private static func parseEntity(_ name: String, _ node: YAMLNode) throws -> EntityDraft {
         let fields = try node.fields(allowed: entityKeys)
-        guard let attributesNode = fields["attributes"] else { throw node.error("entity '\(name)' has no 'attributes:'") }
+        guard let attributesNode = fields["attributes"] else {
+            throw node.error("entity '\(name)' has no 'attributes:'")
+        }
         var attributes: [Attribute] = []
         for (attributeName, attributeNode) in try attributesNode.mapping() {
             try ModelChecks.checkName(attributeName, at: attributeNode)
@@ -101,10 +108,11 @@ public enum ModelLoader {
         func declared(_ key: String) throws -> Declared<String>? {
             try fields[key].map { Declared(value: try $0.string(), place: $0) }
         }
-        return EntityDraft(name: name, place: node, table: try declared("table"), hashKey: try declared("hashKey"),
-                           rangeKey: try declared("rangeKey"), versionAttribute: try declared("versionAttribute"),
-                           attributes: attributes, relationships: relationships, relationshipPlaces: relationshipPlaces,
-                           renamedFrom: try renamedFrom(fields), line: node.line)
+        return EntityDraft(
+            name: name, place: node, table: try declared("table"), hashKey: try declared("hashKey"),
+            rangeKey: try declared("rangeKey"), versionAttribute: try declared("versionAttribute"),
+            attributes: attributes, relationships: relationships, relationshipPlaces: relationshipPlaces,
+            renamedFrom: try renamedFrom(fields), line: node.line)
     }
 
     private static func parseAttribute(_ name: String, _ node: YAMLNode) throws -> Attribute {
@@ -112,11 +120,14 @@ public enum ModelLoader {
         guard let typeNode = fields["type"] else { throw node.error("attribute '\(name)' needs 'type:'") }
         let typeName = try typeNode.string()
         guard let type = AttributeType(rawValue: typeName) else {
-            throw typeNode.error("unknown type '\(typeName)'; use one of: \(AttributeType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw typeNode.error(
+                "unknown type '\(typeName)'; use one of: \(AttributeType.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let numeric = type.isInteger || [.decimal, .double, .float].contains(type)
         for bound in ["min", "max"] where fields[bound] != nil && !numeric {
-            throw fields[bound]!.error("'\(bound)' applies to numeric attributes only, and '\(name)' is a \(type.rawValue)")
+            throw fields[bound]!.error(
+                "'\(bound)' applies to numeric attributes only, and '\(name)' is a \(type.rawValue)")
         }
         if let lengthNode = fields["maxLength"], type != .string && type != .uri {
             throw lengthNode.error("'maxLength' applies to string and uri attributes only")
@@ -130,7 +141,8 @@ public enum ModelLoader {
             let text = try defaultNode.string()
             switch ValueCoercion.coerce(.text(text), to: type, dateFormat: .iso8601) {
             case .success(let value): defaultValue = value
-            case .failure(let problem): throw defaultNode.error("default '\(text)' is not a valid \(type.rawValue): \(problem.message)")
+            case .failure(let problem):
+                throw defaultNode.error("default '\(text)' is not a valid \(type.rawValue): \(problem.message)")
             }
         }
         let maxLength = try fields["maxLength"]?.int()
@@ -158,7 +170,9 @@ public enum ModelLoader {
         let fields = try node.fields(allowed: conversionKeys)
         let kinds = ["copy", "map", "datePattern", "join", "split", "constant"].filter { fields[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw node.error("convert needs exactly one of: copy, map (with from), datePattern (with from), join (with separator), split (with from), constant")
+            throw node.error(
+                "convert needs exactly one of: copy, map (with from), datePattern (with from), join (with separator), split (with from), constant"
+            )
         }
         let allowed: [String: Set<String>] = [
             "copy": ["copy"], "map": ["map", "from", "otherwise"], "datePattern": ["datePattern", "from"],
@@ -168,7 +182,9 @@ public enum ModelLoader {
             throw fields[extra]!.error("'\(extra)' does not go with convert.\(kind)")
         }
         func from() throws -> String {
-            guard let node = fields["from"] else { throw node.error("convert.\(kind) needs 'from: ATTRIBUTE' (an attribute of the previous version)") }
+            guard let node = fields["from"] else {
+                throw node.error("convert.\(kind) needs 'from: ATTRIBUTE' (an attribute of the previous version)")
+            }
             return try node.string()
         }
         switch kind {
@@ -182,14 +198,21 @@ public enum ModelLoader {
         case "datePattern":
             let pattern = try fields["datePattern"]!.string()
             guard DatePattern.isValid(pattern) else {
-                throw fields["datePattern"]!.error("'\(pattern)' is not a date pattern; use yyyy, MM, dd (and HH, mm, ss, SSS) with literal characters")
+                throw fields["datePattern"]!.error(
+                    "'\(pattern)' is not a date pattern; use yyyy, MM, dd (and HH, mm, ss, SSS) with literal characters"
+                )
             }
-            guard type == .date else { throw fields["datePattern"]!.error("convert.datePattern makes a date, but the attribute is a \(type.rawValue)") }
+            guard type == .date else {
+                throw fields["datePattern"]!.error(
+                    "convert.datePattern makes a date, but the attribute is a \(type.rawValue)")
+            }
             return .parseDate(from: try from(), pattern: pattern)
         case "join":
             let names = try fields["join"]!.strings()
             guard !names.isEmpty else { throw fields["join"]!.error("convert.join needs a list of attributes") }
-            guard let separator = fields["separator"] else { throw node.error("convert.join needs 'separator:' (a literal text)") }
+            guard let separator = fields["separator"] else {
+                throw node.error("convert.join needs 'separator:' (a literal text)")
+            }
             return .join(names, separator: try separator.string())
         case "split":
             let separator = try fields["split"]!.string()
@@ -220,11 +243,14 @@ public enum ModelLoader {
         let keys: [String]
         if let keyNode = fields["key"] {
             keys = try (try? keyNode.strings()) ?? [keyNode.string()]
-            guard (1...2).contains(keys.count) else { throw keyNode.error("'key:' names one attribute, or two for a destination with a range key") }
+            guard (1...2).contains(keys.count) else {
+                throw keyNode.error("'key:' names one attribute, or two for a destination with a range key")
+            }
         } else {
             keys = []
         }
-        return Relationship(name: name, destination: destination, toMany: try fields["toMany"]?.bool() ?? false,
-                            inverse: try fields["inverse"]?.string(), keys: keys, deleteRule: deleteRule)
+        return Relationship(
+            name: name, destination: destination, toMany: try fields["toMany"]?.bool() ?? false,
+            inverse: try fields["inverse"]?.string(), keys: keys, deleteRule: deleteRule)
     }
 }

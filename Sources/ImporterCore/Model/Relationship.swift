@@ -19,7 +19,9 @@ public struct Relationship: Sendable {
     /// Whether the relationship is to-one (it holds the destination's key).
     public var isToOne: Bool { !keys.isEmpty }
 
-    public init(name: String, destination: String, toMany: Bool, inverse: String?, keys: [String], deleteRule: DeleteRule) {
+    public init(
+        name: String, destination: String, toMany: Bool, inverse: String?, keys: [String], deleteRule: DeleteRule
+    ) {
         self.name = name
         self.destination = destination
         self.toMany = toMany

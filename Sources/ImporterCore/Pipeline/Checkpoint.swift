@@ -76,7 +76,10 @@ package struct InputFingerprint: Codable, Sendable, Equatable {
     /// Throws `ConfigurationError` if it cannot be read, or changed while it was hashed.
     init(of path: String, digest: InputDigest? = nil) throws {
         guard let digest = digest ?? InputDigest(of: path) else {
-            throw ConfigurationError(file: path, "cannot read the input, or it changed while it was read; if it is still being written, run once it is complete")
+            throw ConfigurationError(
+                file: path,
+                "cannot read the input, or it changed while it was read; if it is still being written, run once it is complete"
+            )
         }
         size = digest.identity.size
         content = "xxh64:" + digest.hex

@@ -16,8 +16,10 @@ final class KeyStage {
     private(set) var rejectedKeys = Set<String>()
     private(set) var unkeyedRejects: [String: Int] = [:]
 
-    init(inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
-         resume: ResumePoint, syncing: Bool) {
+    init(
+        inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
+        resume: ResumePoint, syncing: Bool
+    ) {
         self.inputs = inputs
         self.model = model
         self.ledger = ledger
@@ -50,7 +52,8 @@ final class KeyStage {
                 stop = check.stop
                 ordinalBase += read
                 if !chunk.records.isEmpty || !check.rejected.isEmpty {
-                    checked.put(.records(input: input, chunk.records, rejected: check.rejected, handback: chunk.handback))
+                    checked.put(
+                        .records(input: input, chunk.records, rejected: check.rejected, handback: chunk.handback))
                 }
             }
         }
@@ -66,7 +69,11 @@ final class KeyStage {
     fileprivate func reject(_ record: RejectedRecord, input: Int, into rejected: inout [RejectedRecord]) {
         if syncing {
             let entity = inputs[input].entity.name
-            if let key = record.key, !key.isNull { rejectedKeys.insert("\(entity)/\(key)") } else { unkeyedRejects[entity, default: 0] += 1 }
+            if let key = record.key, !key.isNull {
+                rejectedKeys.insert("\(entity)/\(key)")
+            } else {
+                unkeyedRejects[entity, default: 0] += 1
+            }
         }
         recorder.reject(input: input, line: record.line, key: record.key, record.rejection)
         rejected.append(record)
@@ -99,9 +106,13 @@ final class KeyStage {
     fileprivate func references(of input: Int) -> [Reference] {
         let entity = inputs[input].entity
         return entity.toOneRelationships.compactMap { relationship -> Reference? in
-            guard !relationship.keys.isEmpty, let parent = model.entity(named: relationship.destination) else { return nil }
-            return Reference(relationship: relationship.name, attributeIndices: relationship.keys.map { entity.attributeIndex[$0]! }, parent: parent,
-                             policy: inputs[input].source.references.policy(for: relationship.name))
+            guard !relationship.keys.isEmpty, let parent = model.entity(named: relationship.destination) else {
+                return nil
+            }
+            return Reference(
+                relationship: relationship.name, attributeIndices: relationship.keys.map { entity.attributeIndex[$0]! },
+                parent: parent,
+                policy: inputs[input].source.references.policy(for: relationship.name))
         }
     }
 
@@ -128,34 +139,42 @@ final class KeyStage {
 
     /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
     /// or is cleared (`nullify`) or kept, and counted. `fingerprints`: the record's, from `fingerprints(of:…)`.
-    fileprivate func check(_ values: inout [Value], entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
-                           at location: RecordLocation) -> Rejection? {
+    fileprivate func check(
+        _ values: inout [Value], entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
+        at location: RecordLocation
+    ) -> Rejection? {
         do {
             // Counted once the record passed every check: a duplicate stores nothing.
             var missing: [(reference: Reference, message: String)] = []
-            for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {  // a null reference is not missing
+            // a null reference is not missing
+            for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
                 if try ledger.contains(fingerprint: fingerprint) { continue }
                 let key = Value.key(values, at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
                 let attribute = reference.attributes(of: entity)
                 let shown = reference.attributeIndices.count == 1 ? "'\(key)'" : key.description
-                let message = "\(attribute): \(shown) names no \(reference.parent.name) in this run's input or in the store"
+                let message =
+                    "\(attribute): \(shown) names no \(reference.parent.name) in this run's input or in the store"
                 guard reference.policy != .reject else {
-                    return Rejection(stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
+                    return Rejection(
+                        stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
                 }
                 if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
                 missing.append((reference, message))
             }
             if let first = try ledger.record(fingerprint: fingerprints[fingerprints.endIndex - 1], at: location) {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
-                return Rejection(stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
-                    "\(entity.describe(key: entity.key(of: values))) already appeared on line \(first.line)\(file); the first occurrence is kept")
+                return Rejection(
+                    stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
+                    "\(entity.describe(key: entity.key(of: values))) already appeared on line \(first.line)\(file); the first occurrence is kept"
+                )
             }
             guard !missing.isEmpty else { return nil }
             let key = entity.key(of: values)
             for (reference, message) in missing {
-                recorder.missingReference(input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                                          action: reference.policy, line: location.line, key: key, message)
+                recorder.missingReference(
+                    input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
+                    action: reference.policy, line: location.line, key: key, message)
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")
@@ -206,15 +225,19 @@ private struct ChunkCheck {
             pendingRead += 1
             let ahead = (position + Self.lookahead) * stride
             if ahead < fingerprints.count { stage.prefetch(fingerprints[ahead..<ahead + stride]) }
-            if let rejection = stage.check(&chunk.records[position].values, entity: entity, references: references,
-                                           fingerprints: fingerprints[position * stride..<(position + 1) * stride],
-                                           at: RecordLocation(inputIndex: input, line: line)) {
+            if let rejection = stage.check(
+                &chunk.records[position].values, entity: entity, references: references,
+                fingerprints: fingerprints[position * stride..<(position + 1) * stride],
+                at: RecordLocation(inputIndex: input, line: line))
+            {
                 reject(chunk.records[position], rejection)
                 continue
             }
             // Written before the interruption: its outcome is in the checkpoint.
             if ordinal < skipBefore {
-                if let rejection = stage.resume.doneRejections[input][ordinal] { reject(chunk.records[position], rejection) }
+                if let rejection = stage.resume.doneRejections[input][ordinal] {
+                    reject(chunk.records[position], rejection)
+                }
                 continue
             }
             chunk.records.swapAt(kept, position)
@@ -231,15 +254,19 @@ private struct ChunkCheck {
             let parsed = rejects[next]
             next += 1
             pendingRead += 1
-            reject(RejectedRecord(ordinal: parsed.ordinal + ordinalBase, line: parsed.line, offset: parsed.byteOffset,
-                                  key: parsed.key, raw: parsed.raw, rejection: parsed.rejection))
+            reject(
+                RejectedRecord(
+                    ordinal: parsed.ordinal + ordinalBase, line: parsed.line, offset: parsed.byteOffset,
+                    key: parsed.key, raw: parsed.raw, rejection: parsed.rejection))
         }
     }
 
     private mutating func reject(_ record: PreparedRecord, _ rejection: Rejection) {
         let entity = stage.inputs[input].entity
-        reject(RejectedRecord(ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                              key: entity.key(of: record.values), raw: record.raw, rejection: rejection))
+        reject(
+            RejectedRecord(
+                ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
+                key: entity.key(of: record.values), raw: record.raw, rejection: rejection))
     }
 
     private mutating func reject(_ record: RejectedRecord) {

@@ -42,8 +42,10 @@ private struct PartParser {
     private var preparer: RecordPreparer?
 
     /// Parses parts until told to stop, each into one chunk.
-    mutating func run(_ parts: BoundedChannel<PartParsers.Part?>, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder,
-                      paths: [String]) {
+    mutating func run(
+        _ parts: BoundedChannel<PartParsers.Part?>, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder,
+        paths: [String]
+    ) {
         while let part = parts.take() {
             written.releaseAll()
             var chunk = ParsedChunk(capacity: ReadStage.chunkSize, handback: written)

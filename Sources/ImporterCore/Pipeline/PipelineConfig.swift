@@ -72,9 +72,11 @@ package struct SourceConfig: Sendable {
     /// What `maxRecordBytes` may be set to: a record must fit a parser's 32-bit lengths.
     package static let maxRecordBytesRange = 1...(1 << 30)
 
-    package init(entity: String, pattern: String, paths: [String], format: InputFormat?, csv: CSVOptions = CSVOptions(),
-                modelVersion: Int? = nil, map: MapConfig = MapConfig(), references: ReferencePolicies = ReferencePolicies(),
-                line: Int? = nil) {
+    package init(
+        entity: String, pattern: String, paths: [String], format: InputFormat?, csv: CSVOptions = CSVOptions(),
+        modelVersion: Int? = nil, map: MapConfig = MapConfig(), references: ReferencePolicies = ReferencePolicies(),
+        line: Int? = nil
+    ) {
         self.references = references
         self.entity = entity
         self.pattern = pattern

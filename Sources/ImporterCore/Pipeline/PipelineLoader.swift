@@ -10,7 +10,8 @@ package struct PipelineLoader {
     /// (export, restore, inspect): a backup restores on a machine without the dumps.
     package var requireInputs = true
 
-    package init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(variables: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment)
+    {
         self.variables = variables
         self.environment = environment
     }
@@ -31,7 +32,8 @@ package struct PipelineLoader {
         let sources = try sourcesNode.sequence().map { try parseSource($0, directory: directory) }
         guard !sources.isEmpty else { throw sourcesNode.error("the pipeline has no sources") }
 
-        let destination = try top["destination"].map { try parseDestination($0, directory: directory) } ?? DestinationConfig()
+        let destination =
+            try top["destination"].map { try parseDestination($0, directory: directory) } ?? DestinationConfig()
         var config = PipelineConfig(
             name: try top["name"].map(scalar) ?? FilePaths.deletingExtension(FilePaths.lastComponent(file)),
             file: file,
@@ -64,7 +66,9 @@ package struct PipelineLoader {
     // MARK: Sections
 
     private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
-        let fields = try node.fields(allowed: ["entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes"])
+        let fields = try node.fields(allowed: [
+            "entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes",
+        ])
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
         let pattern = try scalar(pathNode)
@@ -72,18 +76,23 @@ package struct PipelineLoader {
         if let formatNode = fields["format"] {
             let name = try scalar(formatNode)
             guard let parsed = InputFormat(rawValue: name) else {
-                throw formatNode.error("unknown format '\(name)'; use csv, tsv, ndjson, json, dynamodb-json or dynamodb-export")
+                throw formatNode.error(
+                    "unknown format '\(name)'; use csv, tsv, ndjson, json, dynamodb-json or dynamodb-export")
             }
             format = parsed
         }
         // `s3://bucket/keys`: listed by the command that reads them (it has the S3 client). A
         // DynamoDB export is a folder, whose data files the command finds in its manifest.
-        let paths = pattern.hasPrefix("s3://") ? [try objectPattern(pattern, at: pathNode)]
-            : format == .dynamodbExport ? try exportFolder(resolve(pattern, against: directory), at: pathNode)
-            : try expand(resolve(pattern, against: directory), at: pathNode)
+        let paths =
+            pattern.hasPrefix("s3://")
+            ? [try objectPattern(pattern, at: pathNode)]
+            : format == .dynamodbExport
+                ? try exportFolder(resolve(pattern, against: directory), at: pathNode)
+                : try expand(resolve(pattern, against: directory), at: pathNode)
         if format == nil {
             for path in paths where InputFormat(path: path) == nil {
-                throw pathNode.error("cannot tell the format of '\(path)' from its name; add 'format: csv|tsv|ndjson|json'")
+                throw pathNode.error(
+                    "cannot tell the format of '\(path)' from its name; add 'format: csv|tsv|ndjson|json'")
             }
         }
         var csv = CSVOptions()
@@ -106,10 +115,13 @@ package struct PipelineLoader {
         let units = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]
         let unit = units.first { text.hasSuffix($0.0) }!
         let range = SourceConfig.maxRecordBytesRange
-        guard let count = Int(text.dropLast(unit.0.count)), case let (bytes, overflow) = count.multipliedReportingOverflow(by: unit.1),
-              !overflow, range.contains(bytes)
+        guard let count = Int(text.dropLast(unit.0.count)),
+            case let (bytes, overflow) = count.multipliedReportingOverflow(by: unit.1),
+            !overflow, range.contains(bytes)
         else {
-            throw node.error("maxRecordBytes must be a size from 1 byte to 1GiB (a number of bytes, or with KiB, MiB or GiB), found '\(text)'")
+            throw node.error(
+                "maxRecordBytes must be a size from 1 byte to 1GiB (a number of bytes, or with KiB, MiB or GiB), found '\(text)'"
+            )
         }
         return bytes
     }
@@ -176,7 +188,9 @@ package struct PipelineLoader {
         if let formatNode = fields["dateFormat"] {
             let name = try scalar(formatNode)
             guard let format = DateFormat(configuration: name) else {
-                throw formatNode.error("unknown dateFormat '\(name)'; use iso8601, epochSeconds, epochMillis or a pattern with yyyy, MM and dd")
+                throw formatNode.error(
+                    "unknown dateFormat '\(name)'; use iso8601, epochSeconds, epochMillis or a pattern with yyyy, MM and dd"
+                )
             }
             map.dateFormat = format
         }
@@ -184,7 +198,9 @@ package struct PipelineLoader {
     }
 
     private func parseDestination(_ node: YAMLNode, directory: String) throws -> DestinationConfig {
-        let fields = try node.fields(allowed: ["type", "path", "region", "endpoint", "tablePrefix", "createTables", "dateEncoding"])
+        let fields = try node.fields(allowed: [
+            "type", "path", "region", "endpoint", "tablePrefix", "createTables", "dateEncoding",
+        ])
         var destination = DestinationConfig()
         if let typeNode = fields["type"] {
             let name = try scalar(typeNode)
@@ -210,19 +226,26 @@ package struct PipelineLoader {
 
     private func parseWrite(_ node: YAMLNode) throws -> WriteConfig {
         let fields = try node.fields(allowed: [
-            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "bulk", "maxDeletes", "maxWCU",
+            "mode", "versions", "mergePolicy", "batchSize", "transactional", "concurrency", "atomic", "bulk",
+            "maxDeletes", "maxWCU",
         ])
         var write = WriteConfig()
-        func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, _ options: String) throws -> T? where T.RawValue == String {
+        func choice<T: RawRepresentable>(_ key: String, _ type: T.Type, _ options: String) throws -> T?
+        where T.RawValue == String {
             guard let valueNode = fields[key] else { return nil }
             let name = try scalar(valueNode)
-            guard let value = T(rawValue: name) else { throw valueNode.error("unknown \(key) '\(name)'; use \(options)") }
+            guard let value = T(rawValue: name) else {
+                throw valueNode.error("unknown \(key) '\(name)'; use \(options)")
+            }
             return value
         }
         write.mode = try choice("mode", WriteConfig.Mode.self, "insert, upsert, replace or sync") ?? write.mode
-        write.versions = try choice("versions", WriteConfig.Versions.self, "check, preserve or ignore") ?? write.versions
-        write.mergePolicy = try choice("mergePolicy", WriteConfig.MergePolicy.self,
-                                       "error, storeTrump, objectTrump, overwrite or rollback") ?? write.mergePolicy
+        write.versions =
+            try choice("versions", WriteConfig.Versions.self, "check, preserve or ignore") ?? write.versions
+        write.mergePolicy =
+            try choice(
+                "mergePolicy", WriteConfig.MergePolicy.self,
+                "error, storeTrump, objectTrump, overwrite or rollback") ?? write.mergePolicy
         if let batchNode = fields["batchSize"] {
             let size = try int(scalar(batchNode), batchNode)
             guard size >= 1 else { throw batchNode.error("batchSize must be at least 1") }
@@ -235,7 +258,8 @@ package struct PipelineLoader {
         if let capacityNode = fields["maxWCU"] {
             let text = try scalar(capacityNode)
             guard let units = Double(text), units.isFinite, units > 0 else {
-                throw capacityNode.error("maxWCU must be a positive number of write capacity units a second, found '\(text)'")
+                throw capacityNode.error(
+                    "maxWCU must be a positive number of write capacity units a second, found '\(text)'")
             }
             write.maxWCU = units
         }
@@ -260,7 +284,9 @@ package struct PipelineLoader {
         var retry = RetryConfig()
         if let n = fields["mode"] {
             let name = try scalar(n)
-            guard let mode = RetryConfig.Mode(rawValue: name) else { throw n.error("unknown retry mode '\(name)'; use adaptive or standard") }
+            guard let mode = RetryConfig.Mode(rawValue: name) else {
+                throw n.error("unknown retry mode '\(name)'; use adaptive or standard")
+            }
             retry.mode = mode
         }
         if let n = fields["maxAttempts"] { retry.maxAttempts = try int(scalar(n), n) }
@@ -278,7 +304,9 @@ package struct PipelineLoader {
         }
         if let n = fields["maxErrorRatio"] {
             limits.maxErrorRatio = try number(scalar(n), n)
-            guard (0...1).contains(limits.maxErrorRatio) else { throw n.error("maxErrorRatio is a fraction between 0 and 1") }
+            guard (0...1).contains(limits.maxErrorRatio) else {
+                throw n.error("maxErrorRatio is a fraction between 0 and 1")
+            }
         }
         if let n = fields["minRecords"] {
             limits.minRecords = try int(scalar(n), n)
@@ -305,7 +333,6 @@ package struct PipelineLoader {
         return hash.hexDigest()
     }
 
-
     /// A scalar with `${VAR}` and `${VAR:-default}` substituted.
     private func scalar(_ node: YAMLNode) throws -> String {
         let raw = try node.string()
@@ -318,9 +345,10 @@ package struct PipelineLoader {
                 throw node.error("'${' without a closing '}'")
             }
             let expression = rest[start.upperBound..<end]
-            let (name, fallback): (Substring, Substring?) = expression.range(of: ":-").map {
-                (expression[..<$0.lowerBound], expression[$0.upperBound...])
-            } ?? (expression, nil)
+            let (name, fallback): (Substring, Substring?) =
+                expression.range(of: ":-").map {
+                    (expression[..<$0.lowerBound], expression[$0.upperBound...])
+                } ?? (expression, nil)
             if let value = variables[String(name)] ?? environment[String(name)], !(value.isEmpty && fallback != nil) {
                 result += value
             } else if let fallback {
@@ -366,7 +394,8 @@ package struct PipelineLoader {
 
     private func objectPattern(_ pattern: String, at node: YAMLNode) throws -> String {
         let rest = pattern.dropFirst("s3://".count)
-        guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex, rest.index(after: slash) != rest.endIndex else {
+        guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex, rest.index(after: slash) != rest.endIndex
+        else {
             throw node.error("'\(pattern)' is not an S3 path; write s3://BUCKET/KEY (globs allowed in the key)")
         }
         return pattern
@@ -377,10 +406,13 @@ package struct PipelineLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if !requireInputs { return [] }
-            throw node.error("DynamoDB export folder '\(path)' does not exist; give the folder that holds manifest-summary.json")
+            throw node.error(
+                "DynamoDB export folder '\(path)' does not exist; give the folder that holds manifest-summary.json")
         }
         guard isDirectory.boolValue else {
-            throw node.error("'\(path)' is a file; format dynamodb-export reads an export folder, the one that holds manifest-summary.json")
+            throw node.error(
+                "'\(path)' is a file; format dynamodb-export reads an export folder, the one that holds manifest-summary.json"
+            )
         }
         return [path]
     }
@@ -407,8 +439,12 @@ package struct PipelineLoader {
                 throw node.error("input file '\(pattern)' does not exist")
             }
             if requireInputs, let kind = Self.notARegularFile(pattern) {
-                let fix = kind == "a directory" ? "name a file, or its files with a glob such as '\(pattern)/*.csv'" : "save it to a file and name that"
-                throw node.error("input '\(pattern)' is \(kind), not a file (inputs are read whole and again on --resume); \(fix)")
+                let fix =
+                    kind == "a directory"
+                    ? "name a file, or its files with a glob such as '\(pattern)/*.csv'"
+                    : "save it to a file and name that"
+                throw node.error(
+                    "input '\(pattern)' is \(kind), not a file (inputs are read whole and again on --resume); \(fix)")
             }
             return [pattern]
         }

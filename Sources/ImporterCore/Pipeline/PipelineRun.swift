@@ -32,7 +32,10 @@ package struct PipelineRun: ~Copyable {
 
     /// In a dry run `store` is only asked whether referenced items exist (it may be nil).
     /// `versions` (the model directory) lets sources name an older `modelVersion`.
-    package init(config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions, makeReader: @escaping RecordReaderMaker) {
+    package init(
+        config: PipelineConfig, model: Model, versions: VersionedModel? = nil, store: (any Store)?, options: RunOptions,
+        makeReader: @escaping RecordReaderMaker
+    ) {
         self.config = config
         self.model = model
         self.versions = versions
@@ -46,7 +49,9 @@ package struct PipelineRun: ~Copyable {
 
     /// Checks what can be checked before anything is opened or written: entities, maps,
     /// source model versions.
-    package static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil) throws {
+    package static func checkConfiguration(_ config: PipelineConfig, model: Model, versions: VersionedModel? = nil)
+        throws
+    {
         _ = try RunInput.ordered(config, model, versions)
     }
 
@@ -58,18 +63,26 @@ package struct PipelineRun: ~Copyable {
         if let entities = options.entities {
             for name in entities where !config.sources.contains(where: { $0.entity == name }) {
                 let known = model.entity(named: name) != nil
-                throw ConfigurationError(file: config.file, key: "sources",
-                    known ? "--entities: no source loads \(name)" : "--entities: \(name) is not an entity of model \(model.name); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
+                throw ConfigurationError(
+                    file: config.file, key: "sources",
+                    known
+                        ? "--entities: no source loads \(name)"
+                        : "--entities: \(name) is not an entity of model \(model.name); use one of: \(model.entities.map(\.name).joined(separator: ", "))"
+                )
             }
         }
         guard let shard = options.shard else { return }
         if config.destination.kind == .sqlite && !options.dryRun {
-            throw ConfigurationError(file: config.file, key: "destination",
-                "--shard \(shard): a SQLite store is one file that one process writes; shard runs that write to DynamoDB, or run without --shard")
+            throw ConfigurationError(
+                file: config.file, key: "destination",
+                "--shard \(shard): a SQLite store is one file that one process writes; shard runs that write to DynamoDB, or run without --shard"
+            )
         }
         if config.write.mode == .sync {
-            throw ConfigurationError(file: config.file, key: "write",
-                "--shard \(shard): mode sync deletes what the run did not read, and a shard reads a slice; run sync without --shard")
+            throw ConfigurationError(
+                file: config.file, key: "write",
+                "--shard \(shard): mode sync deletes what the run did not read, and a shard reads a slice; run sync without --shard"
+            )
         }
     }
 
@@ -79,21 +92,27 @@ package struct PipelineRun: ~Copyable {
     /// Throws `ConfigurationError` (nothing written) for problems found before the first
     /// record, and `ReportNotWrittenError` when the run ended but its reports could not be written.
     package consuming func start() throws -> RunReport {
-        let inputs = try RunInput.ordered(config, model, versions).selected(entities: options.entities, shard: options.shard)
+        let inputs = try RunInput.ordered(config, model, versions).selected(
+            entities: options.entities, shard: options.shard)
         let started = Date()
         let atomic = config.write.atomic && !options.dryRun
         let writing = options.dryRun ? nil : store
-        let unchanged = UnchangedInputCheck(inputs, config: config, model: model, versions: versions, store: store, options: options)
+        let unchanged = UnchangedInputCheck(
+            inputs, config: config, model: model, versions: versions, store: store, options: options)
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         let recorder = RunRecorder(
-            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) }, limits: config.errors)
+            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) },
+            limits: config.errors)
         if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {
             return try reportUnchanged(stored, recorder: recorder, started: started)
         }
         let resume = try resumePoint(inputs, atomic: atomic, digests: unchanged?.digests)
-        let hint = atomic ? "the atomic run is rolled back"
-            : resume.checkpoint != nil ? "committed batches stay; run it again with --resume to continue after the last one"
-            : "committed batches stay; run it again to finish"
+        let hint =
+            atomic
+            ? "the atomic run is rolled back"
+            : resume.checkpoint != nil
+                ? "committed batches stay; run it again with --resume to continue after the last one"
+                : "committed batches stay; run it again to finish"
         options.interruption?.onInterrupt { [recorder] reason in recorder.interrupt("\(reason); \(hint)") }
         let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
         if let interrupted = resume.interrupted {
@@ -106,35 +125,56 @@ package struct PipelineRun: ~Copyable {
         let bulk = try writing.map { try bulkLoad(inputs, on: $0, resuming: resume.interrupted != nil) } ?? []
 
         let stages = Stages()
-        let keyThread = StageThread("key stage", owning: KeyStage(
-            inputs: inputs, model: model, ledger: KeyLedger(), store: store, recorder: recorder, resume: resume,
-            syncing: config.write.mode == .sync)) { [stages] keys in
+        let keyThread = StageThread(
+            "key stage",
+            owning: KeyStage(
+                inputs: inputs, model: model, ledger: KeyLedger(), store: store, recorder: recorder, resume: resume,
+                syncing: config.write.mode == .sync)
+        ) { [stages] keys in
             keys.run(from: stages.parsed, to: stages.checked)
             return keys
         }
-        let batchSize = (writing as? any OverlappedWriting)?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
-        let writeThread = StageThread("write stage", owning: WriteStage(
-            inputs: inputs, store: writing, recorder: recorder, rejectsFile: rejectsFile,
-            rules: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, VersionRules(entity: $0, write: config.write)) }),
-            batchSize: batchSize, resume: resume)) { [stages] writer in
+        let batchSize =
+            (writing as? any OverlappedWriting)?.preferredCommitSize ?? config.write.batchSize ?? Self.defaultBatchSize
+        let writeThread = StageThread(
+            "write stage",
+            owning: WriteStage(
+                inputs: inputs, store: writing, recorder: recorder, rejectsFile: rejectsFile,
+                rules: Dictionary(
+                    uniqueKeysWithValues: model.entities.map {
+                        ($0.name, VersionRules(entity: $0, write: config.write))
+                    }),
+                batchSize: batchSize, resume: resume)
+        ) { [stages] writer in
             writer.run(from: stages.checked)
             return writer.checkpoint != nil
         }
-        ReadStage(inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder, parsed: stages.parsed,
-                  written: stages.written, progress: options.progress).run()
+        ReadStage(
+            inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder,
+            parsed: stages.parsed,
+            written: stages.written, progress: options.progress
+        ).run()
         var keys: KeyStage? = keyThread.join()
         let savedCheckpoints = writeThread.join()
 
         var deletes: RunReport.DeletePhase?
         if let store, let checked = keys, config.write.mode == .sync {
-            deletes = SyncDeletePhase(model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
-                                      dryRun: options.dryRun, reportDirectory: reportDirectory).run(keys: checked, recorder: recorder)
+            deletes = SyncDeletePhase(
+                model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
+                dryRun: options.dryRun, reportDirectory: reportDirectory
+            ).run(keys: checked, recorder: recorder)
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
-        if let writing { finish(writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk, recorder: recorder) }
+        if let writing {
+            finish(
+                writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk,
+                recorder: recorder)
+        }
         if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
-        var report = RunReportAssembler(runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk)
-            .report(recorder, started: started, deletes: deletes)
+        var report = RunReportAssembler(
+            runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk
+        )
+        .report(recorder, started: started, deletes: deletes)
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
         }
@@ -147,7 +187,9 @@ package struct PipelineRun: ~Copyable {
     /// carries the report).
     private func publish(_ report: RunReport) throws -> RunReport {
         var report = report
-        report.shard = options.shard.map { ShardOfRun($0, entities: options.entities, pipelineDigest: config.textDigest) }
+        report.shard = options.shard.map {
+            ShardOfRun($0, entities: options.entities, pipelineDigest: config.textDigest)
+        }
         if !options.dryRun, let history = store as? any RunHistory { try? history.recordRun(report) }
         do {
             try ReportFiles.write(report, to: reportDirectory)
@@ -160,7 +202,9 @@ package struct PipelineRun: ~Copyable {
     /// The report of a run whose inputs the store holds unchanged since `stored.runId`: every
     /// record counted read and unchanged, no byte of them read (`bytes` and `seconds` 0),
     /// nothing written.
-    private func reportUnchanged(_ stored: (runId: String, records: [Int]), recorder: RunRecorder, started: Date) throws -> RunReport {
+    private func reportUnchanged(_ stored: (runId: String, records: [Int]), recorder: RunRecorder, started: Date) throws
+        -> RunReport
+    {
         try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson")).close()
         for (index, records) in stored.records.enumerated() {
             recorder.update(input: index) { counts in
@@ -168,19 +212,24 @@ package struct PipelineRun: ~Copyable {
                 counts.unchanged = records
             }
         }
-        let report = RunReportAssembler(runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId)
-            .report(recorder, started: started, deletes: nil)
+        let report = RunReportAssembler(
+            runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId
+        )
+        .report(recorder, started: started, deletes: nil)
         return try publish(report)
     }
 
     /// Where this run starts, and whether it saves checkpoints.
     private func resumePoint(_ inputs: [RunInput], atomic: Bool, digests: [InputDigest]?) throws -> ResumePoint {
         if let store, !options.dryRun, !atomic, options.checkpoints {
-            return try ResumePoint(store: store, inputs: inputs, digests: digests, pipelineFile: config.file, runId: runId,
-                                   resume: options.resume, logger: options.logger)
+            return try ResumePoint(
+                store: store, inputs: inputs, digests: digests, pipelineFile: config.file, runId: runId,
+                resume: options.resume, logger: options.logger)
         }
         if options.resume {
-            options.logger.warning("--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning")
+            options.logger.warning(
+                "--resume has no effect here: \(atomic ? "an atomic run commits all or nothing" : "a dry run writes nothing"); running from the beginning"
+            )
         }
         return ResumePoint(inputCount: inputs.count)
     }
@@ -190,15 +239,20 @@ package struct PipelineRun: ~Copyable {
     /// delete rules, need the items stored).
     private func bulkLoad(_ inputs: [RunInput], on store: any BatchWriting, resuming: Bool) throws -> Set<String> {
         var entities: [Entity] = []
-        for input in inputs where !entities.contains(where: { $0.name == input.entity.name }) { entities.append(input.entity) }
+        for input in inputs where !entities.contains(where: { $0.name == input.entity.name }) {
+            entities.append(input.entity)
+        }
         guard let store = store as? any BulkLoading else { return [] }
-        return try store.beginBulkLoad(of: entities, newLoads: config.write.bulk && config.write.mode != .sync, resuming: resuming)
+        return try store.beginBulkLoad(
+            of: entities, newLoads: config.write.bulk && config.write.mode != .sync, resuming: resuming)
     }
 
     /// Commits what is still open (or rolls back an aborted atomic run; the store builds the
     /// tables of a bulk load then) and forgets the checkpoint of a run that finished.
-    private func finish(_ store: any BatchWriting & RunCheckpoints, atomic: Bool, clearCheckpoint: Bool, inputs: [RunInput],
-                        bulk: Set<String>, recorder: RunRecorder) {
+    private func finish(
+        _ store: any BatchWriting & RunCheckpoints, atomic: Bool, clearCheckpoint: Bool, inputs: [RunInput],
+        bulk: Set<String>, recorder: RunRecorder
+    ) {
         var failed = false
         do {
             try store.finishRun(commit: !(atomic && recorder.isAborted))
@@ -206,7 +260,8 @@ package struct PipelineRun: ~Copyable {
             recorder.abort(.store("the store failed to commit", error))
             failed = true
         }
-        for (index, input) in inputs.enumerated() where (atomic && recorder.isAborted) || (failed && bulk.contains(input.entity.name)) {
+        for (index, input) in inputs.enumerated()
+        where (atomic && recorder.isAborted) || (failed && bulk.contains(input.entity.name)) {
             // Not stored: an atomic run rolled back, or the bulk load's tables were not built
             // (its staged rows stay for --resume).
             recorder.update(input: index) { $0 = atomic ? $0.lost() : $0.unapplied() }

@@ -26,8 +26,11 @@ final class ReadStage {
     /// The number of the next item for the key stage, which takes them in this order.
     private var nextSequence = 0
 
-    init(inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.RecordReaderMaker, recorder: RunRecorder,
-         parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, progress: ProgressHandler?) {
+    init(
+        inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.RecordReaderMaker,
+        recorder: RunRecorder,
+        parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, progress: ProgressHandler?
+    ) {
         self.inputs = inputs
         self.pipelineFile = pipelineFile
         self.makeReader = makeReader
@@ -44,7 +47,8 @@ final class ReadStage {
         for index in inputs.indices where !recorder.isAborted {
             let name = FilePaths.lastComponent(inputs[index].path)
             bytesBefore += read(input: index) { [progress] bytesRead, records in
-                progress.update(input: name, records: records, bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
+                progress.update(
+                    input: name, records: records, bytesRead: bytesBefore + bytesRead, totalBytes: totalBytes)
             }
         }
         partParsers?.finish()
@@ -59,8 +63,9 @@ final class ReadStage {
         // A local file must be the same at the end of its read as at the start: one replaced,
         // cut or appended to meanwhile was not read whole, and the run stops.
         let identity = input.remote == nil ? FileIdentity(of: input.path) : nil
-        let recipe = RecordPreparer.Recipe(inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
-                                           file: pipelineFile, line: input.source.line)
+        let recipe = RecordPreparer.Recipe(
+            inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
+            file: pipelineFile, line: input.source.line)
         let reader: RecordReader
         let preparer: RecordPreparer
         do {
@@ -76,7 +81,11 @@ final class ReadStage {
             parse(reader, preparer, slice: input.slice, progress: progress)
         }
         if let identity, !recorder.isAborted, FileIdentity(of: input.path) != identity {
-            recorder.abort(AbortReason(.input, "\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete"))
+            recorder.abort(
+                AbortReason(
+                    .input,
+                    "\(input.path) changed while it was read (its size, modification time or inode differ at its end from its start), so what was read may not be the whole file; run again once it is complete"
+                ))
         }
         parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
         return reader.bytesRead
@@ -84,7 +93,9 @@ final class ReadStage {
 
     /// Parses an input on this thread, a chunk at a time; with a `slice`, only the shard's
     /// blocks of `partSize` records.
-    private func parse(_ reader: RecordReader, _ preparer: RecordPreparer, slice: Shard?, progress: (Int64, Int) -> Void) {
+    private func parse(
+        _ reader: RecordReader, _ preparer: RecordPreparer, slice: Shard?, progress: (Int64, Int) -> Void
+    ) {
         var chunk = ParsedChunk(capacity: Self.chunkSize, handback: written)
         var chunkBytes = 0
         var readCount = 0
@@ -116,13 +127,17 @@ final class ReadStage {
 
     /// Cuts an input into parts, `partSize` records each, for the part parsers; with a
     /// `slice`, the other shards' parts are cut and left unread.
-    private func cut(_ reader: PartitionedRecordReader, recipe: RecordPreparer.Recipe, slice: Shard?, progress: (Int64, Int) -> Void) {
+    private func cut(
+        _ reader: PartitionedRecordReader, recipe: RecordPreparer.Recipe, slice: Shard?, progress: (Int64, Int) -> Void
+    ) {
         let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
         self.partParsers = partParsers
         var ordinal = 0
         while !recorder.isAborted {
             do {
-                guard let part = try reader.nextPart(maximumRecords: Self.partSize, maximumBytes: Self.partBytes) else { break }
+                guard let part = try reader.nextPart(maximumRecords: Self.partSize, maximumBytes: Self.partBytes) else {
+                    break
+                }
                 defer { ordinal += 1 }
                 guard slice?.takes(ordinal) ?? true else { continue }
                 partParsers.parse(PartParsers.Part(sequence: takeSequence(), recipe: recipe, reader: part))

@@ -36,20 +36,25 @@ final class RecordPreparer {
     func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
         let ordinal = chunk.count
         func reject(_ key: Value?, _ rejection: Rejection) {
-            chunk.rejects.append(ParseReject(ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                                             key: key, rejection: rejection))
+            chunk.rejects.append(
+                ParseReject(
+                    ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                    key: key, rejection: rejection))
         }
         if let failure = record.failure { return reject(nil, failure) }
         let fields: [FieldValue]
         switch mapper.map(record) {
         case .success(let mapped): fields = mapped
         case .failure(let rejection):
-            return reject(key { name in record.names.firstIndex(of: name).flatMap { Self.keyValue(record.values[$0]) } }, rejection)
+            return reject(
+                key { name in record.names.firstIndex(of: name).flatMap { Self.keyValue(record.values[$0]) } },
+                rejection)
         }
         var values: [Value]
         switch validator.validate(fields) {
         case .success(let validated): values = validated
-        case .failure(let rejection): return reject(key { Self.keyValue(fields[entity.attributeIndex[$0]!]) }, rejection)
+        case .failure(let rejection):
+            return reject(key { Self.keyValue(fields[entity.attributeIndex[$0]!]) }, rejection)
         }
         if let migrator {
             switch migrator.migrate(values) {
@@ -57,8 +62,10 @@ final class RecordPreparer {
             case .failure(let rejection): return reject(entity.key(of: values), rejection)
             }
         }
-        chunk.records.append(PreparedRecord(inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                                            values: values, ordinal: ordinal))
+        chunk.records.append(
+            PreparedRecord(
+                inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
+                values: values, ordinal: ordinal))
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
@@ -76,4 +83,3 @@ final class RecordPreparer {
         }
     }
 }
-

@@ -28,23 +28,37 @@ package struct ReferencePolicies: Sendable, Equatable {
     /// `nullify` on a key attribute that is required, is the entity's key, or is another
     /// relationship's key too.
     func check(for entity: Entity, file: String, sourceLine: Int?) throws {
-        let error = { (message: String) in ConfigurationError(file: file, line: line ?? sourceLine, key: "references", message) }
+        let error = { (message: String) in
+            ConfigurationError(file: file, line: line ?? sourceLine, key: "references", message)
+        }
         for name in byRelationship.keys.sorted() {
             guard let relationship = entity.relationships.first(where: { $0.name == name }) else {
-                throw error("'\(name)' is not a relationship of \(entity.name); it has \(entity.toOneRelationships.map(\.name).joined(separator: ", "))")
+                throw error(
+                    "'\(name)' is not a relationship of \(entity.name); it has \(entity.toOneRelationships.map(\.name).joined(separator: ", "))"
+                )
             }
-            guard relationship.isToOne else { throw error("'\(name)' is a to-many relationship; policies are for to-one relationships") }
+            guard relationship.isToOne else {
+                throw error("'\(name)' is a to-many relationship; policies are for to-one relationships")
+            }
         }
         for relationship in entity.toOneRelationships where policy(for: relationship.name) == .nullify {
             for key in relationship.keys {
                 if entity.attribute(named: key)?.required == true {
-                    throw error("nullify on '\(relationship.name)' would store null in '\(key)', which is required; use reject or keep")
+                    throw error(
+                        "nullify on '\(relationship.name)' would store null in '\(key)', which is required; use reject or keep"
+                    )
                 }
                 if entity.keyAttributes.contains(key) {
-                    throw error("nullify on '\(relationship.name)' would clear '\(key)', the key of \(entity.name); use reject or keep")
+                    throw error(
+                        "nullify on '\(relationship.name)' would clear '\(key)', the key of \(entity.name); use reject or keep"
+                    )
                 }
-                if let other = entity.toOneRelationships.first(where: { $0.name != relationship.name && $0.keys.contains(key) }) {
-                    throw error("nullify on '\(relationship.name)' would clear '\(key)', which is also the key of '\(other.name)'; use reject or keep")
+                if let other = entity.toOneRelationships.first(where: {
+                    $0.name != relationship.name && $0.keys.contains(key)
+                }) {
+                    throw error(
+                        "nullify on '\(relationship.name)' would clear '\(key)', which is also the key of '\(other.name)'; use reject or keep"
+                    )
                 }
             }
         }

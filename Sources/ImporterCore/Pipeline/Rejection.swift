@@ -72,7 +72,9 @@ package struct Rejection: Error, Sendable {
 extension Rejection {
     /// A record of `size` bytes, over its source's `maxRecordBytes` (`limit`): skipped unread.
     package static func oversized(size: Int64, limit: Int) -> Rejection {
-        Rejection(stage: .read, reason: .size,
-                  "the record is \(size) bytes, more than the source's maxRecordBytes (\(limit)); it was skipped unread and its raw text holds its first \(SourceRecord.excerptBytes) bytes. Raise maxRecordBytes if such records are expected")
+        Rejection(
+            stage: .read, reason: .size,
+            "the record is \(size) bytes, more than the source's maxRecordBytes (\(limit)); it was skipped unread and its raw text holds its first \(SourceRecord.excerptBytes) bytes. Raise maxRecordBytes if such records are expected"
+        )
     }
 }

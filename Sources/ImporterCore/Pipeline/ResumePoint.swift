@@ -25,8 +25,11 @@ struct ResumePoint: Sendable {
     /// run's checkpoint; for `--resume`, takes over the interrupted run's checkpoint. Refuses
     /// it, before anything is written, if an input changed (`ConfigurationError`). Tells
     /// `logger` when it starts from the beginning although a checkpoint exists or `resume` asked.
-    init(store: any RunCheckpoints, inputs: [RunInput], digests: [InputDigest]?, pipelineFile: String, runId: String, resume: Bool,
-         logger: Logger) throws {
+    init(
+        store: any RunCheckpoints, inputs: [RunInput], digests: [InputDigest]?, pipelineFile: String, runId: String,
+        resume: Bool,
+        logger: Logger
+    ) throws {
         self.init(inputCount: inputs.count)
         fingerprints = try inputs.indices.map { try inputs[$0].fingerprint(digest: digests?[$0]) }
         let pipeline = RunInput.absolute(pipelineFile)
@@ -34,7 +37,9 @@ struct ResumePoint: Sendable {
         let previous = try store.loadCheckpoint()
         guard resume else {
             if previous != nil {
-                logger.notice("a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)")
+                logger.notice(
+                    "a checkpoint of an interrupted run exists; starting from the beginning (pass --resume to continue it)"
+                )
                 try store.clearCheckpoint()  // its rejections must not be listed again by a later --resume
             }
             return
@@ -44,8 +49,10 @@ struct ResumePoint: Sendable {
             return
         }
         guard previous.pipeline == pipeline else {
-            throw ConfigurationError(file: pipelineFile,
-                "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it")
+            throw ConfigurationError(
+                file: pipelineFile,
+                "--resume: the store's checkpoint belongs to pipeline \(previous.pipeline); run that pipeline with --resume, or run this one without it"
+            )
         }
         try take(previous, inputs: inputs, pipelineFile: pipelineFile)
     }
@@ -54,12 +61,16 @@ struct ResumePoint: Sendable {
     private mutating func take(_ previous: Checkpoint, inputs: [RunInput], pipelineFile: String) throws {
         for state in previous.inputs {
             guard let index = inputs.firstIndex(where: { $0.absolutePath == state.path }) else {
-                throw ConfigurationError(file: pipelineFile,
-                    "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)")
+                throw ConfigurationError(
+                    file: pipelineFile,
+                    "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)"
+                )
             }
             guard fingerprints[index] == state.fingerprint else {
-                throw ConfigurationError(file: state.path,
-                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, content \(state.fingerprint.content) → \(fingerprints[index].content)), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)")
+                throw ConfigurationError(
+                    file: state.path,
+                    "--resume: the input changed since the interrupted run (size \(state.fingerprint.size) → \(fingerprints[index].size) bytes, content \(state.fingerprint.content) → \(fingerprints[index].content)), so its first \(state.nextRecord) records may not be the ones written; run without --resume to start over (records already written count as unchanged)"
+                )
             }
             skipBefore[index] = state.nextRecord
         }

@@ -17,7 +17,10 @@ struct RunInput: Sendable {
     /// The shard whose blocks of records this run takes from the file (nil: every record).
     var slice: Shard?
 
-    init(source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?, remote: RemoteObject? = nil) {
+    init(
+        source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?,
+        remote: RemoteObject? = nil
+    ) {
         self.source = source
         self.path = path
         self.remote = remote
@@ -56,8 +59,10 @@ struct RunInput: Sendable {
         var sourceEntities: [(Entity, MigrationPlan?)] = []
         for source in config.sources {
             guard let entity = model.entity(named: source.entity) else {
-                throw ConfigurationError(file: config.file, line: source.line, key: "entity",
-                    "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))")
+                throw ConfigurationError(
+                    file: config.file, line: source.line, key: "entity",
+                    "'\(source.entity)' is not an entity of model \(model.name) v\(model.version); use one of: \(model.entities.map(\.name).joined(separator: ", "))"
+                )
             }
             let (sourceEntity, migration) = try migration(of: source, entity, config, model, versions)
             _ = try RecordMapper(entity: sourceEntity, map: source.map, file: config.file, line: source.line)
@@ -70,8 +75,9 @@ struct RunInput: Sendable {
             for (index, source) in config.sources.enumerated() where source.entity == entityName {
                 let (sourceEntity, migration) = sourceEntities[index]
                 inputs += source.paths.map {
-                    RunInput(source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration,
-                             remote: config.objects[$0])
+                    RunInput(
+                        source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration,
+                        remote: config.objects[$0])
                 }
             }
         }
@@ -80,12 +86,18 @@ struct RunInput: Sendable {
 
     /// A source written against an older model version: its entity in that version, and the
     /// plan that migrates its records to the run's version (migrate-on-read, docs/migration.md).
-    private static func migration(of source: SourceConfig, _ entity: Entity, _ config: PipelineConfig, _ model: Model,
-                                  _ versions: VersionedModel?) throws -> (Entity, MigrationPlan?) {
+    private static func migration(
+        of source: SourceConfig, _ entity: Entity, _ config: PipelineConfig, _ model: Model,
+        _ versions: VersionedModel?
+    ) throws -> (Entity, MigrationPlan?) {
         guard let version = source.modelVersion, version != model.version else { return (entity, nil) }
-        let at = { (message: String) in ConfigurationError(file: config.file, line: source.line, key: "modelVersion", message) }
+        let at = { (message: String) in
+            ConfigurationError(file: config.file, line: source.line, key: "modelVersion", message)
+        }
         guard version < model.version else {
-            throw at("the dump was written against model version \(version), newer than the run's version \(model.version); migrate the store to \(version) and run with that version")
+            throw at(
+                "the dump was written against model version \(version), newer than the run's version \(model.version); migrate the store to \(version) and run with that version"
+            )
         }
         guard let versions, versions.version(version) != nil else {
             throw at("model version \(version) is not in \(config.modelPath)")

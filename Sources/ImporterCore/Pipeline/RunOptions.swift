@@ -31,8 +31,10 @@ package struct RunOptions: Sendable {
     /// The run's id, in its report, its checkpoint and the store's lock (docs/writes.md).
     package var runId = UUID().uuidString.lowercased()
 
-    package init(dryRun: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
-                acceptModelChange: Bool = false) {
+    package init(
+        dryRun: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,
+        acceptModelChange: Bool = false
+    ) {
         self.dryRun = dryRun
         self.reportDirectory = reportDirectory
         self.resume = resume

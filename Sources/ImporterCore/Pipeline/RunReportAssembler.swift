@@ -17,22 +17,27 @@ struct RunReportAssembler {
         let inputReports = recorder.inputs.map { input in
             RunReport.InputReport(
                 source: input.source, entity: input.entity, format: input.format, bytes: input.bytes,
-                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts)
+                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts
+            )
         }
         let entities = entityReports(inputReports, deletes: deletes, references: recorder.missingReferences)
         let totals = entities.map(\.counts).reduce(Counts(), +)
         let abort = recorder.abortReason, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
-        let status: RunReport.Status = abort != nil ? (recorder.wasInterrupted ? .interrupted : .aborted)
+        let status: RunReport.Status =
+            abort != nil
+            ? (recorder.wasInterrupted ? .interrupted : .aborted)
             : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil ? .partial : .succeeded)
-        let exitCode: Int32 = switch status {
-        case .succeeded: 0
-        case .partial: 1
-        case .aborted, .interrupted: 3
-        }
+        let exitCode: Int32 =
+            switch status {
+            case .succeeded: 0
+            case .partial: 1
+            case .aborted, .interrupted: 3
+            }
         return RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
-            status: status, abortReason: abort?.message, abortCause: abort?.cause, storeFailure: abort?.storeFailure?.name,
+            status: status, abortReason: abort?.message, abortCause: abort?.cause,
+            storeFailure: abort?.storeFailure?.name,
             errorLimit: errorLimit, exitCode: exitCode, startedAt: started, finishedAt: finished,
             seconds: finished.timeIntervalSince(started),
             model: .init(name: model.name, version: model.version, checksum: model.checksum),
@@ -61,8 +66,10 @@ struct RunReportAssembler {
     }
 
     /// One row per entity with inputs or deletes, parents first.
-    private func entityReports(_ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?,
-                               references: [String: [String: RunReport.MissingReferences]]) -> [RunReport.EntityReport] {
+    private func entityReports(
+        _ inputs: [RunReport.InputReport], deletes: RunReport.DeletePhase?,
+        references: [String: [String: RunReport.MissingReferences]]
+    ) -> [RunReport.EntityReport] {
         model.parentsFirstOrder.compactMap { entity in
             let mine = inputs.filter { $0.entity == entity }
             let deleted = deletes?.deleted[entity] ?? 0
@@ -70,8 +77,11 @@ struct RunReportAssembler {
             var counts = mine.map(\.counts).reduce(Counts(), +)
             counts.deleted = deleted
             let seconds = mine.map(\.seconds).reduce(0, +)
-            return .init(entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0, counts: counts,
-                         references: references[entity], referencePolicies: referencePolicies(entity), writePath: writePath(entity))
+            return .init(
+                entity: entity, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(counts.read) / seconds : 0,
+                counts: counts,
+                references: references[entity], referencePolicies: referencePolicies(entity),
+                writePath: writePath(entity))
         }
     }
 }

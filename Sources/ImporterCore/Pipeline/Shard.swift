@@ -11,7 +11,9 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// `K/N` with 1 ≤ K ≤ N.
     package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else {
             return nil
         }
         self.index = index

@@ -13,7 +13,10 @@ package struct SourceRecord: Sendable {
     /// Set when the reader could not make a record of the text; its values are then empty.
     package var failure: Rejection?
 
-    package init(line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue], failure: Rejection? = nil) {
+    package init(
+        line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue],
+        failure: Rejection? = nil
+    ) {
         self.line = line
         self.byteOffset = byteOffset
         self.raw = raw
@@ -70,10 +73,16 @@ package enum InputFormat: String, Sendable {
     package init?(path: String) {
         var name = path.lowercased()
         if name.hasSuffix(".gz") { name.removeLast(3) }
-        if name.hasSuffix(".csv") { self = .csv }
-        else if name.hasSuffix(".tsv") || name.hasSuffix(".tab") { self = .tsv }
-        else if name.hasSuffix(".ndjson") || name.hasSuffix(".jsonl") { self = .ndjson }
-        else if name.hasSuffix(".json") { self = .json }
-        else { return nil }
+        if name.hasSuffix(".csv") {
+            self = .csv
+        } else if name.hasSuffix(".tsv") || name.hasSuffix(".tab") {
+            self = .tsv
+        } else if name.hasSuffix(".ndjson") || name.hasSuffix(".jsonl") {
+            self = .ndjson
+        } else if name.hasSuffix(".json") {
+            self = .json
+        } else {
+            return nil
+        }
     }
 }

@@ -19,11 +19,13 @@ struct SyncDeletePhase {
             return phase
         }
         if let limit = recorder.errorLimit {
-            phase.refused = "the run passed an error limit (\(limit)); sync deletes nothing when that many records were rejected"
+            phase.refused =
+                "the run passed an error limit (\(limit)); sync deletes nothing when that many records were rejected"
             return phase
         }
         if let (entity, count) = keys.unkeyedRejects.first {
-            phase.refused = "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
+            phase.refused =
+                "\(count) rejected \(entity) record(s) have no readable key, so sync cannot tell which stored items vanished; nothing was deleted. Fix them (see rejects.ndjson) and run again"
             return phase
         }
         let entities = model.parentsFirstOrder.compactMap { name in
@@ -31,7 +33,9 @@ struct SyncDeletePhase {
         }
         do {
             let sync = SyncDeletes(model: model, store: store, limit: limit)
-            let outcome = try sync.run(entities: entities, preview: dryRun) { entity, key in try keys.wasNamed(key, entity: entity) }
+            let outcome = try sync.run(entities: entities, preview: dryRun) { entity, key in
+                try keys.wasNamed(key, entity: entity)
+            }
             phase = RunReport.DeletePhase(outcome)
             try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
         } catch {

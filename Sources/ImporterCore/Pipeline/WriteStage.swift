@@ -37,8 +37,11 @@ final class WriteStage {
     /// The store's rejections of the hand-over being written.
     private var writeRejected: [RejectedRecord] = []
 
-    init(inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder, rejectsFile: RejectsFile, rules: [String: VersionRules],
-         batchSize: Int, resume: ResumePoint) {
+    init(
+        inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder,
+        rejectsFile: RejectsFile, rules: [String: VersionRules],
+        batchSize: Int, resume: ResumePoint
+    ) {
         self.inputs = inputs
         self.store = store
         self.recorder = recorder
@@ -83,7 +86,8 @@ final class WriteStage {
                     let endsBatch = startedInBatch >= batchSize
                     if endsBatch { startedInBatch = 0 }
                     // The hand-over's rejections are listed once its last window is finished.
-                    let started = start(window, endsBatch: endsBatch, handback: madeBy, rejected: records.isEmpty ? rejected : nil)
+                    let started = start(
+                        window, endsBatch: endsBatch, handback: madeBy, rejected: records.isEmpty ? rejected : nil)
                     if overlapsWrites {
                         overlap(started)
                     } else {
@@ -108,8 +112,10 @@ final class WriteStage {
     }
 
     /// Hands one window of records of `input` to the store (durable at the next commit).
-    private func start(_ window: [PreparedRecord], endsBatch: Bool, handback: Handback<[PreparedRecord]>,
-                       rejected: [RejectedRecord]?) -> StartedWindow {
+    private func start(
+        _ window: [PreparedRecord], endsBatch: Bool, handback: Handback<[PreparedRecord]>,
+        rejected: [RejectedRecord]?
+    ) -> StartedWindow {
         var write: StartedWrite?
         if let store, !window.isEmpty, !recorder.isAborted {
             let entity = inputs[input].entity, rules = rules[entity.name]!
@@ -120,7 +126,8 @@ final class WriteStage {
                 write = StartedWrite { try outcomes.get() }
             }
         }
-        return StartedWindow(records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
+        return StartedWindow(
+            records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
     }
 
     /// Takes a window's outcomes and counts them, then commits if it ends a batch.
@@ -213,7 +220,8 @@ final class WriteStage {
                 let path = inputs[input].absolutePath
                 let done = (next.state(of: path)?.written ?? Counts()) + uncommitted
                 next.inputs.removeAll { $0.path == path }
-                next.inputs.append(.init(path: path, fingerprint: fingerprints[input], nextRecord: lastOrdinal + 1, written: done))
+                next.inputs.append(
+                    .init(path: path, fingerprint: fingerprints[input], nextRecord: lastOrdinal + 1, written: done))
                 try store.saveCheckpoint(next, adding: uncommittedRejects)
                 try store.commit()
                 checkpoint = next
@@ -255,8 +263,10 @@ final class WriteStage {
             case .rejected(let rejection):
                 let record = records[index]
                 recorder.reject(input: input, line: record.line, key: record.values[keyIndex], rejection)
-                writeRejected.append(RejectedRecord(ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                                                    key: record.values[keyIndex], raw: record.raw, rejection: rejection))
+                writeRejected.append(
+                    RejectedRecord(
+                        ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
+                        key: record.values[keyIndex], raw: record.raw, rejection: rejection))
                 continue  // the recorder counts the rejection and its conflict
             }
             if outcome.conflict { counts.conflicts += 1 }
@@ -265,12 +275,15 @@ final class WriteStage {
     }
 
     /// The records the store rejected, for the checkpoint (the recorder has counted them).
-    private func checkpointRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord]) -> [Checkpoint.WriteRejection] {
+    private func checkpointRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord]) -> [Checkpoint
+        .WriteRejection]
+    {
         // By index: a record is only read when it was rejected (copying each one costs retains).
         outcomes.indices.compactMap { index in
             guard case .rejected(let rejection) = outcomes[index].result else { return nil }
-            return .init(path: inputs[input].absolutePath, record: records[index].ordinal, reason: rejection.reason,
-                         field: rejection.field, message: rejection.message)
+            return .init(
+                path: inputs[input].absolutePath, record: records[index].ordinal, reason: rejection.reason,
+                field: rejection.field, message: rejection.message)
         }
     }
 
@@ -279,7 +292,8 @@ final class WriteStage {
         let input = inputs[input]
         var fromKeys = 0, fromStore = 0
         while fromKeys < rejected.count || fromStore < writeRejected.count {
-            let storeFirst = fromKeys == rejected.count
+            let storeFirst =
+                fromKeys == rejected.count
                 || (fromStore < writeRejected.count && writeRejected[fromStore].ordinal < rejected[fromKeys].ordinal)
             let record = storeFirst ? writeRejected[fromStore] : rejected[fromKeys]
             if storeFirst { fromStore += 1 } else { fromKeys += 1 }

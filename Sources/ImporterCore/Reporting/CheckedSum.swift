@@ -16,8 +16,10 @@ struct CheckedSum {
     func add(_ sum: Int, _ more: Int, _ what: @autoclosure () -> String) throws -> Int {
         let (result, overflow) = sum.addingReportingOverflow(more)
         guard !overflow else {
-            throw ConfigurationError(file: file,
-                "\(what()) is \(more); added to \(sum) from the other reports it is past the largest count (\(Int.max)); is the report damaged?")
+            throw ConfigurationError(
+                file: file,
+                "\(what()) is \(more); added to \(sum) from the other reports it is past the largest count (\(Int.max)); is the report damaged?"
+            )
         }
         return result
     }
@@ -26,10 +28,15 @@ struct CheckedSum {
     func add(_ sum: Counts, _ more: Counts, _ what: String) throws -> Counts {
         var result = sum
         for field in Self.fields {
-            result[keyPath: field.path] = try add(sum[keyPath: field.path], more[keyPath: field.path], "\(what).\(field.name)")
+            result[keyPath: field.path] = try add(
+                sum[keyPath: field.path], more[keyPath: field.path], "\(what).\(field.name)")
         }
-        if sum.consumedWCU != nil || more.consumedWCU != nil { result.consumedWCU = (sum.consumedWCU ?? 0) + (more.consumedWCU ?? 0) }
-        if sum.consumedRCU != nil || more.consumedRCU != nil { result.consumedRCU = (sum.consumedRCU ?? 0) + (more.consumedRCU ?? 0) }
+        if sum.consumedWCU != nil || more.consumedWCU != nil {
+            result.consumedWCU = (sum.consumedWCU ?? 0) + (more.consumedWCU ?? 0)
+        }
+        if sum.consumedRCU != nil || more.consumedRCU != nil {
+            result.consumedRCU = (sum.consumedRCU ?? 0) + (more.consumedRCU ?? 0)
+        }
         return result
     }
 }

@@ -33,7 +33,9 @@ package struct Counts: Codable, Sendable, Equatable {
     }
 
     /// `read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown`
-    package var isBalanced: Bool { read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown }
+    package var isBalanced: Bool {
+        read == inserted + updated + unchanged + rejected + rolledBack + notWritten + unknown
+    }
 
     /// Records that were read but are not in the store as the run meant: rolled back, not
     /// written, or of unknown fate.
@@ -91,8 +93,12 @@ package struct Counts: Codable, Sendable, Equatable {
         sum.conflicts += b.conflicts
         sum.deleted += b.deleted
         sum.retries += b.retries
-        if a.consumedWCU != nil || b.consumedWCU != nil { sum.consumedWCU = (a.consumedWCU ?? 0) + (b.consumedWCU ?? 0) }
-        if a.consumedRCU != nil || b.consumedRCU != nil { sum.consumedRCU = (a.consumedRCU ?? 0) + (b.consumedRCU ?? 0) }
+        if a.consumedWCU != nil || b.consumedWCU != nil {
+            sum.consumedWCU = (a.consumedWCU ?? 0) + (b.consumedWCU ?? 0)
+        }
+        if a.consumedRCU != nil || b.consumedRCU != nil {
+            sum.consumedRCU = (a.consumedRCU ?? 0) + (b.consumedRCU ?? 0)
+        }
         return sum
     }
 }

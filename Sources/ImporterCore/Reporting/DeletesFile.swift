@@ -6,14 +6,17 @@ enum DeletesFile {
     static func write(_ outcome: SyncDeletes.Outcome, to path: String) throws {
         var text = ""
         for deletion in outcome.deleted {
-            var line = "{\"action\":\"delete\",\"entity\":\(JSONText.quote(deletion.entity)),\"key\":\(ReportedKey(deletion.key)?.json ?? "null"),\"version\":\(deletion.version)"
+            var line =
+                "{\"action\":\"delete\",\"entity\":\(JSONText.quote(deletion.entity)),\"key\":\(ReportedKey(deletion.key)?.json ?? "null"),\"version\":\(deletion.version)"
             if let parent = deletion.cascadedFrom {
-                line += ",\"cascadedFrom\":{\"entity\":\(JSONText.quote(parent.entity)),\"key\":\(ReportedKey(parent.key)?.json ?? "null")}"
+                line +=
+                    ",\"cascadedFrom\":{\"entity\":\(JSONText.quote(parent.entity)),\"key\":\(ReportedKey(parent.key)?.json ?? "null")}"
             }
             text += line + "}\n"
         }
         for nullification in outcome.nullified {
-            text += "{\"action\":\"nullify\",\"entity\":\(JSONText.quote(nullification.entity)),\"key\":\(ReportedKey(nullification.key)?.json ?? "null"),\"attribute\":\(JSONText.quote(nullification.attribute))}\n"
+            text +=
+                "{\"action\":\"nullify\",\"entity\":\(JSONText.quote(nullification.entity)),\"key\":\(ReportedKey(nullification.key)?.json ?? "null"),\"attribute\":\(JSONText.quote(nullification.attribute))}\n"
         }
         try OutputFile.write(Data(text.utf8), to: path)
     }

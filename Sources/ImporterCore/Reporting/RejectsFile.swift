@@ -18,7 +18,8 @@ final class RejectsFile {
     func append(_ record: RejectedRecord, source: String, entity: String) {
         guard let handle else { return }
         let rejection = record.rejection
-        var text = "{\"source\":\(JSONText.quote(source)),\"line\":\(record.line),\"offset\":\(record.offset),\"entity\":\(JSONText.quote(entity))"
+        var text =
+            "{\"source\":\(JSONText.quote(source)),\"line\":\(record.line),\"offset\":\(record.offset),\"entity\":\(JSONText.quote(entity))"
         text += ",\"key\":\(record.key.flatMap(ReportedKey.init)?.json ?? "null")"
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }

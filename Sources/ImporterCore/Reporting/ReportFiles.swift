@@ -18,22 +18,29 @@ package enum ReportFiles {
     package static func prepare(directory: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
-            throw ConfigurationError(file: directory, "the report directory is a file; name a folder with --report-dir or report.directory")
+            throw ConfigurationError(
+                file: directory, "the report directory is a file; name a folder with --report-dir or report.directory")
         }
         if let failed = makeFolder(directory) {
-            throw ConfigurationError(file: directory, "cannot write reports here (cannot create \(failed.path): \(String(cString: strerror(failed.code)))); name another with --report-dir")
+            throw ConfigurationError(
+                file: directory,
+                "cannot write reports here (cannot create \(failed.path): \(String(cString: strerror(failed.code)))); name another with --report-dir"
+            )
         }
         do {
             let probe = OutputFile.temporaryPath(for: FilePaths.join(directory, "report.json"))
             close(try OutputFile.create(probe))
             unlink(probe)
         } catch {
-            throw ConfigurationError(file: directory, "cannot write reports here (\(error)); make the folder writable or name another with --report-dir")
+            throw ConfigurationError(
+                file: directory,
+                "cannot write reports here (\(error)); make the folder writable or name another with --report-dir")
         }
         for name in names {
             let path = FilePaths.join(directory, name)
             guard unlink(path) == 0 || errno == ENOENT else {
-                throw ConfigurationError(file: path, "cannot remove the last run's report: \(String(cString: strerror(errno)))")
+                throw ConfigurationError(
+                    file: path, "cannot remove the last run's report: \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -61,23 +68,29 @@ package enum ReportFiles {
     /// One testsuite per entity; one failing testcase per rejection reason, for Jenkins' `junit`.
     static func junit(_ report: RunReport) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let failures = report.errors.count + report.entities.filter { !$0.counts.isBalanced || report.status.stoppedEarly }.count
-        xml += "<testsuites name=\(attribute("importer \(report.pipeline)")) tests=\"\(report.entities.count + report.errors.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.3f", report.seconds))\">\n"
+        let failures =
+            report.errors.count + report.entities.filter { !$0.counts.isBalanced || report.status.stoppedEarly }.count
+        xml +=
+            "<testsuites name=\(attribute("importer \(report.pipeline)")) tests=\"\(report.entities.count + report.errors.count)\" failures=\"\(failures)\" time=\"\(String(format: "%.3f", report.seconds))\">\n"
         for entity in report.entities {
             let groups = report.errors.filter { $0.entity == entity.entity }
-            xml += "  <testsuite name=\(attribute(entity.entity)) tests=\"\(groups.count + 1)\" failures=\"\(groups.count)\" time=\"\(String(format: "%.3f", entity.seconds))\">\n"
+            xml +=
+                "  <testsuite name=\(attribute(entity.entity)) tests=\"\(groups.count + 1)\" failures=\"\(groups.count)\" time=\"\(String(format: "%.3f", entity.seconds))\">\n"
             let c = entity.counts
             xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\"records accounted\">\n"
-            xml += "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack), notWritten \(c.notWritten), unknown \(c.unknown)"))</system-out>\n"
+            xml +=
+                "      <system-out>\(XMLText.escaped("read \(c.read), inserted \(c.inserted), updated \(c.updated), unchanged \(c.unchanged), rejected \(c.rejected), rolledBack \(c.rolledBack), notWritten \(c.notWritten), unknown \(c.unknown)"))</system-out>\n"
             if !c.isBalanced || report.status.stoppedEarly {
-                xml += "      <failure message=\(attribute(report.abortReason ?? "records are not all accounted for"))/>\n"
+                xml +=
+                    "      <failure message=\(attribute(report.abortReason ?? "records are not all accounted for"))/>\n"
             }
             xml += "    </testcase>\n"
             for group in groups {
                 let name = "\(group.stage.rawValue)/\(group.reason.rawValue)"
                 let lines = group.examples.map { "\($0.source):\($0.line): \($0.message)" }
                 xml += "    <testcase classname=\(attribute("importer.\(entity.entity)")) name=\(attribute(name))>\n"
-                xml += "      <failure message=\(attribute("\(group.count) record(s) rejected: \(name)"))>\(XMLText.escaped(lines.joined(separator: "\n")))</failure>\n"
+                xml +=
+                    "      <failure message=\(attribute("\(group.count) record(s) rejected: \(name)"))>\(XMLText.escaped(lines.joined(separator: "\n")))</failure>\n"
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"

@@ -15,8 +15,10 @@ package enum ReportMerge {
         try ShardSet.check(reports, files: files)
         for (report, file) in zip(reports, files).dropFirst() {
             guard report.pipeline == merged.pipeline, report.model.checksum == merged.model.checksum else {
-                throw ConfigurationError(file: file,
-                    "the reports are of different runs: pipeline \(merged.pipeline) with model \(merged.model.name) v\(merged.model.version) in \(firstFile), and pipeline \(report.pipeline) with model \(report.model.name) v\(report.model.version) here")
+                throw ConfigurationError(
+                    file: file,
+                    "the reports are of different runs: pipeline \(merged.pipeline) with model \(merged.model.name) v\(merged.model.version) in \(firstFile), and pipeline \(report.pipeline) with model \(report.model.name) v\(report.model.version) here"
+                )
             }
             try add(report, to: &merged, sum: CheckedSum(file: file))
         }
@@ -36,7 +38,8 @@ package enum ReportMerge {
         merged.dryRun = merged.dryRun || report.dryRun
         if severity(report.status) > severity(merged.status) { merged.status = report.status }
         merged.exitCode = max(merged.exitCode, report.exitCode)
-        merged.abortReason = [merged.abortReason, report.abortReason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
+        merged.abortReason =
+            [merged.abortReason, report.abortReason].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
         merged.abortCause = merged.abortCause ?? report.abortCause
         merged.storeFailure = merged.storeFailure ?? report.storeFailure
         merged.errorLimit = merged.errorLimit ?? report.errorLimit
@@ -52,17 +55,24 @@ package enum ReportMerge {
         }
         for input in report.inputs {
             // Each shard reads a sliced file whole: its bytes once, its records summed.
-            try add(input, to: &merged.inputs, matching: { $0.source == input.source && $0.entity == input.entity }) { total in
+            try add(input, to: &merged.inputs, matching: { $0.source == input.source && $0.entity == input.entity }) {
+                total in
                 total.counts = try sum.add(total.counts, input.counts, "inputs[\(input.source)].counts")
                 total.bytes = max(total.bytes, input.bytes)
                 total.seconds = max(total.seconds, input.seconds)
             }
         }
         for group in report.errors {
-            try add(group, to: &merged.errors, matching: {
-                $0.entity == group.entity && $0.stage == group.stage && $0.reason == group.reason && $0.field == group.field && $0.target == group.target
-            }) { total in
-                total.count = try sum.add(total.count, group.count, "errors[\(group.entity) \(group.stage.rawValue)/\(group.reason.rawValue)].count")
+            try add(
+                group, to: &merged.errors,
+                matching: {
+                    $0.entity == group.entity && $0.stage == group.stage && $0.reason == group.reason
+                        && $0.field == group.field && $0.target == group.target
+                }
+            ) { total in
+                total.count = try sum.add(
+                    total.count, group.count,
+                    "errors[\(group.entity) \(group.stage.rawValue)/\(group.reason.rawValue)].count")
                 total.examples = Array((total.examples + group.examples).prefix(RunRecorder.examplesPerGroup))
             }
         }
@@ -79,21 +89,26 @@ package enum ReportMerge {
     }
 
     /// Folds `element` into the one of `list` it `matching`es (`combine`), or appends it.
-    private static func add<Element>(_ element: Element, to list: inout [Element], matching: (Element) -> Bool,
-                                     combine: (inout Element) throws -> Void) rethrows {
+    private static func add<Element>(
+        _ element: Element, to list: inout [Element], matching: (Element) -> Bool,
+        combine: (inout Element) throws -> Void
+    ) rethrows {
         guard let index = list.firstIndex(where: matching) else { return list.append(element) }
         try combine(&list[index])
     }
 
-    private static func references(_ a: [String: RunReport.MissingReferences]?, _ b: [String: RunReport.MissingReferences]?,
-                                   sum: CheckedSum, entity: String) throws -> [String: RunReport.MissingReferences]? {
+    private static func references(
+        _ a: [String: RunReport.MissingReferences]?, _ b: [String: RunReport.MissingReferences]?,
+        sum: CheckedSum, entity: String
+    ) throws -> [String: RunReport.MissingReferences]? {
         guard var total = a, let b else { return a ?? b }
         for (relationship, more) in b {
             guard var both = total[relationship] else {
                 total[relationship] = more
                 continue
             }
-            both.missing = try sum.add(both.missing, more.missing, "entities[\(entity)].references.\(relationship).missing")
+            both.missing = try sum.add(
+                both.missing, more.missing, "entities[\(entity)].references.\(relationship).missing")
             both.examples = Array((both.examples + more.examples).prefix(RunRecorder.examplesPerReference))
             total[relationship] = both
         }

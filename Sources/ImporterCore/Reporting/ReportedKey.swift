@@ -28,7 +28,8 @@ package enum ReportedKey: Codable, Sendable, Equatable {
         } else {
             let parts = try container.decode([String].self)
             guard parts.count == 2 else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a key is a text or [hash, range]")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "a key is a text or [hash, range]")
             }
             self = .pair(parts[0], parts[1])
         }

@@ -14,7 +14,9 @@ package struct RunProgress: Sendable, Equatable {
     /// True for the last report of a run, sent once when reading ends (however it ends).
     package var isFinal: Bool
 
-    package init(input: String, records: Int, bytesRead: Int64, totalBytes: Int64, elapsed: Double, isFinal: Bool = false) {
+    package init(
+        input: String, records: Int, bytesRead: Int64, totalBytes: Int64, elapsed: Double, isFinal: Bool = false
+    ) {
         self.input = input
         self.records = records
         self.bytesRead = bytesRead

@@ -131,31 +131,38 @@ final class RunRecorder: Sendable {
             state.inputs[input].counts.rejected += 1
             if rejection.reason == .conflict { state.inputs[input].counts.conflicts += 1 }
             state.totalRejected += 1
-            let groupKey = GroupKey(entity: entity, stage: rejection.stage, reason: rejection.reason,
-                                    field: rejection.field, target: rejection.target)
+            let groupKey = GroupKey(
+                entity: entity, stage: rejection.stage, reason: rejection.reason,
+                field: rejection.field, target: rejection.target)
             if state.groups[groupKey] == nil {
-                state.groups[groupKey] = RunReport.ErrorGroup(entity: entity, stage: rejection.stage, reason: rejection.reason,
-                                                              field: rejection.field, target: rejection.target, count: 0, examples: [])
+                state.groups[groupKey] = RunReport.ErrorGroup(
+                    entity: entity, stage: rejection.stage, reason: rejection.reason,
+                    field: rejection.field, target: rejection.target, count: 0, examples: [])
                 state.groupOrder.append(groupKey)
             }
             state.groups[groupKey]!.count += 1
             if state.groups[groupKey]!.examples.count < Self.examplesPerGroup {
-                state.groups[groupKey]!.examples.append(.init(source: source, line: line, key: keyText, message: rejection.message))
+                state.groups[groupKey]!.examples.append(
+                    .init(source: source, line: line, key: keyText, message: rejection.message))
             }
             if state.totalRejected > limits.maxErrors, state.errorLimit == nil {
-                state.errorLimit = "\(state.totalRejected) records rejected, more than errors.maxErrors (\(limits.maxErrors))"
+                state.errorLimit =
+                    "\(state.totalRejected) records rejected, more than errors.maxErrors (\(limits.maxErrors))"
             }
             checkRatio(&state)
         }
     }
 
     /// Counts a reference that named no item and was nullified or kept (`action`).
-    func missingReference(input: Int, relationship: String, target: String, action: ReferencePolicy, line: Int, key: Value,
-                          _ message: String) {
+    func missingReference(
+        input: Int, relationship: String, target: String, action: ReferencePolicy, line: Int, key: Value,
+        _ message: String
+    ) {
         let keyText = ReportedKey(key)
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
-            var counted = state.references[entity, default: [:]][relationship]
+            var counted =
+                state.references[entity, default: [:]][relationship]
                 ?? RunReport.MissingReferences(target: target, action: action.rawValue, missing: 0, examples: [])
             counted.missing += 1
             if counted.examples.count < Self.examplesPerReference {
@@ -173,14 +180,16 @@ final class RunRecorder: Sendable {
         guard state.errorLimit == nil, state.totalRead > 0, state.totalRead >= limits.minRecords else { return }
         let ratio = Double(state.totalRejected) / Double(state.totalRead)
         if ratio > limits.maxErrorRatio {
-            state.errorLimit = String(format: "%d of %d records rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
-                                       state.totalRejected, state.totalRead, ratio * 100, limits.maxErrorRatio * 100)
+            state.errorLimit = String(
+                format: "%d of %d records rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
+                state.totalRejected, state.totalRead, ratio * 100, limits.maxErrorRatio * 100)
         }
     }
 
     /// The groups of rejections, largest first (in the order they first occurred when equal).
     var errorGroups: [RunReport.ErrorGroup] {
         let groups = state.withLock { state in state.groupOrder.map { state.groups[$0]! } }
-        return groups.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
+        return groups.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(
+            \.element)
     }
 }

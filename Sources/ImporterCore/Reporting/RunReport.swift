@@ -131,7 +131,9 @@ package struct RunReport: Codable, Sendable {
             refused = outcome.refused
             deleted = outcome.deleted.reduce(into: [:]) { $0[$1.entity, default: 0] += 1 }
             nullified = outcome.nullified.count
-            denied = outcome.denied.map { DeniedDelete(entity: $0.entity, key: $0.key.description, message: $0.message) }
+            denied = outcome.denied.map {
+                DeniedDelete(entity: $0.entity, key: $0.key.description, message: $0.message)
+            }
         }
     }
 

@@ -3,17 +3,24 @@ import Foundation
 /// The human summary printed at the end of a run: one row per entity.
 package enum SummaryTable {
     package static func render(_ report: RunReport) -> String {
-        let header = ["entity", "read", "inserted", "updated", "unchanged", "rejected", "conflicts", "deleted", "retries", "seconds", "rows/s"]
+        let header = [
+            "entity", "read", "inserted", "updated", "unchanged", "rejected", "conflicts", "deleted", "retries",
+            "seconds", "rows/s",
+        ]
         var rows = report.entities.map { entity -> [String] in
             let c = entity.counts
-            return [entity.entity, "\(c.read)", "\(c.inserted)", "\(c.updated)", "\(c.unchanged)", "\(c.rejected)",
-                    "\(c.conflicts)", "\(c.deleted)", "\(c.retries)", String(format: "%.2f", entity.seconds),
-                    String(format: "%.0f", entity.rowsPerSecond)]
+            return [
+                entity.entity, "\(c.read)", "\(c.inserted)", "\(c.updated)", "\(c.unchanged)", "\(c.rejected)",
+                "\(c.conflicts)", "\(c.deleted)", "\(c.retries)", String(format: "%.2f", entity.seconds),
+                String(format: "%.0f", entity.rowsPerSecond),
+            ]
         }
         let t = report.totals
-        rows.append(["total", "\(t.read)", "\(t.inserted)", "\(t.updated)", "\(t.unchanged)", "\(t.rejected)",
-                     "\(t.conflicts)", "\(t.deleted)", "\(t.retries)", String(format: "%.2f", report.seconds),
-                     String(format: "%.0f", report.seconds > 0 ? Double(t.read) / report.seconds : 0)])
+        rows.append([
+            "total", "\(t.read)", "\(t.inserted)", "\(t.updated)", "\(t.unchanged)", "\(t.rejected)",
+            "\(t.conflicts)", "\(t.deleted)", "\(t.retries)", String(format: "%.2f", report.seconds),
+            String(format: "%.0f", report.seconds > 0 ? Double(t.read) / report.seconds : 0),
+        ])
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
@@ -21,7 +28,8 @@ package enum SummaryTable {
                 return index == 0 ? cell + pad : pad + cell
             }.joined(separator: " | ")
         }
-        var text = line(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"
+        var text =
+            line(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"
         text += rows.map(line).joined(separator: "\n") + "\n"
         var status = "status: \(report.status.rawValue)"
         if t.rolledBack > 0 { status += ", rolled back: \(t.rolledBack)" }
@@ -32,18 +40,23 @@ package enum SummaryTable {
         text += rejections(report.errors)
         text += missingReferences(report.entities)
         if let since = report.unchangedSince {
-            text += "inputs unchanged since run \(since), which stored every record, and nothing has written to the store since: no record read or written (--read-unchanged reads them)\n"
+            text +=
+                "inputs unchanged since run \(since), which stored every record, and nothing has written to the store since: no record read or written (--read-unchanged reads them)\n"
         }
         if let resumed = report.resumed {
-            text += "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
+            text +=
+                "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
         }
         if let deletes = report.deletes {
             if let refused = deletes.refused {
                 text += "sync deletes refused: \(refused)\n"
             } else {
                 let verbs = report.dryRun ? ("would delete", "nullify", "keep") : ("deleted", "nullified", "kept")
-                text += "sync \(verbs.0) \(deletes.deleted.values.reduce(0, +)) item(s), \(verbs.1) \(deletes.nullified), \(verbs.2) \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
-                for denied in deletes.denied.prefix(5) { text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n" }
+                text +=
+                    "sync \(verbs.0) \(deletes.deleted.values.reduce(0, +)) item(s), \(verbs.1) \(deletes.nullified), \(verbs.2) \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
+                for denied in deletes.denied.prefix(5) {
+                    text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n"
+                }
             }
         }
         return text
@@ -62,12 +75,14 @@ package enum SummaryTable {
             counts[label, default: 0] += group.count
         }
         guard !order.isEmpty else { return "" }
-        let sorted = order.enumerated().sorted { (counts[$0.element]!, $1.offset) > (counts[$1.element]!, $0.offset) }.map(\.element)
+        let sorted = order.enumerated().sorted { (counts[$0.element]!, $1.offset) > (counts[$1.element]!, $0.offset) }
+            .map(\.element)
         let rows = sorted.prefix(shown).map { [labels[$0]!.reason, labels[$0]!.what, Self.grouped(counts[$0]!)] }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max()! }
         var text = "rejected, by reason:\n"
         for row in rows {
-            text += "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
+            text +=
+                "  " + row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
                 + row[1].padding(toLength: widths[1], withPad: " ", startingAt: 0) + "  "
                 + String(repeating: " ", count: widths[2] - row[2].count) + row[2] + "\n"
         }
@@ -81,12 +96,18 @@ package enum SummaryTable {
         for entity in entities {
             for (relationship, counted) in (entity.references ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let verb = counted.action == ReferencePolicy.nullify.rawValue ? "nullified" : "kept"
-                rows.append(("\(entity.entity).\(relationship) → \(counted.target)", "\(grouped(counted.missing)) missing, \(verb)"))
+                rows.append(
+                    (
+                        "\(entity.entity).\(relationship) → \(counted.target)",
+                        "\(grouped(counted.missing)) missing, \(verb)"
+                    ))
             }
         }
         guard !rows.isEmpty else { return "" }
         let width = rows.map(\.0.count).max()!
-        return "missing references stored:\n" + rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
+        return "missing references stored:\n"
+            + rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }
+            .joined()
     }
 
     /// `1204` → `1,204`.

@@ -50,8 +50,10 @@ package struct DeletePlan: Sendable {
     /// Plans deleting `requested` (whole stored items, per entity name) and everything their
     /// delete rules reach. `isProtected` names items that must stay (sync: items in this run's
     /// input); reaching one by `cascade` refuses the requested delete, like `deny`.
-    package static func make(model: Model, store: Store, requested: [String: [[Value]]],
-                            isProtected: @escaping (Entity, Value) throws -> Bool = { _, _ in false }) throws -> DeletePlan {
+    package static func make(
+        model: Model, store: Store, requested: [String: [[Value]]],
+        isProtected: @escaping (Entity, Value) throws -> Bool = { _, _ in false }
+    ) throws -> DeletePlan {
         var planner = Planner(model: model, store: store, isProtected: isProtected)
         return try planner.plan(requested)
     }
@@ -70,15 +72,19 @@ package struct DeletePlan: Sendable {
             let record = PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: values)
             let outcome = try store.write([record], of: entity, rules: VersionRules(entity: entity, write: write))
             if case .updated = outcome[0].result { continue }
-            changed.append(Denial(entity: entity.name, key: entity.key(of: values),
-                message: "changed by another writer while it was being nullified; left as it is"))
+            changed.append(
+                Denial(
+                    entity: entity.name, key: entity.key(of: values),
+                    message: "changed by another writer while it was being nullified; left as it is"))
         }
         // Children first: a dependant never outlives its parent, even for a moment.
         for deletion in deletions.reversed() {
             let entity = model.entity(named: deletion.entity)!
             if try !store.delete(deletion.key, expectedVersion: deletion.version, of: entity) {
-                changed.append(Denial(entity: entity.name, key: deletion.key,
-                    message: "changed by another writer (or gone) since version \(deletion.version); not deleted"))
+                changed.append(
+                    Denial(
+                        entity: entity.name, key: deletion.key,
+                        message: "changed by another writer (or gone) since version \(deletion.version); not deleted"))
             }
         }
         return changed
@@ -96,7 +102,8 @@ private struct Planner {
     private var roots: [DeletePlan.ItemReference: DeletePlan.ItemReference] = [:]
     private var deniedRoots: [DeletePlan.ItemReference: String] = [:]
     private var deletions: [(DeletePlan.Deletion, root: DeletePlan.ItemReference)] = []
-    private var nullifications: [(DeletePlan.Nullification, key: DeletePlan.ItemReference, root: DeletePlan.ItemReference)] = []
+    private var nullifications:
+        [(DeletePlan.Nullification, key: DeletePlan.ItemReference, root: DeletePlan.ItemReference)] = []
 
     init(model: Model, store: Store, isProtected: @escaping (Entity, Value) throws -> Bool) {
         self.model = model
@@ -140,8 +147,9 @@ private struct Planner {
             for relationship in parentEntity.relationships where relationship.keys.isEmpty {
                 // The dependants hold the key, in the inverse (to-one) relationship's attribute.
                 guard let dependantEntity = model.entity(named: relationship.destination),
-                      let inverse = dependantEntity.relationships.first(where: { $0.name == relationship.inverse }),
-                      !inverse.keys.isEmpty else { continue }
+                    let inverse = dependantEntity.relationships.first(where: { $0.name == relationship.inverse }),
+                    !inverse.keys.isEmpty
+                else { continue }
                 let keyIndices = inverse.keys.map { dependantEntity.attributeIndex[$0]! }
                 let keyName = inverse.keys.joined(separator: ", ")
                 func parentKey(_ item: [Value]) -> Value { Value.key(item, at: keyIndices) }
@@ -152,20 +160,37 @@ private struct Planner {
                 for dependant in dependants {
                     let parent = DeletePlan.ItemReference(entity: entityName, key: parentKey(dependant))
                     let root = roots[parent]!
-                    let reference = DeletePlan.ItemReference(entity: dependantEntity.name, key: dependantEntity.key(of: dependant))
+                    let reference = DeletePlan.ItemReference(
+                        entity: dependantEntity.name, key: dependantEntity.key(of: dependant))
                     let described = "\(dependantEntity.name) '\(reference.key)'"
                     switch relationship.deleteRule {
                     case .deny:
-                        deny(root, "\(described) still refers to \(entityName) '\(parent.key)' and \(entityName).\(relationship.name) has deleteRule deny")
+                        deny(
+                            root,
+                            "\(described) still refers to \(entityName) '\(parent.key)' and \(entityName).\(relationship.name) has deleteRule deny"
+                        )
                     case .nullify:
-                        if keyIndices.contains(where: { dependantEntity.attributes[$0].required || dependantEntity.keyIndices.contains($0) }) {
-                            deny(root, "\(described) would lose its required \(keyName) (deleteRule nullify on \(entityName).\(relationship.name)); delete or re-point it first")
+                        if keyIndices.contains(where: {
+                            dependantEntity.attributes[$0].required || dependantEntity.keyIndices.contains($0)
+                        }) {
+                            deny(
+                                root,
+                                "\(described) would lose its required \(keyName) (deleteRule nullify on \(entityName).\(relationship.name)); delete or re-point it first"
+                            )
                         } else {
-                            nullifications.append((.init(entity: dependantEntity.name, key: reference.key, item: dependant, attributes: inverse.keys), reference, root))
+                            nullifications.append(
+                                (
+                                    .init(
+                                        entity: dependantEntity.name, key: reference.key, item: dependant,
+                                        attributes: inverse.keys), reference, root
+                                ))
                         }
                     case .cascade:
                         if try isProtected(dependantEntity, reference.key) {
-                            deny(root, "\(described) would be deleted with it (deleteRule cascade), but it is in this run's input")
+                            deny(
+                                root,
+                                "\(described) would be deleted with it (deleteRule cascade), but it is in this run's input"
+                            )
                         } else if roots[reference] == nil {
                             roots[reference] = root
                             deletions.append((deletion(dependant, dependantEntity, from: parent), root))
@@ -182,8 +207,11 @@ private struct Planner {
         if deniedRoots[root] == nil { deniedRoots[root] = "not deleted: " + message }
     }
 
-    private func deletion(_ item: [Value], _ entity: Entity, from parent: DeletePlan.ItemReference?) -> DeletePlan.Deletion {
-        DeletePlan.Deletion(entity: entity.name, key: entity.key(of: item),
-                            version: item[entity.versionIndex].integerValue ?? 0, cascadedFrom: parent)
+    private func deletion(_ item: [Value], _ entity: Entity, from parent: DeletePlan.ItemReference?)
+        -> DeletePlan.Deletion
+    {
+        DeletePlan.Deletion(
+            entity: entity.name, key: entity.key(of: item),
+            version: item[entity.versionIndex].integerValue ?? 0, cascadedFrom: parent)
     }
 }

@@ -25,7 +25,8 @@ public struct ModelIdentity: Sendable, Hashable, CustomStringConvertible {
         } else if version != expected.version {
             message = "\(location): holds \(name) version \(version), not version \(expected.version)"
         } else if checksum && self.checksum != expected.checksum {
-            message = "\(model.file): model \(name) version \(version) differs from the version \(version) recorded in \(location) "
+            message =
+                "\(model.file): model \(name) version \(version) differs from the version \(version) recorded in \(location) "
                 + "(checksum \(self.checksum) vs \(expected.checksum)); a released model version must not change"
         } else {
             return

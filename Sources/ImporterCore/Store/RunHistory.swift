@@ -25,8 +25,10 @@ public struct RunSummary: Sendable, Equatable {
     public var rejected: Int
     public var rolledBack: Int
 
-    public init(runId: String, pipeline: String, started: Date, finished: Date, status: RunStatus?, modelVersion: Int,
-                read: Int, inserted: Int, updated: Int, unchanged: Int, rejected: Int, rolledBack: Int) {
+    public init(
+        runId: String, pipeline: String, started: Date, finished: Date, status: RunStatus?, modelVersion: Int,
+        read: Int, inserted: Int, updated: Int, unchanged: Int, rejected: Int, rolledBack: Int
+    ) {
         self.runId = runId
         self.pipeline = pipeline
         self.started = started

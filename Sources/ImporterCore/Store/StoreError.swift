@@ -57,8 +57,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// The error the store got, if any.
     public var underlying: (any Error)?
 
-    public init(_ kind: Kind, _ message: String, entity: String? = nil, key: Value? = nil, operation: String? = nil,
-                underlying: (any Error)? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, entity: String? = nil, key: Value? = nil, operation: String? = nil,
+        underlying: (any Error)? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.entity = entity

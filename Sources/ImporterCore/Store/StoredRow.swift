@@ -34,7 +34,9 @@ package struct ValuesRow: StoredRow {
         return 0
     }
 
-    package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
         var text: String
         switch values[index] {
         case .string(let value), .decimal(let value): text = value
@@ -45,7 +47,9 @@ package struct ValuesRow: StoredRow {
     }
 
     package func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        guard case .binary(let bytes) = values[index] else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard case .binary(let bytes) = values[index] else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         return try bytes.withUnsafeBytes(body)
     }
 }

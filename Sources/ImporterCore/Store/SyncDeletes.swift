@@ -30,7 +30,9 @@ package struct SyncDeletes {
     /// `preview`, only says what it would delete (`importer validate`). Items a record of the
     /// input names (even a rejected one) must count as in the input: a bad row must never
     /// delete the item it meant to update.
-    package func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool) throws -> Outcome {
+    package func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool)
+        throws -> Outcome
+    {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
         for entity in entities {
@@ -74,10 +76,12 @@ package struct SyncDeletes {
             let total = stored[entityName] ?? 0
             switch limit {
             case .count(let maximum) where count > maximum:
-                return "sync would delete \(count) of \(total) stored \(entityName) items, more than write.maxDeletes (\(maximum)); nothing was deleted. Check the input is complete, or raise maxDeletes"
+                return
+                    "sync would delete \(count) of \(total) stored \(entityName) items, more than write.maxDeletes (\(maximum)); nothing was deleted. Check the input is complete, or raise maxDeletes"
             case .percent(let maximum) where Double(count) > Double(total) * maximum / 100:
                 let share = String(format: "%.1f%%", Double(count) * 100 / Double(max(total, 1)))
-                return "sync would delete \(count) of \(total) stored \(entityName) items (\(share)), more than write.maxDeletes (\(maximum.compactText)%); nothing was deleted. Check the input is complete, or raise maxDeletes"
+                return
+                    "sync would delete \(count) of \(total) stored \(entityName) items (\(share)), more than write.maxDeletes (\(maximum.compactText)%); nothing was deleted. Check the input is complete, or raise maxDeletes"
             default: continue
             }
         }

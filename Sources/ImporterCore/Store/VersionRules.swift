@@ -37,28 +37,47 @@ package struct VersionRules: Sendable {
         let incomingVersion: Int64? = versions == .ignore ? nil : incoming[versionIndex].integerValue
         guard let stored else {
             if let version = newItemVersion(incoming) { return (.insert(withVersion(incoming, version)), false) }
-            return (resolveConflict(incoming, stored: nil,
-                "\(keyText(incoming)) is not stored, but the record is based on version \(incomingVersion ?? 0)"), true)
+            return (
+                resolveConflict(
+                    incoming, stored: nil,
+                    "\(keyText(incoming)) is not stored, but the record is based on version \(incomingVersion ?? 0)"),
+                true
+            )
         }
         let storedVersion = stored[versionIndex].integerValue ?? 0
         if mode == .insert {
-            return (.reject(reason: .duplicate, message: "\(keyText(incoming)) is already stored (version \(storedVersion)); mode insert never overwrites"), false)
+            return (
+                .reject(
+                    reason: .duplicate,
+                    message:
+                        "\(keyText(incoming)) is already stored (version \(storedVersion)); mode insert never overwrites"
+                ), false
+            )
         }
         let versionMatters = versions == .preserve || (strictVersions && versions == .check)
-        if sameContent(incoming, stored) && (!versionMatters || incomingVersion == nil || incomingVersion == storedVersion) {
+        if sameContent(incoming, stored)
+            && (!versionMatters || incomingVersion == nil || incomingVersion == storedVersion)
+        {
             return (.unchanged, false)
         }
         switch versions {
         case .preserve:
-            return (.update(withVersion(incoming, incomingVersion ?? storedVersion + 1), expectedVersion: storedVersion), false)
+            return (
+                .update(withVersion(incoming, incomingVersion ?? storedVersion + 1), expectedVersion: storedVersion),
+                false
+            )
         case .ignore:
             return (.update(withVersion(incoming, storedVersion + 1), expectedVersion: storedVersion), false)
         case .check:
             guard let version = incomingVersion, version != storedVersion else {
                 return (.update(withVersion(incoming, storedVersion + 1), expectedVersion: storedVersion), false)
             }
-            return (resolveConflict(incoming, stored: stored,
-                "\(keyText(incoming)) is stored at version \(storedVersion), but the record is based on version \(version)"), true)
+            return (
+                resolveConflict(
+                    incoming, stored: stored,
+                    "\(keyText(incoming)) is stored at version \(storedVersion), but the record is based on version \(version)"
+                ), true
+            )
         }
     }
 

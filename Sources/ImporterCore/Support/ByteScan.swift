@@ -6,18 +6,21 @@ package enum ByteScan {
 
     /// Whether `text` holds a comma, quote, CR or LF (a CSV cell that needs quotes).
     package static func needsCSVQuotes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        scan(text, word: { hasByte($0, 44) || hasByte($0, 34) || hasByte($0, 10) || hasByte($0, 13) },
-             byte: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 })
+        scan(
+            text, word: { hasByte($0, 44) || hasByte($0, 34) || hasByte($0, 10) || hasByte($0, 13) },
+            byte: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 })
     }
 
     /// Whether `text` holds a quote, backslash or control character (a JSON string that needs escapes).
     package static func needsJSONEscapes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        scan(text, word: { hasByteBelow($0, 0x20) || hasByte($0, 34) || hasByte($0, 92) },
-             byte: { $0 < 0x20 || $0 == 34 || $0 == 92 })
+        scan(
+            text, word: { hasByteBelow($0, 0x20) || hasByte($0, 34) || hasByte($0, 92) },
+            byte: { $0 < 0x20 || $0 == 34 || $0 == 92 })
     }
 
     @inline(__always)
-    private static func scan(_ text: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool
+    {
         guard let base = text.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
         var index = 0

@@ -23,7 +23,9 @@ package final class ConditionBox<State>: @unchecked Sendable {
     }
 
     /// Waits until `ready` holds for the state, then runs `body` on it with the lock held.
-    package func wait<Result>(until ready: (State) -> Bool, _ body: (inout State) throws -> sending Result) rethrows -> sending Result {
+    package func wait<Result>(until ready: (State) -> Bool, _ body: (inout State) throws -> sending Result) rethrows
+        -> sending Result
+    {
         condition.lock()
         defer {
             condition.broadcast()

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the importer creates the files it writes (reports, archives): never through a symbolic
@@ -50,7 +50,8 @@ package enum OutputFile {
     /// process and call.
     static func temporaryPath(for path: String) -> String {
         let name = FilePaths.lastComponent(path)
-        return FilePaths.join(FilePaths.directory(of: path), ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        return FilePaths.join(
+            FilePaths.directory(of: path), ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     }
 
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {

@@ -15,7 +15,8 @@ struct YAMLNode {
     /// The UTF-8 text of the file at `path`; `what` names it in errors ("pipeline file").
     static func readText(_ path: String, what: String) throws -> String {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
-            throw ConfigurationError(file: path, "the \(what) is \(size) bytes; at most \(maximumBytes) are read (is it the right file?)")
+            throw ConfigurationError(
+                file: path, "the \(what) is \(size) bytes; at most \(maximumBytes) are read (is it the right file?)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(file: path, "cannot read the \(what); check the path")
@@ -28,11 +29,15 @@ struct YAMLNode {
 
     static func load(text: String, file: String) throws -> YAMLNode {
         guard text.utf8.count <= maximumBytes else {
-            throw ConfigurationError(file: file, "the file is \(text.utf8.count) bytes; at most \(maximumBytes) are read (is it the right file?)")
+            throw ConfigurationError(
+                file: file,
+                "the file is \(text.utf8.count) bytes; at most \(maximumBytes) are read (is it the right file?)")
         }
         if let line = YAMLAliasCheck.explodingAliasLine(in: text) {
-            throw ConfigurationError(file: file, line: line,
-                "its aliases (*name) expand the document past \(YAMLAliasCheck.maximumNodes) nodes; refused (an alias bomb?)")
+            throw ConfigurationError(
+                file: file, line: line,
+                "its aliases (*name) expand the document past \(YAMLAliasCheck.maximumNodes) nodes; refused (an alias bomb?)"
+            )
         }
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -95,7 +100,10 @@ struct YAMLNode {
         return sequence.map { YAMLNode(node: $0, file: file, key: key) }
     }
 
-    var isNull: Bool { node.scalar.map { $0.tag == Tag(.null) || ($0.string == "~" || $0.string == "null") && $0.style == .plain } ?? false }
+    var isNull: Bool {
+        node.scalar.map { $0.tag == Tag(.null) || ($0.string == "~" || $0.string == "null") && $0.style == .plain }
+            ?? false
+    }
 
     func string() throws -> String {
         guard let scalar = node.scalar else { throw error("expected a single value, not a list or mapping") }

@@ -12,7 +12,9 @@ package struct PreparedRecord: Sendable {
     /// The record's number in its input (0-based, rejected records included): resume's position.
     package var ordinal: Int
 
-    package init(inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value], ordinal: Int = 0) {
+    package init(
+        inputIndex: Int, line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, values: [Value], ordinal: Int = 0
+    ) {
         self.ordinal = ordinal
         self.inputIndex = inputIndex
         self.line = line
@@ -37,7 +39,8 @@ package struct RecordValidator: Sendable {
             attribute.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
         }
         self.constrained = entity.attributes.map { attribute in
-            attribute.minimum != nil || attribute.maximum != nil || attribute.maxLength != nil || attribute.pattern != nil
+            attribute.minimum != nil || attribute.maximum != nil || attribute.maxLength != nil
+                || attribute.pattern != nil
                 || attribute.allowedValues != nil
         }
     }
@@ -51,8 +54,10 @@ package struct RecordValidator: Sendable {
             switch ValueCoercion.coerce(fields[index], to: attribute.type, dateFormat: dateFormat) {
             case .success(let coerced): value = coerced
             case .failure(let problem):
-                return .failure(Rejection(stage: .validate, reason: problem.reason, field: attribute.name,
-                                          "\(attribute.name): \(problem.message)"))
+                return .failure(
+                    Rejection(
+                        stage: .validate, reason: problem.reason, field: attribute.name,
+                        "\(attribute.name): \(problem.message)"))
             }
             if value.isNull, let fallback = attribute.defaultValue { value = fallback }
             if value.isNull || constrained[index], let problem = check(value, attribute, patterns[index]) {

@@ -25,7 +25,7 @@ package enum DateFormat: Sendable, Equatable {
         case .iso8601: return ISO8601.parse(text)
         case .epochSeconds:
             guard let canonical = DecimalText.canonical(text), let seconds = Double(canonical), seconds.isFinite,
-                  abs(seconds) < 1e14
+                abs(seconds) < 1e14
             else { return .failure(.notADate) }
             return ISO8601.checkedYear(Int64((seconds * 1000).rounded()))
         case .epochMillis:
@@ -65,7 +65,8 @@ enum DatePattern {
             }
         }
         guard scanner.atEnd else { return .failure(.notADate) }
-        return ISO8601.make(year: values["yyyy"]!, month: values["MM"]!, day: values["dd"]!, hour: values["HH"]!,
-                            minute: values["mm"]!, second: values["ss"]!, millis: values["SSS"]!)
+        return ISO8601.make(
+            year: values["yyyy"]!, month: values["MM"]!, day: values["dd"]!, hour: values["HH"]!,
+            minute: values["mm"]!, second: values["ss"]!, millis: values["SSS"]!)
     }
 }

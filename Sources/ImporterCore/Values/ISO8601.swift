@@ -17,14 +17,14 @@ package enum ISO8601 {
     private static func parse(_ scanner: ByteScanner) -> Result<Int64, DateProblem> {
         var scanner = scanner
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), scanner.skip("-"),
-              let day = scanner.number(digits: 2)
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2)
         else { return .failure(.notADate) }
         var hour = 0, minute = 0, second = 0, millis = 0, offsetMinutes = 0
         if !scanner.atEnd {
             guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
-                  let h = scanner.number(digits: 2), scanner.skip(":"),
-                  let m = scanner.number(digits: 2)
+                let h = scanner.number(digits: 2), scanner.skip(":"),
+                let m = scanner.number(digits: 2)
             else { return .failure(.notADate) }
             hour = h
             minute = m
@@ -54,8 +54,9 @@ package enum ISO8601 {
             }
         }
         guard scanner.atEnd else { return .failure(.notADate) }
-        return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                    millis: millis, offsetMinutes: offsetMinutes)
+        return make(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            millis: millis, offsetMinutes: offsetMinutes)
     }
 
     /// Milliseconds for a civil date and time, checking every field's range.
@@ -63,7 +64,7 @@ package enum ISO8601 {
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int, offsetMinutes: Int = 0
     ) -> Result<Int64, DateProblem> {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return .failure(.outOfRange) }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetMinutes * 60)
@@ -72,7 +73,8 @@ package enum ISO8601 {
 
     /// The moments a date attribute holds: the years 0000 to 9999, which four digits write.
     package static let representable: ClosedRange<Int64> =
-        Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000...Int64(daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
+        Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000...Int64(
+            daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
 
     /// `millis` if it lies in `representable`, else `.yearOutOfRange` (an epoch number too large
     /// would otherwise become a date whose year no longer fits its text).
@@ -83,7 +85,8 @@ package enum ISO8601 {
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
     package static func format(millis: Int64) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<format(millis: millis, into: buffer)]), as: UTF8.self)
+            String(
+                decoding: UnsafeBufferPointer(rebasing: buffer[..<format(millis: millis, into: buffer)]), as: UTF8.self)
         }
     }
 
@@ -160,7 +163,8 @@ package enum DateProblem: Error, Sendable {
         case .notADate: return "is not a date in the expected format"
         case .outOfRange: return "has a month, day or time out of range"
         case .yearOutOfRange: return "is a moment outside the years 0000 to 9999 that a date attribute holds"
-        case .subMillisecond: return "has precision below a millisecond, which a date attribute cannot keep; use a string attribute"
+        case .subMillisecond:
+            return "has precision below a millisecond, which a date attribute cannot keep; use a string attribute"
         }
     }
 }

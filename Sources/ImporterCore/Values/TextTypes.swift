@@ -34,9 +34,12 @@ package enum UUIDText {
 enum URIText {
     static func isAbsolute(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1 else { return false }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1 else {
+            return false
+        }
         let scheme = bytes[..<colon]
-        guard isLetter(scheme.first!), scheme.allSatisfy({ isLetter($0) || isDigit($0) || "+.-".utf8.contains($0) }) else { return false }
+        guard isLetter(scheme.first!), scheme.allSatisfy({ isLetter($0) || isDigit($0) || "+.-".utf8.contains($0) })
+        else { return false }
         return bytes.allSatisfy { $0 > 32 && $0 != 127 }
     }
 

@@ -53,7 +53,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .date(let millis): return ISO8601.format(millis: millis)
         case .boolean(let flag): return flag ? "true" : "false"
         case .binary(let bytes): return Base64.encode(bytes)
-        case .pair(let hash, let range): return "[\(JSONText.quote(hash.description)), \(JSONText.quote(range.description))]"
+        case .pair(let hash, let range):
+            return "[\(JSONText.quote(hash.description)), \(JSONText.quote(range.description))]"
         }
     }
 }

@@ -7,16 +7,23 @@ package struct CoercionProblem: Error, Sendable {
 
 /// Turns reader fields into typed values (docs/values.md).
 package enum ValueCoercion {
-    package static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<Value, CoercionProblem> {
+    package static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<
+        Value, CoercionProblem
+    > {
         switch field {
         case .null:
             return .success(.null)
         case .composite:
-            return .failure(CoercionProblem(reason: .type, message: "is a JSON object or array, not a \(type.rawValue)"))
+            return .failure(
+                CoercionProblem(reason: .type, message: "is a JSON object or array, not a \(type.rawValue)"))
         case .collection(let kind, let json):
             guard type == .string else {
-                return .failure(CoercionProblem(reason: .type,
-                    message: "is a DynamoDB \(kind) (\(DynamoDBTypes.name(of: kind))), which only a string attribute holds (as its JSON text), not a \(type.rawValue)"))
+                return .failure(
+                    CoercionProblem(
+                        reason: .type,
+                        message:
+                            "is a DynamoDB \(kind) (\(DynamoDBTypes.name(of: kind))), which only a string attribute holds (as its JSON text), not a \(type.rawValue)"
+                    ))
             }
             return .success(.string(json))
         case .bool(let flag):
@@ -34,7 +41,9 @@ package enum ValueCoercion {
         }
     }
 
-    private static func coerce(text: String, to type: AttributeType, dateFormat: DateFormat, fromJSONNumber: Bool) -> Result<Value, CoercionProblem> {
+    private static func coerce(text: String, to type: AttributeType, dateFormat: DateFormat, fromJSONNumber: Bool)
+        -> Result<Value, CoercionProblem>
+    {
         switch type {
         case .string:
             return .success(.string(text))
@@ -44,12 +53,18 @@ package enum ValueCoercion {
             let trimmed = trimmingSpaces(text)
             guard let number = Int64(trimmed) else {
                 if isInteger(trimmed) {
-                    return .failure(CoercionProblem(reason: .range, message: "'\(text)' does not fit in \(type.rawValue)"))
+                    return .failure(
+                        CoercionProblem(reason: .range, message: "'\(text)' does not fit in \(type.rawValue)"))
                 }
                 return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a whole number"))
             }
             guard type.integerRange!.contains(number) else {
-                return .failure(CoercionProblem(reason: .range, message: "\(number) is out of the \(type.rawValue) range \(type.integerRange!.lowerBound)...\(type.integerRange!.upperBound)"))
+                return .failure(
+                    CoercionProblem(
+                        reason: .range,
+                        message:
+                            "\(number) is out of the \(type.rawValue) range \(type.integerRange!.lowerBound)...\(type.integerRange!.upperBound)"
+                    ))
             }
             return .success(.integer(number))
         case .decimal:
@@ -60,10 +75,12 @@ package enum ValueCoercion {
         case .double, .float:
             let trimmed = trimmingSpaces(text)
             guard isDecimalLiteral(trimmed), let number = Double(trimmed) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a number (inf and nan are refused)"))
+                return .failure(
+                    CoercionProblem(reason: .type, message: "'\(text)' is not a number (inf and nan are refused)"))
             }
             guard number.isFinite else {
-                return .failure(CoercionProblem(reason: .range, message: "'\(text)' is too large for a \(type.rawValue)"))
+                return .failure(
+                    CoercionProblem(reason: .range, message: "'\(text)' is too large for a \(type.rawValue)"))
             }
             if type == .float {
                 let single = Float(number)
@@ -78,44 +95,57 @@ package enum ValueCoercion {
             switch format.parse(trimmingSpaces(text)) {
             case .success(let millis): return .success(.date(millis))
             case .failure(let problem):
-                return .failure(CoercionProblem(reason: problem == .yearOutOfRange ? .range : .type, message: "'\(text)' \(problem.message)"))
+                return .failure(
+                    CoercionProblem(
+                        reason: problem == .yearOutOfRange ? .range : .type, message: "'\(text)' \(problem.message)"))
             }
         case .boolean:
             switch trimmingSpaces(text).lowercased() {
             case "true", "1", "yes": return .success(.boolean(true))
             case "false", "0", "no": return .success(.boolean(false))
             default:
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a boolean (true/false, 1/0, yes/no)"))
+                return .failure(
+                    CoercionProblem(reason: .type, message: "'\(text)' is not a boolean (true/false, 1/0, yes/no)"))
             }
         }
     }
 
     /// uuid, uri and binary (docs/model.md): text of a form, stored canonically.
-    private static func coerceCoreDataText(_ text: String, to type: AttributeType, fromJSONNumber: Bool) -> Result<Value, CoercionProblem> {
+    private static func coerceCoreDataText(_ text: String, to type: AttributeType, fromJSONNumber: Bool) -> Result<
+        Value, CoercionProblem
+    > {
         switch type {
         case .uuid:
             guard let canonical = UUIDText.canonical(trimmingSpaces(text)) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not a UUID (32 hex digits, as 8-4-4-4-12)"))
+                return .failure(
+                    CoercionProblem(reason: .type, message: "'\(text)' is not a UUID (32 hex digits, as 8-4-4-4-12)"))
             }
             return .success(.string(canonical))
         case .uri:
             guard URIText.isAbsolute(text) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text)' is not an absolute URI (scheme:rest, without spaces)"))
+                return .failure(
+                    CoercionProblem(
+                        reason: .type, message: "'\(text)' is not an absolute URI (scheme:rest, without spaces)"))
             }
             return .success(.string(text))
         default:
             guard !fromJSONNumber, let bytes = Base64.decode(text) else {
-                return .failure(CoercionProblem(reason: .type, message: "'\(text.prefix(40))' is not base64 (A–Z a–z 0–9 + /, padded with =)"))
+                return .failure(
+                    CoercionProblem(
+                        reason: .type, message: "'\(text.prefix(40))' is not base64 (A–Z a–z 0–9 + /, padded with =)"))
             }
             return .success(.binary(bytes))
         }
     }
 
     private static func trimmingSpaces(_ text: String) -> String {
-        guard let first = text.utf8.first, let last = text.utf8.last, first == 32 || last == 32 || first == 9 || last == 9 else {
+        guard let first = text.utf8.first, let last = text.utf8.last,
+            first == 32 || last == 32 || first == 9 || last == 9
+        else {
             return text
         }
-        return String(text.trimmingPrefix { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        return String(
+            text.trimmingPrefix { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     private static func isInteger(_ text: String) -> Bool {
@@ -125,6 +155,9 @@ package enum ValueCoercion {
 
     /// Digits, sign, point and exponent only: no `inf`, `nan`, hex or spaces.
     private static func isDecimalLiteral(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 69 }
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                ($0 >= 48 && $0 <= 57) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 101 || $0 == 69
+            }
     }
 }

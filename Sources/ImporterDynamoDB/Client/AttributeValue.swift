@@ -40,7 +40,9 @@ package enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertibl
 
     /// The attribute value a JSON value is, if it is one.
     private init?(_ raw: JSONValue) {
-        guard case .object(let members) = raw, members.count == 1, let (tag, payload) = members.first else { return nil }
+        guard case .object(let members) = raw, members.count == 1, let (tag, payload) = members.first else {
+            return nil
+        }
         switch (tag, payload) {
         case ("S", .string(let text)): self = .s(text)
         case ("N", .string(let text)): self = .n(text)
@@ -62,7 +64,8 @@ package enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertibl
             }
             self = .m(map)
         case ("SS", .array(let values)), ("NS", .array(let values)), ("BS", .array(let values)):
-            let texts = values.compactMap { value -> String? in if case .string(let text) = value { text } else { nil } }
+            let texts = values.compactMap { value -> String? in if case .string(let text) = value { text } else { nil }
+            }
             guard texts.count == values.count else { return nil }
             self = tag == "SS" ? .ss(texts) : tag == "NS" ? .ns(texts) : .bs(texts)
         default: return nil
@@ -83,8 +86,11 @@ package enum AttributeValue: Hashable, Sendable, Codable, CustomStringConvertibl
         case .ns(let texts): try container.encode(texts, forKey: Tag("NS"))
         case .bs(let texts): try container.encode(texts, forKey: Tag("BS"))
         case .unrecognized(let text):
-            throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath,
-                                                          debugDescription: "not a DynamoDB attribute value: \(text)"))
+            throw EncodingError.invalidValue(
+                text,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "not a DynamoDB attribute value: \(text)"))
         }
     }
 
@@ -153,7 +159,8 @@ enum JSONValue: Decodable, CustomStringConvertible {
         case .null: return "null"
         case .array(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
         case .object(let members):
-            return "{" + members.keys.sorted().map { "\(JSONValue.string($0)): \(members[$0]!)" }.joined(separator: ", ") + "}"
+            return "{"
+                + members.keys.sorted().map { "\(JSONValue.string($0)): \(members[$0]!)" }.joined(separator: ", ") + "}"
         }
     }
 }

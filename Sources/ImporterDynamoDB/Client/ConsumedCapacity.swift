@@ -51,7 +51,11 @@ package final class CapacityCounter: Sendable {
 
     package func add(_ consumed: Double, write: Bool, for entity: String) {
         units.withLock { units in
-            if write { units[entity, default: Units()].write += consumed } else { units[entity, default: Units()].read += consumed }
+            if write {
+                units[entity, default: Units()].write += consumed
+            } else {
+                units[entity, default: Units()].read += consumed
+            }
         }
     }
 

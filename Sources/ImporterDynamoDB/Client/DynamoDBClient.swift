@@ -32,8 +32,10 @@ public final class DynamoDBClient: Sendable {
     ///   - timeout: seconds one request may take, connection included.
     ///   - adaptive: the send rate adapts to throttling (the AWS SDKs' adaptive retry mode).
     ///   - maxWriteUnits: write capacity units a second to stay under; nil for no limit.
-    public init(_ configuration: AWSResolvedConfiguration, retry: RetryPolicy = RetryPolicy(),
-                connections: Int = 8, timeout: Double = 30, adaptive: Bool = true, maxWriteUnits: Double? = nil) {
+    public init(
+        _ configuration: AWSResolvedConfiguration, retry: RetryPolicy = RetryPolicy(),
+        connections: Int = 8, timeout: Double = 30, adaptive: Bool = true, maxWriteUnits: Double? = nil
+    ) {
         endpoint = configuration.endpoint
         region = configuration.region
         self.retry = retry
@@ -52,22 +54,26 @@ public final class DynamoDBClient: Sendable {
     /// `consumed`. A write request gives `writeUnits`, the capacity it is expected to consume,
     /// which `writeBudget` reserves before each attempt. Throws `DynamoDBError`: the service's
     /// own error, or the last one once attempts run out.
-    package func send<Request: DynamoDB.Operation>(_ request: Request, retries: RetryCounter? = nil,
-                                                   entity: String = "", writeUnits: Double = 0) async throws -> Request.Response {
+    package func send<Request: DynamoDB.Operation>(
+        _ request: Request, retries: RetryCounter? = nil,
+        entity: String = "", writeUnits: Double = 0
+    ) async throws -> Request.Response {
         let body: Data
         do {
             body = try request.body()
         } catch {
-            throw DynamoDBError(operation: Request.name, status: nil, code: .validation, type: "ValidationException",
-                                message: "the request cannot be encoded: \(error)")
+            throw DynamoDBError(
+                operation: Request.name, status: nil, code: .validation, type: "ValidationException",
+                message: "the request cannot be encoded: \(error)")
         }
         let data = try await send(Request.name, body, retries: retries, entity: entity, writeUnits: writeUnits)
         let response: Request.Response
         do {
             response = try JSONDecoder().decode(Request.Response.self, from: data)
         } catch {
-            throw DynamoDBError(operation: Request.name, status: 200, code: .invalidResponse, type: "InvalidResponse",
-                                message: redactor.redact("the response is not what \(Request.name) answers (\(error)): ")
+            throw DynamoDBError(
+                operation: Request.name, status: 200, code: .invalidResponse, type: "InvalidResponse",
+                message: redactor.redact("the response is not what \(Request.name) answers (\(error)): ")
                     + String(redactor.redact(String(decoding: data.prefix(4000), as: UTF8.self)).prefix(200)))
         }
         if let units = (response as? any DynamoDB.ReportsCapacity)?.consumedCapacity?.units {
@@ -82,8 +88,10 @@ public final class DynamoDBClient: Sendable {
     /// and the write budget. With the adaptive rate on, a throttle uses up no attempt when the
     /// run made progress since this request's previous throttle (at its first: at all), that
     /// is when some request of the client succeeded meanwhile.
-    package func send(_ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
-                     writeUnits: Double = 0) async throws -> Data {
+    package func send(
+        _ operation: String, _ body: Data, retries: RetryCounter? = nil, entity: String = "",
+        writeUnits: Double = 0
+    ) async throws -> Data {
         var attempt = 1
         var successesAtLastThrottle = 0
         while true {
@@ -101,7 +109,10 @@ public final class DynamoDBClient: Sendable {
                     progressed = successes > successesAtLastThrottle
                     successesAtLastThrottle = successes
                 }
-                guard try await retry.backOff(after: &attempt, counting: retries, entity: entity, usingAnAttempt: !progressed) else {
+                guard
+                    try await retry.backOff(
+                        after: &attempt, counting: retries, entity: entity, usingAnAttempt: !progressed)
+                else {
                     throw error
                 }
             }
@@ -114,19 +125,24 @@ public final class DynamoDBClient: Sendable {
 
     /// One attempt, no retry: the body of a 200 response.
     package func sendOnce(_ operation: String, _ body: Data) async throws -> Data {
-        let headers = signer.sign(method: "POST", url: endpoint, headers: [
-            (name: "Content-Type", value: "application/x-amz-json-1.0"),
-            (name: "X-Amz-Target", value: "DynamoDB_20120810.\(operation)"),
-        ], body: Array(body), date: Date())
+        let headers = signer.sign(
+            method: "POST", url: endpoint,
+            headers: [
+                (name: "Content-Type", value: "application/x-amz-json-1.0"),
+                (name: "X-Amz-Target", value: "DynamoDB_20120810.\(operation)"),
+            ], body: Array(body), date: Date())
         let response: HTTPResponse
         do {
-            response = try await transport.post(endpoint, headers: headers, body: body)  // Host included: the signed value is the one sent
+            // Host included: the signed value is the one sent
+            response = try await transport.post(endpoint, headers: headers, body: body)
         } catch {
-            throw DynamoDBError.transport(operation, "no response from \(endpointDescription): \(redactor.redact("\(error)"))")
+            throw DynamoDBError.transport(
+                operation, "no response from \(endpointDescription): \(redactor.redact("\(error)"))")
         }
         guard response.status == 200 else {
-            throw DynamoDBError(operation: operation, status: response.status, errorTypeHeader: response.errorType, body: response.body,
-                                redactor: redactor)
+            throw DynamoDBError(
+                operation: operation, status: response.status, errorTypeHeader: response.errorType, body: response.body,
+                redactor: redactor)
         }
         return response.body
     }

@@ -78,8 +78,10 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public let cancellationReasons: [CancellationReason]
 
-    init(operation: String, status: Int?, code: Code, type: String, message: String,
-         cancellationReasons: [CancellationReason] = []) {
+    init(
+        operation: String, status: Int?, code: Code, type: String, message: String,
+        cancellationReasons: [CancellationReason] = []
+    ) {
         self.operation = operation
         self.status = status
         self.code = code
@@ -103,7 +105,8 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             type = try? container.decodeIfPresent(String.self, forKey: .type)
-            message = (try? container.decodeIfPresent(String.self, forKey: .message))
+            message =
+                (try? container.decodeIfPresent(String.self, forKey: .message))
                 ?? (try? container.decodeIfPresent(String.self, forKey: .capitalMessage))
             reasons = try? container.decodeIfPresent([CancellationReason].self, forKey: .reasons)
         }
@@ -115,31 +118,41 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
     /// or load balancer) gives the status and a short excerpt of its text. Every text taken from
     /// the response goes through `redactor` first: a server may echo the request's headers
     /// (docs/dynamodb.md, "Secrets in messages").
-    init(operation: String, status: Int, errorTypeHeader: String?, body: Data, redactor: SecretRedactor = SecretRedactor()) {
+    init(
+        operation: String, status: Int, errorTypeHeader: String?, body: Data,
+        redactor: SecretRedactor = SecretRedactor()
+    ) {
         let json = try? JSONDecoder().decode(Body.self, from: body)
         var type = json?.type.map { String($0.split(separator: "#").last ?? "") }
         if type?.isEmpty ?? true, let header = errorTypeHeader, !header.isEmpty {
             type = String(header.split(separator: ":").first ?? "")
         }
         // Read as text only when it is not DynamoDB's JSON (XML, an HTML page).
-        let text = json?.message != nil && !(type?.isEmpty ?? true)
+        let text =
+            json?.message != nil && !(type?.isEmpty ?? true)
             ? "" : redactor.redact(String(decoding: body.prefix(64 << 10), as: UTF8.self))
         if type?.isEmpty ?? true, let code = Self.xmlElement("Code", in: text) {
             type = code  // authentication errors of some servers (moto) come as XML
         }
-        let message = json?.message.map(redactor.redact) ?? Self.xmlElement("Message", in: text)
+        let message =
+            json?.message.map(redactor.redact) ?? Self.xmlElement("Message", in: text)
             ?? Self.excerpt(String(text.prefix(4000)), status: status)
         if let type, !type.isEmpty {
             let reasons = (json?.reasons ?? []).map { $0.redacted(by: redactor) }
-            self.init(operation: operation, status: status, code: Code(type: type), type: redactor.redact(type), message: message,
-                      cancellationReasons: reasons)
+            self.init(
+                operation: operation, status: status, code: Code(type: type), type: redactor.redact(type),
+                message: message,
+                cancellationReasons: reasons)
         } else {
-            self.init(operation: operation, status: status, code: .http(status), type: "HTTP \(status)", message: message)
+            self.init(
+                operation: operation, status: status, code: .http(status), type: "HTTP \(status)", message: message)
         }
     }
 
     private static func xmlElement(_ name: String, in text: String) -> String? {
-        guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else { return nil }
+        guard let start = text.range(of: "<\(name)>"),
+            let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
+        else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
     }
 
@@ -149,8 +162,11 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
         var plain = text
         for element in ["script", "style", "head"] {
             while let start = plain.range(of: "<\(element)", options: .caseInsensitive),
-                  let end = plain.range(of: "</\(element)>", options: .caseInsensitive, range: start.upperBound..<plain.endIndex) {
-                let title = element == "head" ? xmlElement("title", in: String(plain[start.lowerBound..<end.upperBound])) : nil
+                let end = plain.range(
+                    of: "</\(element)>", options: .caseInsensitive, range: start.upperBound..<plain.endIndex)
+            {
+                let title =
+                    element == "head" ? xmlElement("title", in: String(plain[start.lowerBound..<end.upperBound])) : nil
                 plain.replaceSubrange(start.lowerBound..<end.upperBound, with: title.map { " \($0): " } ?? " ")
             }
         }

@@ -107,7 +107,8 @@ struct JSONBodyWriter {
             case .ns(let texts): json.strings("NS", texts)
             case .bs(let texts): json.strings("BS", texts)
             case .unrecognized(let text):
-                throw EncodingError.invalidValue(text, .init(codingPath: [], debugDescription: "not a DynamoDB attribute value: \(text)"))
+                throw EncodingError.invalidValue(
+                    text, .init(codingPath: [], debugDescription: "not a DynamoDB attribute value: \(text)"))
             }
         }
     }

@@ -142,7 +142,8 @@ package enum DynamoDB {
         }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", item = "Item", conditionExpression = "ConditionExpression"
-            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues =
+                "ExpressionAttributeValues"
             case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
     }
@@ -165,7 +166,8 @@ package enum DynamoDB {
         }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", conditionExpression = "ConditionExpression"
-            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues =
+                "ExpressionAttributeValues"
             case returnConsumedCapacity = "ReturnConsumedCapacity"
         }
     }
@@ -186,7 +188,8 @@ package enum DynamoDB {
         }
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", conditionExpression = "ConditionExpression"
-            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues =
+                "ExpressionAttributeValues"
         }
     }
 
@@ -210,7 +213,8 @@ package enum DynamoDB {
         enum CodingKeys: String, CodingKey {
             case tableName = "TableName", key = "Key", updateExpression = "UpdateExpression"
             case conditionExpression = "ConditionExpression", returnConsumedCapacity = "ReturnConsumedCapacity"
-            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues = "ExpressionAttributeValues"
+            case expressionAttributeNames = "ExpressionAttributeNames", expressionAttributeValues =
+                "ExpressionAttributeValues"
         }
     }
 
@@ -233,7 +237,8 @@ package enum DynamoDB {
             case tableName = "TableName", consistentRead = "ConsistentRead", limit = "Limit", segment = "Segment"
             case totalSegments = "TotalSegments", select = "Select", exclusiveStartKey = "ExclusiveStartKey"
             case filterExpression = "FilterExpression", expressionAttributeNames = "ExpressionAttributeNames"
-            case expressionAttributeValues = "ExpressionAttributeValues", returnConsumedCapacity = "ReturnConsumedCapacity"
+            case expressionAttributeValues = "ExpressionAttributeValues", returnConsumedCapacity =
+                "ReturnConsumedCapacity"
         }
         package typealias Response = ItemsPage
     }
@@ -250,12 +255,15 @@ package enum DynamoDB {
         package var expressionAttributeValues: DynamoItem
         package var exclusiveStartKey: DynamoItem?
         package var returnConsumedCapacity: String? = totalCapacity
-        package init(tableName: String, keyCondition: String, filter: String?, names: [String: String], values: DynamoItem) {
+        package init(
+            tableName: String, keyCondition: String, filter: String?, names: [String: String], values: DynamoItem
+        ) {
             (self.tableName, keyConditionExpression, filterExpression) = (tableName, keyCondition, filter)
             (expressionAttributeNames, expressionAttributeValues) = (names, values)
         }
         enum CodingKeys: String, CodingKey {
-            case tableName = "TableName", consistentRead = "ConsistentRead", keyConditionExpression = "KeyConditionExpression"
+            case tableName = "TableName", consistentRead = "ConsistentRead", keyConditionExpression =
+                "KeyConditionExpression"
             case filterExpression = "FilterExpression", expressionAttributeNames = "ExpressionAttributeNames"
             case expressionAttributeValues = "ExpressionAttributeValues", exclusiveStartKey = "ExclusiveStartKey"
             case returnConsumedCapacity = "ReturnConsumedCapacity"
@@ -270,7 +278,8 @@ package enum DynamoDB {
         package var lastEvaluatedKey: DynamoItem?
         package var consumedCapacity: ConsumedCapacity?
         enum CodingKeys: String, CodingKey {
-            case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey", consumedCapacity = "ConsumedCapacity"
+            case items = "Items", count = "Count", lastEvaluatedKey = "LastEvaluatedKey", consumedCapacity =
+                "ConsumedCapacity"
         }
     }
 
@@ -279,7 +288,9 @@ package enum DynamoDB {
     package struct KeysAndAttributes: Codable, Sendable {
         package var keys: [DynamoItem]
         package var consistentRead: Bool?
-        package init(keys: [DynamoItem], consistentRead: Bool? = true) { (self.keys, self.consistentRead) = (keys, consistentRead) }
+        package init(keys: [DynamoItem], consistentRead: Bool? = true) {
+            (self.keys, self.consistentRead) = (keys, consistentRead)
+        }
         enum CodingKeys: String, CodingKey { case keys = "Keys", consistentRead = "ConsistentRead" }
     }
 
@@ -288,7 +299,9 @@ package enum DynamoDB {
         package var requestItems: [String: KeysAndAttributes]
         package var returnConsumedCapacity: String? = totalCapacity
         package init(requestItems: [String: KeysAndAttributes]) { self.requestItems = requestItems }
-        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity" }
+        enum CodingKeys: String, CodingKey {
+            case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity"
+        }
         package struct Response: Decodable, Sendable, ReportsCapacity {
             package var responses: [String: [DynamoItem]]?
             package var unprocessedKeys: [String: KeysAndAttributes]?
@@ -320,11 +333,15 @@ package enum DynamoDB {
         package var requestItems: [String: [WriteRequest]]
         package var returnConsumedCapacity: String? = totalCapacity
         package init(requestItems: [String: [WriteRequest]]) { self.requestItems = requestItems }
-        enum CodingKeys: String, CodingKey { case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity" }
+        enum CodingKeys: String, CodingKey {
+            case requestItems = "RequestItems", returnConsumedCapacity = "ReturnConsumedCapacity"
+        }
         package struct Response: Decodable, Sendable, ReportsCapacity {
             package var unprocessedItems: [String: [WriteRequest]]?
             package var consumedCapacity: ConsumedCapacity?
-            enum CodingKeys: String, CodingKey { case unprocessedItems = "UnprocessedItems", consumedCapacity = "ConsumedCapacity" }
+            enum CodingKeys: String, CodingKey {
+                case unprocessedItems = "UnprocessedItems", consumedCapacity = "ConsumedCapacity"
+            }
         }
     }
 
@@ -347,7 +364,9 @@ package enum DynamoDB {
                 case .conditionCheck(let check): try container.encode(check, forKey: .conditionCheck)
                 }
             }
-            enum CodingKeys: String, CodingKey { case put = "Put", delete = "Delete", conditionCheck = "ConditionCheck" }
+            enum CodingKeys: String, CodingKey {
+                case put = "Put", delete = "Delete", conditionCheck = "ConditionCheck"
+            }
         }
         package var clientRequestToken: String
         package var transactItems: [Action]
@@ -360,7 +379,8 @@ package enum DynamoDB {
             self.init(actions: puts.map(Action.put), token: token)
         }
         enum CodingKeys: String, CodingKey {
-            case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems", returnConsumedCapacity = "ReturnConsumedCapacity"
+            case clientRequestToken = "ClientRequestToken", transactItems = "TransactItems", returnConsumedCapacity =
+                "ReturnConsumedCapacity"
         }
     }
 }

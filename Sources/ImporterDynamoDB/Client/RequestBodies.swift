@@ -42,15 +42,18 @@ extension DynamoDB.TransactWriteItems {
                             case .delete(let delete):
                                 json.key("Delete")
                                 try json.object { json in
-                                    try json.keyAndCondition(table: delete.tableName, key: delete.key, delete.conditionExpression,
-                                                             names: delete.expressionAttributeNames, values: delete.expressionAttributeValues)
+                                    try json.keyAndCondition(
+                                        table: delete.tableName, key: delete.key, delete.conditionExpression,
+                                        names: delete.expressionAttributeNames, values: delete.expressionAttributeValues
+                                    )
                                     json.member("ReturnConsumedCapacity", delete.returnConsumedCapacity)
                                 }
                             case .conditionCheck(let check):
                                 json.key("ConditionCheck")
                                 try json.object { json in
-                                    try json.keyAndCondition(table: check.tableName, key: check.key, check.conditionExpression,
-                                                             names: check.expressionAttributeNames, values: check.expressionAttributeValues)
+                                    try json.keyAndCondition(
+                                        table: check.tableName, key: check.key, check.conditionExpression,
+                                        names: check.expressionAttributeNames, values: check.expressionAttributeValues)
                                 }
                             }
                         }
@@ -65,8 +68,10 @@ extension DynamoDB.TransactWriteItems {
 extension JSONBodyWriter {
     /// The members of an action on an item named by its key, under a condition (a transaction's
     /// Delete or ConditionCheck).
-    mutating func keyAndCondition(table: String, key: DynamoItem, _ expression: String?, names: [String: String]?,
-                                  values: DynamoItem?) throws {
+    mutating func keyAndCondition(
+        table: String, key: DynamoItem, _ expression: String?, names: [String: String]?,
+        values: DynamoItem?
+    ) throws {
         member("TableName", table)
         try member("Key", key)
         member("ConditionExpression", expression)
@@ -114,8 +119,10 @@ extension DynamoDB.BatchGetItem {
 extension JSONBodyWriter {
     /// The body of a batch request: `{"RequestItems": {table: …}, "ReturnConsumedCapacity": …}`,
     /// each table's part written by `write`.
-    static func batch<Part>(_ requestItems: [String: Part], returnConsumedCapacity: String?,
-                            _ write: (inout JSONBodyWriter, Part) throws -> Void) throws -> Data {
+    static func batch<Part>(
+        _ requestItems: [String: Part], returnConsumedCapacity: String?,
+        _ write: (inout JSONBodyWriter, Part) throws -> Void
+    ) throws -> Data {
         try JSONBodyWriter.body { json in
             try json.object { json in
                 json.key("RequestItems")

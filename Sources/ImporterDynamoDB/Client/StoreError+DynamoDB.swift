@@ -5,10 +5,13 @@ extension StoreError {
     /// A failed DynamoDB call as a failure of the store at `table`, by what the service said:
     /// throttling, no answer (network), an item too large, a failed condition or transaction
     /// conflict (another writer), else refused with the service's error type.
-    static func dynamoDB(_ error: DynamoDBError, at table: String, _ message: String? = nil, entity: String? = nil,
-                         key: Value? = nil) -> StoreError {
+    static func dynamoDB(
+        _ error: DynamoDBError, at table: String, _ message: String? = nil, entity: String? = nil,
+        key: Value? = nil
+    ) -> StoreError {
         let text = [table, message, "\(error)"].compactMap { $0 }.joined(separator: ": ")
-        return StoreError(kind(of: error), text, entity: entity, key: key, operation: error.operation, underlying: error)
+        return StoreError(
+            kind(of: error), text, entity: entity, key: key, operation: error.operation, underlying: error)
     }
 
     /// The kind of failure a DynamoDB error is.
@@ -18,9 +21,11 @@ extension StoreError {
         switch error.code {
         case .transport: return .network
         case .conditionalCheckFailed: return .conflictingWriter
-        case .transactionCanceled where reasons.contains("ThrottlingError") || reasons.contains("ProvisionedThroughputExceeded"):
+        case .transactionCanceled
+        where reasons.contains("ThrottlingError") || reasons.contains("ProvisionedThroughputExceeded"):
             return .throttled
-        case .transactionCanceled where reasons.contains("ConditionalCheckFailed") || reasons.contains("TransactionConflict"):
+        case .transactionCanceled
+        where reasons.contains("ConditionalCheckFailed") || reasons.contains("TransactionConflict"):
             return .conflictingWriter
         case .validation where error.message.localizedCaseInsensitiveContains("item size"):
             return .itemTooLarge

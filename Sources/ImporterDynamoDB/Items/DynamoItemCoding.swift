@@ -35,8 +35,9 @@ package struct DynamoItemCoding: Sendable {
     /// `values` holds one value per attribute, by position. Doubles must be finite (docs/values.md
     /// refuses `inf`/`nan` before a value is made).
     package func encode(_ values: [Value]) -> String {
-        precondition(values.count == entity.attributes.count,
-                     "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
+        precondition(
+            values.count == entity.attributes.count,
+            "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
         var json: [UInt8] = [UInt8(ascii: "{")]
         json.reserveCapacity(64 * values.count)
         var first = true
@@ -81,7 +82,9 @@ package struct DynamoItemCoding: Sendable {
     /// An item's key alone (`["id": .s("…")]`).
     package func key(_ key: Value) -> DynamoItem {
         var item: DynamoItem = [:]
-        for (name, part) in zip(entity.keyAttributes, entity.keyParts(key)) { item[name] = attributeValue(part) ?? .null }
+        for (name, part) in zip(entity.keyAttributes, entity.keyParts(key)) {
+            item[name] = attributeValue(part) ?? .null
+        }
         return item
     }
 
@@ -123,8 +126,9 @@ package struct DynamoItemCoding: Sendable {
     /// - a Boolean (or null) is 1 byte.
     /// Nulls are omitted from the item (see `encode`), so they count nothing.
     package func itemSize(_ values: [Value]) -> Int {
-        precondition(values.count == entity.attributes.count,
-                     "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
+        precondition(
+            values.count == entity.attributes.count,
+            "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
         var size = 0
         for (attribute, value) in zip(entity.attributes, values) {
             guard let (tag, text) = typedText(value) else { continue }
@@ -132,7 +136,9 @@ package struct DynamoItemCoding: Sendable {
             switch tag {
             case "S": size += text.utf8.count
             case "N": size += (DynamoNumberText.significantDigitCount(text) + 1) / 2 + 1
-            case "B": size += text.utf8.count / 4 * 3 - text.utf8.reversed().prefix(2).filter { $0 == UInt8(ascii: "=") }.count
+            case "B":
+                size +=
+                    text.utf8.count / 4 * 3 - text.utf8.reversed().prefix(2).filter { $0 == UInt8(ascii: "=") }.count
             default: size += 1
             }
         }
@@ -169,16 +175,21 @@ package struct DynamoItemCoding: Sendable {
         case .string:
             return .string(try text("S", "an S (string)"))
         case .uuid:
-            guard let canonical = UUIDText.canonical(try text("S", "an S holding a UUID")) else { throw fail("an S holding a UUID") }
+            guard let canonical = UUIDText.canonical(try text("S", "an S holding a UUID")) else {
+                throw fail("an S holding a UUID")
+            }
             return .string(canonical)
         case .uri:
             return .string(try text("S", "an S (a URI)"))
         case .binary:
-            guard case .b(let base64) = raw, let bytes = Base64.decode(base64) else { throw fail("a B (binary, base64 in JSON)") }
+            guard case .b(let base64) = raw, let bytes = Base64.decode(base64) else {
+                throw fail("a B (binary, base64 in JSON)")
+            }
             return .binary(bytes)
         case .int16, .int32, .int64:
             let range = attribute.type.integerRange!
-            let expected = "an N holding a whole number in \(range.lowerBound)...\(range.upperBound) (\(attribute.type.rawValue))"
+            let expected =
+                "an N holding a whole number in \(range.lowerBound)...\(range.upperBound) (\(attribute.type.rawValue))"
             guard let number = DynamoNumberText.integer(try text("N", expected)), range.contains(number) else {
                 throw fail(expected)
             }
@@ -200,8 +211,11 @@ package struct DynamoItemCoding: Sendable {
                 case .failure(let problem): throw fail("\(expected); the text \(problem.message)")
                 }
             case .epochSeconds:
-                let expected = "an N holding epoch seconds with at most millisecond precision (dateEncoding epochSeconds)"
-                guard let millis = DynamoNumberText.epochMillis(seconds: try text("N", expected)) else { throw fail(expected) }
+                let expected =
+                    "an N holding epoch seconds with at most millisecond precision (dateEncoding epochSeconds)"
+                guard let millis = DynamoNumberText.epochMillis(seconds: try text("N", expected)) else {
+                    throw fail(expected)
+                }
                 return .date(millis)
             }
         case .boolean:
@@ -217,7 +231,9 @@ enum DynamoNumberText {
     /// `0.0000001`, `1e+21` becomes `1000000000000000000000`, `-0.0` becomes `0` (DynamoDB
     /// numbers have no negative zero). Parsing the text with `Double(_:)` gives the double back.
     static func plain(_ number: Double) -> String {
-        precondition(number.isFinite, "DynamoDB numbers cannot hold \(number); inf and nan are refused at input (docs/values.md)")
+        precondition(
+            number.isFinite, "DynamoDB numbers cannot hold \(number); inf and nan are refused at input (docs/values.md)"
+        )
         return DecimalText.canonical(String(describing: number))!
     }
 
@@ -230,7 +246,9 @@ enum DynamoNumberText {
     /// Epoch seconds text back to milliseconds; nil if it is not a number, has a non-zero
     /// digit below the millisecond, or is out of Int64's range.
     static func epochMillis(seconds text: String) -> Int64? {
-        guard let seconds = DecimalText.canonical(text), let millis = DecimalText.canonical(seconds + "e3") else { return nil }
+        guard let seconds = DecimalText.canonical(text), let millis = DecimalText.canonical(seconds + "e3") else {
+            return nil
+        }
         return Int64(millis)
     }
 

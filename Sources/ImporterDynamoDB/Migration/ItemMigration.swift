@@ -23,7 +23,8 @@ struct ItemMigration: Sendable {
     /// nil when a step removes the entity.
     init?(plan: MigrationPlan, entity source: Entity, tables: DynamoDBTables, dates: DateEncoding) {
         guard let targetName = plan.currentName(ofEntity: source.name), let target = plan.to.entity(named: targetName),
-              let migrator = RecordMigrator(plan: plan, entity: source.name) else { return nil }
+            let migrator = RecordMigrator(plan: plan, entity: source.name)
+        else { return nil }
         self.source = source
         self.target = target
         sourceTable = tables.table(of: source)
@@ -66,30 +67,39 @@ struct ItemMigration: Sendable {
             old = try oldCoding.decode(raw)
         } catch let error as DynamoItemDecodingError {
             let key = keyValue(raw)
-            return .failed(MigrationFailure(
-                entity: source.name, key: key,
-                rejection: Rejection(stage: .migrate, reason: .type, field: error.attribute,
-                                     "the stored item does not fit version \(plan.from.version) of \(source.name): \(error)"),
-                toVersion: plan.steps.first?.to.version ?? plan.to.version))
+            return .failed(
+                MigrationFailure(
+                    entity: source.name, key: key,
+                    rejection: Rejection(
+                        stage: .migrate, reason: .type, field: error.attribute,
+                        "the stored item does not fit version \(plan.from.version) of \(source.name): \(error)"),
+                    toVersion: plan.steps.first?.to.version ?? plan.to.version))
         } catch {
-            return .failed(MigrationFailure(entity: source.name, key: keyValue(raw),
-                                            rejection: Rejection(stage: .migrate, reason: .type, "\(error)"), toVersion: plan.to.version))
+            return .failed(
+                MigrationFailure(
+                    entity: source.name, key: keyValue(raw),
+                    rejection: Rejection(stage: .migrate, reason: .type, "\(error)"), toVersion: plan.to.version))
         }
         let key = source.key(of: old)
         let new: [Value]
         switch migrator.migrateNamingStep(old) {
         case .failure(let failure):
-            return .failed(MigrationFailure(entity: source.name, key: key, rejection: failure.rejection,
-                                            toVersion: plan.steps[failure.step].to.version, item: old))
+            return .failed(
+                MigrationFailure(
+                    entity: source.name, key: key, rejection: failure.rejection,
+                    toVersion: plan.steps[failure.step].to.version, item: old))
         case .success(let values): new = values
         }
         let size = newCoding.itemSize(new)
         if size > EntityWriter.maxItemBytes {
-            return .failed(MigrationFailure(
-                entity: source.name, key: key,
-                rejection: Rejection(stage: .migrate, reason: .size,
-                                     "the migrated item is \(size) bytes, more than DynamoDB's \(EntityWriter.maxItemBytes) per item"),
-                toVersion: plan.to.version, item: old))
+            return .failed(
+                MigrationFailure(
+                    entity: source.name, key: key,
+                    rejection: Rejection(
+                        stage: .migrate, reason: .size,
+                        "the migrated item is \(size) bytes, more than DynamoDB's \(EntityWriter.maxItemBytes) per item"
+                    ),
+                    toVersion: plan.to.version, item: old))
         }
         var item = newCoding.encodeObject(new)
         for (name, value) in raw where !modelNames.contains(name) { item[name] = value }
@@ -100,9 +110,11 @@ struct ItemMigration: Sendable {
 
     /// An item whose migrated form DynamoDB refused.
     func refused(_ raw: DynamoItem, _ message: String) -> MigrationFailure {
-        MigrationFailure(entity: source.name, key: keyValue(raw),
-                         rejection: Rejection(stage: .migrate, reason: .constraint, "DynamoDB refused the migrated item: \(message)"),
-                         toVersion: plan.to.version, item: try? oldCoding.decode(raw))
+        MigrationFailure(
+            entity: source.name, key: keyValue(raw),
+            rejection: Rejection(
+                stage: .migrate, reason: .constraint, "DynamoDB refused the migrated item: \(message)"),
+            toVersion: plan.to.version, item: try? oldCoding.decode(raw))
     }
 
     /// The key of an item that could not be decoded, as far as its key attributes can be read.

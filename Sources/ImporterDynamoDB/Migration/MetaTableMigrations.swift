@@ -34,10 +34,12 @@ extension MigrationRecord {
             return Date(timeIntervalSince1970: Double(millis) / 1000)
         }
         guard let from = entry["from"]?.number.flatMap({ Int($0) }), let to = entry["to"]?.number.flatMap({ Int($0) }),
-              let started = date("started") else { return nil }
-        self.init(from: from, to: to, checksum: entry["checksum"]?.string ?? "", started: started, finished: date("finished"),
-                  items: entry["items"]?.number.flatMap { Int($0) } ?? 0, applied: entry["success"] == .bool(true),
-                  note: entry["note"]?.string)
+            let started = date("started")
+        else { return nil }
+        self.init(
+            from: from, to: to, checksum: entry["checksum"]?.string ?? "", started: started, finished: date("finished"),
+            items: entry["items"]?.number.flatMap { Int($0) } ?? 0, applied: entry["success"] == .bool(true),
+            note: entry["note"]?.string)
     }
 }
 
@@ -51,51 +53,69 @@ extension DynamoDBTables {
             return nil
         }
         guard let item = found.item else { return nil }
-        let entries: [DynamoItem] = if case .l(let list) = item["migrations"] {
-            list.compactMap { if case .m(let entry) = $0 { entry } else { nil } }
-        } else { [] }
+        let entries: [DynamoItem] =
+            if case .l(let list) = item["migrations"] {
+                list.compactMap { if case .m(let entry) = $0 { entry } else { nil } }
+            } else { [] }
         let migrations = entries.compactMap(MigrationRecord.init)
-        return RecordedModel(version: Int(item["version"]?.number ?? "") ?? 0, checksum: item["checksum"]?.string ?? "?",
-                             migratingTo: item["migratingTo"]?.number.flatMap { Int($0) },
-                             migrationStarted: item["migrationStarted"]?.string, migrations: migrations)
+        return RecordedModel(
+            version: Int(item["version"]?.number ?? "") ?? 0, checksum: item["checksum"]?.string ?? "?",
+            migratingTo: item["migratingTo"]?.number.flatMap { Int($0) },
+            migrationStarted: item["migrationStarted"]?.string, migrations: migrations)
     }
 
     /// Marks the tables as migrating to the plan's end version, if they still hold its start
     /// version and no other migration has begun; `run` and `export` refuse them until it ends.
     func beginMigration(_ plan: MigrationPlan, started: Date) async throws {
-        try await update(plan.from.name,
-                   "SET #migratingTo = :to, #migrationStarted = :started",
-                   condition: "#version = :from AND #checksum = :checksum AND attribute_not_exists(#migratingTo)",
-                   values: [":to": .n(String(plan.to.version)), ":from": .n(String(plan.from.version)),
-                            ":checksum": .s(plan.from.checksum), ":started": .s(ISO8601.format(started))],
-                   refusal: "another run or migration changed the meta table of \(plan.from.name) meanwhile; run importer migrate again")
+        try await update(
+            plan.from.name,
+            "SET #migratingTo = :to, #migrationStarted = :started",
+            condition: "#version = :from AND #checksum = :checksum AND attribute_not_exists(#migratingTo)",
+            values: [
+                ":to": .n(String(plan.to.version)), ":from": .n(String(plan.from.version)),
+                ":checksum": .s(plan.from.checksum), ":started": .s(ISO8601.format(started)),
+            ],
+            refusal:
+                "another run or migration changed the meta table of \(plan.from.name) meanwhile; run importer migrate again"
+        )
     }
 
     /// Records the end version and checksum, ends the migration and adds it to the history.
     func finishMigration(_ plan: MigrationPlan, _ entry: MigrationRecord) async throws {
-        try await update(plan.to.name,
-                   "SET #version = :to, #checksum = :checksum, #migrations = list_append(if_not_exists(#migrations, :none), :entry) REMOVE #migratingTo, #migrationStarted",
-                   condition: "#migratingTo = :to",
-                   values: [":to": .n(String(plan.to.version)), ":checksum": .s(plan.to.checksum),
-                            ":none": .l([]), ":entry": .l([entry.attributeValue])],
-                   refusal: "the meta table of \(plan.to.name) no longer shows this migration as unfinished")
+        try await update(
+            plan.to.name,
+            "SET #version = :to, #checksum = :checksum, #migrations = list_append(if_not_exists(#migrations, :none), :entry) REMOVE #migratingTo, #migrationStarted",
+            condition: "#migratingTo = :to",
+            values: [
+                ":to": .n(String(plan.to.version)), ":checksum": .s(plan.to.checksum),
+                ":none": .l([]), ":entry": .l([entry.attributeValue]),
+            ],
+            refusal: "the meta table of \(plan.to.name) no longer shows this migration as unfinished")
     }
 
     /// Adds a migration that changed nothing (its items cannot all be migrated) to the history.
     func recordRefusedMigration(_ plan: MigrationPlan, _ entry: MigrationRecord) async throws {
-        try await update(plan.from.name, "SET #migrations = list_append(if_not_exists(#migrations, :none), :entry)",
-                   condition: "attribute_exists(#model)", values: [":none": .l([]), ":entry": .l([entry.attributeValue])],
-                   refusal: "the meta table has no record of \(plan.from.name)")
+        try await update(
+            plan.from.name, "SET #migrations = list_append(if_not_exists(#migrations, :none), :entry)",
+            condition: "attribute_exists(#model)", values: [":none": .l([]), ":entry": .l([entry.attributeValue])],
+            refusal: "the meta table has no record of \(plan.from.name)")
     }
 
     /// Names for the meta item's attributes in expressions (some are DynamoDB reserved words).
-    private static let metaNames = Dictionary(uniqueKeysWithValues: ["model", "version", "checksum", "migratingTo", "migrationStarted", "migrations"].map { ("#" + $0, $0) })
+    private static let metaNames = Dictionary(
+        uniqueKeysWithValues: ["model", "version", "checksum", "migratingTo", "migrationStarted", "migrations"].map {
+            ("#" + $0, $0)
+        })
 
-    private func update(_ model: String, _ expression: String, condition: String, values: DynamoItem, refusal: String) async throws {
+    private func update(_ model: String, _ expression: String, condition: String, values: DynamoItem, refusal: String)
+        async throws
+    {
         let names = Self.metaNames.filter { expression.contains($0.key) || condition.contains($0.key) }
         do {
-            _ = try await client.send(DynamoDB.UpdateItem(tableName: metaTable, key: ["model": .s(model)], update: expression,
-                                                          condition: DynamoDB.Condition(condition, names: names, values: values)))
+            _ = try await client.send(
+                DynamoDB.UpdateItem(
+                    tableName: metaTable, key: ["model": .s(model)], update: expression,
+                    condition: DynamoDB.Condition(condition, names: names, values: values)))
         } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
             throw StoreError(.conflictingWriter, "\(metaTable): \(refusal)", operation: "UpdateItem", underlying: error)
         } catch let error as DynamoDBError {

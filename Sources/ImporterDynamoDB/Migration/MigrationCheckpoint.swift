@@ -29,7 +29,8 @@ struct MigrationCheckpoint: Codable, Sendable {
         do {
             return try JSONDecoder().decode(MigrationCheckpoint.self, from: data)
         } catch {
-            throw StoreError(.unusableCheckpoint, "\(path): the migration checkpoint is unreadable (\(error))", underlying: error)
+            throw StoreError(
+                .unusableCheckpoint, "\(path): the migration checkpoint is unreadable (\(error))", underlying: error)
         }
     }
 
@@ -38,10 +39,13 @@ struct MigrationCheckpoint: Codable, Sendable {
         encoder.outputFormatting = [.sortedKeys]
         do {
             let directory = FilePaths.directory(of: path)
-            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
             try OutputFile.write(encoder.encode(self), to: path)
         } catch {
-            throw StoreError(.storage(resultCode: nil), "\(path): cannot save the migration checkpoint: \(error)", underlying: error)
+            throw StoreError(
+                .storage(resultCode: nil), "\(path): cannot save the migration checkpoint: \(error)", underlying: error)
         }
     }
 }
@@ -89,7 +93,8 @@ enum JSONObjectText {
 
     static func object(_ text: String) throws -> DynamoItem {
         guard let item = try? JSONDecoder().decode(DynamoItem.self, from: Data(text.utf8)) else {
-            throw StoreError(.unusableCheckpoint, "the migration checkpoint holds an unreadable item: \(text.prefix(200))")
+            throw StoreError(
+                .unusableCheckpoint, "the migration checkpoint holds an unreadable item: \(text.prefix(200))")
         }
         return item
     }

@@ -70,12 +70,17 @@ final class TableMigrator: Sendable {
                 try progress.save(segment, at: index, of: name, count: saved.count)
             }
             while !segment.finished && !isStopped {
-                let page = try await scan(index, of: saved.count, after: try segment.next.map(JSONObjectText.object), limit: settings.pageSize)
+                let page = try await scan(
+                    index, of: saved.count, after: try segment.next.map(JSONObjectText.object), limit: settings.pageSize
+                )
                 var next = segment
                 next.inFlight = page.items.map(JSONObjectText.text)
                 next.next = page.next.map(JSONObjectText.text)
                 next.finished = page.next == nil
-                guard try await write(page.items, beforeWriting: { try progress.save(next, at: index, of: name, count: saved.count) }) else { return }
+                guard
+                    try await write(
+                        page.items, beforeWriting: { try progress.save(next, at: index, of: name, count: saved.count) })
+                else { return }
                 segment = next
                 segment.inFlight = []
                 try progress.save(segment, at: index, of: name, count: saved.count)
@@ -97,7 +102,9 @@ final class TableMigrator: Sendable {
     // MARK: Reading
 
     /// One page of a segment; at most `limit` items (nil: as many as DynamoDB gives, up to 1 MB).
-    private func scan(_ segment: Int, of segments: Int, after startKey: DynamoItem?, limit: Int?) async throws -> (items: [DynamoItem], next: DynamoItem?) {
+    private func scan(_ segment: Int, of segments: Int, after startKey: DynamoItem?, limit: Int?) async throws -> (
+        items: [DynamoItem], next: DynamoItem?
+    ) {
         var request = DynamoDB.Scan(tableName: migration.sourceTable)
         request.limit = limit
         if segments > 1 {
@@ -135,11 +142,13 @@ final class TableMigrator: Sendable {
             return false
         }
         try beforeWriting()
-        let written = try await concurrentMap(outcomes.count, limit: settings.writers) { [self] index -> MigrationFailure? in
+        let written = try await concurrentMap(outcomes.count, limit: settings.writers) {
+            [self] index -> MigrationFailure? in
             let (raw, outcome) = outcomes[index]
             switch outcome {
             case .unchanged: return nil
-            case .migrated(let item, let version): return try await send(raw, requests(for: raw, migrated: item, version: version))
+            case .migrated(let item, let version):
+                return try await send(raw, requests(for: raw, migrated: item, version: version))
             case .failed:
                 _ = try await send(raw, [delete(raw)])  // already listed
                 return nil
@@ -167,7 +176,8 @@ final class TableMigrator: Sendable {
                 do {
                     switch request {
                     case .put(let put): _ = try await client.send(put, retries: retries, entity: migration.source.name)
-                    case .delete(let delete): _ = try await client.send(delete, retries: retries, entity: migration.source.name)
+                    case .delete(let delete):
+                        _ = try await client.send(delete, retries: retries, entity: migration.source.name)
                     }
                 } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
                     guard let now = try await reread(raw) else { return failure }  // deleted (or moved) meanwhile
@@ -188,13 +198,16 @@ final class TableMigrator: Sendable {
                     requests = [delete(raw)]
                     continue rounds
                 } catch let error as DynamoDBError {
-                    throw StoreError.dynamoDB(error, at: migration.sourceTable, error.operation, entity: migration.source.name)
+                    throw StoreError.dynamoDB(
+                        error, at: migration.sourceTable, error.operation, entity: migration.source.name)
                 }
             }
             return failure
         }
-        throw StoreError(.conflictingWriter, "\(migration.sourceTable): an item changed \(EntityWriter.maxRounds) times while it was being migrated; run importer migrate again",
-                         entity: migration.source.name, operation: "migrate")
+        throw StoreError(
+            .conflictingWriter,
+            "\(migration.sourceTable): an item changed \(EntityWriter.maxRounds) times while it was being migrated; run importer migrate again",
+            entity: migration.source.name, operation: "migrate")
     }
 
     /// In place: a Put on the stored version. Into another table: a Put there, then a Delete
@@ -208,20 +221,27 @@ final class TableMigrator: Sendable {
             let condition = DynamoDB.Condition(versionCondition, names: versionName, values: values)
             return [.put(DynamoDB.PutItem(tableName: migration.targetTable, item: item, condition: condition))]
         }
-        let condition = DynamoDB.Condition("attribute_not_exists(#k) OR \(versionCondition)",
-                                           names: versionName.merging(["#k": migration.source.hashKey]) { $1 }, values: values)
-        return [.put(DynamoDB.PutItem(tableName: migration.targetTable, item: item, condition: condition)),
-                .delete(DynamoDB.DeleteItem(tableName: migration.sourceTable, key: migration.key(of: raw), condition: condition))]
+        let condition = DynamoDB.Condition(
+            "attribute_not_exists(#k) OR \(versionCondition)",
+            names: versionName.merging(["#k": migration.source.hashKey]) { $1 }, values: values)
+        return [
+            .put(DynamoDB.PutItem(tableName: migration.targetTable, item: item, condition: condition)),
+            .delete(
+                DynamoDB.DeleteItem(tableName: migration.sourceTable, key: migration.key(of: raw), condition: condition)
+            ),
+        ]
     }
 
     /// Deletes an item that cannot be migrated (`--allow-rejects`), on the stored version.
     private func delete(_ raw: DynamoItem) -> Request {
         let names = ["#v": migration.source.versionAttribute]
-        let condition = if let version = raw[migration.source.versionAttribute] {
-            DynamoDB.Condition("#v = :v", names: names, values: [":v": version])
-        } else {
-            DynamoDB.Condition("attribute_not_exists(#v)", names: names)
-        }
-        return .delete(DynamoDB.DeleteItem(tableName: migration.sourceTable, key: migration.key(of: raw), condition: condition))
+        let condition =
+            if let version = raw[migration.source.versionAttribute] {
+                DynamoDB.Condition("#v = :v", names: names, values: [":v": version])
+            } else {
+                DynamoDB.Condition("attribute_not_exists(#v)", names: names)
+            }
+        return .delete(
+            DynamoDB.DeleteItem(tableName: migration.sourceTable, key: migration.key(of: raw), condition: condition))
     }
 }

@@ -45,7 +45,9 @@ struct AtomicRun: Sendable {
 
     /// Changes an item the run has read.
     mutating func change(_ key: Value, of entity: Entity, to change: Change) {
-        guard let position = positions[entity.name]?[key] else { preconditionFailure("an atomic run changes only items it has read") }
+        guard let position = positions[entity.name]?[key] else {
+            preconditionFailure("an atomic run changes only items it has read")
+        }
         touched[position].change = change
     }
 

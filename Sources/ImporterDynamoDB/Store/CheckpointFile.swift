@@ -15,12 +15,16 @@ enum CheckpointFile {
         encoder.outputFormatting = [.sortedKeys]
         do {
             let directory = FilePaths.directory(of: path)
-            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
             let contents = Contents(checkpoint: checkpoint, rejections: checkpoint.rejections)
             try OutputFile.write(encoder.encode(contents), to: path)
         } catch {
-            throw StoreError(.storage(resultCode: nil), "\(path): cannot save the checkpoint: \(error)", operation: "save checkpoint",
-                             underlying: error)
+            throw StoreError(
+                .storage(resultCode: nil), "\(path): cannot save the checkpoint: \(error)",
+                operation: "save checkpoint",
+                underlying: error)
         }
     }
 
@@ -32,8 +36,9 @@ enum CheckpointFile {
             checkpoint.rejections = contents.rejections
             return checkpoint
         } catch {
-            throw StoreError(.unusableCheckpoint, "\(path): the checkpoint is unreadable (\(error)); delete it to start over",
-                             operation: "load checkpoint", underlying: error)
+            throw StoreError(
+                .unusableCheckpoint, "\(path): the checkpoint is unreadable (\(error)); delete it to start over",
+                operation: "load checkpoint", underlying: error)
         }
     }
 }

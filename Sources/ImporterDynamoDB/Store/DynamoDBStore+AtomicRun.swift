@@ -34,8 +34,10 @@ extension DynamoDBStore {
     /// Calls `body` with the items of the pages `read` fetches, as the open atomic run sees them:
     /// those the run changed as it changed them (after the others), its deletions left out.
     /// Outside an atomic run, the items as read.
-    func itemsAsTheAtomicRunSees(_ entity: Entity, read: ((DynamoDB.ItemsPage) throws -> Void) throws -> Void,
-                                 _ body: ([Value]) throws -> Void) throws {
+    func itemsAsTheAtomicRunSees(
+        _ entity: Entity, read: ((DynamoDB.ItemsPage) throws -> Void) throws -> Void,
+        _ body: ([Value]) throws -> Void
+    ) throws {
         let coding = try coding(entity)
         let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
         try withoutActuallyEscaping(body) { body in
@@ -50,7 +52,8 @@ extension DynamoDBStore {
     }
 
     /// Decides each record against the item as the run sees it, as `VersionRules` say.
-    func writeInAtomicRun(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
+    func writeInAtomicRun(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+    {
         try records.map { record in
             let key = entity.key(of: record.values)
             let current = try itemInAtomicRun(key, of: entity)
@@ -68,7 +71,9 @@ extension DynamoDBStore {
     }
 
     func deleteInAtomicRun(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
-        guard let current = try itemInAtomicRun(key, of: entity), (current[entity.versionIndex].integerValue ?? 0) == expectedVersion else {
+        guard let current = try itemInAtomicRun(key, of: entity),
+            (current[entity.versionIndex].integerValue ?? 0) == expectedVersion
+        else {
             return false
         }
         atomicRun.withLock { $0?.change(key, of: entity, to: .delete) }
@@ -80,8 +85,10 @@ extension DynamoDBStore {
         guard run.hasChanges else { return }
         let actions = try run.touched.map(action)
         guard actions.count <= Self.transactionActionLimit else {
-            throw StoreError(.transactionTooLarge(limit: Self.transactionActionLimit), "a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
-                + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
+            throw StoreError(
+                .transactionTooLarge(limit: Self.transactionActionLimit),
+                "a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
+                    + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
         }
         try runBlocking { [self] in try await send(actions, for: run.touched) }
     }
@@ -98,7 +105,8 @@ extension DynamoDBStore {
             delete.returnConsumedCapacity = nil
             return .delete(delete)
         case .delete, nil:  // read only, or added and deleted by the run: still as read
-            return .conditionCheck(DynamoDB.ConditionCheck(tableName: table, key: coding.key(item.key), condition: condition))
+            return .conditionCheck(
+                DynamoDB.ConditionCheck(tableName: table, key: coding.key(item.key), condition: condition))
         }
     }
 
@@ -108,7 +116,8 @@ extension DynamoDBStore {
             return DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": item.entity.hashKey])
         }
         let version = stored[item.entity.versionIndex].integerValue ?? 0
-        return DynamoDB.Condition("#v = :v", names: ["#v": item.entity.versionAttribute], values: [":v": .n(String(version))])
+        return DynamoDB.Condition(
+            "#v = :v", names: ["#v": item.entity.versionAttribute], values: [":v": .n(String(version))])
     }
 
     /// Sends the transaction, again after transient cancellations (conflicts with other
@@ -118,20 +127,28 @@ extension DynamoDBStore {
         var attempt = 1
         while true {
             do {
-                _ = try await client.send(DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity)
+                _ = try await client.send(
+                    DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity)
                 return
             } catch let error as DynamoDBError where error.code == .transactionCanceled {
                 let reasons = error.cancellationReasons
-                if reasons.count == items.count, let failed = reasons.firstIndex(where: { $0.code == "ConditionalCheckFailed" }) {
+                if reasons.count == items.count,
+                    let failed = reasons.firstIndex(where: { $0.code == "ConditionalCheckFailed" })
+                {
                     throw try await conflict(items[failed])
                 }
                 if let refused = reasons.first(where: { $0.code == "ValidationError" }) {
                     let message = refused.message ?? "validation error"
-                    let kind: StoreError.Kind = message.localizedCaseInsensitiveContains("item size") ? .itemTooLarge : .refused(type: "ValidationError")
-                    throw StoreError(kind, "TransactWriteItems refused: \(message)", operation: "TransactWriteItems", underlying: error)
+                    let kind: StoreError.Kind =
+                        message.localizedCaseInsensitiveContains("item size")
+                        ? .itemTooLarge : .refused(type: "ValidationError")
+                    throw StoreError(
+                        kind, "TransactWriteItems refused: \(message)", operation: "TransactWriteItems",
+                        underlying: error)
                 }
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
-                    throw StoreError.dynamoDB(error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
+                    throw StoreError.dynamoDB(
+                        error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
                 }
             } catch let error as DynamoDBError {
                 throw StoreError.dynamoDB(error, at: "TransactWriteItems")
@@ -142,10 +159,12 @@ extension DynamoDBStore {
     /// The conflict of an item another writer changed since the run read it.
     private func conflict(_ item: AtomicRun.Touched) async throws -> ItemError {
         let coding = try coding(item.entity)
-        let response = try await send(DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: coding.key(item.key)), item.entity)
+        let response = try await send(
+            DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: coding.key(item.key)), item.entity)
         let now = try response.item.map(coding.decode)
         let versionIndex = item.entity.versionIndex
-        return .conflict(entity: item.entity.name, key: item.key, stored: now?[versionIndex].integerValue ?? 0,
-                         incoming: item.stored?[versionIndex].integerValue ?? 0)
+        return .conflict(
+            entity: item.entity.name, key: item.key, stored: now?[versionIndex].integerValue ?? 0,
+            incoming: item.stored?[versionIndex].integerValue ?? 0)
     }
 }

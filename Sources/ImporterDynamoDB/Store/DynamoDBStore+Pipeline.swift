@@ -7,11 +7,14 @@ extension DynamoDBStore {
     /// (docs/dynamodb.md), not prepared: nothing is sent yet. Tables are created only when the
     /// pipeline says so and this is no dry run; checkpoints go to `reportDirectory`. Throws
     /// `ConfigurationError`, naming the pipeline's key, for settings DynamoDB cannot work with.
-    package convenience init(configuration config: PipelineConfig, environment: AWSEnvironment, reportDirectory: String,
-                             dryRun: Bool) throws {
+    package convenience init(
+        configuration config: PipelineConfig, environment: AWSEnvironment, reportDirectory: String,
+        dryRun: Bool
+    ) throws {
         let aws: AWSResolvedConfiguration
         do {
-            aws = try environment.resolve(pipelineRegion: config.destination.region, pipelineEndpoint: config.destination.endpoint)
+            aws = try environment.resolve(
+                pipelineRegion: config.destination.region, pipelineEndpoint: config.destination.endpoint)
         } catch {
             throw ConfigurationError(file: config.file, key: "destination", error.description)
         }
@@ -23,17 +26,21 @@ extension DynamoDBStore {
         options.transactional = config.write.transactional
         options.concurrency = config.write.concurrency
         options.checkpointFile = FilePaths.join(reportDirectory, "checkpoint.json")
-        let retry = RetryPolicy(maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay, maxDelay: config.retry.maxDelay)
-        let client = DynamoDBClient(aws, retry: retry, connections: config.write.concurrency + 2,
-                                    adaptive: config.retry.mode == .adaptive, maxWriteUnits: config.write.maxWCU)
+        let retry = RetryPolicy(
+            maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay, maxDelay: config.retry.maxDelay)
+        let client = DynamoDBClient(
+            aws, retry: retry, connections: config.write.concurrency + 2,
+            adaptive: config.retry.mode == .adaptive, maxWriteUnits: config.write.maxWCU)
         do {
             try self.init(client: client, options: options)
         } catch let error as StoreError {
             throw ConfigurationError(file: config.file, key: "write", "\(error.message) (batchSize, concurrency)")
         }
         guard !config.write.atomic || rollsBack else {
-            throw ConfigurationError(file: config.file, key: "write",
-                "atomic: true needs a store that can roll a run back; DynamoDB writes each request for good (use --resume after an interruption instead)")
+            throw ConfigurationError(
+                file: config.file, key: "write",
+                "atomic: true needs a store that can roll a run back; DynamoDB writes each request for good (use --resume after an interruption instead)"
+            )
         }
     }
 }

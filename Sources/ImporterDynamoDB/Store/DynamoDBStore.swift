@@ -33,11 +33,14 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         /// Refuses settings DynamoDB cannot work with (`StoreError`, `.invalidSetting`).
         func check() throws {
             guard (1...DynamoDBStore.transactionActionLimit).contains(transactionSize) else {
-                throw StoreError(.invalidSetting("transactionSize"),
-                    "a transaction of \(transactionSize) writes: DynamoDB takes 1 to \(DynamoDBStore.transactionActionLimit) per TransactWriteItems")
+                throw StoreError(
+                    .invalidSetting("transactionSize"),
+                    "a transaction of \(transactionSize) writes: DynamoDB takes 1 to \(DynamoDBStore.transactionActionLimit) per TransactWriteItems"
+                )
             }
             guard concurrency >= 1 else {
-                throw StoreError(.invalidSetting("concurrency"), "\(concurrency) requests in flight: at least 1 is needed")
+                throw StoreError(
+                    .invalidSetting("concurrency"), "\(concurrency) requests in flight: at least 1 is needed")
             }
         }
     }
@@ -76,7 +79,8 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         self.client = client
         self.options = options
         writeSlots = TaskSlots(options.concurrency)
-        tables = DynamoDBTables(client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates)
+        tables = DynamoDBTables(
+            client: client, prefix: options.tablePrefix, createMissing: options.createTables, dates: options.dates)
     }
 
     public func close() {}
@@ -103,12 +107,16 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
 
     private func makeCodings(_ model: Model) {
         state.withLock { state in
-            for entity in model.entities { state.codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates) }
+            for entity in model.entities {
+                state.codings[entity.name] = DynamoItemCoding(entity: entity, dates: options.dates)
+            }
         }
     }
 
     func coding(_ entity: Entity) throws -> DynamoItemCoding {
-        guard let coding = state.withLock({ $0.codings[entity.name] }) else { throw StoreError(.notPrepared, "entity \(entity.name) was not prepared", entity: entity.name) }
+        guard let coding = state.withLock({ $0.codings[entity.name] }) else {
+            throw StoreError(.notPrepared, "entity \(entity.name) was not prepared", entity: entity.name)
+        }
         return coding
     }
 
@@ -127,7 +135,9 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     package func beginRun(atomic: Bool) throws {
         atomicRun.withLock { $0 = atomic ? AtomicRun() : nil }
         guard !atomic else { return }
-        state.withLock { $0.emptyAtStart = []; $0.guesses = [:] }
+        state.withLock {
+            $0.emptyAtStart = []; $0.guesses = [:]
+        }
         guard !options.transactional else { return }
         let entities = state.withLock { $0.codings.values.map(\.entity) }
         let empty = try runBlocking { [self] in
@@ -186,7 +196,8 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         }
         let stopped = StopFlag()
         let task = BlockingTask { [writeSlots] in
-            let results = try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) { index in
+            let results = try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) {
+                index in
                 // After a failure, the groups not yet sent stay unsent.
                 guard !stopped.isSet else { return Result<[WriteOutcome], any Error>.failure(NotSent()) }
                 do {
@@ -203,11 +214,15 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
 
     /// The outcomes of a window's groups, in order; if a group failed, `PartialWriteError` with
     /// every record's fate: what DynamoDB acknowledged is written (it rolls nothing back).
-    private static func outcomes(of results: [Result<[WriteOutcome], any Error>], groups: [Range<Int>]) throws -> [WriteOutcome] {
-        guard let failure = results.lazy.compactMap({ result -> (any Error)? in
-            guard case .failure(let error) = result, !(error is NotSent) else { return nil }
-            return error
-        }).first else {
+    private static func outcomes(of results: [Result<[WriteOutcome], any Error>], groups: [Range<Int>]) throws
+        -> [WriteOutcome]
+    {
+        guard
+            let failure = results.lazy.compactMap({ result -> (any Error)? in
+                guard case .failure(let error) = result, !(error is NotSent) else { return nil }
+                return error
+            }).first
+        else {
             return try results.flatMap { try $0.get() }
         }
         var fates: [PartialWriteError.Fate] = []
@@ -243,7 +258,9 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
             state.guesses[entity.name] = guess
             return (state.emptyAtStart.contains(entity.name), guess)
         }
-        let method: EntityWriter.Method = options.transactional ? .transaction
+        let method: EntityWriter.Method =
+            options.transactional
+            ? .transaction
             : (rules.mode == .replace || empty ? .batch : .eachConditional)
         return EntityWriter(
             client: client, entity: entity, table: tables.table(of: entity), coding: try coding(entity), rules: rules,
@@ -253,8 +270,10 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     package func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
         if inAtomicRun { return try deleteInAtomicRun(key, expectedVersion: expectedVersion, of: entity) }
         let coding = try coding(entity)
-        let request = DynamoDB.DeleteItem(tableName: tables.table(of: entity), key: coding.key(key), condition: DynamoDB.Condition(
-            "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(expectedVersion))]))
+        let request = DynamoDB.DeleteItem(
+            tableName: tables.table(of: entity), key: coding.key(key),
+            condition: DynamoDB.Condition(
+                "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(expectedVersion))]))
         return try runBlocking { [self] in
             do {
                 _ = try await client.send(request, retries: retries, entity: entity.name)
@@ -298,7 +317,9 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     package func count(of entity: Entity) throws -> Int {
         var total = 0
         try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
-        for item in changesInAtomicRun(of: entity) { total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1) }
+        for item in changesInAtomicRun(of: entity) {
+            total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1)
+        }
         return total
     }
 
@@ -313,21 +334,27 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     /// it changed them.
     package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let expression = QueryExpression(query, entity: entity, coding: try coding(entity))
-        try query.select(from: { candidate in
-            try itemsAsTheAtomicRunSees(entity, read: { stored in
-                if expression.keyCondition != nil {
-                    try queryPartition(entity, expression, stored)
-                } else {
-                    try paginate(entity, countOnly: false, narrowedBy: expression, stored)
-                }
-            }, candidate)
-        }, of: entity, body)
+        try query.select(
+            from: { candidate in
+                try itemsAsTheAtomicRunSees(
+                    entity,
+                    read: { stored in
+                        if expression.keyCondition != nil {
+                            try queryPartition(entity, expression, stored)
+                        } else {
+                            try paginate(entity, countOnly: false, narrowedBy: expression, stored)
+                        }
+                    }, candidate)
+            }, of: entity, body)
     }
 
     /// Calls `body` with every page of a consistent Query of one partition.
-    private func queryPartition(_ entity: Entity, _ expression: QueryExpression, _ body: (DynamoDB.ItemsPage) throws -> Void) throws {
-        var request = DynamoDB.Query(tableName: tables.table(of: entity), keyCondition: expression.keyCondition ?? "",
-                                     filter: expression.filter, names: expression.names, values: expression.values)
+    private func queryPartition(
+        _ entity: Entity, _ expression: QueryExpression, _ body: (DynamoDB.ItemsPage) throws -> Void
+    ) throws {
+        var request = DynamoDB.Query(
+            tableName: tables.table(of: entity), keyCondition: expression.keyCondition ?? "",
+            filter: expression.filter, names: expression.names, values: expression.values)
         repeat {
             let page = try runBlocking { [self, request] in try await send(request, entity) }
             try body(page)
@@ -338,8 +365,10 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     /// Calls `body` with every page of a consistent Scan of the entity's table (narrowed by
     /// `expression`'s filter, if any): `concurrency` segments fetched concurrently, pages handed
     /// over in a fixed order (`SegmentedScan`).
-    private func paginate(_ entity: Entity, countOnly: Bool, narrowedBy expression: QueryExpression? = nil,
-                          _ body: (DynamoDB.ItemsPage) throws -> Void) throws {
+    private func paginate(
+        _ entity: Entity, countOnly: Bool, narrowedBy expression: QueryExpression? = nil,
+        _ body: (DynamoDB.ItemsPage) throws -> Void
+    ) throws {
         let table = tables.table(of: entity)
         let segments = options.concurrency
         let scan = SegmentedScan(segments: segments) { [self] segment, startKey in

@@ -31,9 +31,15 @@ struct DynamoDBTables: Sendable {
     func ensureTables(_ model: Model) async throws {
         try checkNames(model)
         var wanted = model.entities.map { entity in
-            (name: table(of: entity), keys: entity.keyIndices.map { index in
-                (name: entity.attributes[index].name, type: DynamoItemCoding.keyType(of: entity.attributes[index].type, dates: dates))
-            })
+            (
+                name: table(of: entity),
+                keys: entity.keyIndices.map { index in
+                    (
+                        name: entity.attributes[index].name,
+                        type: DynamoItemCoding.keyType(of: entity.attributes[index].type, dates: dates)
+                    )
+                }
+            )
         }
         wanted.append((name: metaTable, keys: [(name: "model", type: "S")]))
         var created: [String] = []
@@ -63,8 +69,10 @@ struct DynamoDBTables: Sendable {
         for entity in model.entities {
             let name = table(of: entity)
             if let reason = Self.tableNameProblem(name) {
-                throw ConfigurationError(file: model.file, line: entity.line, key: entity.name,
-                    "DynamoDB would refuse the table name '\(name)' (tablePrefix '\(prefix)' + table '\(entity.table)'): \(reason); give the entity a longer 'table:' or change the pipeline's tablePrefix")
+                throw ConfigurationError(
+                    file: model.file, line: entity.line, key: entity.name,
+                    "DynamoDB would refuse the table name '\(name)' (tablePrefix '\(prefix)' + table '\(entity.table)'): \(reason); give the entity a longer 'table:' or change the pipeline's tablePrefix"
+                )
             }
         }
     }
@@ -72,7 +80,8 @@ struct DynamoDBTables: Sendable {
     static func tableNameProblem(_ table: String) -> String? {
         guard (3...255).contains(table.utf8.count) else { return "it must be 3 to 255 characters long" }
         let allowed = table.utf8.allSatisfy { byte in
-            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == 95 || byte == 45 || byte == 46
+            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == 95
+                || byte == 45 || byte == 46
         }
         return allowed ? nil : "only letters, digits, '_', '-' and '.' are allowed"
     }
@@ -85,7 +94,8 @@ struct DynamoDBTables: Sendable {
             return false
         } catch let error as DynamoDBError where error.code == .resourceNotFound {
             guard createMissing else {
-                throw StoreError(.missingTable(name),
+                throw StoreError(
+                    .missingTable(name),
                     "table \(name) does not exist at \(client.endpointDescription); create it (\(Self.describe(keys)))",
                     operation: "DescribeTable", underlying: error)
             }
@@ -102,20 +112,25 @@ struct DynamoDBTables: Sendable {
 
     /// `hash key id of type S`, or `hash key stationId of type S and range key hour of type S`.
     private static func describe(_ keys: [(name: String, type: String)]) -> String {
-        keys.enumerated().map { "\($0 == 0 ? "hash" : "range") key \($1.name) of type \($1.type)" }.joined(separator: " and ")
+        keys.enumerated().map { "\($0 == 0 ? "hash" : "range") key \($1.name) of type \($1.type)" }.joined(
+            separator: " and ")
     }
 
-    private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, keys: [(name: String, type: String)]) throws {
+    private func checkKeySchema(_ table: DynamoDB.TableDescription?, name: String, keys: [(name: String, type: String)])
+        throws
+    {
         let schema = (table?.keySchema ?? []).map { "\($0.attributeName) \($0.keyType)" }
-        let definitions = Dictionary((table?.attributeDefinitions ?? []).map { ($0.attributeName, $0.attributeType) },
-                                     uniquingKeysWith: { first, _ in first })
+        let definitions = Dictionary(
+            (table?.attributeDefinitions ?? []).map { ($0.attributeName, $0.attributeType) },
+            uniquingKeysWith: { first, _ in first })
         let wanted = keys.enumerated().map { "\($1.name) \($0 == 0 ? "HASH" : "RANGE")" }
         guard schema == wanted, keys.allSatisfy({ definitions[$0.name] == $0.type }) else {
             let found = schema.map { part in
                 let attribute = String(part.split(separator: " ").first ?? "")
                 return "\(part) (\(definitions[attribute] ?? "?"))"
             }.joined(separator: ", ")
-            throw StoreError(.tableKeyMismatch(name),
+            throw StoreError(
+                .tableKeyMismatch(name),
                 "table \(name) is keyed by \(found.isEmpty ? "nothing known" : found), but the model needs \(Self.describe(keys)) alone",
                 operation: "DescribeTable")
         }
@@ -135,10 +150,13 @@ struct DynamoDBTables: Sendable {
     private func checkModel(_ model: Model) async throws {
         if try await checkRecordedModel(model) { return }
         do {
-            _ = try await client.send(DynamoDB.PutItem(tableName: metaTable, item: [
-                "model": .s(model.name), "version": .n(String(model.version)), "checksum": .s(model.checksum),
-                "recordedAt": .s(ISO8601.format(Date())),
-            ], condition: DynamoDB.Condition("attribute_not_exists(#m)", names: ["#m": "model"])))
+            _ = try await client.send(
+                DynamoDB.PutItem(
+                    tableName: metaTable,
+                    item: [
+                        "model": .s(model.name), "version": .n(String(model.version)), "checksum": .s(model.checksum),
+                        "recordedAt": .s(ISO8601.format(Date())),
+                    ], condition: DynamoDB.Condition("attribute_not_exists(#m)", names: ["#m": "model"])))
         } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
             try await checkModel(model)  // recorded meanwhile by another run
         }
@@ -150,7 +168,8 @@ struct DynamoDBTables: Sendable {
     func checkRecordedModel(_ model: Model) async throws -> Bool {
         guard let recorded = try await recorded(model.name) else { return false }
         if let target = recorded.migratingTo {
-            throw StoreError(.unfinishedMigration(to: target),
+            throw StoreError(
+                .unfinishedMigration(to: target),
                 "the tables with prefix '\(prefix)' are being migrated from \(model.name) version \(recorded.version) to \(target) (started \(recorded.migrationStarted ?? "?")) and the migration has not finished",
                 operation: "open")
         }

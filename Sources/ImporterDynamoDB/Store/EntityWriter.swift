@@ -94,7 +94,9 @@ struct EntityWriter: Sendable {
         }
     }
 
-    private func write(_ records: ArraySlice<PreparedRecord>, _ outcomes: inout [WriteOutcome?], _ unknown: inout Set<Int>) async throws -> [WriteOutcome] {
+    private func write(
+        _ records: ArraySlice<PreparedRecord>, _ outcomes: inout [WriteOutcome?], _ unknown: inout Set<Int>
+    ) async throws -> [WriteOutcome] {
         let incoming = records.map(\.values)
         let keys = incoming.map { entity.key(of: $0) }
         var stored = try await storedItems(incoming, keys)
@@ -110,7 +112,9 @@ struct EntityWriter: Sendable {
                 for (write, result) in zip(planned, failure.sent) {
                     if case .done = result { outcomes[write.record] = write.outcome }
                 }
-                for write in planned.dropFirst(failure.sent.count).prefix(failure.unknown) { unknown.insert(write.record) }
+                for write in planned.dropFirst(failure.sent.count).prefix(failure.unknown) {
+                    unknown.insert(write.record)
+                }
                 throw failure
             } catch {
                 for write in planned { unknown.insert(write.record) }
@@ -123,8 +127,11 @@ struct EntityWriter: Sendable {
                 case .notApplied: pending.append(write.record)
                 case .conditionFailed: changed.append(write)
                 case .refused(let message):
-                    outcomes[write.record] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
-                        "DynamoDB refused the item: \(message)")))
+                    outcomes[write.record] = WriteOutcome(
+                        .rejected(
+                            Rejection(
+                                stage: .write, reason: .constraint,
+                                "DynamoDB refused the item: \(message)")))
                 }
             }
             guard !changed.isEmpty else { continue }
@@ -141,8 +148,12 @@ struct EntityWriter: Sendable {
             }
         }
         for index in pending {
-            outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .conflict,
-                "\(entity.name) '\(keys[index])' was changed by another writer each of \(Self.maxRounds) times it was read; run again")), conflict: true)
+            outcomes[index] = WriteOutcome(
+                .rejected(
+                    Rejection(
+                        stage: .write, reason: .conflict,
+                        "\(entity.name) '\(keys[index])' was changed by another writer each of \(Self.maxRounds) times it was read; run again"
+                    )), conflict: true)
         }
         return outcomes.map { $0! }
     }
@@ -166,28 +177,41 @@ struct EntityWriter: Sendable {
 
     /// Decides each pending record against its stored item: the writes to send, and the
     /// outcomes of the records that need none (or whose item is too large) in `outcomes`.
-    private func plan(_ pending: [Int], _ incoming: [[Value]], _ stored: [[Value]?], _ outcomes: inout [WriteOutcome?]) -> [Planned] {
+    private func plan(_ pending: [Int], _ incoming: [[Value]], _ stored: [[Value]?], _ outcomes: inout [WriteOutcome?])
+        -> [Planned]
+    {
         var planned: [Planned] = []
         for index in pending {
             let (decision, conflict) = rules.decide(incoming[index], stored: stored[index])
             switch decision {
             case .insert(let item):
-                planned.append(Planned(record: index, item: item, expectedVersion: nil, outcome: WriteOutcome(.inserted, conflict: conflict)))
+                planned.append(
+                    Planned(
+                        record: index, item: item, expectedVersion: nil,
+                        outcome: WriteOutcome(.inserted, conflict: conflict)))
             case .update(let item, let expectedVersion):
-                planned.append(Planned(record: index, item: item, expectedVersion: expectedVersion, outcome: WriteOutcome(.updated, conflict: conflict)))
+                planned.append(
+                    Planned(
+                        record: index, item: item, expectedVersion: expectedVersion,
+                        outcome: WriteOutcome(.updated, conflict: conflict)))
             case .unchanged:
                 outcomes[index] = WriteOutcome(.unchanged, conflict: conflict)
             case .rolledBack:
                 outcomes[index] = WriteOutcome(.rolledBack, conflict: conflict)
             case .reject(let reason, let message):
-                outcomes[index] = WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+                outcomes[index] = WriteOutcome(
+                    .rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
             }
         }
         return planned.filter { write in
             let size = coding.itemSize(write.item)
             guard size > Self.maxItemBytes else { return true }
-            outcomes[write.record] = WriteOutcome(.rejected(Rejection(stage: .write, reason: .size,
-                "the item is \(size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes")))
+            outcomes[write.record] = WriteOutcome(
+                .rejected(
+                    Rejection(
+                        stage: .write, reason: .size,
+                        "the item is \(size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes"
+                    )))
             return false
         }
     }
@@ -217,7 +241,8 @@ struct EntityWriter: Sendable {
         var found: [Value: [Value]] = [:]
         for start in stride(from: 0, to: keys.count, by: Self.batchGetLimit) {
             var request = DynamoDB.BatchGetItem(requestItems: [
-                table: DynamoDB.KeysAndAttributes(keys: keys[start..<min(start + Self.batchGetLimit, keys.count)].map(coding.key)),
+                table: DynamoDB.KeysAndAttributes(
+                    keys: keys[start..<min(start + Self.batchGetLimit, keys.count)].map(coding.key))
             ])
             var attempt = 1
             while true {
@@ -247,16 +272,20 @@ struct EntityWriter: Sendable {
         var attempt = 1
         while true {
             do {
-                _ = try await client.send(DynamoDB.TransactWriteItems(puts: puts), retries: retries, entity: entity.name,
-                                          writeUnits: units)
+                _ = try await client.send(
+                    DynamoDB.TransactWriteItems(puts: puts), retries: retries, entity: entity.name,
+                    writeUnits: units)
                 return writes.map { _ in .done }
             } catch let error as DynamoDBError where error.code == .transactionCanceled {
                 if let sent = Self.cancelled(error, writes.count) { return sent }
-                if error.cancellationReasons.contains(where: { Self.throughputReasons.contains($0.code) }) { client.recordThrottle() }
+                if error.cancellationReasons.contains(where: { Self.throughputReasons.contains($0.code) }) {
+                    client.recordThrottle()
+                }
                 // Only transient reasons (TransactionConflict, throttling): the same transaction again.
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name) else {
-                    throw StoreError.dynamoDB(error, at: table, "TransactWriteItems still cancelled after \(attempt) attempts",
-                                              entity: entity.name)
+                    throw StoreError.dynamoDB(
+                        error, at: table, "TransactWriteItems still cancelled after \(attempt) attempts",
+                        entity: entity.name)
                 }
             } catch let error as DynamoDBError where error.code == .validation {
                 return try await bisect(writes, error, sendTransaction)
@@ -275,7 +304,9 @@ struct EntityWriter: Sendable {
         let reasons = error.cancellationReasons
         // Reasons not itemized: re-read every item and decide again.
         guard reasons.count == count else { return Array(repeating: .conditionFailed, count: count) }
-        guard reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.code == "ValidationError" }) else { return nil }
+        guard reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.code == "ValidationError" }) else {
+            return nil
+        }
         return reasons.map { reason in
             switch reason.code {
             case "ConditionalCheckFailed": return .conditionFailed
@@ -287,11 +318,13 @@ struct EntityWriter: Sendable {
 
     /// A PutItem request conditional on the item being as read.
     private func conditionalPut(_ write: Planned) -> DynamoDB.PutItem {
-        let condition = if let version = write.expectedVersion {
-            DynamoDB.Condition("#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(version))])
-        } else {
-            DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": entity.hashKey])
-        }
+        let condition =
+            if let version = write.expectedVersion {
+                DynamoDB.Condition(
+                    "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(version))])
+            } else {
+                DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": entity.hashKey])
+            }
         return DynamoDB.PutItem(tableName: table, item: coding.encodeObject(write.item), condition: condition)
     }
 
@@ -320,14 +353,15 @@ struct EntityWriter: Sendable {
         for start in stride(from: 0, to: writes.count, by: Self.batchWriteLimit) {
             let chunk = Array(writes[start..<min(start + Self.batchWriteLimit, writes.count)])
             var request = DynamoDB.BatchWriteItem(requestItems: [
-                table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) },
+                table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) }
             ])
             let chunkUnits = chunk.reduce(0) { $0 + writeUnits($1.item) }
             var units = chunkUnits
             var attempt = 1
             do {
                 while true {
-                    let response = try await client.send(request, retries: retries, entity: entity.name, writeUnits: units)
+                    let response = try await client.send(
+                        request, retries: retries, entity: entity.name, writeUnits: units)
                     guard let unprocessed = response.unprocessedItems, !unprocessed.isEmpty else { break }
                     let sent = request.requestItems.values.reduce(0) { $0 + $1.count }
                     let left = unprocessed.values.reduce(0) { $0 + $1.count }
@@ -340,12 +374,15 @@ struct EntityWriter: Sendable {
                 do {
                     results += try await bisect(chunk, error, sendBatch)
                 } catch let failure as SendFailure {
-                    throw SendFailure(sent: results + failure.sent, unknown: failure.unknown, underlying: failure.underlying)
+                    throw SendFailure(
+                        sent: results + failure.sent, unknown: failure.unknown, underlying: failure.underlying)
                 } catch {
                     throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
                 }
             } catch let error as DynamoDBError {
-                throw SendFailure(sent: results, unknown: chunk.count, underlying: StoreError.dynamoDB(error, at: table, entity: entity.name))
+                throw SendFailure(
+                    sent: results, unknown: chunk.count,
+                    underlying: StoreError.dynamoDB(error, at: table, entity: entity.name))
             } catch {
                 throw SendFailure(sent: results, unknown: chunk.count, underlying: error)
             }
@@ -356,8 +393,10 @@ struct EntityWriter: Sendable {
     // MARK: Helpers
 
     /// Splits writes refused as a whole into halves, down to the single refused item.
-    private func bisect(_ writes: [Planned], _ error: DynamoDBError,
-                        _ send: ([Planned]) async throws -> [Sent]) async throws -> [Sent] {
+    private func bisect(
+        _ writes: [Planned], _ error: DynamoDBError,
+        _ send: ([Planned]) async throws -> [Sent]
+    ) async throws -> [Sent] {
         guard writes.count > 1 else { return [.refused(error.message)] }
         let middle = writes.count / 2
         let first = try await send(Array(writes[..<middle]))
@@ -381,11 +420,15 @@ struct EntityWriter: Sendable {
     private func pauseForUnprocessed(_ attempt: inout Int, _ operation: String, progressed: Bool) async throws {
         client.recordThrottle()
         let adaptive = client.rateLimiter != nil
-        guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity.name,
-                                             usingAnAttempt: !(adaptive && progressed)) else {
-            throw StoreError(.throttled,
-                             "\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity",
-                             entity: entity.name, operation: operation)
+        guard
+            try await client.retry.backOff(
+                after: &attempt, counting: retries, entity: entity.name,
+                usingAnAttempt: !(adaptive && progressed))
+        else {
+            throw StoreError(
+                .throttled,
+                "\(table): \(operation) left items unprocessed after \(attempt) attempts (throttled); raise retry.maxAttempts or the table's capacity",
+                entity: entity.name, operation: operation)
         }
     }
 }

@@ -25,7 +25,9 @@ struct QueryExpression {
         var conditions = Self.conjuncts(query.filter)
         if let hash = conditions.firstIndex(where: { isKeyEquality($0, entity.hashKey) }) {
             var parts = [expression(conditions.remove(at: hash))!]
-            if let rangeKey = entity.rangeKey, let range = conditions.firstIndex(where: { isKeyComparison($0, rangeKey) }) {
+            if let rangeKey = entity.rangeKey,
+                let range = conditions.firstIndex(where: { isKeyComparison($0, rangeKey) })
+            {
                 parts.append(expression(conditions.remove(at: range))!)
             }
             keyCondition = parts.joined(separator: " AND ")
@@ -74,7 +76,9 @@ struct QueryExpression {
     /// The condition as DynamoDB's expression syntax, or nil when it is left to the query.
     private mutating func expression(_ condition: ItemFilter) -> String? {
         func compare(_ name: String, _ operation: String, _ value: Value) -> String? {
-            guard !value.isNull, comparable(name, ordering: operation != "="), let operand = placeholder(value) else { return nil }
+            guard !value.isNull, comparable(name, ordering: operation != "="), let operand = placeholder(value) else {
+                return nil
+            }
             return "\(placeholder(name)) \(operation) \(operand)"
         }
         switch condition {

@@ -4,7 +4,9 @@ import ImporterCore
 /// Runs `body` for every index of `0..<count` with at most `limit` running at once (a task
 /// group topped up as children finish; no thread per call); returns the results in index order.
 /// The first error cancels the rest and is rethrown.
-func concurrentMap<T: Sendable>(_ count: Int, limit: Int, _ body: @escaping @Sendable (Int) async throws -> T) async throws -> [T] {
+func concurrentMap<T: Sendable>(_ count: Int, limit: Int, _ body: @escaping @Sendable (Int) async throws -> T)
+    async throws -> [T]
+{
     try await withThrowingTaskGroup(of: (Int, T).self) { group in
         var results = [T?](repeating: nil, count: count)
         var next = 0
@@ -27,9 +29,11 @@ func concurrentMap<T: Sendable>(_ count: Int, limit: Int, _ body: @escaping @Sen
 /// its own); finishes `started` when every index is started. Calls chained so share the slots
 /// and start their work in the order they were made. The first error is rethrown once every
 /// index is started; the rest are cancelled.
-func orderedMap<T: Sendable>(_ count: Int, slots: TaskSlots, after previous: AsyncStream<Void>?,
-                             started: AsyncStream<Void>.Continuation,
-                             _ body: @escaping @Sendable (Int) async throws -> T) async throws -> [T] {
+func orderedMap<T: Sendable>(
+    _ count: Int, slots: TaskSlots, after previous: AsyncStream<Void>?,
+    started: AsyncStream<Void>.Continuation,
+    _ body: @escaping @Sendable (Int) async throws -> T
+) async throws -> [T] {
     defer { started.finish() }
     if let previous { for await _ in previous {} }
     return try await withThrowingTaskGroup(of: (Int, T).self) { group in

@@ -3,8 +3,10 @@ enum CSVBytes {
     /// The closing quote of a quoted field whose content starts at `start`, and whether the
     /// content has doubled quotes; nil when the window ends first. Counts the line breaks inside.
     @inline(__always)
-    static func closingQuote(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, eof: Bool,
-                             newlines: inout Int) -> (Int, Bool)? {
+    static func closingQuote(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, eof: Bool,
+        newlines: inout Int
+    ) -> (Int, Bool)? {
         let count = buffer.count
         var j = start
         var doubled = false
@@ -28,8 +30,10 @@ enum CSVBytes {
     /// or `c` (or of its last few bytes): the scan then goes on byte by byte. Eight bytes at a
     /// time, by the bit trick that tells whether a word has a zero byte.
     @inline(__always)
-    static func skipWords(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutAny a: UInt8, _ b: UInt8,
-                          _ c: UInt8) -> Int {
+    static func skipWords(
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutAny a: UInt8, _ b: UInt8,
+        _ c: UInt8
+    ) -> Int {
         guard let base = buffer.baseAddress else { return start }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let fillA = ones &* UInt64(a), fillB = ones &* UInt64(b), fillC = ones &* UInt64(c)

@@ -48,18 +48,24 @@ package final class CSVReader: PartitionedRecordReader {
         case needMore
     }
 
-    package convenience init(path: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+    package convenience init(
+        path: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) throws {
         try self.init(source: openByteSource(path), name: path, options: options, maxRecordBytes: maxRecordBytes)
     }
 
     /// Reads `source`; `name` stands for it in messages.
-    package convenience init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package convenience init(
+        source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) {
         self.init(source: source, name: name, options: options, maxRecordBytes: maxRecordBytes, repeatedColumns: false)
     }
 
     /// Reads `source`, with `repeatedColumns` for the sniffer of `model infer`.
-    init(source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes,
-         repeatedColumns: Bool) {
+    init(
+        source: ByteSource, name: String, options: CSVOptions, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes,
+        repeatedColumns: Bool
+    ) {
         self.repeatedColumns = repeatedColumns
         self.path = name
         self.options = options
@@ -70,8 +76,10 @@ package final class CSVReader: PartitionedRecordReader {
 
     /// A reader of whole records cut from an input: `bytes` start at `offset` and on `line` of
     /// it, after its header (`names`).
-    private init(part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, path: String,
-                 options: CSVOptions, nullValues: [[UInt8]], maxRecordBytes: Int) {
+    private init(
+        part bytes: [UInt8], offset: Int64, line: Int, names: [String], leading: SourceRecord?, path: String,
+        options: CSVOptions, nullValues: [[UInt8]], maxRecordBytes: Int
+    ) {
         // Arrays of its own: the thread reading the part retains them for every record or field.
         self.path = path
         self.options = options
@@ -102,8 +110,10 @@ package final class CSVReader: PartitionedRecordReader {
             if record.values.count == 1, record.raw.isEmpty { continue }  // blank line
             guard record.values.count == names.count else {
                 var bad = record
-                bad.failure = Rejection(stage: .read, reason: .malformed,
-                    "the row has \(record.values.count) fields but the header has \(names.count); check for an unquoted delimiter or a missing field")
+                bad.failure = Rejection(
+                    stage: .read, reason: .malformed,
+                    "the row has \(record.values.count) fields but the header has \(names.count); check for an unquoted delimiter or a missing field"
+                )
                 bad.values = []
                 return bad
             }
@@ -153,9 +163,10 @@ package final class CSVReader: PartitionedRecordReader {
             }
         }
         guard cursor > input.position || headerFailure != nil else { return nil }
-        let part = CSVReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
-                             line: firstLine, names: names, leading: headerFailure, path: path, options: options, nullValues: nullValues,
-                             maxRecordBytes: maxRecordBytes)
+        let part = CSVReader(
+            part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
+            line: firstLine, names: names, leading: headerFailure, path: path, options: options, nullValues: nullValues,
+            maxRecordBytes: maxRecordBytes)
         input.position = cursor
         return part
     }
@@ -184,8 +195,12 @@ package final class CSVReader: PartitionedRecordReader {
     private func readHeader() throws -> SourceRecord? {
         _ = try input.refill()
         if let encoding = UTF16Text.detect(input.bytes) {
-            return try wholeFileFailure(line: 1, offset: 0, raw: SourceRecord.excerpt(of: input.bytes[...]), Rejection(stage: .read, reason: .encoding,
-                "the file is \(encoding) text, not UTF-8; convert it (iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"))
+            return try wholeFileFailure(
+                line: 1, offset: 0, raw: SourceRecord.excerpt(of: input.bytes[...]),
+                Rejection(
+                    stage: .read, reason: .encoding,
+                    "the file is \(encoding) text, not UTF-8; convert it (iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"
+                ))
         }
         if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { input.position = 3 }
         if !options.header {
@@ -202,9 +217,11 @@ package final class CSVReader: PartitionedRecordReader {
         } else if !repeatedColumns, let (name, first, second) = Self.firstDuplicate(names) {
             duplicateColumn = (name, header.line, first, second)
             names = []
-            return try wholeFileFailure(line: header.line, offset: header.byteOffset, raw: SourceRecord.excerpt(of: header.raw),
-                Rejection(stage: .read, reason: .malformed, field: name,
-                          "'\(name)': \(Self.duplicateMessage(first, second)); none of the file's rows were read"))
+            return try wholeFileFailure(
+                line: header.line, offset: header.byteOffset, raw: SourceRecord.excerpt(of: header.raw),
+                Rejection(
+                    stage: .read, reason: .malformed, field: name,
+                    "'\(name)': \(Self.duplicateMessage(first, second)); none of the file's rows were read"))
         }
         return nil
     }
@@ -222,7 +239,9 @@ package final class CSVReader: PartitionedRecordReader {
 
     /// The one record of a file that is not read as rows: the input is consumed to its end
     /// (bounded memory), so that nothing follows it.
-    private func wholeFileFailure(line: Int, offset: Int64, raw: ArraySlice<UInt8>, _ failure: Rejection) throws -> SourceRecord {
+    private func wholeFileFailure(line: Int, offset: Int64, raw: ArraySlice<UInt8>, _ failure: Rejection) throws
+        -> SourceRecord
+    {
         while true {
             input.position = input.bytes.count
             if try input.atEOF || !input.refill() { break }
@@ -245,7 +264,8 @@ package final class CSVReader: PartitionedRecordReader {
                 if input.bytes.count - start > maxRecordBytes { return try oversizedRecord(from: start) }
                 _ = try input.refill()
                 continue
-            case .record(let end, _, _) where end - start > maxRecordBytes, .textAfterQuote(let end, _, _) where end - start > maxRecordBytes:
+            case .record(let end, _, _) where end - start > maxRecordBytes,
+                .textAfterQuote(let end, _, _) where end - start > maxRecordBytes:
                 return try oversizedRecord(from: start)
             case .record(let end, let next, let newlines):
                 let record = makeRecord(start: start, end: end)
@@ -253,8 +273,10 @@ package final class CSVReader: PartitionedRecordReader {
                 line += newlines
                 return record
             case .textAfterQuote(let end, let next, let newlines):
-                let record = failure(start: start, end: end,
-                    "a quoted field is followed by text before the next delimiter; quote the whole field and double any quote inside it")
+                let record = failure(
+                    start: start, end: end,
+                    "a quoted field is followed by text before the next delimiter; quote the whole field and double any quote inside it"
+                )
                 input.position = next
                 line += newlines
                 return record
@@ -267,7 +289,8 @@ package final class CSVReader: PartitionedRecordReader {
     private func unterminatedQuote(from start: Int) -> SourceRecord {
         let end = lineEnd(from: start)
         let rawEnd = end > start && input.bytes[end - 1] == 13 ? end - 1 : end
-        let record = failure(start: start, end: rawEnd,
+        let record = failure(
+            start: start, end: rawEnd,
             "a quoted field is never closed; the record is skipped and reading resumes on the next line")
         input.position = min(end + 1, input.bytes.count)
         line += 1
@@ -293,10 +316,13 @@ package final class CSVReader: PartitionedRecordReader {
             from = input.position
         }
         let size = input.offset(of: input.position) - offset
-        let failure = size > maxRecordBytes
+        let failure =
+            size > maxRecordBytes
             ? Rejection.oversized(size: size, limit: maxRecordBytes)
-            : Rejection(stage: .read, reason: .size,
-                        "a quoted field runs on past maxRecordBytes (\(maxRecordBytes)) bytes (is a quote never closed?); the record's first line is skipped and reading resumes on the next line")
+            : Rejection(
+                stage: .read, reason: .size,
+                "a quoted field runs on past maxRecordBytes (\(maxRecordBytes)) bytes (is a quote never closed?); the record's first line is skipped and reading resumes on the next line"
+            )
         return SourceRecord(line: firstLine, byteOffset: offset, raw: excerpt, names: [], values: [], failure: failure)
     }
 
@@ -309,8 +335,9 @@ package final class CSVReader: PartitionedRecordReader {
     }
 
     private func failure(start: Int, end: Int, _ message: String) -> SourceRecord {
-        SourceRecord(line: line, byteOffset: input.offset(of: start), raw: input.bytes[start..<end], names: [],
-                     values: [], failure: Rejection(stage: .read, reason: .malformed, message))
+        SourceRecord(
+            line: line, byteOffset: input.offset(of: start), raw: input.bytes[start..<end], names: [],
+            values: [], failure: Rejection(stage: .read, reason: .malformed, message))
     }
 
     private func makeRecord(start: Int, end: Int) -> SourceRecord {
@@ -339,10 +366,14 @@ package final class CSVReader: PartitionedRecordReader {
             }
         }
         // Made once, as returned: a record changed after it is made is copied whole.
-        let failure = invalidUTF8 ? Rejection(stage: .read, reason: .encoding,
-            "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes") : nil
-        return SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
-                            names: names, values: invalidUTF8 ? [] : values, failure: failure)
+        let failure =
+            invalidUTF8
+            ? Rejection(
+                stage: .read, reason: .encoding,
+                "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes") : nil
+        return SourceRecord(
+            line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
+            names: names, values: invalidUTF8 ? [] : values, failure: failure)
     }
 
     private func isNull(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -387,9 +418,13 @@ package final class CSVReader: PartitionedRecordReader {
             while true {
                 if i < count && buffer[i] == quote {
                     let contentStart = i + 1
-                    guard let (j, doubled) = CSVBytes.closingQuote(buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
+                    guard
+                        let (j, doubled) = CSVBytes.closingQuote(
+                            buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
                     else { return .needMore }
-                    if keepingFields { spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled)) }
+                    if keepingFields {
+                        spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled))
+                    }
                     i = j + 1
                     if i == count { return eof ? recordEnd(i) : .needMore }
                     let byte = buffer[i]
@@ -421,8 +456,10 @@ package final class CSVReader: PartitionedRecordReader {
     /// Text after a closing quote that is neither a delimiter nor a line end: the bad record
     /// ends at the end of its line (at `at` or later).
     @inline(__always)
-    private static func textAfterQuote(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, recordStart: Int, eof: Bool,
-                                       newlines: Int) -> Scan {
+    private static func textAfterQuote(
+        _ buffer: UnsafeBufferPointer<UInt8>, at start: Int, recordStart: Int, eof: Bool,
+        newlines: Int
+    ) -> Scan {
         let count = buffer.count
         var end = start
         while end < count && buffer[end] != 10 { end += 1 }

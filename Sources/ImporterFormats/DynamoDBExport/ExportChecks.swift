@@ -10,7 +10,8 @@ package enum ExportChecks {
 
     /// Runs `check(index)` for every index below `count`, at most `width` at a time; rethrows
     /// the error of the lowest index that failed (the checks of later files still finish).
-    package static func run(count: Int, width: Int = ExportChecks.width, _ check: @Sendable (Int) throws -> Void) throws {
+    package static func run(count: Int, width: Int = ExportChecks.width, _ check: @Sendable (Int) throws -> Void) throws
+    {
         let next = Atomic<Int>(0)
         let failures = Mutex<[(index: Int, error: any Error)]>([])
         DispatchQueue.concurrentPerform(iterations: min(width, count)) { _ in

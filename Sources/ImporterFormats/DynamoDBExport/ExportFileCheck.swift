@@ -8,12 +8,16 @@ package enum ExportFileCheck {
     package static func verify(_ file: ExportDataFile, stored: ByteSource, location: String, export: String) throws {
         let (md5, items) = try measure(stored, location: location, export: export)
         guard md5 == file.md5Checksum else {
-            throw ExportIntegrityError(export: export, file: location,
-                "the MD5 of the file is \(md5) (base64), but \(ExportManifest.filesName) line \(file.manifestLine) says \(file.md5Checksum)")
+            throw ExportIntegrityError(
+                export: export, file: location,
+                "the MD5 of the file is \(md5) (base64), but \(ExportManifest.filesName) line \(file.manifestLine) says \(file.md5Checksum)"
+            )
         }
         guard items == file.itemCount else {
-            throw ExportIntegrityError(export: export, file: location,
-                "the file holds \(items) items, but \(ExportManifest.filesName) line \(file.manifestLine) says \(file.itemCount)")
+            throw ExportIntegrityError(
+                export: export, file: location,
+                "the file holds \(items) items, but \(ExportManifest.filesName) line \(file.manifestLine) says \(file.itemCount)"
+            )
         }
     }
 

@@ -31,15 +31,23 @@ package struct ExportManifest: Sendable {
     package init(summary: [UInt8], files: [UInt8], export: String) throws {
         let summaryName = FilePaths.join(export, Self.summaryName), filesName = FilePaths.join(export, Self.filesName)
         var parser = StrictJSONParser()
-        let summaryFields = try Self.object(summary, &parser) { ExportIntegrityError(export: export, file: summaryName, $0) }
-        func field(_ name: String) -> FieldValue? { summaryFields.names.firstIndex(of: name).map { summaryFields.values[$0] } }
+        let summaryFields = try Self.object(summary, &parser) {
+            ExportIntegrityError(export: export, file: summaryName, $0)
+        }
+        func field(_ name: String) -> FieldValue? {
+            summaryFields.names.firstIndex(of: name).map { summaryFields.values[$0] }
+        }
         if case .text(let format)? = field("outputFormat"), format != "DYNAMODB_JSON" {
-            throw ConfigurationError(file: summaryName, key: "outputFormat",
-                "the export is \(format); format dynamodb-export reads DYNAMODB_JSON exports only (export the table again with ExportFormat DYNAMODB_JSON)")
+            throw ConfigurationError(
+                file: summaryName, key: "outputFormat",
+                "the export is \(format); format dynamodb-export reads DYNAMODB_JSON exports only (export the table again with ExportFormat DYNAMODB_JSON)"
+            )
         }
         if case .text(let type)? = field("exportType"), type != "FULL_EXPORT" {
-            throw ConfigurationError(file: summaryName, key: "exportType",
-                "the export is \(type); format dynamodb-export reads full exports only (an incremental export holds changes, not items)")
+            throw ConfigurationError(
+                file: summaryName, key: "exportType",
+                "the export is \(type); format dynamodb-export reads full exports only (an incremental export holds changes, not items)"
+            )
         }
         guard case .number(let total)? = field("itemCount"), let itemCount = Int(total), itemCount >= 0 else {
             throw ExportIntegrityError(export: export, file: summaryName, "there is no whole-number \"itemCount\"")
@@ -48,20 +56,27 @@ package struct ExportManifest: Sendable {
         self.files = try Self.dataFiles(files, &parser, export: export, manifest: filesName)
         let listed = self.files.reduce(0) { $0 + $1.itemCount }
         guard listed == itemCount else {
-            throw ExportIntegrityError(export: export, file: filesName,
+            throw ExportIntegrityError(
+                export: export, file: filesName,
                 "the files it lists hold \(listed) items, but \(Self.summaryName) says \(itemCount)")
         }
     }
 
-    private static func dataFiles(_ text: [UInt8], _ parser: inout StrictJSONParser, export: String, manifest: String) throws -> [ExportDataFile] {
+    private static func dataFiles(_ text: [UInt8], _ parser: inout StrictJSONParser, export: String, manifest: String)
+        throws -> [ExportDataFile]
+    {
         var files: [ExportDataFile] = []
         var keys: Set<String> = []
         for (index, line) in text.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
             guard !line.allSatisfy(isJSONSpace) else { continue }
-            let at = { (message: String) in ExportIntegrityError(export: export, file: "\(manifest):\(index + 1)", message) }
+            let at = { (message: String) in
+                ExportIntegrityError(export: export, file: "\(manifest):\(index + 1)", message)
+            }
             let fields = try object(Array(line), &parser, error: at)
             func value(_ name: String) -> FieldValue? { fields.names.firstIndex(of: name).map { fields.values[$0] } }
-            guard case .text(let key)? = value("dataFileS3Key") else { throw at("there is no \"dataFileS3Key\" string") }
+            guard case .text(let key)? = value("dataFileS3Key") else {
+                throw at("there is no \"dataFileS3Key\" string")
+            }
             guard case .number(let countText)? = value("itemCount"), let count = Int(countText), count >= 0 else {
                 throw at("there is no whole-number \"itemCount\"")
             }
@@ -69,21 +84,28 @@ package struct ExportManifest: Sendable {
                 throw at("there is no \"md5Checksum\" holding the base64 of an MD5 digest (16 bytes)")
             }
             guard let relative = ExportPaths.relativePath(ofKey: key) else {
-                throw at("dataFileS3Key '\(key)' is not a file under an AWSDynamoDB/<export id>/ folder (or has an empty, '.' or '..' part)")
+                throw at(
+                    "dataFileS3Key '\(key)' is not a file under an AWSDynamoDB/<export id>/ folder (or has an empty, '.' or '..' part)"
+                )
             }
             guard keys.insert(relative).inserted else { throw at("the file \(relative) is listed twice") }
-            files.append(ExportDataFile(key: key, relativePath: relative, itemCount: count, md5Checksum: md5, manifestLine: index + 1))
+            files.append(
+                ExportDataFile(
+                    key: key, relativePath: relative, itemCount: count, md5Checksum: md5, manifestLine: index + 1))
         }
         return files
     }
 
     /// The fields of the JSON object that is the whole of `text`.
-    private static func object(_ text: [UInt8], _ parser: inout StrictJSONParser,
-                               error: (String) -> ExportIntegrityError) throws -> (names: [String], values: [FieldValue]) {
+    private static func object(
+        _ text: [UInt8], _ parser: inout StrictJSONParser,
+        error: (String) -> ExportIntegrityError
+    ) throws -> (names: [String], values: [FieldValue]) {
         let parsed = text.withUnsafeBufferPointer { parser.objectFields($0) }
         switch parsed {
         case .success(let fields): return fields
-        case .failure(let problem): throw error("not a valid JSON object (byte \(problem.offset + 1): \(problem.message))")
+        case .failure(let problem):
+            throw error("not a valid JSON object (byte \(problem.offset + 1): \(problem.message))")
         }
     }
 }
@@ -98,7 +120,9 @@ enum ExportPaths {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
         guard let marker = parts.lastIndex(of: Substring(marker)), parts.count > marker + 2 else { return nil }
         let rest = parts[(marker + 2)...]
-        guard !parts[marker + 1].isEmpty, rest.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        guard !parts[marker + 1].isEmpty, rest.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            return nil
+        }
         return rest.joined(separator: "/")
     }
 }

@@ -24,16 +24,19 @@ package enum LocalExports {
 
     /// The data files of the export in `folder`, in manifest order, each checked (a few at once).
     static func verifiedDataFiles(folder: String, source: SourceConfig, pipelineFile: String) throws -> [String] {
-        let manifest = try ExportManifest(summary: try manifestBytes(folder, ExportManifest.summaryName, source, pipelineFile),
-                                          files: try manifestBytes(folder, ExportManifest.filesName, source, pipelineFile),
-                                          export: folder)
+        let manifest = try ExportManifest(
+            summary: try manifestBytes(folder, ExportManifest.summaryName, source, pipelineFile),
+            files: try manifestBytes(folder, ExportManifest.filesName, source, pipelineFile),
+            export: folder)
         let files = manifest.files
         let paths = files.map { FilePaths.join(folder, $0.relativePath) }
         try ExportChecks.run(count: files.count) { index in
             let file = files[index], path = paths[index]
             guard FileManager.default.fileExists(atPath: path) else {
-                throw ExportIntegrityError(export: folder, file: path,
-                    "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but it is missing")
+                throw ExportIntegrityError(
+                    export: folder, file: path,
+                    "\(ExportManifest.filesName) line \(file.manifestLine) lists this data file (\(file.key)), but it is missing"
+                )
             }
             let stored: ByteSource
             do { stored = try FileSource(path: path) } catch let error as InputError {
@@ -45,11 +48,15 @@ package enum LocalExports {
     }
 
     /// A manifest's bytes; its absence means the path is not an export folder.
-    private static func manifestBytes(_ folder: String, _ name: String, _ source: SourceConfig, _ pipelineFile: String) throws -> [UInt8] {
+    private static func manifestBytes(_ folder: String, _ name: String, _ source: SourceConfig, _ pipelineFile: String)
+        throws -> [UInt8]
+    {
         let path = FilePaths.join(folder, name)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(file: pipelineFile, line: source.line, key: "path",
-                "\(path) cannot be read; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)")
+            throw ConfigurationError(
+                file: pipelineFile, line: source.line, key: "path",
+                "\(path) cannot be read; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)"
+            )
         }
         return Array(data)
     }

@@ -10,7 +10,9 @@ package enum FileScanner {
     /// The profile of `path`, read as `format` (nil: sniffed). `parallel`: cut into parts for
     /// two threads (nil: when the cores are idle; never with `sample`). Throws a
     /// `ConfigurationError` that names the file and says what to do when it cannot be read.
-    package static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil) throws -> FileProfile {
+    package static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil)
+        throws -> FileProfile
+    {
         let (format, csv, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
         let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
         let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in
@@ -21,7 +23,9 @@ package enum FileScanner {
         var count = 0
         do {
             let reader = try ReaderFactory.makeReader(source: source, path: path)
-            if sample == nil, let partitioned = reader as? PartitionedRecordReader, parallel ?? PartProfiler.coresAreIdle() {
+            if sample == nil, let partitioned = reader as? PartitionedRecordReader,
+                parallel ?? PartProfiler.coresAreIdle()
+            {
                 return try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
             }
             while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
@@ -44,17 +48,18 @@ package enum FileScanner {
             return false
         }
         guard !markerCells.isEmpty, record.raw.contains(options.quote) else { return [] }
-        let quoted = Set(markerCells.compactMap { index -> [UInt8]? in
-            guard case .text(let text) = record.values[index] else { return nil }
-            return [options.quote] + Array(text.utf8) + [options.quote]
-        })
+        let quoted = Set(
+            markerCells.compactMap { index -> [UInt8]? in
+                guard case .text(let text) = record.values[index] else { return nil }
+                return [options.quote] + Array(text.utf8) + [options.quote]
+            })
         guard quoted.contains(where: { record.raw.firstRange(of: $0) != nil }) else { return [] }
         var again = options
         again.header = false
         again.columns = record.names
         again.nullValues = NullMarkers.all
         guard let reread = try? CSVReader(source: BytesSource(Array(record.raw)), name: path, options: again).next(),
-              reread.failure == nil, reread.values.count == record.values.count
+            reread.failure == nil, reread.values.count == record.values.count
         else { return [] }
         return Set(markerCells.filter { reread.values[$0] != .null })
     }

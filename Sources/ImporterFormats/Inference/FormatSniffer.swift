@@ -23,7 +23,11 @@ enum FormatSniffer {
         let (sample, complete) = try prefix(of: path)
         let text = sample.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(sample.dropFirst(3)) : sample
         guard let first = text.first(where: { ![32, 9, 10, 13].contains($0) }) else {
-            throw ConfigurationError(file: path, complete ? "the file is empty (or blank); there is nothing to infer from" : "the file starts with \(sampleBytes) bytes of blanks; is it the right file?")
+            throw ConfigurationError(
+                file: path,
+                complete
+                    ? "the file is empty (or blank); there is nothing to infer from"
+                    : "the file starts with \(sampleBytes) bytes of blanks; is it the right file?")
         }
         let format: InputFormat
         if let given = named ?? InputFormat(path: path) {
@@ -33,21 +37,29 @@ enum FormatSniffer {
         } else if first == UInt8(ascii: "{") {
             format = .ndjson
         } else if text.contains(0) {
-            throw ConfigurationError(file: path, "the format is unknown and the file is not text (it holds NUL bytes); name it with --format csv|tsv|ndjson|json, or check the file")
+            throw ConfigurationError(
+                file: path,
+                "the format is unknown and the file is not text (it holds NUL bytes); name it with --format csv|tsv|ndjson|json, or check the file"
+            )
         } else {
             format = .csv
         }
         let estimate = estimatedRecords(path: path, sample: sample, complete: complete)
         guard format == .csv || format == .tsv else { return (format, nil, estimate) }
         guard !text.contains(0) else {
-            throw ConfigurationError(file: path, "is read as \(format.rawValue) but holds NUL bytes (binary, or UTF-16?); convert it to UTF-8 text or pass --format")
+            throw ConfigurationError(
+                file: path,
+                "is read as \(format.rawValue) but holds NUL bytes (binary, or UTF-16?); convert it to UTF-8 text or pass --format"
+            )
         }
         return (format, dialect(of: complete ? sample : wholeLines(sample), path: path, tab: format == .tsv), estimate)
     }
 
     private static func estimatedRecords(path: String, sample: [UInt8], complete: Bool) -> Int {
         let lines = max(1, sample.reduce(0) { $0 + ($1 == 10 ? 1 : 0) })
-        guard !complete, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return lines }
+        guard !complete, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+            return lines
+        }
         return min(size / max(1, sample.count / lines) + 1, 1 << 26)
     }
 
@@ -59,7 +71,9 @@ enum FormatSniffer {
             var bytes = [UInt8](repeating: 0, count: sampleBytes)
             var count = 0
             while count < sampleBytes {
-                let read = try bytes.withUnsafeMutableBytes { try source.read(into: $0.baseAddress! + count, count: sampleBytes - count) }
+                let read = try bytes.withUnsafeMutableBytes {
+                    try source.read(into: $0.baseAddress! + count, count: sampleBytes - count)
+                }
                 if read == 0 { return (Array(bytes[..<count]), true) }
                 count += read
             }
@@ -81,7 +95,9 @@ enum FormatSniffer {
         for delimiter in delimiters {
             let (fields, bad) = score(sample, delimiter: delimiter, path: path)
             guard fields >= 2 else { continue }
-            if best.map({ bad < $0.bad || (bad == $0.bad && fields > $0.fields) }) ?? true { best = (delimiter, fields, bad) }
+            if best.map({ bad < $0.bad || (bad == $0.bad && fields > $0.fields) }) ?? true {
+                best = (delimiter, fields, bad)
+            }
         }
         var options = CSVOptions()
         options.delimiter = best?.delimiter ?? delimiters[0]

@@ -50,7 +50,9 @@ final class FileSource: ByteSource {
                 bytesConsumed += Int64(result)
                 return result
             }
-            if errno != EINTR { throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))") }
+            if errno != EINTR {
+                throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+            }
         }
     }
 
@@ -82,7 +84,8 @@ final class GzipSource: ByteSource {
         compressed = nil
         archive = Self.newArchive()
         guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
-            throw InputError(path: path, message: "cannot open as gzip: \(lastError(or: "the file cannot be read"))")  // deinit frees the handle
+            // deinit frees the handle
+            throw InputError(path: path, message: "cannot open as gzip: \(lastError(or: "the file cannot be read"))")
         }
         try readHeader()
     }
@@ -93,12 +96,15 @@ final class GzipSource: ByteSource {
         let input = CompressedInput(source)
         compressed = input
         archive = Self.newArchive()
-        let opened = archive_read_open(archive, Unmanaged.passUnretained(input).toOpaque(), nil, { _, client, block in
-            let input = Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue()
-            return input.next(block!)
-        }, nil)
+        let opened = archive_read_open(
+            archive, Unmanaged.passUnretained(input).toOpaque(), nil,
+            { _, client, block in
+                let input = Unmanaged<CompressedInput>.fromOpaque(client!).takeUnretainedValue()
+                return input.next(block!)
+            }, nil)
         guard opened == ARCHIVE_OK else {
-            throw input.error ?? InputError(path: name, message: "cannot open as gzip: \(lastError(or: "the input cannot be read"))")
+            throw input.error
+                ?? InputError(path: name, message: "cannot open as gzip: \(lastError(or: "the input cannot be read"))")
         }
         try readHeader()
     }
@@ -116,7 +122,11 @@ final class GzipSource: ByteSource {
         let header = archive_read_next_header(archive, &entry)
         // libarchive passes bytes it does not recognise through as they are: a `.gz` must be gzip.
         guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_GZIP else {
-            throw InputError(path: path, message: "is not gzip-compressed: it does not start with a whole gzip header (empty or truncated file?); a plain text file must not be named .gz")
+            throw InputError(
+                path: path,
+                message:
+                    "is not gzip-compressed: it does not start with a whole gzip header (empty or truncated file?); a plain text file must not be named .gz"
+            )
         }
         switch header {
         case ARCHIVE_OK: break
@@ -139,7 +149,9 @@ final class GzipSource: ByteSource {
         let result = archive_read_data(archive, buffer, count)
         if result < 0, let error = compressed?.error { throw error }
         guard result >= 0 else {
-            throw InputError(path: path, message: "cannot decompress: \(lastError(or: "error \(result)")) (truncated or damaged file?)")
+            throw InputError(
+                path: path,
+                message: "cannot decompress: \(lastError(or: "error \(result)")) (truncated or damaged file?)")
         }
         return result
     }

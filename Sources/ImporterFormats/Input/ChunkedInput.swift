@@ -68,7 +68,9 @@ struct ChunkedInput {
     /// The index of the first line feed in the window at or after `start`, or nil.
     func lineFeed(from start: Int) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard start < buffer.count, let found = memchr(buffer.baseAddress! + start, 10, buffer.count - start) else { return nil }
+            guard start < buffer.count, let found = memchr(buffer.baseAddress! + start, 10, buffer.count - start) else {
+                return nil
+            }
             return buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }

@@ -25,7 +25,10 @@ struct DynamoDBItemDecoder {
         values.reserveCapacity(item.names.count)
         for (name, value) in zip(item.names, item.values) {
             guard let field = typedValue(value) else {
-                return .failure(.notAnItem("attribute '\(name)' is \(Self.shown(value)), not a DynamoDB typed value such as {\"S\": \"text\"} (one of S, N (a number in a string), B, BOOL, NULL (true), SS, NS, BS, L, M)"))
+                return .failure(
+                    .notAnItem(
+                        "attribute '\(name)' is \(Self.shown(value)), not a DynamoDB typed value such as {\"S\": \"text\"} (one of S, N (a number in a string), B, BOOL, NULL (true), SS, NS, BS, L, M)"
+                    ))
             }
             values.append(field)
         }
@@ -39,7 +42,9 @@ struct DynamoDBItemDecoder {
     private mutating func itemFields(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Fields, Problem> {
         let prefix = Self.itemPrefix
         if bytes.count > prefix.count, bytes.last == UInt8(ascii: "}"), bytes.starts(with: prefix),
-           case .success(let fields) = strict.objectFields(UnsafeBufferPointer(rebasing: bytes[(prefix.count - 1)..<(bytes.count - 1)])) {
+            case .success(let fields) = strict.objectFields(
+                UnsafeBufferPointer(rebasing: bytes[(prefix.count - 1)..<(bytes.count - 1)]))
+        {
             return .success(fields)
         }
         let line: Fields
@@ -48,7 +53,7 @@ struct DynamoDBItemDecoder {
         case .failure(let error): return .failure(.syntax(error))
         }
         guard line.names == ["Item"], case .composite(let itemText) = line.values[0], itemText.hasPrefix("{"),
-              case .success(let item) = parse(itemText)
+            case .success(let item) = parse(itemText)
         else { return .failure(.notAnItem("the line needs one key, \"Item\", holding an object")) }
         return .success(item)
     }
@@ -65,7 +70,7 @@ struct DynamoDBItemDecoder {
     /// One attribute's `{"TYPE": value}` as a field; nil when it is not a typed value.
     private mutating func typedValue(_ value: FieldValue) -> FieldValue? {
         guard case .composite(let text) = value, text.hasPrefix("{"), case .success(let typed) = parse(text),
-              typed.names.count == 1
+            typed.names.count == 1
         else { return nil }
         let type = typed.names[0]
         switch (type, typed.values[0]) {
@@ -79,7 +84,8 @@ struct DynamoDBItemDecoder {
             return .null
         case ("M", .composite(let inner)) where inner.hasPrefix("{"):
             return .collection(type: type, json: text)
-        case (_, .composite(let inner)) where type != "M" && DynamoDBTypes.collections.contains(type) && inner.hasPrefix("["):
+        case (_, .composite(let inner))
+        where type != "M" && DynamoDBTypes.collections.contains(type) && inner.hasPrefix("["):
             return .collection(type: type, json: text)
         default:
             return nil

@@ -90,7 +90,7 @@ struct FlatObjectScanner {
                 for (index, key) in keys.enumerated() {
                     let length = key.count
                     guard offset + length <= last.count, lastNames[index].utf8.count == length,
-                          length == 0 || memcmp(last.baseAddress! + offset, base + key.lowerBound, length) == 0
+                        length == 0 || memcmp(last.baseAddress! + offset, base + key.lowerBound, length) == 0
                     else {
                         same = false
                         return
@@ -105,8 +105,10 @@ struct FlatObjectScanner {
         names.reserveCapacity(keys.count)
         var bytes: [UInt8] = []
         for (index, key) in keys.enumerated() {
-            for earlier in keys[..<index] where earlier.count == key.count
-                && (key.isEmpty || memcmp(base + earlier.lowerBound, base + key.lowerBound, key.count) == 0) {
+            for earlier in keys[..<index]
+            where earlier.count == key.count
+                && (key.isEmpty || memcmp(base + earlier.lowerBound, base + key.lowerBound, key.count) == 0)
+            {
                 return nil
             }
             let slice = UnsafeBufferPointer(rebasing: text[key])

@@ -51,12 +51,16 @@ package final class JSONArrayReader: RecordReader {
                     state = .done
                     return nil
                 }
-                if input.offset(of: input.position) == 0, input.bytes[input.position...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                if input.offset(of: input.position) == 0,
+                    input.bytes[input.position...].starts(with: [0xEF, 0xBB, 0xBF])
+                {
                     input.position += 3
                     continue
                 }
                 guard input.bytes[input.position] == UInt8(ascii: "[") else {
-                    return structureFailure("the file does not start with '[': a .json input must be an array of objects (use ndjson for one object per line)")
+                    return structureFailure(
+                        "the file does not start with '[': a .json input must be an array of objects (use ndjson for one object per line)"
+                    )
                 }
                 input.position += 1
                 state = .firstElement
@@ -137,8 +141,10 @@ package final class JSONArrayReader: RecordReader {
             if try input.atEOF || !input.refill() {
                 state = .done
                 let raw = excerpt ?? input.bytes[input.position..<input.bytes.count]
-                return SourceRecord(line: firstLine, byteOffset: start, raw: raw, names: [], values: [],
-                                    failure: Rejection(stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)"))
+                return SourceRecord(
+                    line: firstLine, byteOffset: start, raw: raw, names: [], values: [],
+                    failure: Rejection(
+                        stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)"))
             }
             cursor = input.position + scanned
         }
@@ -146,8 +152,9 @@ package final class JSONArrayReader: RecordReader {
 
     /// The rejection of an element larger than `maxRecordBytes`; `raw` is its first bytes.
     private func oversized(_ raw: ArraySlice<UInt8>, line: Int, offset: Int64, size: Int64) -> SourceRecord {
-        SourceRecord(line: line, byteOffset: offset, raw: raw, names: [], values: [],
-                     failure: .oversized(size: size, limit: maxRecordBytes))
+        SourceRecord(
+            line: line, byteOffset: offset, raw: raw, names: [], values: [],
+            failure: .oversized(size: size, limit: maxRecordBytes))
     }
 
     /// Ends the reading with one rejection at the current position: the rest of its line as raw text.
@@ -158,8 +165,10 @@ package final class JSONArrayReader: RecordReader {
         var end = start
         while end < bytes.count, bytes[end] != 10, end - start < SourceRecord.excerptBytes { end += 1 }
         let column = input.offset(of: start) - lineStart + 1
-        return SourceRecord(line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end], names: [], values: [],
-                            failure: Rejection(stage: .read, reason: .malformed, "column \(column): \(message); the rest of the file is not read"))
+        return SourceRecord(
+            line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end], names: [], values: [],
+            failure: Rejection(
+                stage: .read, reason: .malformed, "column \(column): \(message); the rest of the file is not read"))
     }
 
     private func shown(_ byte: UInt8) -> String {

@@ -35,7 +35,8 @@ final class JSONTextParser {
     }
 
     /// Parses `bytes` as one JSON object, or returns the rejection of the text.
-    func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+    func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection>
+    {
         switch layout {
         case .object:
             if let fields = scanner.fields(bytes) { return .success(fields) }
@@ -48,15 +49,20 @@ final class JSONTextParser {
     private func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
         switch problem.kind {
         case .encoding:
-            return Rejection(stage: .read, reason: .encoding,
-                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); fix the bytes or re-export the file as UTF-8")
+            return Rejection(
+                stage: .read, reason: .encoding,
+                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); fix the bytes or re-export the file as UTF-8"
+            )
         case .syntax:
-            return Rejection(stage: .read, reason: .malformed, "invalid JSON at byte \(problem.offset + 1): \(problem.message)")
+            return Rejection(
+                stage: .read, reason: .malformed, "invalid JSON at byte \(problem.offset + 1): \(problem.message)")
         }
     }
 
     /// A DynamoDB export item, typed (`DynamoDBItemDecoder`).
-    private func parseItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), Rejection> {
+    private func parseItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
+        (names: [String], values: [FieldValue]), Rejection
+    > {
         switch items.fields(bytes) {
         case .success(let fields): return .success(fields)
         case .failure(.syntax(let problem)): return .failure(rejection(problem))

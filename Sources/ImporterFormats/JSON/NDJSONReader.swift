@@ -18,11 +18,15 @@ package final class NDJSONReader: PartitionedRecordReader {
     /// The line before the one at `input.position`.
     private var line = 0
 
-    package convenience init(path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
+    package convenience init(
+        path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) throws {
         self.init(source: try openByteSource(path), layout: layout, maxRecordBytes: maxRecordBytes)
     }
 
-    package init(source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package init(
+        source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) {
         input = ChunkedInput(source: source)
         parser = JSONTextParser(layout: layout)
         self.layout = layout
@@ -100,8 +104,9 @@ package final class NDJSONReader: PartitionedRecordReader {
         }
         guard cursor > input.position else { return nil }
         // Bytes of its own: the thread reading the part retains them for every record's raw text.
-        let part = NDJSONReader(part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
-                                line: firstLine, layout: layout, maxRecordBytes: maxRecordBytes)
+        let part = NDJSONReader(
+            part: Array(input.bytes[input.position..<cursor]), offset: input.offset(of: input.position),
+            line: firstLine, layout: layout, maxRecordBytes: maxRecordBytes)
         input.position = cursor
         line += lines
         return part
@@ -142,13 +147,15 @@ package final class NDJSONReader: PartitionedRecordReader {
             let newline = input.lineFeed(from: from)
             if let newline {
                 input.position = newline + 1
-                return SourceRecord(line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
-                                    failure: .oversized(size: input.offset(of: newline) - offset, limit: maxRecordBytes))
+                return SourceRecord(
+                    line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
+                    failure: .oversized(size: input.offset(of: newline) - offset, limit: maxRecordBytes))
             }
             input.position = input.bytes.count
             if try input.atEOF || !input.refill() {
-                return SourceRecord(line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
-                                    failure: .oversized(size: input.offset(of: input.position) - offset, limit: maxRecordBytes))
+                return SourceRecord(
+                    line: line, byteOffset: offset, raw: excerpt, names: [], values: [],
+                    failure: .oversized(size: input.offset(of: input.position) - offset, limit: maxRecordBytes))
             }
         }
     }

@@ -25,8 +25,12 @@ struct StrictJSONParser {
     private var scratch: [UInt8] = []
 
     /// The names and values of the object that is the whole of `text`.
-    mutating func objectFields(_ text: UnsafeBufferPointer<UInt8>) -> Result<(names: [String], values: [FieldValue]), SyntaxError> {
-        guard let base = text.baseAddress, !text.isEmpty else { return .failure(error("the record is empty, not a JSON object", at: 0)) }
+    mutating func objectFields(_ text: UnsafeBufferPointer<UInt8>) -> Result<
+        (names: [String], values: [FieldValue]), SyntaxError
+    > {
+        guard let base = text.baseAddress, !text.isEmpty else {
+            return .failure(error("the record is empty, not a JSON object", at: 0))
+        }
         var cursor = JSONCursor(base: base, count: text.count)
         do {
             cursor.skipSpace()
@@ -40,9 +44,13 @@ struct StrictJSONParser {
             while !cursor.take(UInt8(ascii: "}")) {
                 let keyOffset = cursor.i
                 let name = try key(&cursor)
-                if names.contains(name) { throw error("the key \"\(name)\" appears twice in the object", at: keyOffset) }
+                if names.contains(name) {
+                    throw error("the key \"\(name)\" appears twice in the object", at: keyOffset)
+                }
                 names.append(name)
-                values.append(cursor.peek == UInt8(ascii: "{") || cursor.peek == UInt8(ascii: "[") ? try composite(&cursor) : try value(&cursor))
+                values.append(
+                    cursor.peek == UInt8(ascii: "{") || cursor.peek == UInt8(ascii: "[")
+                        ? try composite(&cursor) : try value(&cursor))
                 try afterElement(&cursor, UInt8(ascii: "}"))
             }
             try end(&cursor)
@@ -75,7 +83,9 @@ struct StrictJSONParser {
     /// After the value: only whitespace.
     private func end(_ cursor: inout JSONCursor) throws {
         cursor.skipSpace()
-        guard cursor.atEnd else { throw error("unexpected text after the JSON value; one record per line", at: cursor.i) }
+        guard cursor.atEnd else {
+            throw error("unexpected text after the JSON value; one record per line", at: cursor.i)
+        }
     }
 
     /// A key in double quotes and its colon; the cursor moves to the value.
@@ -92,7 +102,8 @@ struct StrictJSONParser {
     private mutating func composite(_ cursor: inout JSONCursor) throws -> FieldValue {
         let start = cursor.i
         try nested(&cursor)
-        return .composite(String(decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
+        return .composite(
+            String(decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
     }
 
     /// The scalar value at the cursor, which moves past it.
@@ -103,12 +114,17 @@ struct StrictJSONParser {
         case UInt8(ascii: "{"), UInt8(ascii: "["): return try composite(&cursor)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try number(&cursor)
-            return .number(String(decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
+            return .number(
+                String(
+                    decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
         default:
             if cursor.take("true") { return .bool(true) }
             if cursor.take("false") { return .bool(false) }
             if cursor.take("null") { return .null }
-            throw error(cursor.atEnd ? "the text ends where a value should be" : "expected a value, found \(shown(cursor.peek))", at: cursor.i)
+            throw error(
+                cursor.atEnd
+                    ? "the text ends where a value should be" : "expected a value, found \(shown(cursor.peek))",
+                at: cursor.i)
         }
     }
 
@@ -157,7 +173,9 @@ struct StrictJSONParser {
             throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))' after a value", at: cursor.i)
         }
         cursor.skipSpace()
-        if cursor.peek == closing { throw error("a trailing comma before '\(Character(Unicode.Scalar(closing)))'", at: cursor.i) }
+        if cursor.peek == closing {
+            throw error("a trailing comma before '\(Character(Unicode.Scalar(closing)))'", at: cursor.i)
+        }
     }
 
     // MARK: Scalars
@@ -246,7 +264,9 @@ struct StrictJSONParser {
     private func hex4(_ cursor: inout JSONCursor) throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard !cursor.atEnd, let digit = hexValue(cursor.peek) else { throw error("\\u needs four hex digits", at: cursor.i) }
+            guard !cursor.atEnd, let digit = hexValue(cursor.peek) else {
+                throw error("\\u needs four hex digits", at: cursor.i)
+            }
             value = value << 4 | digit
             cursor.i += 1
         }
@@ -264,7 +284,9 @@ struct StrictJSONParser {
 
     // MARK: Messages
 
-    private func error(_ message: String, at offset: Int) -> SyntaxError { SyntaxError(kind: .syntax, message: message, offset: offset) }
+    private func error(_ message: String, at offset: Int) -> SyntaxError {
+        SyntaxError(kind: .syntax, message: message, offset: offset)
+    }
 
     private func kindName(_ first: UInt8) -> String {
         switch first {
@@ -277,7 +299,8 @@ struct StrictJSONParser {
     }
 
     private func shown(_ byte: UInt8) -> String {
-        byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        byte >= 32 && byte < 127
+            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 }
 

@@ -72,13 +72,16 @@ final class BulkLoad {
             let (decision, conflict) = rules.decide(values, stored: nil)
             switch decision {
             case .insert(let row), .update(let row, _):
-                guard case .integer(let version) = row[entity.versionIndex] else { preconditionFailure("the rules set no version") }
+                guard case .integer(let version) = row[entity.versionIndex] else {
+                    preconditionFailure("the rules set no version")
+                }
                 staged.append((row, version))
                 outcomes.append(WriteOutcome(.inserted, conflict: conflict))
             case .unchanged: outcomes.append(WriteOutcome(.unchanged, conflict: conflict))
             case .rolledBack: outcomes.append(WriteOutcome(.rolledBack, conflict: conflict))
             case .reject(let reason, let message):
-                outcomes.append(WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict))
+                outcomes.append(
+                    WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict))
             }
         }
         try rows(of: entity).append(staged, of: entity)
@@ -92,7 +95,9 @@ final class BulkLoad {
     /// table as it is where `indexForCopy` readied it, or else sorts the rows by key and inserts
     /// them in that order. Inside an atomic run's transaction, which cannot attach a file, they
     /// are read in key order from the staging file and inserted one by one.
-    func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements) throws {
+    func build(into database: Database, attachedAs schema: String?, statements: (Entity) throws -> EntityStatements)
+        throws
+    {
         for entity in entities.values.sorted(by: { $0.name < $1.name }) {
             do {
                 let table = quoted(entity.table), staged = rows(of: entity)
@@ -110,7 +115,8 @@ final class BulkLoad {
                     let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
                     let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
                     let order = staged.inKeyOrder.contains(entity.name) ? "" : " ORDER BY \(key)"
-                    try database.execute("INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table)\(order)")
+                    try database.execute(
+                        "INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table)\(order)")
                 } else {
                     let insert = try statements(entity).insert
                     let columns = Int32(entity.attributes.count)
@@ -121,8 +127,9 @@ final class BulkLoad {
                     }
                 }
             } catch let error as SQLiteError {
-                throw StoreError.sqlite(error, at: nil, "cannot build \(entity.name) from the rows the bulk load staged",
-                                         entity: entity.name, operation: "build")
+                throw StoreError.sqlite(
+                    error, at: nil, "cannot build \(entity.name) from the rows the bulk load staged",
+                    entity: entity.name, operation: "build")
             }
         }
     }
@@ -135,7 +142,8 @@ final class BulkLoad {
         let staged = quoted(StagedRows.stagedTable(of: entity))
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
-        try database.execute("INSERT INTO main.\(quoted(entity.table)) (\(columns)) SELECT \(columns) FROM \(staged) ORDER BY \(key)")
+        try database.execute(
+            "INSERT INTO main.\(quoted(entity.table)) (\(columns)) SELECT \(columns) FROM \(staged) ORDER BY \(key)")
         try database.execute("DROP TABLE \(staged)")
     }
 
@@ -155,22 +163,29 @@ final class BulkLoad {
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
         try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
         guard let definition = try database.storedDefinition(ofTable: table) else {
-            throw StoreError(.conflictingWriter, "cannot build \(entity.name): its table \(table) is gone", entity: entity.name, operation: "build")
+            throw StoreError(
+                .conflictingWriter, "cannot build \(entity.name): its table \(table) is gone", entity: entity.name,
+                operation: "build")
         }
         try database.execute("DROP TABLE \(quoted(table))")
         try database.execute("PRAGMA writable_schema = ON")
         defer { try? database.execute("PRAGMA writable_schema = OFF") }
-        try database.prepare("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ? WHERE type = 'table' AND name = ?")
-            .execute([.string(table), .string(table), .string(definition), .string(staged)])
-        try database.prepare("UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = NULL WHERE type = 'index' AND name = ?")
-            .execute([.string("sqlite_autoindex_\(table)_1"), .string(table), .string(index)])
+        try database.prepare(
+            "UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ? WHERE type = 'table' AND name = ?"
+        )
+        .execute([.string(table), .string(table), .string(definition), .string(staged)])
+        try database.prepare(
+            "UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = NULL WHERE type = 'index' AND name = ?"
+        )
+        .execute([.string("sqlite_autoindex_\(table)_1"), .string(table), .string(index)])
         // One more than the current version: SQLite reads the schema again, this connection too.
         try database.execute("PRAGMA schema_version = \(try database.integer("PRAGMA schema_version") + 1)")
         let origins = try database.strings("SELECT origin FROM pragma_index_list(?)", [.string(table)])
         guard origins == ["pk"] else {
-            throw StoreError(.storage(resultCode: nil),
-                             "cannot build \(entity.name): SQLite does not read its adopted key index as the primary key's (\(origins))",
-                             entity: entity.name, operation: "build")
+            throw StoreError(
+                .storage(resultCode: nil),
+                "cannot build \(entity.name): SQLite does not read its adopted key index as the primary key's (\(origins))",
+                entity: entity.name, operation: "build")
         }
     }
 
@@ -187,19 +202,29 @@ final class BulkLoad {
     func indexForCopy(attachedAs schema: String, in database: Database) throws {
         guard let file else { return }
         for entity in entities.values.sorted(by: { $0.name < $1.name })
-        where file.rows[entity.name] != nil && !copiedAsIs.contains(entity.name) && !file.inKeyOrder.contains(entity.name) {
-            guard !Self.keyIsRowid(entity), try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database) else { continue }
+        where file.rows[entity.name] != nil && !copiedAsIs.contains(entity.name)
+            && !file.inKeyOrder.contains(entity.name)
+        {
+            guard !Self.keyIsRowid(entity),
+                try columns(of: entity.table, in: "main", database) == columns(of: entity.table, in: schema, database)
+            else { continue }
             let table = quoted(entity.table), index = "\(schema).\(quoted("importer_key_" + entity.table))"
-            try database.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(index) ON \(table) (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))")
+            try database.execute(
+                "CREATE UNIQUE INDEX IF NOT EXISTS \(index) ON \(table) (\(entity.keyAttributes.map(quoted).joined(separator: ", ")))"
+            )
             var copies = false
-            try database.prepare("EXPLAIN INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)").query { copies = copies || $0.text(1) == "RowData" }
+            try database.prepare("EXPLAIN INSERT INTO main.\(table) SELECT * FROM \(schema).\(table)").query {
+                copies = copies || $0.text(1) == "RowData"
+            }
             if copies { copiedAsIs.insert(entity.name) } else { try database.execute("DROP INDEX \(index)") }
         }
     }
 
     /// Name, declared type, `NOT NULL` and default of each column of `table` in `schema`, in order.
     private func columns(of table: String, in schema: String, _ database: Database) throws -> [[String: String]] {
-        try database.rows("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?, ?)", [.string(table), .string(schema)],
-                          names: ["name", "type", "notnull", "default"])
+        try database.rows(
+            "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?, ?)",
+            [.string(table), .string(schema)],
+            names: ["name", "type", "notnull", "default"])
     }
 }

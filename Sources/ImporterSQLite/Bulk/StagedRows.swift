@@ -53,7 +53,9 @@ final class StagedRows {
         if fresh { Self.remove(path) }
         database = try Database(path: path)
         // 8 KiB pages as the store; appends need few pages in the cache (a sort raises it).
-        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -2048;")
+        try database.execute(
+            "PRAGMA page_size = 8192; PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -2048;"
+        )
     }
 
     /// Stages rows in the store itself, on its connection and in its transactions.
@@ -78,14 +80,17 @@ final class StagedRows {
         if let committed {
             let staged = try database.integer("SELECT max(rowid) FROM \(table)")
             guard staged >= committed else {
-                throw StoreError(.unusableCheckpoint, "\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but \(inStore ? "the store" : "the file") holds \(staged); run without --resume to start over",
-                                 entity: entity.name, operation: "resume")
+                throw StoreError(
+                    .unusableCheckpoint,
+                    "\(path): the interrupted bulk load of \(entity.name) staged \(committed) rows, but \(inStore ? "the store" : "the file") holds \(staged); run without --resume to start over",
+                    entity: entity.name, operation: "resume")
             }
             try database.execute("DELETE FROM \(table) WHERE rowid > ?", [.integer(committed)])
         } else {
             // The store's columns, without its key: the same columns let `BulkLoad` copy the table as it is.
             let columns = StoreConnection.columnDefinitions(of: entity)
-            try database.execute("DROP TABLE IF EXISTS \(table); CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
+            try database.execute(
+                "DROP TABLE IF EXISTS \(table); CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
         }
         rows[entity.name] = committed ?? 0
         committedRows[entity.name] = committed ?? 0
@@ -95,7 +100,8 @@ final class StagedRows {
         let row = "(" + list.map { _ in "?" }.joined(separator: ", ") + ")"
         let insert = "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES "
         inserts[entity.name] = try database.prepare(insert + row)
-        batchInserts[entity.name] = try database.prepare(insert + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "))
+        batchInserts[entity.name] = try database.prepare(
+            insert + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "))
     }
 
     /// Stages rows of `entity`: each row's `values` with its `version` in place of the record's.
@@ -115,7 +121,9 @@ final class StagedRows {
                 for (row, (values, version)) in staged[start..<start + count].enumerated() {
                     if inOrder { (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: values)) }
                     let base = row * columns + 1
-                    for index in values.indices where index != versionIndex { try insert.bind(values[index], at: Int32(base + index)) }
+                    for index in values.indices where index != versionIndex {
+                        try insert.bind(values[index], at: Int32(base + index))
+                    }
                     try insert.bind(Int32(base + versionIndex), int64: version)
                 }
                 defer { insert.reset() }

@@ -9,11 +9,14 @@ import ImporterCore
 /// rows its checkpoint counts. It is emptied in the transaction that builds the tables.
 extension StoreConnection {
     func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
-        try database.execute("CREATE TABLE IF NOT EXISTS _importer_bulk (entity TEXT PRIMARY KEY, staged INTEGER NOT NULL)")
+        try database.execute(
+            "CREATE TABLE IF NOT EXISTS _importer_bulk (entity TEXT PRIMARY KEY, staged INTEGER NOT NULL)")
         let recorded = try stagedRows()
         let interrupted = resuming ? recorded : [:]
         // What the interrupted run staged is built by this one, whatever the pipeline says now.
-        let chosen = try entities.filter { entity in try interrupted[entity.name] != nil || (newLoads && canLoadInBulk(entity)) }
+        let chosen = try entities.filter { entity in
+            try interrupted[entity.name] != nil || (newLoads && canLoadInBulk(entity))
+        }
         let resumed = chosen.filter { interrupted[$0.name] != nil }, resumedNames = Set(resumed.map(\.name))
         for name in recorded.keys where !resumedNames.contains(name) {
             try database.execute("DELETE FROM _importer_bulk WHERE entity = ?", [.string(name)])
@@ -27,14 +30,17 @@ extension StoreConnection {
         // In the store: the tables it can adopt, and what an interrupted run staged there.
         var inStore: [Entity] = [], inFile: [Entity] = []
         for entity in chosen {
-            let staged = interrupted[entity.name] != nil
+            let staged =
+                interrupted[entity.name] != nil
                 ? try hasTable(StagedRows.stagedTable(of: entity)) : try canAdopt(entity)
             if staged { inStore.append(entity) } else { inFile.append(entity) }
         }
         let fileResumed = inFile.contains { interrupted[$0.name] != nil }
         if fileResumed, !FileManager.default.fileExists(atPath: stagingPath) {
-            throw StoreError(.unusableCheckpoint, "\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over",
-                             operation: "resume")
+            throw StoreError(
+                .unusableCheckpoint,
+                "\(stagingPath): the rows staged by the interrupted run are gone; run without --resume to start over",
+                operation: "resume")
         }
         let storeTables = StagedRows(inStore: database, path: path)
         for entity in inStore { try storeTables.stage(entity, keeping: interrupted[entity.name]) }
@@ -55,8 +61,11 @@ extension StoreConnection {
     /// Whether `entity` can take the bulk path: its table is empty, and has no trigger or
     /// index of its own that a build in key order would bypass or trip on.
     private func canLoadInBulk(_ entity: Entity) throws -> Bool {
-        guard try database.integer("SELECT count(*) FROM (SELECT 1 FROM \(quoted(entity.table)) LIMIT 1)") == 0 else { return false }
-        let extras = try database.integer("""
+        guard try database.integer("SELECT count(*) FROM (SELECT 1 FROM \(quoted(entity.table)) LIMIT 1)") == 0 else {
+            return false
+        }
+        let extras = try database.integer(
+            """
             SELECT count(*) FROM sqlite_master WHERE tbl_name = ? AND (type = 'trigger' OR (type = 'index' AND sql IS NOT NULL))
             """, [.string(entity.table)])
         return extras == 0
@@ -67,9 +76,11 @@ extension StoreConnection {
     /// not the rowid, and the connection may change definitions in the schema.
     private func canAdopt(_ entity: Entity) throws -> Bool {
         guard !BulkLoad.keyIsRowid(entity),
-              try database.storedDefinition(ofTable: entity.table) == tableDefinition(entity),
-              try database.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.table)])
-                == ["sqlite_autoindex_\(entity.table)_1"] else { return false }
+            try database.storedDefinition(ofTable: entity.table) == tableDefinition(entity),
+            try database.strings(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.table)])
+                == ["sqlite_autoindex_\(entity.table)_1"]
+        else { return false }
         // SQLITE_DBCONFIG_DEFENSIVE, where a build of SQLite turns it on, keeps the pragma off.
         try database.execute("PRAGMA writable_schema = ON")
         defer { try? database.execute("PRAGMA writable_schema = OFF") }
@@ -79,7 +90,8 @@ extension StoreConnection {
     /// Drops the tables an interrupted run staged in the store, but those of `resumed`.
     private func dropStagedTables(keeping resumed: [Entity]) throws {
         let kept = Set(resumed.map(StagedRows.stagedTable))
-        let staged = try database.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_importer\\_staged\\_%' ESCAPE '\\'")
+        let staged = try database.strings(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_importer\\_staged\\_%' ESCAPE '\\'")
         for table in staged where !kept.contains(table) { try database.execute("DROP TABLE \(quoted(table))") }
     }
 
@@ -97,9 +109,11 @@ extension StoreConnection {
     func commitStagedRows(_ bulk: BulkLoad) throws -> Bool {
         try beginTransactionIfNeeded()
         for staging in bulk.stagings {
-            for (entity, rows) in staging.rows.sorted(by: { $0.key < $1.key }) where rows != staging.committedRows[entity] {
-                try database.execute("INSERT INTO _importer_bulk (entity, staged) VALUES (?, ?) ON CONFLICT (entity) DO UPDATE SET staged = excluded.staged",
-                                     [.string(entity), .integer(rows)])
+            for (entity, rows) in staging.rows.sorted(by: { $0.key < $1.key })
+            where rows != staging.committedRows[entity] {
+                try database.execute(
+                    "INSERT INTO _importer_bulk (entity, staged) VALUES (?, ?) ON CONFLICT (entity) DO UPDATE SET staged = excluded.staged",
+                    [.string(entity), .integer(rows)])
             }
         }
         guard let file = bulk.file, file.hasUncommitted else { return false }
@@ -111,8 +125,10 @@ extension StoreConnection {
     /// store (an atomic run's own), and removes the staging file.
     func buildStagedTables(_ bulk: BulkLoad) throws {
         if let reason = bulk.unbuildable {
-            throw StoreError(.storage(resultCode: nil), "\(path): the bulk load was not built (\(reason)); run again with --resume to build it",
-                             operation: "build")
+            throw StoreError(
+                .storage(resultCode: nil),
+                "\(path): the bulk load was not built (\(reason)); run again with --resume to build it",
+                operation: "build")
         }
         let autocommit = database.isAutocommit, attach = autocommit && bulk.file != nil
         // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,

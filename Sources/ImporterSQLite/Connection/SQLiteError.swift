@@ -44,7 +44,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var isFatal: Bool {
         switch primaryCode {
         case SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOMEM, SQLITE_READONLY, SQLITE_CANTOPEN,
-             SQLITE_NOTADB, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PERM:
+            SQLITE_NOTADB, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PERM:
             return true
         default:
             return false
@@ -67,7 +67,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
             case .string(let text), .decimal(let text): return literal(text)
             case .date(let millis): return literal(ISO8601.format(millis: millis))
             case .pair: return literal(argument.description)
-            case .binary(let bytes): return "X'" + bytes.prefix(16).map { String(format: "%02X", $0) }.joined() + (bytes.count > 16 ? "…'" : "'")
+            case .binary(let bytes):
+                return "X'" + bytes.prefix(16).map { String(format: "%02X", $0) }.joined()
+                    + (bytes.count > 16 ? "…'" : "'")
             }
         }
         let rest = arguments.count - shown.count

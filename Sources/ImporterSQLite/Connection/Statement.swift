@@ -40,30 +40,36 @@ final class Statement {
     func bind(_ index: Int32, blob bytes: [UInt8]) throws {
         // An empty array has no base address, which SQLite would store as NULL.
         guard !bytes.isEmpty else { return try check(sqlite3_bind_zeroblob(handle, index, 0)) }
-        try check(bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) })
+        try check(
+            bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) })
     }
 
     func bind(_ index: Int32, text value: String) throws {
         // Native strings are contiguous: bound without copying the String first.
         let bound = value.utf8.withContiguousStorageIfAvailable { bytes in
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-                              Int32(bytes.count), Self.transient)
+            sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count), Self.transient)
         }
         if let bound { return try check(bound) }
         var value = value
-        try check(value.withUTF8 { bytes in
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-                              Int32(bytes.count), Self.transient)
-        })
+        try check(
+            value.withUTF8 { bytes in
+                sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), Self.transient)
+            })
     }
 
     /// A date as `YYYY-MM-DDTHH:MM:SS.sssZ` text, formatted without allocating.
     func bind(_ index: Int32, date millis: Int64) throws {
-        try check(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
-            let count = ISO8601.format(millis: millis, into: buffer)
-            return sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                     Int32(count), Self.transient)
-        })
+        try check(
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
+                let count = ISO8601.format(millis: millis, into: buffer)
+                return sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    Int32(count), Self.transient)
+            })
     }
 
     /// Binds a value as it is stored (docs/values.md, `ValueColumns`).
@@ -85,7 +91,9 @@ final class Statement {
     /// Binds the first `count` columns of `row`'s current row as they are stored (type and
     /// bytes) to the parameters 1…`count`.
     func bind(columnsOf row: Statement, count: Int32) throws {
-        for column in 0..<count { try check(sqlite3_bind_value(handle, column + 1, sqlite3_column_value(row.handle, column))) }
+        for column in 0..<count {
+            try check(sqlite3_bind_value(handle, column + 1, sqlite3_column_value(row.handle, column)))
+        }
     }
 
     /// Binds `arguments` to parameters 1…n.

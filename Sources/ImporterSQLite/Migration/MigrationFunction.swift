@@ -17,8 +17,10 @@ final class MigrationFunction {
         let inputs: [(position: Int, type: AttributeType)]
         let oldCount: Int
 
-        init(mapping: AttributeMapping, index: Int, validator: RecordValidator, version: Int,
-             inputs: [(position: Int, type: AttributeType)], oldCount: Int) {
+        init(
+            mapping: AttributeMapping, index: Int, validator: RecordValidator, version: Int,
+            inputs: [(position: Int, type: AttributeType)], oldCount: Int
+        ) {
             self.mapping = mapping
             self.index = index
             self.validator = validator
@@ -57,10 +59,13 @@ final class MigrationFunction {
     /// Registers the function on `database` for as long as this object lives.
     func register(on database: Database) throws {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let code = sqlite3_create_function_v2(database.handle, Self.name, -1, SQLITE_UTF8, context, { context, count, arguments in
-            let function = Unmanaged<MigrationFunction>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
-            function.call(context!, Int(count), arguments!)
-        }, nil, nil, nil)
+        let code = sqlite3_create_function_v2(
+            database.handle, Self.name, -1, SQLITE_UTF8, context,
+            { context, count, arguments in
+                let function = Unmanaged<MigrationFunction>.fromOpaque(sqlite3_user_data(context)!)
+                    .takeUnretainedValue()
+                function.call(context!, Int(count), arguments!)
+            }, nil, nil, nil)
         try database.check(code, sql: nil)
     }
 
@@ -79,7 +84,8 @@ final class MigrationFunction {
         if slot.inputs.count == 1 {
             outcome = self.outcome(slot: index, input: Self.value(arguments[2]!, as: slot.inputs[0].type))
         } else {
-            outcome = migrate(slot, slot.inputs.indices.map { Self.value(arguments[2 + $0]!, as: slot.inputs[$0].type) })
+            outcome = migrate(
+                slot, slot.inputs.indices.map { Self.value(arguments[2 + $0]!, as: slot.inputs[$0].type) })
         }
         switch outcome {
         case .success(let value):
@@ -101,7 +107,8 @@ final class MigrationFunction {
     private func migrate(_ slot: Slot, _ inputs: [Value]) -> Result<Value, Rejection> {
         var old = [Value](repeating: .null, count: slot.oldCount)
         for (input, value) in zip(slot.inputs, inputs) { old[input.position] = value }
-        return RecordMigrator.migrate(slot.mapping, at: slot.index, from: old, validator: slot.validator, version: slot.version)
+        return RecordMigrator.migrate(
+            slot.mapping, at: slot.index, from: old, validator: slot.validator, version: slot.version)
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -111,7 +118,8 @@ final class MigrationFunction {
         if sqlite3_value_type(value) == SQLITE_NULL { return .null }
         func text() -> String {
             guard let pointer = sqlite3_value_text(value) else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
         }
         switch type {
         case .string, .uuid, .uri: return .string(text())
@@ -140,14 +148,17 @@ final class MigrationFunction {
         case .boolean(let flag): sqlite3_result_int64(context, flag ? 1 : 0)
         case .pair: resultText(value.description, context)
         case .binary(let bytes) where bytes.isEmpty: sqlite3_result_zeroblob(context, 0)
-        case .binary(let bytes): bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), transient) }
+        case .binary(let bytes):
+            bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), transient) }
         }
     }
 
     private static func resultText(_ text: String, _ context: OpaquePointer) {
         var text = text
         text.withUTF8 { bytes in
-            sqlite3_result_text(context, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+            sqlite3_result_text(
+                context, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                transient)
         }
     }
 }

@@ -6,7 +6,9 @@ extension StoreConnection {
     /// (docs/migration.md). The items of `deleting` (start-version entity names) are deleted first.
     /// Items that fail a step are left out of later steps and returned; the transaction is
     /// committed only when `commit` is set and nothing failed.
-    func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]], note: String?) throws -> MigrationOutcome {
+    func migrate(_ plan: MigrationPlan, commit: Bool, deleting: [String: [Value]], note: String?) throws
+        -> MigrationOutcome
+    {
         try prepareMigrationHistory()
         contentIndexes.forgetAll()  // the migration's writes bypass `write` and `delete`
         let function = MigrationFunction()
@@ -22,14 +24,18 @@ extension StoreConnection {
             for (index, step) in plan.steps.enumerated() {
                 let started = Date()
                 let failures = try run(step, function: function).map { failure in
-                    MigrationFailure(entity: plan.originalName(ofEntity: failure.entity, beforeStep: index) ?? failure.entity, key: failure.key,
-                                     rejection: failure.rejection, toVersion: step.to.version)
+                    MigrationFailure(
+                        entity: plan.originalName(ofEntity: failure.entity, beforeStep: index) ?? failure.entity,
+                        key: failure.key,
+                        rejection: failure.rejection, toVersion: step.to.version)
                 }
                 var items = 0
                 for mapping in step.entities { items += try count(of: mapping.entity) }
-                outcome.steps.append(.init(from: step.from.version, to: step.to.version, items: items, failures: failures))
-                try recordMigration(from: step.from.version, to: step.to.version, checksum: step.to.checksum, started: started,
-                                    items: items, success: true, note: note)
+                outcome.steps.append(
+                    .init(from: step.from.version, to: step.to.version, items: items, failures: failures))
+                try recordMigration(
+                    from: step.from.version, to: step.to.version, checksum: step.to.checksum, started: started,
+                    items: items, success: true, note: note)
             }
             try setMeta(["model": plan.to.name, "version": String(plan.to.version), "checksum": plan.to.checksum])
             return commit && outcome.failures.isEmpty ? .commit : .rollback
@@ -39,7 +45,9 @@ extension StoreConnection {
 
     /// One step: drop removed tables, migrate each entity's columns, rename tables, create new
     /// ones. Returns the items that failed (named as in the step's new version), already deleted.
-    private func run(_ step: MigrationStep, function: MigrationFunction) throws -> [(entity: String, key: Value, rejection: Rejection)] {
+    private func run(_ step: MigrationStep, function: MigrationFunction) throws -> [(
+        entity: String, key: Value, rejection: Rejection
+    )] {
         for entity in step.removedEntities { try database.execute("DROP TABLE \(quoted(entity.table))") }
         var failures: [(entity: String, key: Value, rejection: Rejection)] = []
         for mapping in step.entities where mapping.source != nil && !mapping.isUnchanged {
@@ -47,13 +55,16 @@ extension StoreConnection {
             failures += try migrateColumns(mapping, version: step.to.version, function: function)
                 .map { (mapping.entity.name, $0.key, $0.rejection) }
         }
-        let moving = step.entities.filter { mapping in mapping.source.map { $0.table != mapping.entity.table } ?? false }
+        let moving = step.entities.filter { mapping in mapping.source.map { $0.table != mapping.entity.table } ?? false
+        }
         // Through temporary names, so tables that swap names cannot collide.
         for (index, mapping) in moving.enumerated() {
-            try database.execute("ALTER TABLE \(quoted(mapping.source!.table)) RENAME TO \(quoted("_importer_table_\(index)"))")
+            try database.execute(
+                "ALTER TABLE \(quoted(mapping.source!.table)) RENAME TO \(quoted("_importer_table_\(index)"))")
         }
         for (index, mapping) in moving.enumerated() {
-            try database.execute("ALTER TABLE \(quoted("_importer_table_\(index)")) RENAME TO \(quoted(mapping.entity.table))")
+            try database.execute(
+                "ALTER TABLE \(quoted("_importer_table_\(index)")) RENAME TO \(quoted(mapping.entity.table))")
         }
         for mapping in step.entities where mapping.source == nil { try database.execute(createTable(mapping.entity)) }
         return failures
@@ -62,7 +73,9 @@ extension StoreConnection {
     /// An entity's columns, on its old table: add the new columns, fill converted and checked
     /// values with one UPDATE, delete the items that failed, drop removed columns, rename.
     /// Returns the keys of the items that failed.
-    private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
+    private func migrateColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws -> [(
+        key: Value, rejection: Rejection
+    )] {
         let source = mapping.source!
         let table = quoted(source.table)
         let columns = try addColumns(mapping, version: version, function: function)
@@ -76,10 +89,12 @@ extension StoreConnection {
         }
         // Through temporary names, so renames that swap names cannot collide.
         for (index, rename) in columns.renames.enumerated() where rename.from != rename.to {
-            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted(rename.from)) TO \(quoted("_importer_rename_\(index)"))")
+            try database.execute(
+                "ALTER TABLE \(table) RENAME COLUMN \(quoted(rename.from)) TO \(quoted("_importer_rename_\(index)"))")
         }
         for (index, rename) in columns.renames.enumerated() where rename.from != rename.to {
-            try database.execute("ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
+            try database.execute(
+                "ALTER TABLE \(table) RENAME COLUMN \(quoted("_importer_rename_\(index)")) TO \(quoted(rename.to))")
         }
         return failures
     }
@@ -87,7 +102,8 @@ extension StoreConnection {
     /// Adds the columns the new attributes need (under temporary names) and says what fills
     /// them (`assignments` of one UPDATE), which old columns they replace, and what to rename.
     private func addColumns(_ mapping: EntityMapping, version: Int, function: MigrationFunction) throws
-        -> (assignments: [String], renames: [(from: String, to: String)], replaced: [String]) {
+        -> (assignments: [String], renames: [(from: String, to: String)], replaced: [String])
+    {
         let source = mapping.source!, entity = mapping.entity
         let table = quoted(source.table)
         var assignments: [String] = []
@@ -100,41 +116,59 @@ extension StoreConnection {
             switch attribute.origin {
             case .added:
                 let defaultClause = new.defaultValue.map { " DEFAULT \(Self.literal($0))" } ?? ""
-                try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))\(defaultClause)")
+                try database.execute(
+                    "ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))\(defaultClause)"
+                )
                 renames.append((temporary, new.name))
             case .carried(let position, let widenedFrom):
                 let old = source.attributes[position]
                 let sameColumnType = ValueColumns.sqlType(old.type) == ValueColumns.sqlType(new.type)
                 let rewrite = attribute.needsCheck || (widenedFrom != nil && !sameColumnType)
                 if rewrite && !sameColumnType {
-                    try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
+                    try database.execute(
+                        "ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
                     replaced.append(old.name)
                     renames.append((temporary, new.name))
-                    assignments.append("\(quoted(temporary)) = \(call(attribute, index, [position], source, validator, version, function))")
+                    assignments.append(
+                        "\(quoted(temporary)) = \(call(attribute, index, [position], source, validator, version, function))"
+                    )
                 } else {
-                    if rewrite { assignments.append("\(quoted(old.name)) = \(call(attribute, index, [position], source, validator, version, function))") }
+                    if rewrite {
+                        assignments.append(
+                            "\(quoted(old.name)) = \(call(attribute, index, [position], source, validator, version, function))"
+                        )
+                    }
                     if old.name != new.name { renames.append((old.name, new.name)) }
                 }
             case .converted(_, let inputs):
-                try database.execute("ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
+                try database.execute(
+                    "ALTER TABLE \(table) ADD COLUMN \(quoted(temporary)) \(ValueColumns.sqlType(new.type))")
                 renames.append((temporary, new.name))
-                assignments.append("\(quoted(temporary)) = \(call(attribute, index, inputs, source, validator, version, function))")
+                assignments.append(
+                    "\(quoted(temporary)) = \(call(attribute, index, inputs, source, validator, version, function))")
             }
         }
         return (assignments, renames, replaced)
     }
 
     /// Deletes the rows the function failed on, and returns their keys.
-    private func deleteFailures(of source: Entity, function: MigrationFunction) throws -> [(key: Value, rejection: Rejection)] {
+    private func deleteFailures(of source: Entity, function: MigrationFunction) throws -> [(
+        key: Value, rejection: Rejection
+    )] {
         let table = quoted(source.table)
-        let select = try database.prepare("SELECT \(source.keyAttributes.map(quoted).joined(separator: ", ")) FROM \(table) WHERE rowid = ?")
+        let select = try database.prepare(
+            "SELECT \(source.keyAttributes.map(quoted).joined(separator: ", ")) FROM \(table) WHERE rowid = ?")
         var failures: [(key: Value, rejection: Rejection)] = []
         for failure in function.failures {
             var key: Value?
             try select.query([.integer(failure.rowid)]) { row in
-                key = source.key(of: source.keyIndices.enumerated().reduce(into: [Value](repeating: .null, count: source.attributes.count)) { values, part in
-                    values[part.element] = ValueColumns.read(row, column: Int32(part.offset), as: source.attributes[part.element].type)
-                })
+                key = source.key(
+                    of: source.keyIndices.enumerated().reduce(
+                        into: [Value](repeating: .null, count: source.attributes.count)
+                    ) { values, part in
+                        values[part.element] = ValueColumns.read(
+                            row, column: Int32(part.offset), as: source.attributes[part.element].type)
+                    })
             }
             guard let key else { continue }  // failed in another column too: already deleted
             failures.append((key, failure.rejection))
@@ -147,11 +181,14 @@ extension StoreConnection {
     /// An enumerated `map` of integer or text values becomes a CASE over the values it lists,
     /// each result computed once by the same function, so SQLite does the per-row work; values
     /// it does not list (and those whose result fails) still go through the function.
-    private func call(_ attribute: AttributeMapping, _ index: Int, _ inputs: [Int], _ source: Entity,
-                      _ validator: RecordValidator, _ version: Int, _ function: MigrationFunction) -> String {
-        let slot = function.add(.init(
-            mapping: attribute, index: index, validator: validator, version: version,
-            inputs: inputs.map { ($0, source.attributes[$0].type) }, oldCount: source.attributes.count))
+    private func call(
+        _ attribute: AttributeMapping, _ index: Int, _ inputs: [Int], _ source: Entity,
+        _ validator: RecordValidator, _ version: Int, _ function: MigrationFunction
+    ) -> String {
+        let slot = function.add(
+            .init(
+                mapping: attribute, index: index, validator: validator, version: version,
+                inputs: inputs.map { ($0, source.attributes[$0].type) }, oldCount: source.attributes.count))
         let arguments = [String(slot), "rowid"] + inputs.map { quoted(source.attributes[$0].name) }
         let call = "\(MigrationFunction.name)(\(arguments.joined(separator: ", ")))"
         guard case .converted(.map(_, let table, _), _) = attribute.origin, inputs.count == 1 else { return call }

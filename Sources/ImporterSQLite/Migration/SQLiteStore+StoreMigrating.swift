@@ -16,26 +16,35 @@ extension SQLiteStore: StoreMigrating {
         let started = Date()
         let checked = try migrate(plan, commit: !settings.dryRun)
         let failures = try storedItems(of: checked.failures, in: plan.from)
-        let outcome = MigrationOutcome(steps: checked.steps.map { step in
-            .init(from: step.from, to: step.to, items: step.items, failures: failures.filter { $0.toVersion == step.to })
-        })
+        let outcome = MigrationOutcome(
+            steps: checked.steps.map { step in
+                .init(
+                    from: step.from, to: step.to, items: step.items,
+                    failures: failures.filter { $0.toVersion == step.to })
+            })
         if settings.dryRun { return MigrationResult(outcome: outcome, status: .dryRun) }
         if failures.isEmpty { return MigrationResult(outcome: outcome, status: .migrated) }
         guard settings.allowRejects else {
-            try recordFailedMigration(plan, started: started, failedItems: failures.count,
-                                      note: "rolled back: \(failures.count) items cannot be migrated, see rejects.ndjson")
+            try recordFailedMigration(
+                plan, started: started, failedItems: failures.count,
+                note: "rolled back: \(failures.count) items cannot be migrated, see rejects.ndjson")
             return MigrationResult(outcome: outcome, status: .refused)
         }
         let keys = Dictionary(grouping: failures, by: \.entity).mapValues { $0.map(\.key) }
-        let again = try migrate(plan, commit: true, deleting: keys,
-                                note: "\(failures.count) items left out (--allow-rejects), see rejects.ndjson")
+        let again = try migrate(
+            plan, commit: true, deleting: keys,
+            note: "\(failures.count) items left out (--allow-rejects), see rejects.ndjson")
         guard again.failures.isEmpty else {
-            throw StoreError(.conflictingWriter, "\(path): a second migration without the failed items failed again; the store is unchanged",
-                             operation: "migrate")
+            throw StoreError(
+                .conflictingWriter,
+                "\(path): a second migration without the failed items failed again; the store is unchanged",
+                operation: "migrate")
         }
-        return MigrationResult(outcome: MigrationOutcome(steps: zip(outcome.steps, again.steps).map { checkedStep, step in
-            .init(from: step.from, to: step.to, items: step.items, failures: checkedStep.failures)
-        }), status: .migratedWithRejects)
+        return MigrationResult(
+            outcome: MigrationOutcome(
+                steps: zip(outcome.steps, again.steps).map { checkedStep, step in
+                    .init(from: step.from, to: step.to, items: step.items, failures: checkedStep.failures)
+                }), status: .migratedWithRejects)
     }
 
     /// The failures, each with its item as stored before the migration (the store is back at
@@ -45,8 +54,9 @@ extension SQLiteStore: StoreMigrating {
         try prepareToRead(model)
         return try failures.map { failure in
             let item = try model.entity(named: failure.entity).flatMap { try fetch(failure.key, of: $0) }
-            return MigrationFailure(entity: failure.entity, key: failure.key, rejection: failure.rejection,
-                                    toVersion: failure.toVersion, item: item)
+            return MigrationFailure(
+                entity: failure.entity, key: failure.key, rejection: failure.rejection,
+                toVersion: failure.toVersion, item: item)
         }
     }
 }

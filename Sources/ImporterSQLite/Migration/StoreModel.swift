@@ -14,8 +14,10 @@ extension StoreConnection {
             try ModelIdentity(name: name, version: version, checksum: "").require(versions.newest, at: path)
         }
         guard let model = versions.version(version) else {
-            throw ConfigurationError(file: path,
-                "the store holds \(name) version \(version), which the model directory \(versions.newest.file) does not have (it has \(versions.versions.map { String($0.version) }.joined(separator: ", ")))")
+            throw ConfigurationError(
+                file: path,
+                "the store holds \(name) version \(version), which the model directory \(versions.newest.file) does not have (it has \(versions.versions.map { String($0.version) }.joined(separator: ", ")))"
+            )
         }
         try checkChecksum(of: model, recorded: meta["checksum"] ?? "", accept: acceptModelChange)
         return model
@@ -24,7 +26,8 @@ extension StoreConnection {
     /// Before a run: accepts an edited model file for the store's version (`--accept-model-change`).
     func acceptModelChangeIfNeeded(_ model: Model) throws {
         let meta = try self.meta()
-        guard meta["model"] == model.name, meta["version"] == String(model.version), let recorded = meta["checksum"] else { return }
+        guard meta["model"] == model.name, meta["version"] == String(model.version), let recorded = meta["checksum"]
+        else { return }
         try checkChecksum(of: model, recorded: recorded, accept: true)
     }
 

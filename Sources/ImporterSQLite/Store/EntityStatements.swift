@@ -22,7 +22,9 @@ struct EntityStatements {
         self.insert = try database.prepare(insert)
         insertIfNew = try database.prepare(insert + " ON CONFLICT DO NOTHING")
         upsertIfChanged = try database.prepare(insert + Self.upsertClause(entity))
-        update = try database.prepare("UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) AND \(quoted(entity.versionAttribute)) = ?")
+        update = try database.prepare(
+            "UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) AND \(quoted(entity.versionAttribute)) = ?"
+        )
         delete = try database.prepare("DELETE FROM \(table) WHERE \(key) AND \(quoted(entity.versionAttribute)) = ?")
         scan = try database.prepare("SELECT \(list) FROM \(table)")
     }
@@ -36,7 +38,9 @@ struct EntityStatements {
     /// `ON CONFLICT … DO UPDATE … WHERE` that replaces a stored item at version + 1 only when
     /// an attribute differs (`IS NOT` compares types and NULLs as the version rules do).
     private static func upsertClause(_ entity: Entity) -> String {
-        let content = entity.attributes.map(\.name).filter { !entity.keyAttributes.contains($0) && $0 != entity.versionAttribute }.map(quoted)
+        let content = entity.attributes.map(\.name).filter {
+            !entity.keyAttributes.contains($0) && $0 != entity.versionAttribute
+        }.map(quoted)
         guard !content.isEmpty else { return " ON CONFLICT DO NOTHING" }
         let version = quoted(entity.versionAttribute)
         return " ON CONFLICT (\(entity.keyAttributes.map(quoted).joined(separator: ", "))) DO UPDATE SET "

@@ -25,7 +25,8 @@ final class KeyLookup {
         if let statement = statements[entity.name] { return statement }
         let database = try self.database ?? Database(path: path)
         self.database = database
-        let statement = try database.prepare("SELECT 1 FROM \(quoted(entity.table)) WHERE \(EntityStatements.keyCondition(entity))")
+        let statement = try database.prepare(
+            "SELECT 1 FROM \(quoted(entity.table)) WHERE \(EntityStatements.keyCondition(entity))")
         statements[entity.name] = statement
         return statement
     }

@@ -9,7 +9,8 @@ extension StoreConnection {
         let columns = entity.attributes.map { quoted($0.name) }.joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \(quoted(entity.table))"
         if let filter = query.filter { sql += " WHERE " + condition(filter, of: entity, &arguments) }
-        let order = query.sort.map { "\(expression($0.attribute, of: entity)) \($0.ascending ? "ASC" : "DESC")" }
+        let order =
+            query.sort.map { "\(expression($0.attribute, of: entity)) \($0.ascending ? "ASC" : "DESC")" }
             + entity.keyAttributes.map(quoted)
         sql += " ORDER BY " + order.joined(separator: ", ")
         if let limit = query.limit {
@@ -35,7 +36,8 @@ extension StoreConnection {
             let present = values.filter { !$0.isNull }
             guard !present.isEmpty else { return "0" }
             arguments += present
-            return "\(expression(name, of: entity)) IN (\(present.map { _ in parameter(name, of: entity) }.joined(separator: ", ")))"
+            return
+                "\(expression(name, of: entity)) IN (\(present.map { _ in parameter(name, of: entity) }.joined(separator: ", ")))"
         case .isNull(let name): return "\(quoted(name)) IS NULL"
         case .isNotNull(let name): return "\(quoted(name)) IS NOT NULL"
         case .and(let filters):
@@ -44,7 +46,9 @@ extension StoreConnection {
         }
     }
 
-    private func isDecimal(_ name: String, of entity: Entity) -> Bool { entity.attribute(named: name)?.type == .decimal }
+    private func isDecimal(_ name: String, of entity: Entity) -> Bool {
+        entity.attribute(named: name)?.type == .decimal
+    }
 
     private func expression(_ name: String, of entity: Entity) -> String {
         isDecimal(name, of: entity) ? "CAST(\(quoted(name)) AS NUMERIC)" : quoted(name)

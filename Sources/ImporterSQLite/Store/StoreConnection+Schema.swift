@@ -4,7 +4,8 @@ import ImporterCore
 extension StoreConnection {
     func prepare(for model: Model) throws {
         contentIndexes.forgetAll()
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS _importer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS _importer_runs (
                 run_id TEXT PRIMARY KEY, pipeline TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
@@ -49,8 +50,9 @@ extension StoreConnection {
 
     func setMeta(_ values: [String: String]) throws {
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            try database.execute("INSERT INTO _importer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                                 [.string(key), .string(value)])
+            try database.execute(
+                "INSERT INTO _importer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.string(key), .string(value)])
         }
     }
 
@@ -74,7 +76,8 @@ extension StoreConnection {
             columns[index] += " PRIMARY KEY ON CONFLICT ABORT"
         }
         // (hash, range): a composite primary key (docs/model.md#composite-keys).
-        let primaryKey = entity.rangeKey == nil
+        let primaryKey =
+            entity.rangeKey == nil
             ? "" : ", PRIMARY KEY (\(entity.keyAttributes.map(quoted).joined(separator: ", "))) ON CONFLICT ABORT"
         // A rowid table with the key's unique index, not WITHOUT ROWID: rows are appended in
         // order and only the (much smaller) index takes random inserts when keys are random.

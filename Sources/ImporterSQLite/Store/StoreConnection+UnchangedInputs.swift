@@ -30,7 +30,8 @@ extension StoreConnection {
         var recorded = false
         try database.inTransaction(.immediate) {
             guard try database.dataVersion() == started else { return .rollback }
-            try database.execute("""
+            try database.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(Self.unchangedInputsTable) (
                     path TEXT NOT NULL, entity TEXT NOT NULL, digest TEXT NOT NULL, setup TEXT NOT NULL,
                     records INTEGER NOT NULL, run_id TEXT NOT NULL, schema_version INTEGER NOT NULL DEFAULT -1,
@@ -40,16 +41,21 @@ extension StoreConnection {
             for name in try watchingTriggerNames() { try database.execute("DROP TRIGGER \(quoted(name))") }
             for trigger in watchingTriggers(model) { try database.execute(trigger) }
             for input in inputs {
-                try database.execute("INSERT INTO \(Self.unchangedInputsTable) (path, entity, digest, setup, records, run_id) VALUES (?, ?, ?, ?, ?, ?)",
-                                     [.string(input.path), .string(input.entity), .string(input.digest), .string(input.setup),
-                                      .integer(Int64(input.records)), .string(input.runId)])
+                try database.execute(
+                    "INSERT INTO \(Self.unchangedInputsTable) (path, entity, digest, setup, records, run_id) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .string(input.path), .string(input.entity), .string(input.digest), .string(input.setup),
+                        .integer(Int64(input.records)), .string(input.runId),
+                    ])
             }
             recorded = true
             return .commit
         }
         guard recorded else { return false }
         // The schema version the triggers made, which no later change of the schema leaves.
-        try database.execute("UPDATE \(Self.unchangedInputsTable) SET schema_version = ?", [.integer(try database.integer("PRAGMA schema_version"))])
+        try database.execute(
+            "UPDATE \(Self.unchangedInputsTable) SET schema_version = ?",
+            [.integer(try database.integer("PRAGMA schema_version"))])
         return true
     }
 
@@ -59,14 +65,20 @@ extension StoreConnection {
         guard try hasTable(Self.unchangedInputsTable) else { return [] }
         var inputs: [UnchangedInput] = []
         try database.inTransaction(.deferred) {
-            let present = Set(try database.strings("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB '_importer_unchanged_*'"))
+            let present = Set(
+                try database.strings(
+                    "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB '_importer_unchanged_*'"))
             guard watchingTriggers(model).allSatisfy(present.contains) else { return .commit }
             let schema = try database.integer("PRAGMA schema_version")
-            try database.cached("SELECT path, entity, digest, setup, records, run_id FROM \(Self.unchangedInputsTable) WHERE schema_version = ?")
-                .query([.integer(schema)]) { row in
-                    inputs.append(UnchangedInput(path: row.text(0) ?? "", entity: row.text(1) ?? "", digest: row.text(2) ?? "",
-                                                 setup: row.text(3) ?? "", records: Int(row.int64(4)), runId: row.text(5) ?? ""))
-                }
+            try database.cached(
+                "SELECT path, entity, digest, setup, records, run_id FROM \(Self.unchangedInputsTable) WHERE schema_version = ?"
+            )
+            .query([.integer(schema)]) { row in
+                inputs.append(
+                    UnchangedInput(
+                        path: row.text(0) ?? "", entity: row.text(1) ?? "", digest: row.text(2) ?? "",
+                        setup: row.text(3) ?? "", records: Int(row.int64(4)), runId: row.text(5) ?? ""))
+            }
             return .commit
         }
         return inputs
@@ -85,6 +97,7 @@ extension StoreConnection {
     }
 
     private func watchingTriggerNames() throws -> [String] {
-        try database.strings("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB '_importer_unchanged_*'")
+        try database.strings(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB '_importer_unchanged_*'")
     }
 }

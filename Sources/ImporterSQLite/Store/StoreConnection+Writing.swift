@@ -45,8 +45,9 @@ extension StoreConnection {
                 lastFound = max(lastFound ?? write.position, write.position)
             }
             if let lastFound, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
-                try contentIndexes.foundStored(entity, lastFound: entity.key(of: records[lastFound].values),
-                                               mostlyMissed: missedStored * 2 >= storedBlindUpserts)
+                try contentIndexes.foundStored(
+                    entity, lastFound: entity.key(of: records[lastFound].values),
+                    mostlyMissed: missedStored * 2 >= storedBlindUpserts)
             }
             return outcomes
         } catch {
@@ -58,8 +59,10 @@ extension StoreConnection {
 
     /// The records that need a statement, in key order (records of one key stay in order), and
     /// how many blind upserts the content index found unchanged without one.
-    private func plan(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules,
-                      index: (any StoredContent)?) throws -> (pending: [QueuedWrite], unchanged: Int) {
+    private func plan(
+        _ records: [PreparedRecord], of entity: Entity, rules: VersionRules,
+        index: (any StoredContent)?
+    ) throws -> (pending: [QueuedWrite], unchanged: Int) {
         var unchanged = 0
         var pending: [QueuedWrite] = []
         pending.reserveCapacity(records.count)
@@ -78,31 +81,41 @@ extension StoreConnection {
                 image = record
                 indexed = stored != nil
             }
-            pending.append(QueuedWrite(order: values[entity.hashKeyIndex].localityKey,
-                                        rangeOrder: entity.rangeKeyIndex.map { values[$0].localityKey } ?? 0,
-                                        position: position, blind: blind, image: image, indexed: indexed))
+            pending.append(
+                QueuedWrite(
+                    order: values[entity.hashKeyIndex].localityKey,
+                    rangeOrder: entity.rangeKeyIndex.map { values[$0].localityKey } ?? 0,
+                    position: position, blind: blind, image: image, indexed: indexed))
         }
         pending.sort { ($0.order, $0.rangeOrder, $0.position) < ($1.order, $1.rangeOrder, $1.position) }
         return (pending, unchanged)
     }
 
     /// One record: its outcome, the content index kept right; a record SQLite refuses is rejected.
-    private func write(_ values: [Value], _ write: QueuedWrite, _ statements: EntityStatements, _ entity: Entity,
-                       _ rules: VersionRules, _ index: (any StoredContent)?) throws -> WriteOutcome {
+    private func write(
+        _ values: [Value], _ write: QueuedWrite, _ statements: EntityStatements, _ entity: Entity,
+        _ rules: VersionRules, _ index: (any StoredContent)?
+    ) throws -> WriteOutcome {
         do {
             let outcome = try apply(values, blind: write.blind, statements, entity, rules)
-            if let index, outcome.wrote { contentIndexes.noteWrite(of: values, image: write.image, entity: entity, in: index) }
+            if let index, outcome.wrote {
+                contentIndexes.noteWrite(of: values, image: write.image, entity: entity, in: index)
+            }
             return outcome
         } catch let error as SQLiteError where !error.isFatal {
             // SQLite backs out the refused statement only; the transaction goes on. If it
             // rolled the whole transaction back (a RAISE(ROLLBACK) trigger, ON CONFLICT
             // ROLLBACK), earlier writes of the batch are gone: that is a store failure.
             guard !database.isAutocommit else {
-                throw StoreError.sqlite(error, at: path, "SQLite rolled back the whole transaction after refusing a record",
-                                         entity: entity.name, operation: "write")
+                throw StoreError.sqlite(
+                    error, at: path, "SQLite rolled back the whole transaction after refusing a record",
+                    entity: entity.name, operation: "write")
             }
-            return WriteOutcome(.rejected(Rejection(stage: .write, reason: .constraint,
-                                                    "the store refused the record: \(error.message)")))
+            return WriteOutcome(
+                .rejected(
+                    Rejection(
+                        stage: .write, reason: .constraint,
+                        "the store refused the record: \(error.message)")))
         }
     }
 
@@ -115,8 +128,10 @@ extension StoreConnection {
     /// first tried with `INSERT … ON CONFLICT DO NOTHING` (one B-tree search for a new key), and
     /// only when the key exists is the stored item read and decided on. `blind`: what
     /// `rules.isBlindUpsert(values)` says.
-    private func apply(_ values: [Value], blind: Bool, _ statements: EntityStatements, _ entity: Entity,
-                       _ rules: VersionRules) throws -> WriteOutcome {
+    private func apply(
+        _ values: [Value], blind: Bool, _ statements: EntityStatements, _ entity: Entity,
+        _ rules: VersionRules
+    ) throws -> WriteOutcome {
         if blind {
             // One statement, one B-tree search: re-runs and refreshes never read the item.
             database.lastInsertRowid = Self.noInsert
@@ -149,8 +164,10 @@ extension StoreConnection {
         case .update(let row, let expectedVersion):
             try statements.update.execute(row + entity.keyIndices.map { row[$0] } + [.integer(expectedVersion)])
             guard database.changes == 1 else {
-                throw StoreError(.conflictingWriter, "\(path): \(entity.name) \(entity.describe(key: entity.key(of: row))) changed during the write",
-                                 entity: entity.name, key: entity.key(of: row), operation: "update")
+                throw StoreError(
+                    .conflictingWriter,
+                    "\(path): \(entity.name) \(entity.describe(key: entity.key(of: row))) changed during the write",
+                    entity: entity.name, key: entity.key(of: row), operation: "update")
             }
             return WriteOutcome(.updated, conflict: conflict)
         }
@@ -185,7 +202,9 @@ extension StoreConnection {
             return database.changes == 1
         } catch {
             rollBack()
-            throw StoreError.sqlite(error, at: path, "cannot delete \(entity.name) '\(key)'", entity: entity.name, key: key, operation: "delete")
+            throw StoreError.sqlite(
+                error, at: path, "cannot delete \(entity.name) '\(key)'", entity: entity.name, key: key,
+                operation: "delete")
         }
     }
 

@@ -37,7 +37,9 @@ final class StoreConnection {
         database = try Database(path: path)
         contentIndexes = ContentIndexes(database: database, path: path)
         // 8 KiB pages (for a new file): fewer, fuller B-tree pages; about 9% faster bulk loads than 4 KiB.
-        try database.execute("PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize);")
+        try database.execute(
+            "PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize);"
+        )
     }
 
     /// Opens an existing store read-only.
@@ -101,7 +103,9 @@ final class StoreConnection {
     }
 
     func prepared(_ entity: Entity) throws -> EntityStatements {
-        guard let statements = statements[entity.name] else { throw StoreError(.notPrepared, "\(path): entity \(entity.name) was not prepared", entity: entity.name) }
+        guard let statements = statements[entity.name] else {
+            throw StoreError(.notPrepared, "\(path): entity \(entity.name) was not prepared", entity: entity.name)
+        }
         return statements
     }
 }

@@ -3,7 +3,7 @@ import ImporterCore
 import Logging
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The lock a command holds on a SQLite store for its whole duration
@@ -49,11 +49,15 @@ package final class StoreLock: Sendable {
     /// Takes the lock on the store at `storePath`, waiting up to `wait` seconds while another
     /// process holds it; then throws `StoreInUseError`. Creates the store's folder if needed.
     /// Tells `logger` (a notice) when it starts to wait.
-    package init(store storePath: String, access: Access, holder: Holder, wait: Double = 0,
-                 logger: Logger = Logger(label: "importer.sqlite")) throws {
+    package init(
+        store storePath: String, access: Access, holder: Holder, wait: Double = 0,
+        logger: Logger = Logger(label: "importer.sqlite")
+    ) throws {
         let path = Self.lockPath(forStore: storePath)
         let folder = FilePaths.directory(of: storePath)
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else {
             throw StoreLockError(path: path, operation: "open", code: errno)
@@ -145,9 +149,10 @@ package struct StoreInUseError: Error, CustomStringConvertible, Sendable {
 
     /// What happened and what to do, without the store's path.
     package var message: String {
-        let who = holder.map {
-            "\($0.command) \($0.runId) (pid \($0.pid), host \($0.host)) since \(ISO8601DateFormatter().string(from: $0.since))"
-        } ?? "another importer process"
+        let who =
+            holder.map {
+                "\($0.command) \($0.runId) (pid \($0.pid), host \($0.host)) since \(ISO8601DateFormatter().string(from: $0.since))"
+            } ?? "another importer process"
         let waitedText = waited > 0 ? String(format: " after waiting %g s", waited) : ""
         return "store in use by \(who)\(waitedText); wait for it to finish, or pass --wait SECONDS to wait for it"
     }

@@ -14,14 +14,17 @@ final class EchoServer {
 
     init(style: Style) throws {
         port = try MotoServer.freeLoopbackPort()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("echo_server.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "echo_server.py")
         process = Process()
         process.executableURL = try MotoServer.findExecutable("python3")
         process.arguments = [script.path, "--port", String(port), "--style", style.rawValue]
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
-        while (try? HTTPTestClient.send(HTTPTestClient.request(base.appendingPathComponent("__ping"), method: "GET")))?.status != 200 {
+        while (try? HTTPTestClient.send(HTTPTestClient.request(base.appendingPathComponent("__ping"), method: "GET")))?
+            .status != 200
+        {
             guard Date() < deadline, process.isRunning else {
                 stop()
                 throw MotoServerError.setup("the echo server did not start on port \(port)")

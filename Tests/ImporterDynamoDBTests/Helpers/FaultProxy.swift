@@ -52,14 +52,18 @@ final class FaultProxy {
 
     init(upstream: URL, rates: Rates, operations: [String], seed: Int = 7) throws {
         port = try MotoServer.freeLoopbackPort()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fault_proxy.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "fault_proxy.py")
         process = Process()
         process.executableURL = try MotoServer.findExecutable("python3")
-        process.arguments = [script.path, "--port", String(port), "--upstream", upstream.absoluteString,
-                             "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
-                             "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError), "--cut", String(rates.cut),
-                             "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
-                             "--ops", operations.joined(separator: ","), "--seed", String(seed)]
+        process.arguments = [
+            script.path, "--port", String(port), "--upstream", upstream.absoluteString,
+            "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
+            "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError),
+            "--cut", String(rates.cut),
+            "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
+            "--ops", operations.joined(separator: ","), "--seed", String(seed),
+        ]
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)
@@ -73,7 +77,8 @@ final class FaultProxy {
     }
 
     func stats() throws -> Stats {
-        let response = try HTTPTestClient.send(HTTPTestClient.request(endpoint.appendingPathComponent("__stats"), method: "GET"))
+        let response = try HTTPTestClient.send(
+            HTTPTestClient.request(endpoint.appendingPathComponent("__stats"), method: "GET"))
         return try JSONDecoder().decode(Stats.self, from: response.body)
     }
 

@@ -27,9 +27,12 @@ enum ImporterBinary {
 
     /// The environment that points importer at `endpoint` with `server`'s credentials.
     static func environment(_ server: MotoServer, endpoint: URL? = nil) -> [String: String] {
-        ["AWS_ENDPOINT_URL_DYNAMODB": (endpoint ?? server.endpoint).absoluteString, "AWS_REGION": "us-east-1",
-         "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId, "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
-         "AWS_PROFILE": "", "AWS_SESSION_TOKEN": ""]
+        [
+            "AWS_ENDPOINT_URL_DYNAMODB": (endpoint ?? server.endpoint).absoluteString, "AWS_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": server.credentials.accessKeyId,
+            "AWS_SECRET_ACCESS_KEY": server.credentials.secretAccessKey,
+            "AWS_PROFILE": "", "AWS_SESSION_TOKEN": "",
+        ]
     }
 
     static func report(_ directory: String) throws -> [String: Any] {

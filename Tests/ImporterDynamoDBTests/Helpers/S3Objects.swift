@@ -25,6 +25,8 @@ extension MotoServer {
     private func put(_ url: URL, body: [UInt8]) throws {
         let signer = SigV4Signer(credentials: credentials, region: "us-east-1", service: "s3")
         let response = try HTTPTestClient.signedS3("PUT", url, body: body, signer: signer)
-        guard response.status == 200 else { throw PutFailed(description: "PUT \(url): HTTP \(response.status) \(response.text)") }
+        guard response.status == 200 else {
+            throw PutFailed(description: "PUT \(url): HTTP \(response.status) \(response.text)")
+        }
     }
 }

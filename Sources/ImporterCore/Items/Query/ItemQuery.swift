@@ -42,8 +42,9 @@ public indirect enum ItemFilter: Sendable, Equatable {
     /// Every attribute the filter names.
     public var attributes: [String] {
         switch self {
-        case .equals(let name, _), .below(let name, _), .atMost(let name, _), .above(let name, _), .atLeast(let name, _),
-             .isIn(let name, _), .isNull(let name), .isNotNull(let name):
+        case .equals(let name, _), .below(let name, _), .atMost(let name, _), .above(let name, _),
+            .atLeast(let name, _),
+            .isIn(let name, _), .isNull(let name), .isNotNull(let name):
             return [name]
         case .and(let filters): return filters.flatMap(\.attributes)
         }

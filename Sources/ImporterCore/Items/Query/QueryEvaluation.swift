@@ -6,7 +6,9 @@ extension ItemQuery {
             throw ItemError.unknownAttribute(entity: entity.name, attribute: name)
         }
         if let limit, limit < 0 {
-            throw ItemError.invalid(entity: entity.name, field: nil, reason: .range, message: "a query's limit cannot be negative (\(limit))")
+            throw ItemError.invalid(
+                entity: entity.name, field: nil, reason: .range,
+                message: "a query's limit cannot be negative (\(limit))")
         }
         var checked = self
         checked.filter = try filter?.checked(for: entity)
@@ -37,11 +39,14 @@ extension ItemFilter {
             case (_, .null): return value
             case (.double, .integer(let number)), (.float, .integer(let number)): return .double(Double(number))
             case (.decimal, .integer(let number)): return .decimal(String(number))
-            case (.string, .string), (.uuid, .string), (.uri, .string), (.int16, .integer), (.int32, .integer), (.int64, .integer),
-                 (.double, .double), (.float, .double), (.decimal, .decimal), (.date, .date), (.boolean, .boolean), (.binary, .binary):
+            case (.string, .string), (.uuid, .string), (.uri, .string), (.int16, .integer), (.int32, .integer),
+                (.int64, .integer),
+                (.double, .double), (.float, .double), (.decimal, .decimal), (.date, .date), (.boolean, .boolean),
+                (.binary, .binary):
                 return value
             default:
-                throw ItemError.invalid(entity: entity.name, field: name, reason: .type,
+                throw ItemError.invalid(
+                    entity: entity.name, field: name, reason: .type,
                     message: "\(name) is \(attribute.type.rawValue): a query cannot compare it with \(value)")
             }
         }
@@ -60,12 +65,18 @@ extension ItemFilter {
     func matches(_ values: [Value], of entity: Entity) -> Bool {
         func at(_ name: String) -> Value { values[entity.attributeIndex[name]!] }
         switch self {
-        case .equals(let name, let value): return value.isNull ? at(name).isNull : !at(name).isNull && ValueOrder.same(at(name), value)
-        case .below(let name, let value): return !at(name).isNull && !value.isNull && ValueOrder.precedes(at(name), value)
-        case .atMost(let name, let value): return !at(name).isNull && !value.isNull && !ValueOrder.precedes(value, at(name))
-        case .above(let name, let value): return !at(name).isNull && !value.isNull && ValueOrder.precedes(value, at(name))
-        case .atLeast(let name, let value): return !at(name).isNull && !value.isNull && !ValueOrder.precedes(at(name), value)
-        case .isIn(let name, let list): return !at(name).isNull && list.contains { !$0.isNull && ValueOrder.same(at(name), $0) }
+        case .equals(let name, let value):
+            return value.isNull ? at(name).isNull : !at(name).isNull && ValueOrder.same(at(name), value)
+        case .below(let name, let value):
+            return !at(name).isNull && !value.isNull && ValueOrder.precedes(at(name), value)
+        case .atMost(let name, let value):
+            return !at(name).isNull && !value.isNull && !ValueOrder.precedes(value, at(name))
+        case .above(let name, let value):
+            return !at(name).isNull && !value.isNull && ValueOrder.precedes(value, at(name))
+        case .atLeast(let name, let value):
+            return !at(name).isNull && !value.isNull && !ValueOrder.precedes(at(name), value)
+        case .isIn(let name, let list):
+            return !at(name).isNull && list.contains { !$0.isNull && ValueOrder.same(at(name), $0) }
         case .isNull(let name): return at(name).isNull
         case .isNotNull(let name): return !at(name).isNull
         case .and(let filters): return filters.allSatisfy { $0.matches(values, of: entity) }
@@ -86,8 +97,10 @@ extension ItemQuery {
     /// `entity` (at least every one that matches): `body` gets those that match, in the
     /// query's order, up to its limit. A store that narrows the candidates on its side (a
     /// DynamoDB FilterExpression) leaves the exact answer to this.
-    public func select(from candidates: (([Value]) throws -> Void) throws -> Void, of entity: Entity,
-                       _ body: ([Value]) throws -> Void) throws {
+    public func select(
+        from candidates: (([Value]) throws -> Void) throws -> Void, of entity: Entity,
+        _ body: ([Value]) throws -> Void
+    ) throws {
         var matching: [[Value]] = []
         try candidates { if matches($0, of: entity) { matching.append($0) } }
         matching.sort { precedes($0, $1, of: entity) }

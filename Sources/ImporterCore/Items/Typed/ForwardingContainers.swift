@@ -29,26 +29,60 @@ extension ForwardingDecodingContainer {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(type, key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try required(type, key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeValue(type, forKey: key, optional: true) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try decodeValue(type, forKey: key, optional: true) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decodeValue(type, forKey: key, optional: true)
+    }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         throw ItemCoding.flat(codingPath + [key])
     }
-    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { throw ItemCoding.flat(codingPath + [key]) }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+        throw ItemCoding.flat(codingPath + [key])
+    }
     func superDecoder() throws -> Decoder { throw ItemCoding.flat(codingPath) }
     func superDecoder(forKey key: Key) throws -> Decoder { throw ItemCoding.flat(codingPath + [key]) }
 }
@@ -77,15 +111,20 @@ extension ForwardingEncodingContainer {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeValue(value, forKey: key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encodeValue(value, forKey: key) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         refuse(codingPath + [key])
-        return KeyedEncodingContainer(RefusingEncodingContainer<NestedKey>(codingPath: codingPath + [key], refuse: refuse))
+        return KeyedEncodingContainer(
+            RefusingEncodingContainer<NestedKey>(codingPath: codingPath + [key], refuse: refuse))
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
         refuse(codingPath + [key])
         return RefusingUnkeyedContainer(codingPath: codingPath + [key], refuse: refuse)
     }
-    mutating func superEncoder() -> Encoder { refuse(codingPath); return RefusingEncoder(codingPath: codingPath, refuse: refuse) }
+    mutating func superEncoder() -> Encoder {
+        refuse(codingPath); return RefusingEncoder(codingPath: codingPath, refuse: refuse)
+    }
     mutating func superEncoder(forKey key: Key) -> Encoder {
         refuse(codingPath + [key])
         return RefusingEncoder(codingPath: codingPath + [key], refuse: refuse)
@@ -107,7 +146,9 @@ struct RefusingUnkeyedContainer: UnkeyedEncodingContainer {
     var count: Int { 0 }
     mutating func encodeNil() throws {}
     mutating func encode<T: Encodable>(_ value: T) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         KeyedEncodingContainer(RefusingEncodingContainer<NestedKey>(codingPath: codingPath, refuse: refuse))
     }
     mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer { self }
@@ -121,7 +162,9 @@ struct RefusingEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(RefusingEncodingContainer<Key>(codingPath: codingPath, refuse: refuse))
     }
-    func unkeyedContainer() -> UnkeyedEncodingContainer { RefusingUnkeyedContainer(codingPath: codingPath, refuse: refuse) }
+    func unkeyedContainer() -> UnkeyedEncodingContainer {
+        RefusingUnkeyedContainer(codingPath: codingPath, refuse: refuse)
+    }
     func singleValueContainer() -> SingleValueEncodingContainer { RefusingSingleValue(codingPath: codingPath) }
 }
 

@@ -26,11 +26,15 @@ struct ItemDecoder: Decoder {
             let value = item[key.stringValue]
             if value.isNull {
                 if optional { return nil }
-                throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "the item has no \(key.stringValue)"))
+                throw DecodingError.valueNotFound(
+                    type, .init(codingPath: codingPath + [key], debugDescription: "the item has no \(key.stringValue)"))
             }
             guard let stored = StoredType(type), let result = Self.convert(value, to: stored) as? T else {
-                throw DecodingError.typeMismatch(type, .init(codingPath: codingPath + [key],
-                    debugDescription: "\(key.stringValue) holds \(value), which a \(T.self) cannot hold"))
+                throw DecodingError.typeMismatch(
+                    type,
+                    .init(
+                        codingPath: codingPath + [key],
+                        debugDescription: "\(key.stringValue) holds \(value), which a \(T.self) cannot hold"))
             }
             return result
         }

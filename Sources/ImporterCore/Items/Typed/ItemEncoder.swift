@@ -7,7 +7,8 @@ enum ItemEncoder {
         let encoded = Encoded()
         try value.encode(to: Encoder(encoded: encoded))
         if let path = encoded.nested {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: ItemCoding.nestedMessage(path)))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: path, debugDescription: ItemCoding.nestedMessage(path)))
         }
         return Item(encoded.values)
     }
@@ -46,8 +47,11 @@ enum ItemEncoder {
 
         mutating func encodeValue<T: Encodable>(_ value: T, forKey key: Key) throws {
             guard let converted = Self.convert(value) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key],
-                    debugDescription: "\(key.stringValue) is a \(T.self), which no attribute type holds"))
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: codingPath + [key],
+                        debugDescription: "\(key.stringValue) is a \(T.self), which no attribute type holds"))
             }
             encoded.values[key.stringValue] = converted
         }

@@ -59,7 +59,12 @@ enum StoredType: String {
         case .decimal: return Decimal(index)
         case .date: return Date(timeIntervalSince1970: Double(index))
         case .data: return Data([UInt8(truncatingIfNeeded: index)])
-        case .uuid: return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: index >> 8), UInt8(truncatingIfNeeded: index)))
+        case .uuid:
+            return UUID(
+                uuid: (
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(truncatingIfNeeded: index >> 8),
+                    UInt8(truncatingIfNeeded: index)
+                ))
         case .url: return URL(string: "marker:\(index)")!
         }
     }

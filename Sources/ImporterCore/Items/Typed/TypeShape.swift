@@ -23,9 +23,12 @@ struct TypeShape {
         let (value, properties) = try decode(T.self, entity: entity, marked: true)
         let read = value[keyPath: keyPath] as? AnyHashable
         for (index, property) in properties.enumerated() {
-            if let stored = StoredType(property.type), stored != .bool, read == stored.marker(index + 1) { return property.name }
+            if let stored = StoredType(property.type), stored != .bool, read == stored.marker(index + 1) {
+                return property.name
+            }
         }
-        throw ItemError.mapping(type: "\(T.self)", entity: entity,
+        throw ItemError.mapping(
+            type: "\(T.self)", entity: entity,
             message: "the order of a storage limit must be a stored property of a type other than Bool, not \(keyPath)")
     }
 
@@ -34,10 +37,12 @@ struct TypeShape {
         do {
             return (try T(from: Probe(recorder: recorder)), recorder.properties)
         } catch let error as Unsupported {
-            throw ItemError.mapping(type: "\(T.self)", entity: entity,
+            throw ItemError.mapping(
+                type: "\(T.self)", entity: entity,
                 message: "property \(error.property) is a \(error.type), which no attribute type holds")
         } catch {
-            throw ItemError.mapping(type: "\(T.self)", entity: entity,
+            throw ItemError.mapping(
+                type: "\(T.self)", entity: entity,
                 message: "its init(from:) cannot be read property by property (\(error)); give it an ItemMapping")
         }
     }
@@ -82,19 +87,26 @@ struct TypeShape {
     /// Checks that every property names an attribute of `entity` whose values it can hold, and
     /// that the attributes an item needs have a property.
     func check(against entity: Entity, typeName: String) throws {
-        func mismatch(_ message: String) -> ItemError { .mapping(type: typeName, entity: entity.name, message: message) }
+        func mismatch(_ message: String) -> ItemError {
+            .mapping(type: typeName, entity: entity.name, message: message)
+        }
         for property in properties {
             guard let attribute = entity.attribute(named: property.name) else {
-                throw mismatch("property \(property.name) names no attribute of \(entity.name); rename it or map it with CodingKeys")
+                throw mismatch(
+                    "property \(property.name) names no attribute of \(entity.name); rename it or map it with CodingKeys"
+                )
             }
             let described = "\(entity.name).\(attribute.name) (\(attribute.type.rawValue))"
             guard let stored = StoredType(property.type), stored.holds(attribute.type) else {
                 throw mismatch("property \(property.name) is a \(property.type), which cannot hold \(described)")
             }
-            let alwaysSet = entity.keyAttributes.contains(attribute.name) || attribute.name == entity.versionAttribute
+            let alwaysSet =
+                entity.keyAttributes.contains(attribute.name) || attribute.name == entity.versionAttribute
                 || attribute.required || attribute.defaultValue != nil
             if !property.optional && !alwaysSet {
-                throw mismatch("property \(property.name) is not optional, but \(described) may be null; make it \(property.type)?")
+                throw mismatch(
+                    "property \(property.name) is not optional, but \(described) may be null; make it \(property.type)?"
+                )
             }
         }
         let names = Set(properties.map(\.name))

@@ -14,7 +14,10 @@ public struct TypedItems<Element>: Sendable {
     private let toItem: @Sendable (Element) throws -> Item
     private let fromItem: @Sendable (Item) throws -> Element
 
-    init(items: EntityItems, toItem: @escaping @Sendable (Element) throws -> Item, fromItem: @escaping @Sendable (Item) throws -> Element) {
+    init(
+        items: EntityItems, toItem: @escaping @Sendable (Element) throws -> Item,
+        fromItem: @escaping @Sendable (Item) throws -> Element
+    ) {
         self.items = items
         self.toItem = toItem
         self.fromItem = fromItem
@@ -32,7 +35,9 @@ public struct TypedItems<Element>: Sendable {
     public func fetch(_ query: ItemQuery) throws -> [Element] { try items.fetch(query).map(fromItem) }
 
     /// The items whose to-one `relationship` names the parent with `key`.
-    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil) throws -> [Element] {
+    public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
+        throws -> [Element]
+    {
         try items.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit).map(fromItem)
     }
 
@@ -41,20 +46,26 @@ public struct TypedItems<Element>: Sendable {
 
     /// Adds new items at version 1, all or none.
     @discardableResult
-    public func insert(_ elements: [Element]) throws -> [Element] { try items.insert(elements.map(toItem)).map(fromItem) }
+    public func insert(_ elements: [Element]) throws -> [Element] {
+        try items.insert(elements.map(toItem)).map(fromItem)
+    }
 
     @discardableResult
     public func update(_ element: Element) throws -> Element { try update([element])[0] }
 
     /// Changes stored items (version + 1); one that carries a version must be based on the stored one.
     @discardableResult
-    public func update(_ elements: [Element]) throws -> [Element] { try items.update(elements.map(toItem)).map(fromItem) }
+    public func update(_ elements: [Element]) throws -> [Element] {
+        try items.update(elements.map(toItem)).map(fromItem)
+    }
 
     @discardableResult
     public func upsert(_ element: Element) throws -> Element { try upsert([element])[0] }
 
     @discardableResult
-    public func upsert(_ elements: [Element]) throws -> [Element] { try items.upsert(elements.map(toItem)).map(fromItem) }
+    public func upsert(_ elements: [Element]) throws -> [Element] {
+        try items.upsert(elements.map(toItem)).map(fromItem)
+    }
 
     /// Deletes the item if it is still at its version, with the entity's delete rules.
     public func delete(_ element: Element) throws { try items.delete(toItem(element)) }
@@ -77,7 +88,9 @@ extension ItemStore {
 
     /// The items of `entity` as values of `type`, at most `limit` of them: a write past it
     /// removes the oldest by the property `order` reads (`StorageLimit`), in its transaction.
-    public func items<T: Codable, V: Comparable>(_ type: T.Type, entity: String? = nil, limit: Int, by order: KeyPath<T, V>) throws -> TypedItems<T> {
+    public func items<T: Codable, V: Comparable>(
+        _ type: T.Type, entity: String? = nil, limit: Int, by order: KeyPath<T, V>
+    ) throws -> TypedItems<T> {
         let name = entity ?? String(describing: type)
         let attribute = try TypeShape.property(readBy: order, entity: name)
         return try typedItems(type, entity: entity, limit: StorageLimit(count: limit, attribute: attribute))
@@ -87,11 +100,14 @@ extension ItemStore {
         let name = entity ?? String(describing: type)
         let items = try self.items(name, limit: limit)
         try TypeShape(of: type, entity: name).check(against: items.entity, typeName: String(describing: type))
-        return TypedItems(items: items, toItem: { try ItemEncoder.item(from: $0) }, fromItem: { try T(from: ItemDecoder(item: $0)) })
+        return TypedItems(
+            items: items, toItem: { try ItemEncoder.item(from: $0) }, fromItem: { try T(from: ItemDecoder(item: $0)) })
     }
 
     /// The items of `mapping.entity` as values of the mapping's type.
     public func items<M: ItemMapping>(mapping: M) throws -> TypedItems<M.Element> {
-        TypedItems(items: try items(mapping.entity), toItem: { try mapping.item(from: $0) }, fromItem: { try mapping.element(from: $0) })
+        TypedItems(
+            items: try items(mapping.entity), toItem: { try mapping.item(from: $0) },
+            fromItem: { try mapping.element(from: $0) })
     }
 }

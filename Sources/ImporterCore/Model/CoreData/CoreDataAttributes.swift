@@ -20,7 +20,9 @@ struct CoreDataAttributes {
     /// The attribute `element` declares, or nil (with a warning) when it is not stored data.
     mutating func attribute(_ element: XMLElementNode, entity: String) throws -> Attribute? {
         let place = FilePlace(file: file, line: element.line, key: element.attributes["name"])
-        guard let name = element.attributes["name"] else { throw place.error("an attribute of '\(entity)' has no name") }
+        guard let name = element.attributes["name"] else {
+            throw place.error("an attribute of '\(entity)' has no name")
+        }
         try ModelChecks.checkName(name, at: place)
         let typeName = element.attributes["attributeType"] ?? "Undefined"
         if let reason = Self.leftOut(element, typeName: typeName) {
@@ -28,7 +30,9 @@ struct CoreDataAttributes {
             return nil
         }
         guard let type = Self.types[typeName] else {
-            throw place.error("attribute type '\(typeName)' is unknown; use one of: \(Self.types.keys.sorted().joined(separator: ", "))")
+            throw place.error(
+                "attribute type '\(typeName)' is unknown; use one of: \(Self.types.keys.sorted().joined(separator: ", "))"
+            )
         }
         let info = element.userInfo
         let (minimum, maximum, maxLength) = try bounds(element, type: type, name: "\(entity).\(name)", place: place)
@@ -59,21 +63,29 @@ struct CoreDataAttributes {
     }
 
     /// `minValueString`/`maxValueString`: bounds of a number, lengths of a string.
-    private mutating func bounds(_ element: XMLElementNode, type: AttributeType, name: String,
-                                 place: FilePlace) throws -> (Double?, Double?, Int?) {
+    private mutating func bounds(
+        _ element: XMLElementNode, type: AttributeType, name: String,
+        place: FilePlace
+    ) throws -> (Double?, Double?, Int?) {
         let min = element.attributes["minValueString"], max = element.attributes["maxValueString"]
         if element.attributes["minDateTimeInterval"] != nil || element.attributes["maxDateTimeInterval"] != nil {
             warn(element, "the date bounds of \(name) are not checked by the importer")
         }
         if type.isText {
-            if let min, min != "0" { warn(element, "the minimum length \(min) of \(name) is not checked by the importer") }
+            if let min, min != "0" {
+                warn(element, "the minimum length \(min) of \(name) is not checked by the importer")
+            }
             guard let max else { return (nil, nil, nil) }
-            guard let length = Int(max), length >= 0 else { throw place.error("maxValueString '\(max)' is not a length") }
+            guard let length = Int(max), length >= 0 else {
+                throw place.error("maxValueString '\(max)' is not a length")
+            }
             return (nil, nil, length)
         }
         let numeric = type.isInteger || [.decimal, .double, .float].contains(type)
         if !numeric {
-            if min != nil || max != nil { warn(element, "the bounds of \(name) apply to numbers and strings only and are not checked") }
+            if min != nil || max != nil {
+                warn(element, "the bounds of \(name) apply to numbers and strings only and are not checked")
+            }
             return (nil, nil, nil)
         }
         func number(_ text: String?, _ what: String) throws -> Double? {
@@ -96,7 +108,8 @@ struct CoreDataAttributes {
         if type == .boolean { text = text == "YES" ? "true" : text == "NO" ? "false" : text }
         switch ValueCoercion.coerce(.text(text), to: type, dateFormat: .iso8601) {
         case .success(let value): return value
-        case .failure(let problem): throw place.error("default '\(text)' is not a valid \(type.rawValue): \(problem.message)")
+        case .failure(let problem):
+            throw place.error("default '\(text)' is not a valid \(type.rawValue): \(problem.message)")
         }
     }
 

@@ -54,7 +54,10 @@ struct CoreDataEntityReader {
             case "relationship":
                 relationships.append(try relationship(child, entity: name))
             case "fetchedProperty":
-                warn(child, "fetched property \(name).\(child.attributes["name"] ?? "?") is not imported: it is a stored query, not data")
+                warn(
+                    child,
+                    "fetched property \(name).\(child.attributes["name"] ?? "?") is not imported: it is a stored query, not data"
+                )
             case "compoundIndexes", "fetchIndex":
                 warn(child, "the indexes of \(name) are not used: the store indexes keys and references itself")
             case "userInfo", "uniquenessConstraints":
@@ -64,21 +67,29 @@ struct CoreDataEntityReader {
             }
             if let childName = child.attributes["name"], child.name == "attribute" || child.name == "relationship" {
                 guard names.insert(childName).inserted else {
-                    throw FilePlace(file: file, line: child.line, key: childName).error("'\(childName)' is declared twice in entity \(name)")
+                    throw FilePlace(file: file, line: child.line, key: childName).error(
+                        "'\(childName)' is declared twice in entity \(name)")
                 }
             }
         }
         return CoreDataEntity(
-            name: name, parent: element.attributes["parentEntity"], isAbstract: element.attributes["isAbstract"] == "YES",
+            name: name, parent: element.attributes["parentEntity"],
+            isAbstract: element.attributes["isAbstract"] == "YES",
             place: place, info: element.userInfo, attributes: attributes, relationships: relationships,
             renamedFrom: try CoreDataUserInfo.renamedFrom(element, place: place),
-            uniquenessConstraints: element.children(named: "uniquenessConstraints").flatMap { $0.children(named: "uniquenessConstraint") }
-                .map { $0.children(named: "constraint").compactMap { $0.attributes["value"] } })
+            uniquenessConstraints: element.children(named: "uniquenessConstraints").flatMap {
+                $0.children(named: "uniquenessConstraint")
+            }
+            .map { $0.children(named: "constraint").compactMap { $0.attributes["value"] } })
     }
 
-    private mutating func relationship(_ element: XMLElementNode, entity: String) throws -> CoreDataEntity.DeclaredRelationship {
+    private mutating func relationship(_ element: XMLElementNode, entity: String) throws
+        -> CoreDataEntity.DeclaredRelationship
+    {
         let place = FilePlace(file: file, line: element.line, key: element.attributes["name"])
-        guard let name = element.attributes["name"] else { throw place.error("a relationship of '\(entity)' has no name") }
+        guard let name = element.attributes["name"] else {
+            throw place.error("a relationship of '\(entity)' has no name")
+        }
         try ModelChecks.checkName(name, at: place)
         guard let destination = element.attributes["destinationEntity"] else {
             throw place.error("relationship \(entity).\(name) has no destinationEntity")
@@ -89,7 +100,9 @@ struct CoreDataEntityReader {
         case "Cascade": rule = .cascade
         case "Deny": rule = .deny
         case "No Action":
-            throw place.error("deletion rule 'No Action' leaves references to deleted items, which the importer does not store; choose Nullify, Cascade or Deny")
+            throw place.error(
+                "deletion rule 'No Action' leaves references to deleted items, which the importer does not store; choose Nullify, Cascade or Deny"
+            )
         case let other:
             throw place.error("deletion rule '\(other)' is unknown; use Nullify, Cascade or Deny")
         }
@@ -97,8 +110,9 @@ struct CoreDataEntityReader {
         if toMany, element.attributes["ordered"] == "YES" {
             warn(element, "the order of \(entity).\(name) is not kept: the importer stores the to-one side only")
         }
-        return .init(name: name, destination: destination, toMany: toMany, inverse: element.attributes["inverseName"],
-                     deleteRule: rule, key: element.userInfo["key"], place: place)
+        return .init(
+            name: name, destination: destination, toMany: toMany, inverse: element.attributes["inverseName"],
+            deleteRule: rule, key: element.userInfo["key"], place: place)
     }
 
     private mutating func warn(_ element: XMLElementNode, _ message: String) {

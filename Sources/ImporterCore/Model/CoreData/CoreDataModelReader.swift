@@ -34,9 +34,15 @@ struct CoreDataModelReader {
                 }
                 declared.append(entity)
             case "configuration":
-                warn(child, "configuration '\(child.attributes["name"] ?? "?")' is not used: every entity goes to the one destination of the pipeline")
+                warn(
+                    child,
+                    "configuration '\(child.attributes["name"] ?? "?")' is not used: every entity goes to the one destination of the pipeline"
+                )
             case "fetchRequest":
-                warn(child, "fetch request '\(child.attributes["name"] ?? "?")' is not used: the importer runs no stored queries")
+                warn(
+                    child,
+                    "fetch request '\(child.attributes["name"] ?? "?")' is not used: the importer runs no stored queries"
+                )
             case "elements":
                 continue  // the diagram's layout
             default:
@@ -46,13 +52,16 @@ struct CoreDataModelReader {
         warnings = (entityReader.warnings + warnings).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
         let flattened = try CoreDataInheritance.flatten(declared, warnings: &warnings)
         let drafts = try flattened.map(draft)
-        return try ModelChecks.model(name: name, version: version, drafts: drafts, syntax: .coreData, file: file, place: place)
+        return try ModelChecks.model(
+            name: name, version: version, drafts: drafts, syntax: .coreData, file: file, place: place)
     }
 
     /// The entity with its keys and to-one relationships' keys resolved.
     private func draft(_ entity: CoreDataEntity) throws -> EntityDraft {
         func declared(_ key: String) -> Declared<String>? {
-            entity.info[key].map { Declared(value: $0, place: FilePlace(file: file, line: entity.place.line, key: "userInfo \(key)")) }
+            entity.info[key].map {
+                Declared(value: $0, place: FilePlace(file: file, line: entity.place.line, key: "userInfo \(key)"))
+            }
         }
         var hashKey = declared("hashKey"), rangeKey = declared("rangeKey")
         // Without userInfo keys, a uniqueness constraint of one or two attributes is the key.
@@ -65,24 +74,30 @@ struct CoreDataModelReader {
         return EntityDraft(
             name: entity.name, place: entity.place, table: declared("table"), hashKey: hashKey, rangeKey: rangeKey,
             versionAttribute: declared("versionAttribute"), attributes: entity.attributes, relationships: relationships,
-            relationshipPlaces: Dictionary(uniqueKeysWithValues: entity.relationships.map { ($0.name, $0.place as any ModelPlace) }),
+            relationshipPlaces: Dictionary(
+                uniqueKeysWithValues: entity.relationships.map { ($0.name, $0.place as any ModelPlace) }),
             renamedFrom: entity.renamedFrom, line: entity.place.line)
     }
 
     /// A to-one's key: the userInfo entry `key`, else an attribute named `<relationship>Id`.
-    private func relationship(_ declared: CoreDataEntity.DeclaredRelationship, of entity: CoreDataEntity) throws -> Relationship {
+    private func relationship(_ declared: CoreDataEntity.DeclaredRelationship, of entity: CoreDataEntity) throws
+        -> Relationship
+    {
         var keys: [String] = []
         if let key = declared.key {
             keys = CoreDataUserInfo.keys(key)
         } else if !declared.toMany {
             let conventional = declared.name + "Id"
             guard entity.attributes.contains(where: { $0.name == conventional }) else {
-                throw declared.place.error("to-one relationship \(entity.name).\(declared.name) needs the userInfo entry key = ATTRIBUTE (the attribute of \(entity.name) holding the \(declared.destination)'s key), or an attribute named \(conventional)")
+                throw declared.place.error(
+                    "to-one relationship \(entity.name).\(declared.name) needs the userInfo entry key = ATTRIBUTE (the attribute of \(entity.name) holding the \(declared.destination)'s key), or an attribute named \(conventional)"
+                )
             }
             keys = [conventional]
         }
-        return Relationship(name: declared.name, destination: declared.destination, toMany: declared.toMany,
-                            inverse: declared.inverse, keys: keys, deleteRule: declared.deleteRule)
+        return Relationship(
+            name: declared.name, destination: declared.destination, toMany: declared.toMany,
+            inverse: declared.inverse, keys: keys, deleteRule: declared.deleteRule)
     }
 
     private mutating func warn(_ element: XMLElementNode, _ message: String) {

@@ -13,7 +13,8 @@ package enum CoreDataPackage {
     package static func isCoreData(_ path: String) -> Bool {
         let trimmed = trimmed(path)
         return trimmed.hasSuffix(versionedExtension) || trimmed.hasSuffix(versionExtension)
-            || (FilePaths.lastComponent(trimmed) == "contents" && FilePaths.directory(of: trimmed).hasSuffix(versionExtension))
+            || (FilePaths.lastComponent(trimmed) == "contents"
+                && FilePaths.directory(of: trimmed).hasSuffix(versionExtension))
     }
 
     /// Every version of the model at `path`, and what the importer does not use of them.
@@ -38,7 +39,8 @@ package enum CoreDataPackage {
         for package in packages {
             let number = numbered(package).version
             if let other = numbers.updateValue(package, forKey: number) {
-                throw ConfigurationError(file: FilePaths.join(folder, package),
+                throw ConfigurationError(
+                    file: FilePaths.join(folder, package),
                     "is version \(number), as is \(other); rename one (the trailing number is the version)")
             }
         }
@@ -46,7 +48,8 @@ package enum CoreDataPackage {
         var warnings: [ModelWarning] = []
         if let currentName = try currentVersion(of: folder) {
             guard packages.contains(currentName) else {
-                throw ConfigurationError(file: FilePaths.join(folder, currentVersionFile),
+                throw ConfigurationError(
+                    file: FilePaths.join(folder, currentVersionFile),
                     "names the current version '\(currentName)', which is not in the model folder")
             }
             current = numbered(currentName).version
@@ -54,8 +57,12 @@ package enum CoreDataPackage {
         var versions: [Model] = []
         for (number, package) in numbers.sorted(by: { $0.key > $1.key }) {
             guard number <= current else {
-                warnings.append(ModelWarning(file: FilePaths.join(folder, package), line: nil,
-                    message: "version \(number) is newer than the current version \(current) (\(currentVersionFile)) and is not read"))
+                warnings.append(
+                    ModelWarning(
+                        file: FilePaths.join(folder, package), line: nil,
+                        message:
+                            "version \(number) is newer than the current version \(current) (\(currentVersionFile)) and is not read"
+                    ))
                 continue
             }
             let (model, found) = try loadVersion(FilePaths.join(folder, package), modelName: name)
@@ -69,7 +76,9 @@ package enum CoreDataPackage {
     private static func loadVersion(_ package: String, modelName: String) throws -> (Model, [ModelWarning]) {
         let contents = FilePaths.join(package, "contents")
         guard FileManager.default.fileExists(atPath: contents) else {
-            throw ConfigurationError(file: package, "has no 'contents' file; a model saved by Xcode 4 or later has one (open and save it in Xcode)")
+            throw ConfigurationError(
+                file: package,
+                "has no 'contents' file; a model saved by Xcode 4 or later has one (open and save it in Xcode)")
         }
         try ModelChecks.checkName(modelName, at: FilePlace(file: package, line: nil, key: "model name"))
         var reader = CoreDataModelReader(file: contents)
@@ -81,12 +90,15 @@ package enum CoreDataPackage {
     private static func currentVersion(of folder: String) throws -> String? {
         let file = FilePaths.join(folder, currentVersionFile)
         guard FileManager.default.fileExists(atPath: file) else { return nil }
-        let root = try XMLElementNode.parse(Array(try YAMLNode.readText(file, what: "current version file").utf8), file: file)
+        let root = try XMLElementNode.parse(
+            Array(try YAMLNode.readText(file, what: "current version file").utf8), file: file)
         let entries = root.children(named: "dict").first?.children ?? []
-        for (key, value) in zip(entries, entries.dropFirst()) where key.name == "key" && key.text == "_XCCurrentVersionName" {
+        for (key, value) in zip(entries, entries.dropFirst())
+        where key.name == "key" && key.text == "_XCCurrentVersionName" {
             return value.text
         }
-        throw ConfigurationError(file: file, line: root.line, "has no _XCCurrentVersionName; it should name the current .xcdatamodel")
+        throw ConfigurationError(
+            file: file, line: root.line, "has no _XCCurrentVersionName; it should name the current .xcdatamodel")
     }
 
     /// `Locations.xcdatamodeld` → `Locations`.
@@ -99,7 +111,8 @@ package enum CoreDataPackage {
         var base = FilePaths.lastComponent(trimmed(package))
         if base.hasSuffix(versionExtension) { base.removeLast(versionExtension.count) }
         let digits = base.reversed().prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count < base.count, let number = Int(String(digits.reversed())), number >= 1 else {
+        guard !digits.isEmpty, digits.count < base.count, let number = Int(String(digits.reversed())), number >= 1
+        else {
             return (base, 1)
         }
         return (String(base.dropLast(digits.count)).trimmingCharacters(in: .whitespaces), number)

@@ -17,9 +17,12 @@ enum CoreDataUserInfo {
     /// The renaming identifier (Xcode's `elementID`, or `renamingIdentifier`): the name in the
     /// previous version, so it must be a name.
     static func renamedFrom(_ element: XMLElementNode, place: FilePlace) throws -> String? {
-        guard let identifier = element.attributes["renamingIdentifier"] ?? element.attributes["elementID"] else { return nil }
+        guard let identifier = element.attributes["renamingIdentifier"] ?? element.attributes["elementID"] else {
+            return nil
+        }
         guard ModelChecks.isValidName(identifier) else {
-            throw place.error("renaming identifier '\(identifier)' must be the name in the previous version (letters, digits and _)")
+            throw place.error(
+                "renaming identifier '\(identifier)' must be the name in the previous version (letters, digits and _)")
         }
         return identifier
     }
@@ -29,7 +32,9 @@ enum CoreDataUserInfo {
         text.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    private static func withYAML<T>(_ text: String, entry: String, place: FilePlace, _ body: (YAMLNode) throws -> T) throws -> T {
+    private static func withYAML<T>(_ text: String, entry: String, place: FilePlace, _ body: (YAMLNode) throws -> T)
+        throws -> T
+    {
         do {
             return try body(YAMLNode.load(text: text, file: place.file))
         } catch let error as ConfigurationError {

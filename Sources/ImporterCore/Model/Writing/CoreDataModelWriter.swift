@@ -9,8 +9,14 @@ enum CoreDataModelWriter {
             #"<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" systemVersion="importer" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">"#,
         ]
         for entity in model.entities {
-            lines.append("    " + tag("entity", [("name", entity.name), ("representedClassName", entity.name),
-                                              ("elementID", entity.renamedFrom), ("syncable", "YES")], closed: false))
+            lines.append(
+                "    "
+                    + tag(
+                        "entity",
+                        [
+                            ("name", entity.name), ("representedClassName", entity.name),
+                            ("elementID", entity.renamedFrom), ("syncable", "YES"),
+                        ], closed: false))
             for attribute in entity.attributes { lines.append("        " + element(attribute)) }
             for relationship in entity.relationships { lines += self.element(relationship) }
             var info = [("hashKey", entity.hashKey), ("versionAttribute", entity.versionAttribute)]
@@ -30,24 +36,34 @@ enum CoreDataModelWriter {
     private static func element(_ attribute: Attribute) -> String {
         let isText = attribute.type.isText
         var fields: [(String, String?)] = [
-            ("name", attribute.name), ("optional", attribute.required ? nil : "YES"), ("attributeType", typeNames[attribute.type]),
+            ("name", attribute.name), ("optional", attribute.required ? nil : "YES"),
+            ("attributeType", typeNames[attribute.type]),
             ("minValueString", isText ? nil : attribute.minimum.map(ModelText.number)),
             ("maxValueString", isText ? attribute.maxLength.map(String.init) : attribute.maximum.map(ModelText.number)),
         ]
         switch attribute.defaultValue {
         case .date(let millis)?:
-            fields.append(("defaultDateTimeInterval", ModelText.number(Double(millis) / 1000 - Double(CoreDataAttributes.referenceDate))))
+            fields.append(
+                (
+                    "defaultDateTimeInterval",
+                    ModelText.number(Double(millis) / 1000 - Double(CoreDataAttributes.referenceDate))
+                ))
         case .boolean(let flag)?: fields.append(("defaultValueString", flag ? "YES" : "NO"))
         case let value?: fields.append(("defaultValueString", ModelText.defaultText(value)))
         case nil: break
         }
         fields += [("regularExpressionString", attribute.pattern), ("elementID", attribute.renamedFrom)]
-        if [.int16, .int32, .int64, .double, .float, .boolean].contains(attribute.type) { fields.append(("usesScalarValueType", "YES")) }
+        if [.int16, .int32, .int64, .double, .float, .boolean].contains(attribute.type) {
+            fields.append(("usesScalarValueType", "YES"))
+        }
         var info: [(String, String)] = []
         if let values = attribute.allowedValues { info.append(("values", ModelText.list(values))) }
         if let conversion = attribute.conversion { info.append(("convert", ModelText.conversion(conversion))) }
         guard !info.isEmpty else { return tag("attribute", fields, closed: true) }
-        return ([tag("attribute", fields, closed: false)] + userInfo(info, indent: "            ") + ["        </attribute>"])
+        return
+            ([tag("attribute", fields, closed: false)] + userInfo(info, indent: "            ") + [
+                "        </attribute>"
+            ])
             .joined(separator: "\n")
     }
 
@@ -69,7 +85,9 @@ enum CoreDataModelWriter {
     private static func userInfo(_ entries: [(String, String)], indent: String) -> [String] {
         guard !entries.isEmpty else { return [] }
         return ["\(indent)<userInfo>"]
-            + entries.sorted { $0.0 < $1.0 }.map { "\(indent)    " + tag("entry", [("key", $0.0), ("value", $0.1)], closed: true) }
+            + entries.sorted { $0.0 < $1.0 }.map {
+                "\(indent)    " + tag("entry", [("key", $0.0), ("value", $0.1)], closed: true)
+            }
             + ["\(indent)</userInfo>"]
     }
 

@@ -8,8 +8,10 @@ package enum CoreDataPackageWriter {
     package static func write(_ versions: VersionedModel, to folder: String) throws {
         let name = CoreDataPackage.modelName(of: folder)
         guard name == versions.newest.name else {
-            throw ConfigurationError(file: folder,
-                "a Core Data model is named after its folder; write it to \(versions.newest.name)\(CoreDataPackage.versionedExtension)")
+            throw ConfigurationError(
+                file: folder,
+                "a Core Data model is named after its folder; write it to \(versions.newest.name)\(CoreDataPackage.versionedExtension)"
+            )
         }
         for model in versions.versions {
             let package = FilePaths.join(folder, packageName(model))

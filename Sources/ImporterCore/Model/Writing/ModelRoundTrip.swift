@@ -7,7 +7,8 @@ package enum ModelRoundTrip {
             let yaml = try ModelLoader.parse(text: ModelYAMLWriter.text(of: model), file: "roundtrip.yaml")
             guard yaml.checksum == model.checksum else { return "YAML:\n\(ModelYAMLWriter.text(of: model))" }
             var reader = CoreDataModelReader(file: "roundtrip/contents")
-            let xml = try reader.parse(Array(CoreDataModelWriter.contents(of: model).utf8), name: model.name, version: model.version)
+            let xml = try reader.parse(
+                Array(CoreDataModelWriter.contents(of: model).utf8), name: model.name, version: model.version)
             guard xml.checksum == model.checksum else { return "XML:\n\(CoreDataModelWriter.contents(of: model))" }
             return nil
         } catch {

@@ -54,7 +54,8 @@ enum ModelText {
             fields = [("copy", text(from))]
         case .map(let from, let values, let otherwise):
             let pairs = values.sorted { $0.key < $1.key }.map { "\(quoted($0.key)): \(quoted($0.value))" }
-            fields = [("from", text(from)), ("map", "{" + pairs.joined(separator: ", ") + "}")]
+            fields =
+                [("from", text(from)), ("map", "{" + pairs.joined(separator: ", ") + "}")]
                 + (otherwise.map { [("otherwise", text($0))] } ?? [])
         case .parseDate(let from, let pattern):
             fields = [("from", text(from)), ("datePattern", text(pattern))]
@@ -71,9 +72,12 @@ enum ModelText {
     /// `text` as a YAML scalar: plain when it is a simple word or number, else quoted.
     static func yamlScalar(_ text: String) -> String {
         let plain = text.utf8.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || "_.+-".utf8.contains(byte)
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || "_.+-".utf8.contains(byte)
         }
-        let special = ["null", "Null", "NULL", "~", ""].contains(text) || text.hasPrefix("-") && !text.dropFirst().allSatisfy(\.isNumber)
+        let special =
+            ["null", "Null", "NULL", "~", ""].contains(text)
+            || text.hasPrefix("-") && !text.dropFirst().allSatisfy(\.isNumber)
         return plain && !special ? text : quoted(text)
     }
 

@@ -9,12 +9,16 @@ package enum ModelYAMLWriter {
             lines.append("    hashKey: \(entity.hashKey)")
             if let rangeKey = entity.rangeKey { lines.append("    rangeKey: \(rangeKey)") }
             lines.append("    versionAttribute: \(entity.versionAttribute)")
-            if let renamedFrom = entity.renamedFrom { lines.append("    renamedFrom: \(ModelText.yamlScalar(renamedFrom))") }
+            if let renamedFrom = entity.renamedFrom {
+                lines.append("    renamedFrom: \(ModelText.yamlScalar(renamedFrom))")
+            }
             lines.append("    attributes:")
             for attribute in entity.attributes { lines.append("      \(attribute.name): \(flow(attribute))") }
             if !entity.relationships.isEmpty {
                 lines.append("    relationships:")
-                for relationship in entity.relationships { lines.append("      \(relationship.name): \(flow(relationship))") }
+                for relationship in entity.relationships {
+                    lines.append("      \(relationship.name): \(flow(relationship))")
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -29,8 +33,12 @@ package enum ModelYAMLWriter {
         if let maxLength = attribute.maxLength { fields.append("maxLength: \(maxLength)") }
         if let pattern = attribute.pattern { fields.append("pattern: \(ModelText.quoted(pattern))") }
         if let values = attribute.allowedValues { fields.append("values: \(ModelText.list(values))") }
-        if let value = attribute.defaultValue { fields.append("default: \(ModelText.yamlScalar(ModelText.defaultText(value)))") }
-        if let renamedFrom = attribute.renamedFrom { fields.append("renamedFrom: \(ModelText.yamlScalar(renamedFrom))") }
+        if let value = attribute.defaultValue {
+            fields.append("default: \(ModelText.yamlScalar(ModelText.defaultText(value)))")
+        }
+        if let renamedFrom = attribute.renamedFrom {
+            fields.append("renamedFrom: \(ModelText.yamlScalar(renamedFrom))")
+        }
         if let conversion = attribute.conversion { fields.append("convert: \(ModelText.conversion(conversion))") }
         return "{ " + fields.joined(separator: ", ") + " }"
     }

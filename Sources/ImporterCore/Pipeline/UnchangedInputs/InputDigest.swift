@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a local input file holds, byte for byte: XXH64 of every block of the file (two threads
@@ -38,15 +38,22 @@ struct InputDigest: Equatable, Sendable {
 
     /// Hashes block `k` into `hashes[k]`, even blocks on a helper thread and odd ones on the
     /// calling thread; returns whether a read failed or came up short.
-    private static func hashBlocks(_ descriptor: Int32, count: Int, into hashes: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+    private static func hashBlocks(_ descriptor: Int32, count: Int, into hashes: UnsafeMutableBufferPointer<UInt64>)
+        -> Bool
+    {
         let hashesAddress = UInt(bitPattern: hashes.baseAddress)
-        let helper = count > 1 ? StageThread("input digest", owning: ()) { _ in hashEvery(2, from: 0, descriptor, count, hashesAddress) } : nil
+        let helper =
+            count > 1
+            ? StageThread("input digest", owning: ()) { _ in hashEvery(2, from: 0, descriptor, count, hashesAddress) }
+            : nil
         let mine = hashEvery(count > 1 ? 2 : 1, from: count > 1 ? 1 : 0, descriptor, count, hashesAddress)
         let theirs = helper?.join() ?? false
         return mine || theirs
     }
 
-    private static func hashEvery(_ stride: Int, from first: Int, _ descriptor: Int32, _ count: Int, _ hashesAddress: UInt) -> Bool {
+    private static func hashEvery(
+        _ stride: Int, from first: Int, _ descriptor: Int32, _ count: Int, _ hashesAddress: UInt
+    ) -> Bool {
         let hashes = UnsafeMutablePointer<UInt64>(bitPattern: hashesAddress)!
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 64)
         defer { buffer.deallocate() }

@@ -19,10 +19,14 @@ struct UnchangedInputCheck {
     /// Where `record` says why it could not record the inputs.
     private let logger: Logger
 
-    init?(_ inputs: [RunInput], config: PipelineConfig, model: Model, versions: VersionedModel?, store: (any Store)?, options: RunOptions) {
+    init?(
+        _ inputs: [RunInput], config: PipelineConfig, model: Model, versions: VersionedModel?, store: (any Store)?,
+        options: RunOptions
+    ) {
         guard !options.dryRun, options.shard == nil, options.checkpoints, config.write.mode == .upsert,
-              let textDigest = config.textDigest, let store = store as? any UnchangedInputRecords,
-              !inputs.isEmpty, inputs.allSatisfy({ $0.remote == nil }) else { return nil }
+            let textDigest = config.textDigest, let store = store as? any UnchangedInputRecords,
+            !inputs.isEmpty, inputs.allSatisfy({ $0.remote == nil })
+        else { return nil }
         var digests: [InputDigest] = []
         for input in inputs {
             guard let digest = InputDigest(of: input.path) else { return nil }
@@ -30,8 +34,10 @@ struct UnchangedInputCheck {
         }
         var setup = SHA256Digest()
         // The program itself: another build may map the same bytes otherwise.
-        let program = Bundle.main.executablePath.flatMap(FileIdentity.init(of:)).map { "\($0.size) \($0.modified)" } ?? "?"
-        var text = "importer \(ToolVersion.current) \(program)\npipeline \(textDigest)\nmodel \(model.name) \(model.version) \(model.checksum)\n"
+        let program =
+            Bundle.main.executablePath.flatMap(FileIdentity.init(of:)).map { "\($0.size) \($0.modified)" } ?? "?"
+        var text =
+            "importer \(ToolVersion.current) \(program)\npipeline \(textDigest)\nmodel \(model.name) \(model.version) \(model.checksum)\n"
         for version in versions?.versions ?? [] { text += "version \(version.version) \(version.checksum)\n" }
         for input in inputs { text += "input \(input.entity.name)\t\(input.absolutePath)\n" }
         setup.update(Array(text.utf8))
@@ -50,8 +56,10 @@ struct UnchangedInputCheck {
         guard recorded.count == inputs.count, let runId = recorded.first?.runId else { return nil }
         var records: [Int] = []
         for (input, digest) in zip(inputs, digests) {
-            guard let match = recorded.first(where: { $0.path == input.absolutePath && $0.entity == input.entity.name }),
-                  match.digest == digest.hex, match.setup == setup, match.runId == runId else { return nil }
+            guard
+                let match = recorded.first(where: { $0.path == input.absolutePath && $0.entity == input.entity.name }),
+                match.digest == digest.hex, match.setup == setup, match.runId == runId
+            else { return nil }
             records.append(match.records)
         }
         return (runId, records)
@@ -64,15 +72,19 @@ struct UnchangedInputCheck {
     func record(_ recorder: RunRecorder, runId: String) {
         guard !recorder.isAborted, recorder.errorLimit == nil, recorder.missingReferences.isEmpty else { return }
         let counts = recorder.inputs.map(\.counts)
-        guard counts.allSatisfy({ $0.rejected == 0 && $0.notStored == 0 && $0.conflicts == 0 && $0.isBalanced }) else { return }
+        guard counts.allSatisfy({ $0.rejected == 0 && $0.notStored == 0 && $0.conflicts == 0 && $0.isBalanced }) else {
+            return
+        }
         guard zip(inputs, digests).allSatisfy({ FileIdentity(of: $0.path) == $1.identity }) else { return }
         let recorded = zip(inputs, zip(digests, counts)).map { input, stored in
-            UnchangedInput(path: input.absolutePath, entity: input.entity.name, digest: stored.0.hex, setup: setup,
-                           records: stored.1.read, runId: runId)
+            UnchangedInput(
+                path: input.absolutePath, entity: input.entity.name, digest: stored.0.hex, setup: setup,
+                records: stored.1.read, runId: runId)
         }
         do {
             if try !store.recordUnchangedInputs(recorded, of: model) {
-                logger.notice("another connection wrote to the store during the run; the next run reads every input again")
+                logger.notice(
+                    "another connection wrote to the store during the run; the next run reads every input again")
             }
         } catch {
             logger.warning("cannot record the inputs as stored (\(error)); the next run reads every input again")

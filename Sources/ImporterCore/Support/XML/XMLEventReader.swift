@@ -38,7 +38,10 @@ struct XMLEventReader {
         // XML 1.0 allows no control character but tab, line feed and carriage return.
         if let index = bytes.firstIndex(where: { $0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13 }) {
             let line = 1 + bytes[..<index].count { $0 == 10 }
-            throw XMLSyntaxError(line: line, message: "control character 0x\(String(bytes[index], radix: 16, uppercase: true)) is not allowed in XML")
+            throw XMLSyntaxError(
+                line: line,
+                message: "control character 0x\(String(bytes[index], radix: 16, uppercase: true)) is not allowed in XML"
+            )
         }
         self.bytes = bytes
     }
@@ -91,7 +94,9 @@ struct XMLEventReader {
                 position += 1
                 sawRoot = true
                 open.append(name)
-                guard open.count <= Self.maximumDepth else { throw fail("elements nest deeper than \(Self.maximumDepth) levels") }
+                guard open.count <= Self.maximumDepth else {
+                    throw fail("elements nest deeper than \(Self.maximumDepth) levels")
+                }
                 return .start(name: name, attributes: attributes, line: tagLine)
             }
             guard hadSpace else { throw fail("expected whitespace, '>' or '/>' in <\(name)>") }
@@ -114,7 +119,9 @@ struct XMLEventReader {
         position += 2
         let name = try self.name(what: "element name")
         skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else { throw fail("expected '>' after </\(name)") }
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+            throw fail("expected '>' after </\(name)")
+        }
         position += 1
         guard let expected = open.popLast() else { throw fail("</\(name)> closes no open element") }
         guard expected == name else { throw fail("</\(name)> found where </\(expected)> closes <\(expected)>") }
@@ -125,7 +132,9 @@ struct XMLEventReader {
         guard !sawRoot else { throw fail("a DOCTYPE must come before the root element") }
         while position < bytes.count, bytes[position] != UInt8(ascii: ">") {
             if bytes[position] == UInt8(ascii: "[") {
-                throw fail("a DOCTYPE with declarations ('[…]') is refused: declared entities could expand without bound or read other files")
+                throw fail(
+                    "a DOCTYPE with declarations ('[…]') is refused: declared entities could expand without bound or read other files"
+                )
             }
             if bytes[position] == UInt8(ascii: "\n") { line += 1 }
             position += 1
@@ -178,7 +187,8 @@ struct XMLEventReader {
     }
 
     private mutating func quotedValue(of attribute: String) throws(XMLSyntaxError) -> String {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+        else {
             throw fail("the value of '\(attribute)' must be in quotes")
         }
         let quote = bytes[position]
@@ -216,11 +226,14 @@ struct XMLEventReader {
         default: break
         }
         guard name.hasPrefix("#") else {
-            throw fail("unknown entity '&\(name);': only &lt; &gt; &amp; &quot; &apos; and character references are read (no DTD is loaded)")
+            throw fail(
+                "unknown entity '&\(name);': only &lt; &gt; &amp; &quot; &apos; and character references are read (no DTD is loaded)"
+            )
         }
         let hex = name.hasPrefix("#x")
         guard let code = UInt32(name.dropFirst(hex ? 2 : 1), radix: hex ? 16 : 10), let scalar = Unicode.Scalar(code),
-              code == 0x9 || code == 0xA || code == 0xD || code >= 0x20 else {
+            code == 0x9 || code == 0xA || code == 0xD || code >= 0x20
+        else {
             throw fail("'&\(name);' is not a character XML allows")
         }
         return Array(String(Character(scalar)).utf8)

@@ -54,7 +54,11 @@ package final class KeyLedger {
         if recent.value(of: fingerprint) != nil || found.value(of: fingerprint) != nil { return true }
         guard let packed = try spilled?.find(fingerprint) else { return false }
         if found.count >= found.capacity {
-            if found.capacity < Self.foundLimit { found = FingerprintTable(capacity: found.capacity * 4) } else { found.removeAll() }
+            if found.capacity < Self.foundLimit {
+                found = FingerprintTable(capacity: found.capacity * 4)
+            } else {
+                found.removeAll()
+            }
         }
         found.insert(fingerprint, value: packed)
         return true
@@ -158,7 +162,9 @@ package struct BloomFilter {
 
     /// Starts loading the block `mayContain(hash)` reads.
     func prefetch(_ hash: UInt64) {
-        bits.withUnsafeBufferPointer { importer_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: hash >> blockShift) << 3)) }
+        bits.withUnsafeBufferPointer {
+            importer_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: hash >> blockShift) << 3))
+        }
     }
 
     func mayContain(_ hash: UInt64) -> Bool {

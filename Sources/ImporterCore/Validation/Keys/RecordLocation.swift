@@ -8,4 +8,3 @@ package struct RecordLocation: Sendable, Equatable {
         self.line = line
     }
 }
-

@@ -16,8 +16,10 @@ package final class SlotArray<Slot> {
         self.count = count
         let bytes = max(count * MemoryLayout<Slot>.stride, 1)
         let memory: UnsafeMutableRawPointer
-        if bytes >= Self.hugePage, let start = mmap(nil, bytes + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-           start != MAP_FAILED {
+        if bytes >= Self.hugePage,
+            let start = mmap(nil, bytes + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            start != MAP_FAILED
+        {
             mapping = (start, bytes + Self.hugePage)
             memory = start.alignedUp(toMultipleOf: Self.hugePage)
             _ = madvise(memory, bytes, MADV_HUGEPAGE)  // advice only: without it the table still works

@@ -60,7 +60,8 @@ package final class SpilledFingerprints {
         try entries.withUnsafeBytes { bytes in
             var written = 0
             while written < bytes.count {
-                let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(end + written))
+                let result = pwrite(
+                    descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(end + written))
                 if result < 0, errno == EINTR { continue }
                 guard result > 0 else { throw Self.failure("write keys to a temporary file in", directory) }
                 written += result
@@ -143,7 +144,9 @@ package final class SpilledFingerprints {
     }
 
     private static func failure(_ action: String, _ directory: String) -> StoreError {
-        StoreError(.storage(resultCode: nil), "the key ledger cannot \(action) \(directory): \(String(cString: strerror(errno))); "
-            + "set TMPDIR to a directory with free space")
+        StoreError(
+            .storage(resultCode: nil),
+            "the key ledger cannot \(action) \(directory): \(String(cString: strerror(errno))); "
+                + "set TMPDIR to a directory with free space")
     }
 }
