@@ -94,8 +94,8 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     }
 
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
-    /// dry run, an export). False when a table does not exist yet; `ConfigurationError` when the
-    /// meta table records another version or checksum of the model.
+    /// dry run, an export). False when a table does not exist yet; `StoreError` (`.modelMismatch`)
+    /// when the meta table records another version or checksum of the model.
     package func prepareToRead(_ model: Model) throws -> Bool {
         makeCodings(model)
         return try runBlocking { [tables] in
