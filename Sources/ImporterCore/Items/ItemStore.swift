@@ -58,11 +58,7 @@ public final class ItemStore: Sendable {
     /// `init(store:model:)` off the caller's thread: preparing a store reads (and may create)
     /// its tables, on DynamoDB over the network.
     package static func open(store: any Store, model: Model) async throws -> ItemStore {
-        try await offload { try ItemStore(preparing: store, model: model) }
-    }
-
-    private convenience init(preparing store: Store, model: Model) throws {
-        try self.init(store: store, model: model)
+        try await offload { try ItemStore(store: store, model: model) }
     }
 
     /// The items of one entity; with `limit`, at most that many (`StorageLimit`).
@@ -115,8 +111,7 @@ public final class ItemStore: Sendable {
     /// Runs a read: inside a transaction on the store itself (it sees the transaction's writes),
     /// on a reader of its own when the store has them, else as `serialized`.
     func reading<T>(_ body: (any ItemQuerying) throws -> T) throws -> T {
-        if scope != nil { return try serialized { try body(store) } }
-        if let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
+        if scope == nil, let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
         return try serialized { try body(store) }
     }
 

@@ -95,6 +95,12 @@ package enum ISO8601 {
         format(millis: Int64(date.timeIntervalSince1970 * 1000))
     }
 
+    /// The moment a timestamp `format(_:)` wrote names; nil for text that is not one.
+    package static func date(_ text: String) -> Date? {
+        guard case .success(let millis) = parse(text) else { return nil }
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
+    }
+
     /// Room for any formatted date (a sign and a five-digit year included).
     package static let maximumLength = 26
 

@@ -27,9 +27,14 @@ extension StoreError {
         case .transactionCanceled
         where reasons.contains("ConditionalCheckFailed") || reasons.contains("TransactionConflict"):
             return .conflictingWriter
-        case .validation where error.message.localizedCaseInsensitiveContains("item size"):
-            return .itemTooLarge
+        case .validation: return validationKind(error.message, type: error.type)
         default: return .refused(type: error.type)
         }
+    }
+
+    /// A validation error's kind by its message: DynamoDB's "Item size has exceeded …" is an
+    /// item too large, anything else a refusal of `type`.
+    static func validationKind(_ message: String, type: String) -> Kind {
+        message.localizedCaseInsensitiveContains("item size") ? .itemTooLarge : .refused(type: type)
     }
 }

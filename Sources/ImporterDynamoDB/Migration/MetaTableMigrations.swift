@@ -29,10 +29,7 @@ extension MigrationRecord {
 
     /// An entry of the meta table's `migrations` list; nil for one this version cannot read.
     init?(_ entry: DynamoItem) {
-        func date(_ name: String) -> Date? {
-            guard let text = entry[name]?.string, case .success(let millis) = ISO8601.parse(text) else { return nil }
-            return Date(timeIntervalSince1970: Double(millis) / 1000)
-        }
+        func date(_ name: String) -> Date? { entry[name]?.string.flatMap(ISO8601.date) }
         guard let from = entry["from"]?.number.flatMap({ Int($0) }), let to = entry["to"]?.number.flatMap({ Int($0) }),
             let started = date("started")
         else { return nil }

@@ -139,11 +139,9 @@ extension DynamoDBStore {
                 }
                 if let refused = reasons.first(where: { $0.code == "ValidationError" }) {
                     let message = refused.message ?? "validation error"
-                    let kind: StoreError.Kind =
-                        message.localizedCaseInsensitiveContains("item size")
-                        ? .itemTooLarge : .refused(type: "ValidationError")
                     throw StoreError(
-                        kind, "TransactWriteItems refused: \(message)", operation: "TransactWriteItems",
+                        StoreError.validationKind(message, type: refused.code),
+                        "TransactWriteItems refused: \(message)", operation: "TransactWriteItems",
                         underlying: error)
                 }
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {

@@ -73,7 +73,6 @@ extension StoreConnection {
 
     /// A time the store recorded as ISO 8601 text; the epoch for text that is not one.
     static func date(_ text: String?) -> Date {
-        guard let text, case .success(let millis) = ISO8601.parse(text) else { return Date(timeIntervalSince1970: 0) }
-        return Date(timeIntervalSince1970: Double(millis) / 1000)
+        text.flatMap(ISO8601.date) ?? Date(timeIntervalSince1970: 0)
     }
 }
