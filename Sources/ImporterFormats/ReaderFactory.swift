@@ -3,6 +3,9 @@ import ImporterCore
 /// Opens the reader for one input of a pipeline source.
 package enum ReaderFactory {
     package static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
+        if source.readsDocuments {
+            return makeDocumentReader(source: source, bytes: try openByteSource(path), name: path)
+        }
         switch source.format ?? InputFormat(path: path) ?? .csv {
         case .csv, .tsv: return try CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
         case .ndjson: return try NDJSONReader(path: path, maxRecordBytes: source.maxRecordBytes)
@@ -23,6 +26,7 @@ package enum ReaderFactory {
             source.format == .dynamodbExport
             ? try ExportDataInput.open(bytes, name: name)
             : name.lowercased().hasSuffix(".gz") ? try GzipSource(source: bytes, name: name) : bytes
+        if source.readsDocuments { return makeDocumentReader(source: source, bytes: input, name: name) }
         return makeReader(
             format: source.format ?? InputFormat(path: name) ?? .csv, source: input, name: name, csv: source.csv,
             maxRecordBytes: source.maxRecordBytes)
@@ -41,5 +45,15 @@ package enum ReaderFactory {
             return NDJSONReader(source: source, layout: .dynamoDBItem, maxRecordBytes: maxRecordBytes)
         case .json: return JSONArrayReader(source: source, maxRecordBytes: maxRecordBytes)
         }
+    }
+
+    /// The reader of a source's documents (docs/documents.md): a JSON array's elements or
+    /// NDJSON's lines, each with the records of its arrays.
+    private static func makeDocumentReader(source: SourceConfig, bytes: ByteSource, name: String) -> RecordReader {
+        let base: RecordReader =
+            (source.format ?? InputFormat(path: name)) == .ndjson
+            ? NDJSONReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
+            : JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
+        return DocumentReader(base: base, shape: DocumentShape(source))
     }
 }

@@ -96,9 +96,15 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(reason(.number("1"), .boolean), .type)
     }
 
-    func testStringsAcceptJSONNumbersAsTheirTextButNotObjects() {
+    /// An object or array is a string's value as its compact JSON text (docs/values.md), and no
+    /// other type's.
+    func testStringsAcceptJSONNumbersAndObjectsAsTheirText() {
         XCTAssertEqual(value(.number("42"), .string), .string("42"))
-        XCTAssertEqual(reason(.composite("{}"), .string), .type)
+        XCTAssertEqual(
+            value(.composite("{ \"city\" : \"Le Mans\",\n \"tags\": [1, \"a \\\" b\"] }"), .string),
+            .string("{\"city\":\"Le Mans\",\"tags\":[1,\"a \\\" b\"]}"))
+        XCTAssertEqual(reason(.composite("{}"), .int64), .type)
+        XCTAssertEqual(reason(.composite("[]"), .date), .type)
         XCTAssertEqual(value(.null, .string), .null)
     }
 }

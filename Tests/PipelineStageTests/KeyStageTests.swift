@@ -53,7 +53,7 @@ final class KeyStageTests: XCTestCase {
         let recorder = fixture.recorder(maxErrors: maxErrors)
         let keys = KeyStage(
             inputs: fixture.inputs, model: fixture.model, ledger: KeyLedger(), store: nil, recorder: recorder,
-            resume: ResumePoint(inputCount: fixture.inputs.count), syncing: false)
+            resume: ResumePoint(inputCount: fixture.inputs.count), keepsRejectedKeys: false)
         let keyThread = StageThread("key stage", owning: keys) { $0.run(from: parsed, to: checked) }
         let reading = fixture.startReading(into: parsed, recorder: recorder, written: Handback())
         var items: [CheckedItem] = []

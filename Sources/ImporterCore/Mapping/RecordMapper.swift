@@ -15,6 +15,10 @@ package final class RecordMapper {
     /// Per attribute, the pipeline's default as a field, applied before the model's default.
     private let defaults: [FieldValue?]
     private let computed: [Computed]
+    /// `map.fields`: a dotted path (a field the document reader adds) → the attribute it fills.
+    private let pathTargets: [String: Int]
+    /// The first names of the map's paths: objects read through them, not fields of their own.
+    private let pathRoots: Set<String>
     /// The resolution of the last `names` array seen; CSV records all share their header's.
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
@@ -46,21 +50,39 @@ package final class RecordMapper {
             }
             computed.append(Computed(index: index, template: template))
         }
+        var pathTargets: [String: Int] = [:]
+        for (name, path) in map.fields.sorted(by: { $0.key < $1.key }) {
+            guard let index = entity.attributeIndex[name] else {
+                throw ConfigurationError(
+                    file: file, line: line, key: name,
+                    "map.fields names '\(name)', which is not an attribute of \(entity.name)")
+            }
+            pathTargets[path] = index
+        }
         self.defaults = defaults
         self.computed = computed
+        self.pathTargets = pathTargets
+        pathRoots = Set(map.paths.map { String($0.prefix { $0 != "." }) })
     }
 
-    private init(entity: Entity, map: MapConfig, defaults: [FieldValue?], computed: [Computed]) {
+    private init(
+        entity: Entity, map: MapConfig, defaults: [FieldValue?], computed: [Computed], pathTargets: [String: Int],
+        pathRoots: Set<String>
+    ) {
         self.entity = entity
         self.map = map
         self.defaults = defaults
         self.computed = computed
+        self.pathTargets = pathTargets
+        self.pathRoots = pathRoots
     }
 
     /// A mapper with the same map for another thread, on `entity` (an equal one) and with arrays of
     /// its own (see `Entity.withOwnAttributes`).
     package func copy(for entity: Entity) -> RecordMapper {
-        RecordMapper(entity: entity, map: map, defaults: defaults.map { $0 }, computed: computed.map { $0 })
+        RecordMapper(
+            entity: entity, map: map, defaults: defaults.map { $0 }, computed: computed.map { $0 },
+            pathTargets: pathTargets, pathRoots: pathRoots)
     }
 
     /// The record's fields by attribute position, or the rejection of an unknown field.
@@ -96,7 +118,12 @@ package final class RecordMapper {
     }
 
     private func target(_ name: String) -> Target {
+        if let index = pathTargets[name] { return .attribute(index) }
         if map.drop.contains(name) { return .dropped }
+        // An object read through paths (`currency` of `currency.code`).
+        if entity.attributeIndex[map.rename[name] ?? name] == nil, pathRoots.contains(name) {
+            return .dropped
+        }
         // A field that only feeds computed attributes is not unknown.
         if entity.attributeIndex[map.rename[name] ?? name] == nil,
             computed.contains(where: { $0.template.fields.contains(name) })

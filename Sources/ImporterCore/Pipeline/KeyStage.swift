@@ -10,47 +10,56 @@ final class KeyStage {
     private let store: (any StoreReading)?
     fileprivate let recorder: RunRecorder
     fileprivate let resume: ResumePoint
-    private let syncing: Bool
-    /// Sync: keys of rejected records (`Entity/key`), whose items must not be deleted, and the
-    /// rejected records of each entity whose key could not be read.
+    /// Whether a delete phase follows (sync, or replacing documents' children), which needs
+    /// the rejected records' keys.
+    private let keepsRejectedKeys: Bool
+    /// For a delete phase: keys of rejected records (`Entity/key`), whose items must not be
+    /// deleted, and the rejected records of each entity whose key could not be read.
     private(set) var rejectedKeys = Set<String>()
     private(set) var unkeyedRejects: [String: Int] = [:]
+    /// The inputs whose records' keys are kept (`loadedKeys`): parents whose children a
+    /// document re-load replaces, looked up by their key.
+    private let keepsLoadedKeys: Set<Int>
+    /// Per entity, the keys of the records of `keepsLoadedKeys` inputs that passed the checks.
+    private(set) var loadedKeys: [String: [Value]] = [:]
 
     init(
         inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
-        resume: ResumePoint, syncing: Bool
+        resume: ResumePoint, keepsRejectedKeys: Bool, keepsLoadedKeys: Set<Int> = []
     ) {
+        self.keepsLoadedKeys = keepsLoadedKeys
         self.inputs = inputs
         self.model = model
         self.ledger = ledger
         self.store = store
         self.recorder = recorder
         self.resume = resume
-        self.syncing = syncing
+        self.keepsRejectedKeys = keepsRejectedKeys
     }
 
     /// Takes parsed chunks in input order until the end, and hands on what passed.
     func run(from parsed: Sequencer<ParsedItem>, to checked: BoundedChannel<CheckedItem>) {
         var stop = false
-        // The number in its input of the next chunk's first record.
-        var ordinalBase = 0
+        // Per input, the number in it of its next chunk's first record (the inputs of a
+        // document source take turns).
+        var ordinalBases: [Int: Int] = [:]
         while true {
             switch parsed.take() {
             case .end:
                 checked.put(.end)
                 return
             case .inputDone(let input, let bytes):
-                ordinalBase = 0
+                ordinalBases[input] = nil
                 checked.put(.inputDone(input: input, bytes: bytes))
             case .chunk(let input, var chunk):
                 // More input after a passed error limit: the run aborts.
                 if !stop, recorder.abortIfPastErrorLimit() { stop = true }
                 guard !stop else { continue }  // aborted: what was read ahead is not counted
                 let read = chunk.count
-                var check = ChunkCheck(stage: self, input: input, ordinalBase: ordinalBase)
+                var check = ChunkCheck(stage: self, input: input, ordinalBase: ordinalBases[input, default: 0])
                 check.run(&chunk)
                 stop = check.stop
-                ordinalBase += read
+                ordinalBases[input, default: 0] += read
                 if !chunk.records.isEmpty || !check.rejected.isEmpty {
                     checked.put(
                         .records(input: input, chunk.records, rejected: check.rejected, handback: chunk.handback))
@@ -62,12 +71,21 @@ final class KeyStage {
     /// Whether a stored item of `entity` with `key` was named by a record of this run (sync
     /// deletes must keep it, even when the record was rejected).
     func wasNamed(_ key: Value, entity: Entity) throws -> Bool {
-        try ledger.contains(key, entity: entity.name) || rejectedKeys.contains("\(entity.name)/\(key)")
+        try wasLoaded(key, entity: entity) || rejectedKeys.contains("\(entity.name)/\(key)")
+    }
+
+    fileprivate func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
+
+    fileprivate func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
+
+    /// Whether a record of this run with `key` passed the checks.
+    func wasLoaded(_ key: Value, entity: Entity) throws -> Bool {
+        try ledger.contains(key, entity: entity.name)
     }
 
     /// Counts a rejection and keeps it for rejects.ndjson.
     fileprivate func reject(_ record: RejectedRecord, input: Int, into rejected: inout [RejectedRecord]) {
-        if syncing {
+        if keepsRejectedKeys {
             let entity = inputs[input].entity.name
             if let key = record.key, !key.isNull {
                 rejectedKeys.insert("\(entity)/\(key)")
@@ -214,6 +232,7 @@ private struct ChunkCheck {
         let fingerprints = stage.fingerprints(of: chunk.records, entity: entity, references: references)
         let stride = references.count + 1
         let skipBefore = stage.resume.skipBefore[input]
+        let keepsKeys = stage.keepsLoaded(input)
         var nextReject = chunk.rejects.startIndex
         var kept = 0
         for position in chunk.records.indices {
@@ -233,6 +252,7 @@ private struct ChunkCheck {
                 reject(chunk.records[position], rejection)
                 continue
             }
+            if keepsKeys { stage.keep(entity.key(of: chunk.records[position].values), of: entity) }
             // Written before the interruption: its outcome is in the checkpoint.
             if ordinal < skipBefore {
                 if let rejection = stage.resume.doneRejections[input][ordinal] {
@@ -257,7 +277,7 @@ private struct ChunkCheck {
             reject(
                 RejectedRecord(
                     ordinal: parsed.ordinal + ordinalBase, line: parsed.line, offset: parsed.byteOffset,
-                    key: parsed.key, raw: parsed.raw, rejection: parsed.rejection))
+                    key: parsed.key, raw: parsed.raw, rejection: parsed.rejection, listed: parsed.listed))
         }
     }
 

@@ -8,6 +8,9 @@ struct ParseReject {
     /// The hash key as far as it could be read.
     let key: Value?
     let rejection: Rejection
+    /// Whether rejects.ndjson lists it: a document's records rejected with it are only counted
+    /// (the document's line lists them).
+    var listed = true
 }
 
 /// Consecutive records of one input, parsed, mapped and validated: those that passed and those
@@ -26,4 +29,13 @@ struct ParsedChunk {
 
     /// The records read into the chunk.
     var count: Int { records.count + rejects.count }
+
+    /// Adds the rejection of `record`, numbered `ordinal` in the chunk.
+    mutating func reject(_ record: SourceRecord, ordinal: Int, key: Value?, _ rejection: Rejection, listed: Bool = true)
+    {
+        rejects.append(
+            ParseReject(
+                ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw, key: key,
+                rejection: rejection, listed: listed))
+    }
 }

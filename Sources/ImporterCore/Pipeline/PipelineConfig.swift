@@ -66,6 +66,14 @@ package struct SourceConfig: Sendable {
     package var line: Int?
     /// A record longer than this is rejected (reason `size`) and skipped in bounded memory.
     package var maxRecordBytes = SourceConfig.defaultMaxRecordBytes
+    /// Arrays of objects in each record that load into child entities (docs/documents.md).
+    package var children: [ChildSource] = []
+    /// What an invalid element costs its document.
+    package var documents = DocumentPolicy.whole
+
+    /// Whether the source's records are read as documents: it has children, or its map reads
+    /// paths into nested objects.
+    package var readsDocuments: Bool { !children.isEmpty || !map.paths.isEmpty }
 
     /// 64 MiB.
     package static let defaultMaxRecordBytes = 64 << 20
@@ -114,8 +122,15 @@ package struct MapConfig: Sendable {
     package var compute: [String: FieldTemplate] = [:]
     package var ignoreUnknown = false
     package var dateFormat: DateFormat = .iso8601
+    /// Attribute name → the dotted path of its value in nested objects (`currency.code`).
+    package var fields: [String: String] = [:]
 
     package init() {}
+
+    /// The dotted paths the map reads: `fields`' paths and `compute`'s `{a.b}` fields.
+    package var paths: Set<String> {
+        Set(fields.values).union(compute.values.flatMap(\.fields).filter { $0.contains(".") })
+    }
 }
 
 package struct DestinationConfig: Sendable {

@@ -67,7 +67,8 @@ package struct PipelineLoader {
 
     private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
         let fields = try node.fields(allowed: [
-            "entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes",
+            "entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes", "children",
+            "documents",
         ])
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
@@ -106,7 +107,48 @@ package struct PipelineLoader {
             map: try fields["map"].map(parseMap) ?? MapConfig(),
             references: try fields["references"].map(parseReferences) ?? ReferencePolicies(), line: node.line)
         if let limitNode = fields["maxRecordBytes"] { source.maxRecordBytes = try byteCount(limitNode) }
+        if let childrenNode = fields["children"] { source.children = try parseChildren(childrenNode) }
+        if let documentsNode = fields["documents"] {
+            let word = try scalar(documentsNode)
+            guard let policy = DocumentPolicy(rawValue: word) else {
+                throw documentsNode.error("unknown documents policy '\(word)'; use whole or partial")
+            }
+            source.documents = policy
+        }
+        if source.readsDocuments,
+            let path = paths.first(where: { ![.json, .ndjson].contains(format ?? InputFormat(path: $0)) })
+        {
+            throw node.error(
+                "children and map.fields read JSON documents, and '\(path)' is not JSON or NDJSON; give such a source a .json or .ndjson file, or 'format: json|ndjson'"
+            )
+        }
         return source
+    }
+
+    /// `children: { lines: { entity: Line, parent: order, position: lineNumber, map: …, children: … } }`
+    /// (docs/documents.md).
+    private func parseChildren(_ node: YAMLNode) throws -> [ChildSource] {
+        try node.mapping().map { path, childNode in
+            let fields = try childNode.fields(allowed: [
+                "entity", "parent", "position", "map", "replace", "children",
+            ])
+            let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !components.contains("") else {
+                throw childNode.error(
+                    "'\(path)' is not a field path; write the field, or dotted names (shipment.parcels)")
+            }
+            guard let entityNode = fields["entity"] else {
+                throw childNode.error("a child needs 'entity: NAME', the entity of the array's elements")
+            }
+            var child = ChildSource(
+                path: components, entity: try scalar(entityNode), map: try fields["map"].map(parseMap) ?? MapConfig(),
+                line: childNode.line)
+            child.parent = try fields["parent"].map(scalar)
+            child.position = try fields["position"].map(scalar)
+            if let replaceNode = fields["replace"] { child.replace = try replaceNode.bool() }
+            if let grandchildren = fields["children"] { child.children = try parseChildren(grandchildren) }
+            return child
+        }
     }
 
     /// `maxRecordBytes: 1048576`, `512KiB`, `64MiB` or `1GiB`, within `SourceConfig.maxRecordBytesRange`.
@@ -166,8 +208,20 @@ package struct PipelineLoader {
     }
 
     private func parseMap(_ node: YAMLNode) throws -> MapConfig {
-        let fields = try node.fields(allowed: ["rename", "drop", "defaults", "compute", "ignoreUnknown", "dateFormat"])
+        let fields = try node.fields(allowed: [
+            "rename", "drop", "defaults", "compute", "ignoreUnknown", "dateFormat", "fields",
+        ])
         var map = MapConfig()
+        if let fieldsNode = fields["fields"] {
+            for (name, value) in try fieldsNode.mapping() {
+                let path = try scalar(value)
+                guard !path.split(separator: ".", omittingEmptySubsequences: false).contains("") else {
+                    throw value.error(
+                        "map.fields '\(name)': '\(path)' is not a path; write dotted field names (currency.code)")
+                }
+                map.fields[name] = path
+            }
+        }
         if let renameNode = fields["rename"] {
             for (from, to) in try renameNode.mapping() { map.rename[from] = try scalar(to) }
         }

@@ -118,7 +118,9 @@ package struct PipelineRun: ~Copyable {
         if let interrupted = resume.interrupted {
             // The interrupted run's write outcomes; reading and checking recount the rest.
             for state in interrupted.inputs {
-                recorder.update(input: inputs.firstIndex { $0.absolutePath == state.path }!) { $0 = $0 + state.written }
+                recorder.update(input: inputs.firstIndex { $0.checkpointName == state.path }!) {
+                    $0 = $0 + state.written
+                }
             }
         }
         try writing?.beginRun(atomic: atomic)
@@ -129,7 +131,9 @@ package struct PipelineRun: ~Copyable {
             "key stage",
             owning: KeyStage(
                 inputs: inputs, model: model, ledger: KeyLedger(), store: store, recorder: recorder, resume: resume,
-                syncing: config.write.mode == .sync)
+                keepsRejectedKeys: config.write.mode == .sync
+                    || !ChildReplacePhase.replacedInputs(inputs, mode: config.write.mode).isEmpty,
+                keepsLoadedKeys: ChildReplacePhase.parentInputs(inputs, mode: config.write.mode))
         ) { [stages] keys in
             keys.run(from: stages.parsed, to: stages.checked)
             return keys
@@ -163,6 +167,10 @@ package struct PipelineRun: ~Copyable {
                 model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
                 dryRun: options.dryRun, reportDirectory: reportDirectory
             ).run(keys: checked, recorder: recorder)
+        } else if let store, let checked = keys {
+            deletes = ChildReplacePhase(
+                model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory
+            ).run(keys: checked, recorder: recorder, mode: config.write.mode)
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing {

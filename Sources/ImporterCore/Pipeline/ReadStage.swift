@@ -44,7 +44,8 @@ final class ReadStage {
     func run() {
         let totalBytes = inputs.reduce(Int64(0)) { $0 + $1.fileSize }
         var bytesBefore: Int64 = 0
-        for index in inputs.indices where !recorder.isAborted {
+        // A document source's child inputs are read with their root.
+        for index in inputs.indices where !recorder.isAborted && (inputs[index].document?.node ?? 0) == 0 {
             let name = FilePaths.lastComponent(inputs[index].path)
             bytesBefore += read(input: index) { [progress] bytesRead, records in
                 progress.update(
@@ -59,7 +60,8 @@ final class ReadStage {
     /// Reads, maps, validates and migrates one input file. Returns the bytes read.
     private func read(input index: Int, progress: (Int64, Int) -> Void) -> Int64 {
         let input = inputs[index]
-        recorder.started(input: index)
+        let group = index..<index + (input.document?.groupSize ?? 1)
+        for member in group { recorder.started(input: member) }
         // A local file must be the same at the end of its read as at the start: one replaced,
         // cut or appended to meanwhile was not read whole, and the run stops.
         let identity = input.remote == nil ? FileIdentity(of: input.path) : nil
@@ -75,7 +77,9 @@ final class ReadStage {
             recorder.abort(AbortReason(.input, "cannot read \(input.path): \(error)"))
             return 0
         }
-        if let partitioned = reader as? PartitionedRecordReader {
+        if let documents = reader as? DocumentRecordReader {
+            readDocuments(documents, root: index, slice: input.slice, progress: progress)
+        } else if let partitioned = reader as? PartitionedRecordReader {
             cut(partitioned, recipe: recipe, slice: input.slice, progress: progress)
         } else {
             parse(reader, preparer, slice: input.slice, progress: progress)
@@ -88,7 +92,56 @@ final class ReadStage {
                 ))
         }
         parsed.put(.inputDone(input: index, bytes: reader.bytesRead), sequence: takeSequence())
+        for child in group.dropFirst() { parsed.put(.inputDone(input: child, bytes: 0), sequence: takeSequence()) }
         return reader.bytesRead
+    }
+
+    /// Reads the documents of a document source on this thread (docs/documents.md): each
+    /// document's records go to the chunks of their inputs, which are handed on together, the
+    /// root's first, at a document's end; with a `slice`, only the shard's blocks of documents.
+    private func readDocuments(
+        _ reader: DocumentRecordReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
+    ) {
+        let preparer: DocumentPreparer
+        do {
+            preparer = try DocumentPreparer(inputs: inputs, root: root, file: pipelineFile)
+        } catch {
+            recorder.abort(AbortReason(.input, "cannot read \(inputs[root].path): \(error)"))
+            return
+        }
+        func emptyChunks() -> [ParsedChunk] {
+            preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) }
+        }
+        var chunks = emptyChunks()
+        var chunkBytes = 0
+        var readCount = 0
+        func handOn() {
+            for (node, chunk) in chunks.enumerated() where chunk.count > 0 {
+                parsed.put(.chunk(input: preparer.inputs[node], chunk), sequence: takeSequence())
+            }
+            written.releaseAll()
+            chunks = emptyChunks()
+            chunkBytes = 0
+        }
+        while true {
+            do {
+                guard let document = try reader.nextDocument() else { break }
+                if slice?.takes(readCount / Self.partSize) ?? true {
+                    chunkBytes += document.root.raw.count
+                    preparer.prepare(document, into: &chunks)
+                }
+            } catch {
+                recorder.abort(AbortReason(.input, "reading \(inputs[root].path) failed: \(error)"))
+                break
+            }
+            readCount += 1
+            if readCount & 63 == 0 {
+                progress(reader.bytesRead, readCount)
+                if recorder.isAborted { break }
+            }
+            if chunks.reduce(0, { $0 + $1.count }) >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 { handOn() }
+        }
+        handOn()
     }
 
     /// Parses an input on this thread, a chunk at a time; with a `slice`, only the shard's

@@ -16,7 +16,7 @@ final class RecordPreparer {
     }
 
     let inputIndex: Int
-    private let entity: Entity
+    let entity: Entity
     private let mapper: RecordMapper
     private let validator: RecordValidator
     private let migrator: RecordMigrator?
@@ -35,37 +35,59 @@ final class RecordPreparer {
     /// Prepares `record`, the chunk's next one, and adds it to the chunk's records or rejects.
     func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
         let ordinal = chunk.count
-        func reject(_ key: Value?, _ rejection: Rejection) {
-            chunk.rejects.append(
-                ParseReject(
-                    ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                    key: key, rejection: rejection))
+        switch outcome(of: record, ordinal: ordinal) {
+        case .prepared(let prepared, _): chunk.records.append(prepared)
+        case .rejected(let key, let rejection): chunk.reject(record, ordinal: ordinal, key: key, rejection)
         }
-        if let failure = record.failure { return reject(nil, failure) }
-        let fields: [FieldValue]
+    }
+
+    /// What becomes of a record.
+    enum Outcome {
+        /// Its record, and the fields of its key attributes as the map made them (what its
+        /// children in a document take as their parent's key).
+        case prepared(PreparedRecord, keyFields: [FieldValue])
+        /// Its key as far as it could be read, and why.
+        case rejected(key: Value?, Rejection)
+    }
+
+    /// Maps, validates and migrates `record`, numbered `ordinal` in its chunk; `assigning`
+    /// fields are set after the map (a document's child takes its parent's key and its position).
+    func outcome(of record: SourceRecord, ordinal: Int, assigning: [(index: Int, field: FieldValue)] = []) -> Outcome {
+        if let failure = record.failure { return .rejected(key: nil, failure) }
+        var fields: [FieldValue]
         switch mapper.map(record) {
         case .success(let mapped): fields = mapped
         case .failure(let rejection):
-            return reject(
-                key { name in record.names.firstIndex(of: name).flatMap { Self.keyValue(record.values[$0]) } },
+            return .rejected(
+                key: key { name in
+                    if let index = entity.attributeIndex[name],
+                        let assigned = assigning.first(where: { $0.index == index })
+                    {
+                        return Self.keyValue(assigned.field)
+                    }
+                    return record.names.firstIndex(of: name).flatMap { Self.keyValue(record.values[$0]) }
+                },
                 rejection)
         }
+        for (index, field) in assigning { fields[index] = field }
         var values: [Value]
         switch validator.validate(fields) {
         case .success(let validated): values = validated
         case .failure(let rejection):
-            return reject(key { Self.keyValue(fields[entity.attributeIndex[$0]!]) }, rejection)
+            return .rejected(key: key { Self.keyValue(fields[entity.attributeIndex[$0]!]) }, rejection)
         }
         if let migrator {
             switch migrator.migrate(values) {
             case .success(let migrated): values = migrated
-            case .failure(let rejection): return reject(entity.key(of: values), rejection)
+            case .failure(let rejection): return .rejected(key: entity.key(of: values), rejection)
             }
         }
-        chunk.records.append(
+        let keyFields = [fields[entity.hashKeyIndex]] + (entity.rangeKeyIndex.map { [fields[$0]] } ?? [])
+        return .prepared(
             PreparedRecord(
                 inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
-                values: values, ordinal: ordinal))
+                values: values, ordinal: ordinal),
+            keyFields: keyFields)
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.

@@ -50,6 +50,9 @@ package struct Rejection: Error, Sendable {
     /// raw text in rejects.ndjson keeps it whole).
     package let message: String
 
+    /// A document's rejection: each problem found in it, where (docs/documents.md#rejections).
+    package var problems: [DocumentProblem] = []
+
     /// The characters of a quoted value a message keeps.
     package static let valueLimit = 200
 
@@ -76,5 +79,17 @@ extension Rejection {
             stage: .read, reason: .size,
             "the record is \(size) bytes, more than the source's maxRecordBytes (\(limit)); it was skipped unread and its raw text holds its first \(SourceRecord.excerptBytes) bytes. Raise maxRecordBytes if such records are expected"
         )
+    }
+}
+
+/// One problem of a rejected document: the JSON pointer of the element or field at fault
+/// (`/districts/3/towns/17/latitude`) and the rejection found there.
+package struct DocumentProblem: Sendable {
+    package let pointer: String
+    package let rejection: Rejection
+
+    package init(pointer: String, rejection: Rejection) {
+        self.pointer = pointer
+        self.rejection = rejection
     }
 }

@@ -60,7 +60,7 @@ struct ResumePoint: Sendable {
     /// Continues `previous`: every input it names must be an input now, with the same content.
     private mutating func take(_ previous: Checkpoint, inputs: [RunInput], pipelineFile: String) throws {
         for state in previous.inputs {
-            guard let index = inputs.firstIndex(where: { $0.absolutePath == state.path }) else {
+            guard let index = inputs.firstIndex(where: { $0.checkpointName == state.path }) else {
                 throw ConfigurationError(
                     file: pipelineFile,
                     "--resume: \(state.path) was an input of the interrupted run but is not one now; run without --resume to start over (records already written count as unchanged)"
@@ -75,7 +75,7 @@ struct ResumePoint: Sendable {
             skipBefore[index] = state.nextRecord
         }
         for rejection in previous.rejections {
-            if let index = inputs.firstIndex(where: { $0.absolutePath == rejection.path }) {
+            if let index = inputs.firstIndex(where: { $0.checkpointName == rejection.path }) {
                 doneRejections[index][rejection.record] = rejection.rejection
             }
         }

@@ -16,6 +16,17 @@ struct RunInput: Sendable {
     let remote: RemoteObject?
     /// The shard whose blocks of records this run takes from the file (nil: every record).
     var slice: Shard?
+    /// For the inputs of a document source (docs/documents.md), which node of its documents'
+    /// shape this input's records are: node 0, the root, reads the file; its child inputs follow
+    /// it, in the shape's order, and are read with it.
+    var document: DocumentInput?
+
+    /// How checkpoints name the input: its absolute path, and for a child of documents the
+    /// entity too (the file is the root's).
+    var checkpointName: String {
+        guard let document, document.node > 0 else { return absolutePath }
+        return absolutePath + "#" + entity.name
+    }
 
     init(
         source: SourceConfig, path: String, entity: Entity, sourceEntity: Entity, migration: MigrationPlan?,
@@ -74,10 +85,25 @@ struct RunInput: Sendable {
             let entity = model.entity(named: entityName)!
             for (index, source) in config.sources.enumerated() where source.entity == entityName {
                 let (sourceEntity, migration) = sourceEntities[index]
-                inputs += source.paths.map {
-                    RunInput(
-                        source: source, path: $0, entity: entity, sourceEntity: sourceEntity, migration: migration,
-                        remote: config.objects[$0])
+                let children = try DocumentInput.children(of: source, entity: entity, config: config, model: model)
+                for path in source.paths {
+                    var input = RunInput(
+                        source: source, path: path, entity: entity, sourceEntity: sourceEntity, migration: migration,
+                        remote: config.objects[path])
+                    guard source.readsDocuments else {
+                        inputs.append(input)
+                        continue
+                    }
+                    input.document = DocumentInput(
+                        shape: DocumentShape(source), node: 0, groupSize: children.count + 1, policy: source.documents)
+                    inputs.append(input)
+                    for child in children {
+                        var childInput = RunInput(
+                            source: child.source, path: path, entity: child.entity, sourceEntity: child.entity,
+                            migration: nil, remote: config.objects[path])
+                        childInput.document = child.role
+                        inputs.append(childInput)
+                    }
                 }
             }
         }
@@ -115,12 +141,26 @@ extension [RunInput] {
     /// source with at least N files, else every file, sliced into blocks of records.
     func selected(entities: [String]?, shard: Shard?) -> [RunInput] {
         var inputs = self
-        if let entities { inputs.removeAll { !entities.contains($0.entity.name) } }
+        // The inputs of a document source go with their root, which reads the file.
+        if let entities {
+            var keepsGroup = false
+            inputs.removeAll { input in
+                if let document = input.document, document.node > 0 { return !keepsGroup }
+                keepsGroup = entities.contains(input.entity.name)
+                return !keepsGroup
+            }
+        }
         guard let shard else { return inputs }
+        var keepsGroup = false
         return inputs.compactMap { input in
+            if let document = input.document, document.node > 0 {
+                return keepsGroup ? input : nil  // read with its root, in the root's slice
+            }
+            keepsGroup = true
             let files = input.source.paths
             guard files.count < shard.count else {
-                return shard.takes(files.firstIndex(of: input.path) ?? 0) ? input : nil
+                keepsGroup = shard.takes(files.firstIndex(of: input.path) ?? 0)
+                return keepsGroup ? input : nil
             }
             var sliced = input
             sliced.slice = shard

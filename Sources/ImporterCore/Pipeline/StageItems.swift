@@ -25,4 +25,6 @@ struct RejectedRecord: Sendable {
     let key: Value?
     let raw: ArraySlice<UInt8>
     let rejection: Rejection
+    /// Whether rejects.ndjson lists it (see `ParseReject.listed`).
+    var listed = true
 }

@@ -20,18 +20,15 @@ final class WriteStage {
     /// The checkpoint saved with every commit; nil when the run keeps none.
     private(set) var checkpoint: Checkpoint?
 
-    /// The input of the records being written, and where they go once written.
-    private var input = 0
     /// Windows started and not yet finished, oldest first (`overlapsWrites`).
     private var inFlight: [StartedWindow] = []
     /// Records handed to the store since the last commit point.
     private var startedInBatch = 0
-    /// Outcomes and records since the last commit.
-    private var uncommitted = Counts()
-    private var uncommittedRecords = 0
-    /// For the checkpoint: the records the store rejected, and the last record written.
-    private var uncommittedRejects: [Checkpoint.WriteRejection] = []
-    private var lastOrdinal = -1
+    /// What each input wrote since the last commit (the inputs of a document source share
+    /// batches).
+    private var uncommitted: [Int: Uncommitted] = [:]
+    /// For the checkpoint: the last record of each input written.
+    private var lastOrdinal: [Int: Int] = [:]
     /// A write failed: the run aborted, and what was sent after it is not counted as written.
     private var storeFailed = false
     /// The store's rejections of the hand-over being written.
@@ -67,10 +64,9 @@ final class WriteStage {
                 finishInFlight()
                 commit()
                 startedInBatch = 0
-                lastOrdinal = -1
+                lastOrdinal[done] = nil
                 recorder.finished(input: done, bytes: bytes)
-            case .records(let from, var records, let rejected, let madeBy):
-                input = from
+            case .records(let input, var records, let rejected, let madeBy):
                 repeat {
                     // A hand-over is written as one window, unless it crosses a batch boundary:
                     // commits fall exactly on it.
@@ -87,7 +83,8 @@ final class WriteStage {
                     if endsBatch { startedInBatch = 0 }
                     // The hand-over's rejections are listed once its last window is finished.
                     let started = start(
-                        window, endsBatch: endsBatch, handback: madeBy, rejected: records.isEmpty ? rejected : nil)
+                        window, of: input, endsBatch: endsBatch, handback: madeBy,
+                        rejected: records.isEmpty ? rejected : nil)
                     if overlapsWrites {
                         overlap(started)
                     } else {
@@ -100,6 +97,7 @@ final class WriteStage {
 
     /// A window handed to the store, its outcomes not yet taken.
     private struct StartedWindow {
+        let input: Int
         let records: [PreparedRecord]
         /// nil when nothing was sent: a dry run, an aborted run, an empty window.
         let write: StartedWrite?
@@ -111,9 +109,17 @@ final class WriteStage {
         let rejected: [RejectedRecord]?
     }
 
+    /// Outcomes and records of an input since the last commit.
+    private struct Uncommitted {
+        var counts = Counts()
+        var records = 0
+        /// For the checkpoint: the records the store rejected.
+        var rejects: [Checkpoint.WriteRejection] = []
+    }
+
     /// Hands one window of records of `input` to the store (durable at the next commit).
     private func start(
-        _ window: [PreparedRecord], endsBatch: Bool, handback: Handback<[PreparedRecord]>,
+        _ window: [PreparedRecord], of input: Int, endsBatch: Bool, handback: Handback<[PreparedRecord]>,
         rejected: [RejectedRecord]?
     ) -> StartedWindow {
         var write: StartedWrite?
@@ -127,14 +133,14 @@ final class WriteStage {
             }
         }
         return StartedWindow(
-            records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
+            input: input, records: window, write: write, endsBatch: endsBatch, handback: handback, rejected: rejected)
     }
 
     /// Takes a window's outcomes and counts them, then commits if it ends a batch.
     private func finish(_ window: StartedWindow) {
         takeOutcomes(of: window)
         window.handback.put(window.records)
-        if let rejected = window.rejected { writeRejects(rejected) }
+        if let rejected = window.rejected { writeRejects(rejected, of: window.input) }
         if window.endsBatch { commit() }
     }
 
@@ -154,7 +160,7 @@ final class WriteStage {
 
     /// Counts a window's outcomes (committed with the next commit), once the store has them.
     private func takeOutcomes(of window: StartedWindow) {
-        let records = window.records
+        let records = window.records, input = window.input
         guard !records.isEmpty else { return }
         guard store != nil else {
             recorder.update(input: input) { $0.inserted += records.count }
@@ -167,22 +173,28 @@ final class WriteStage {
         let entity = inputs[input].entity
         do {
             let outcomes = try write.outcomes()
-            uncommitted = uncommitted + count(outcomes, of: records)
-            takeStoreCounts(of: entity)
-            if checkpoint != nil { uncommittedRejects += checkpointRejections(outcomes, of: records) }
+            let written = count(outcomes, of: records, input: input)
+            uncommitted[input, default: Uncommitted()].counts =
+                uncommitted[input, default: Uncommitted()].counts + written
+            takeStoreCounts(of: entity, input: input)
+            if checkpoint != nil {
+                uncommitted[input]!.rejects += checkpointRejections(outcomes, of: records, input: input)
+            }
             guard !storeFailed else {
                 // Written after a window the store failed: no checkpoint may cover it with that
                 // window missing, so it is lost with it (a resumed run writes both again).
                 return loseUncommitted()
             }
-            uncommittedRecords += records.count
-            for record in records where record.ordinal > lastOrdinal { lastOrdinal = record.ordinal }
+            uncommitted[input]!.records += records.count
+            for record in records where record.ordinal > lastOrdinal[input, default: -1] {
+                lastOrdinal[input] = record.ordinal
+            }
         } catch let partial as PartialWriteError where !(store?.rollsBack ?? true) {
             // A store that cannot roll back: what it acknowledged is written, whatever follows.
             storeFailed = true
             recorder.abort(.store("the store failed", partial))
-            takeStoreCounts(of: entity)
-            var counts = uncommitted
+            takeStoreCounts(of: entity, input: input)
+            var counts = Counts()
             var decided: [(outcome: WriteOutcome, record: PreparedRecord)] = []
             for (fate, record) in zip(partial.fates, records) {
                 switch fate {
@@ -191,13 +203,14 @@ final class WriteStage {
                 case .notSent: counts.notWritten += 1
                 }
             }
-            counts = counts + count(decided.map(\.outcome), of: decided.map(\.record))
-            recorder.update(input: input) { [counts] in $0 = $0 + counts }
-            resetUncommitted()
+            counts = counts + count(decided.map(\.outcome), of: decided.map(\.record), input: input)
+            uncommitted[input, default: Uncommitted()].counts =
+                uncommitted[input, default: Uncommitted()].counts + counts
+            loseUncommitted()  // it cannot roll back: what it acknowledged counts as written
         } catch {
             storeFailed = true
             recorder.abort(.store("the store failed", error))
-            takeStoreCounts(of: entity)
+            takeStoreCounts(of: entity, input: input)
             loseUncommitted()
             recorder.update(input: input) { [rollsBack = store?.rollsBack ?? true] in
                 if rollsBack { $0.rolledBack += records.count } else { $0.unknown += records.count }
@@ -206,30 +219,34 @@ final class WriteStage {
     }
 
     /// The store's retries and consumed capacity since the last write, counted with it.
-    private func takeStoreCounts(of entity: Entity) {
+    private func takeStoreCounts(of entity: Entity, input: Int) {
         guard let counting else { return }
-        uncommitted.retries += counting.takeRetries(of: entity)
-        if let units = counting.takeConsumedCapacity(of: entity) { uncommitted.add(units) }
+        uncommitted[input, default: Uncommitted()].counts.retries += counting.takeRetries(of: entity)
+        if let units = counting.takeConsumedCapacity(of: entity) { uncommitted[input]!.counts.add(units) }
     }
 
     /// Makes what was written durable, with the checkpoint, and counts it.
     private func commit() {
-        guard let store, uncommittedRecords > 0 else { return }
+        guard let store, uncommitted.values.contains(where: { $0.records > 0 }) else { return }
         do {
             if var next = checkpoint {
-                let path = inputs[input].absolutePath
-                let done = (next.state(of: path)?.written ?? Counts()) + uncommitted
-                next.inputs.removeAll { $0.path == path }
-                next.inputs.append(
-                    .init(path: path, fingerprint: fingerprints[input], nextRecord: lastOrdinal + 1, written: done))
-                try store.saveCheckpoint(next, adding: uncommittedRejects)
+                for (input, written) in uncommitted.sorted(by: { $0.key < $1.key }) where written.records > 0 {
+                    let name = inputs[input].checkpointName
+                    let done = (next.state(of: name)?.written ?? Counts()) + written.counts
+                    next.inputs.removeAll { $0.path == name }
+                    next.inputs.append(
+                        .init(
+                            path: name, fingerprint: fingerprints[input], nextRecord: lastOrdinal[input]! + 1,
+                            written: done))
+                }
+                try store.saveCheckpoint(next, adding: uncommitted.keys.sorted().flatMap { uncommitted[$0]!.rejects })
                 try store.commit()
                 checkpoint = next
             } else {
                 try store.commit()
             }
-            recorder.update(input: input) { [uncommitted] in $0 = $0 + uncommitted }
-            resetUncommitted()
+            for (input, written) in uncommitted { recorder.update(input: input) { $0 = $0 + written.counts } }
+            uncommitted = [:]
         } catch {
             recorder.abort(.store("the store failed", error))
             loseUncommitted()
@@ -240,18 +257,14 @@ final class WriteStage {
     /// that cannot roll back, stays written (and is counted so).
     private func loseUncommitted() {
         let rollsBack = store?.rollsBack ?? true
-        recorder.update(input: input) { [uncommitted] in $0 = $0 + (rollsBack ? uncommitted.lost() : uncommitted) }
-        resetUncommitted()
-    }
-
-    private func resetUncommitted() {
-        uncommitted = Counts()
-        uncommittedRecords = 0
-        uncommittedRejects = []
+        for (input, written) in uncommitted {
+            recorder.update(input: input) { $0 = $0 + (rollsBack ? written.counts.lost() : written.counts) }
+        }
+        uncommitted = [:]
     }
 
     /// Counts outcomes (to be applied at commit); rejections are counted at once.
-    private func count(_ outcomes: [WriteOutcome], of records: [PreparedRecord]) -> Counts {
+    private func count(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int) -> Counts {
         var counts = Counts()
         let keyIndex = inputs[input].entity.hashKeyIndex
         for (index, outcome) in outcomes.enumerated() {
@@ -275,20 +288,20 @@ final class WriteStage {
     }
 
     /// The records the store rejected, for the checkpoint (the recorder has counted them).
-    private func checkpointRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord]) -> [Checkpoint
-        .WriteRejection]
+    private func checkpointRejections(_ outcomes: [WriteOutcome], of records: [PreparedRecord], input: Int)
+        -> [Checkpoint.WriteRejection]
     {
         // By index: a record is only read when it was rejected (copying each one costs retains).
         outcomes.indices.compactMap { index in
             guard case .rejected(let rejection) = outcomes[index].result else { return nil }
             return .init(
-                path: inputs[input].absolutePath, record: records[index].ordinal, reason: rejection.reason,
+                path: inputs[input].checkpointName, record: records[index].ordinal, reason: rejection.reason,
                 field: rejection.field, message: rejection.message)
         }
     }
 
     /// Lists a hand-over's rejections, the key stage's and the store's, in input order.
-    private func writeRejects(_ rejected: [RejectedRecord]) {
+    private func writeRejects(_ rejected: [RejectedRecord], of input: Int) {
         let input = inputs[input]
         var fromKeys = 0, fromStore = 0
         while fromKeys < rejected.count || fromStore < writeRejected.count {
@@ -297,6 +310,7 @@ final class WriteStage {
                 || (fromStore < writeRejected.count && writeRejected[fromStore].ordinal < rejected[fromKeys].ordinal)
             let record = storeFirst ? writeRejected[fromStore] : rejected[fromKeys]
             if storeFirst { fromStore += 1 } else { fromKeys += 1 }
+            guard record.listed else { continue }
             rejectsFile.append(record, source: input.path, entity: input.entity.name)
         }
         writeRejected.removeAll(keepingCapacity: true)

@@ -24,6 +24,17 @@ final class RejectsFile {
         text += ",\"stage\":\"\(rejection.stage.rawValue)\",\"reason\":\"\(rejection.reason.rawValue)\""
         if let field = rejection.field { text += ",\"field\":\(JSONText.quote(field))" }
         text += ",\"message\":\(JSONText.quote(rejection.message))"
+        if !rejection.problems.isEmpty {
+            text += ",\"problems\":["
+            text += rejection.problems.map { problem in
+                let found = problem.rejection
+                var item = "{\"path\":\(JSONText.quote(problem.pointer)),\"stage\":\"\(found.stage.rawValue)\""
+                item += ",\"reason\":\"\(found.reason.rawValue)\""
+                if let field = found.field { item += ",\"field\":\(JSONText.quote(field))" }
+                return item + ",\"message\":\(JSONText.quote(found.message))}"
+            }.joined(separator: ",")
+            text += "]"
+        }
         if let rawText = String(validating: record.raw, as: UTF8.self) {
             text += ",\"raw\":\(JSONText.quote(rawText))"
         } else {

@@ -48,12 +48,13 @@ package enum SummaryTable {
                 "resumed run \(resumed.runId): its first \(resumed.recordsDone) records were already done; the counts cover the whole run\n"
         }
         if let deletes = report.deletes {
+            let name = deletes.phase == "documents" ? "replacing documents' children" : "sync"
             if let refused = deletes.refused {
-                text += "sync deletes refused: \(refused)\n"
+                text += "\(name) deletes refused: \(refused)\n"
             } else {
                 let verbs = report.dryRun ? ("would delete", "nullify", "keep") : ("deleted", "nullified", "kept")
                 text +=
-                    "sync \(verbs.0) \(deletes.deleted.values.reduce(0, +)) item(s), \(verbs.1) \(deletes.nullified), \(verbs.2) \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
+                    "\(name) \(verbs.0) \(deletes.deleted.values.reduce(0, +)) item(s), \(verbs.1) \(deletes.nullified), \(verbs.2) \(deletes.denied.count) (see deletes.ndjson, report.json)\n"
                 for denied in deletes.denied.prefix(5) {
                     text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n"
                 }

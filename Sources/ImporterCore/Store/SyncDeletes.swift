@@ -30,15 +30,23 @@ package struct SyncDeletes {
     /// `preview`, only says what it would delete (`importer validate`). Items a record of the
     /// input names (even a rejected one) must count as in the input: a bad row must never
     /// delete the item it meant to update.
-    package func run(entities: [Entity], preview: Bool = false, isInInput: @escaping (Entity, Value) throws -> Bool)
-        throws -> Outcome
-    {
+    /// With `inScope`, only the stored items it takes can vanish (the children of the parents a
+    /// run loaded from documents, docs/documents.md#re-loading).
+    /// `candidates`, when given, reads the items that may vanish instead of a scan of each entity.
+    package func run(
+        entities: [Entity], preview: Bool = false, inScope: ((Entity, [Value]) throws -> Bool)? = nil,
+        candidates: ((Entity, ([Value]) throws -> Void) throws -> Void)? = nil,
+        isInInput: @escaping (Entity, Value) throws -> Bool
+    ) throws -> Outcome {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
+        let read = candidates ?? { entity, body in try store.scan(entity, body) }
         for entity in entities {
-            try store.scan(entity) { item in
+            try read(entity) { item in
                 stored[entity.name, default: 0] += 1
-                if try !isInInput(entity, entity.key(of: item)) { vanished[entity.name, default: []].append(item) }
+                if try inScope?(entity, item) ?? true, try !isInInput(entity, entity.key(of: item)) {
+                    vanished[entity.name, default: []].append(item)
+                }
             }
         }
         var outcome = Outcome()

@@ -51,4 +51,29 @@ package enum JSONText {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Valid JSON `text` without the whitespace between its tokens (strings keep theirs): how an
+    /// object or array is stored in a string attribute (docs/values.md).
+    package static func compact(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var inString = false, escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == 32 || byte == 10 || byte == 13 || byte == 9 {
+                continue
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

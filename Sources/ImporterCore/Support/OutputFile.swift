@@ -48,7 +48,7 @@ package enum OutputFile {
 
     /// A name for a file to be renamed to `path`: in the same folder, hidden, unique to this
     /// process and call.
-    static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let name = FilePaths.lastComponent(path)
         return FilePaths.join(
             FilePaths.directory(of: path), ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")

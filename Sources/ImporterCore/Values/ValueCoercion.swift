@@ -13,9 +13,16 @@ package enum ValueCoercion {
         switch field {
         case .null:
             return .success(.null)
-        case .composite:
-            return .failure(
-                CoercionProblem(reason: .type, message: "is a JSON object or array, not a \(type.rawValue)"))
+        case .composite(let json):
+            guard type == .string else {
+                return .failure(
+                    CoercionProblem(
+                        reason: .type,
+                        message:
+                            "is a JSON object or array, not a \(type.rawValue); only a string attribute holds one (as its JSON text)"
+                    ))
+            }
+            return .success(.string(JSONText.compact(json)))
         case .collection(let kind, let json):
             guard type == .string else {
                 return .failure(

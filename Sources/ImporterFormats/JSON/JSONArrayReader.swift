@@ -10,7 +10,7 @@ import ImporterCore
 /// read reliably, and it is counted as that one rejected record.
 package final class JSONArrayReader: RecordReader {
     private var input: ChunkedInput
-    private let parser = JSONTextParser()
+    private let parser: JSONTextParser
     private let maxRecordBytes: Int
     /// The line at `input.position`, and the input offset where it starts (for columns).
     private var line = 1
@@ -29,12 +29,17 @@ package final class JSONArrayReader: RecordReader {
     }
     private var state = State.start
 
-    package convenience init(path: String, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) throws {
-        self.init(source: try openByteSource(path), maxRecordBytes: maxRecordBytes)
+    package convenience init(
+        path: String, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) throws {
+        self.init(source: try openByteSource(path), layout: layout, maxRecordBytes: maxRecordBytes)
     }
 
-    package init(source: ByteSource, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes) {
+    package init(
+        source: ByteSource, layout: JSONRecordLayout = .object, maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes
+    ) {
         input = ChunkedInput(source: source)
+        parser = JSONTextParser(layout: layout)
         self.maxRecordBytes = maxRecordBytes
     }
 

@@ -6,6 +6,8 @@ package enum JSONRecordLayout: Sendable {
     case object
     /// DynamoDB's export item, `{"Item":{"attr":{"S":"…"}}}`.
     case dynamoDBItem
+    /// A document, parsed whole by a `DocumentReader`: the record is its raw text only.
+    case document
 }
 
 /// Parses one complete JSON text at a time into a record's fields, strictly (RFC 8259): a scanner
@@ -40,13 +42,15 @@ final class JSONTextParser {
         switch layout {
         case .object:
             if let fields = scanner.fields(bytes) { return .success(fields) }
-            return strict.objectFields(bytes).mapError(rejection)
+            return strict.objectFields(bytes).mapError(Self.rejection)
         case .dynamoDBItem:
             return parseItem(bytes)
+        case .document:
+            return .success(([], []))
         }
     }
 
-    private func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
+    static func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
         switch problem.kind {
         case .encoding:
             return Rejection(
@@ -65,7 +69,7 @@ final class JSONTextParser {
     > {
         switch items.fields(bytes) {
         case .success(let fields): return .success(fields)
-        case .failure(.syntax(let problem)): return .failure(rejection(problem))
+        case .failure(.syntax(let problem)): return .failure(Self.rejection(problem))
         case .failure(.notAnItem(let problem)):
             return .failure(Rejection(stage: .read, reason: .malformed, "not a DynamoDB export item: \(problem)"))
         }

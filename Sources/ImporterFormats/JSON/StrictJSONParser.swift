@@ -81,7 +81,7 @@ struct StrictJSONParser {
     // MARK: Structure
 
     /// After the value: only whitespace.
-    private func end(_ cursor: inout JSONCursor) throws {
+    func end(_ cursor: inout JSONCursor) throws {
         cursor.skipSpace()
         guard cursor.atEnd else {
             throw error("unexpected text after the JSON value; one record per line", at: cursor.i)
@@ -89,7 +89,7 @@ struct StrictJSONParser {
     }
 
     /// A key in double quotes and its colon; the cursor moves to the value.
-    private mutating func key(_ cursor: inout JSONCursor) throws -> String {
+    mutating func key(_ cursor: inout JSONCursor) throws -> String {
         guard cursor.peek == UInt8(ascii: "\"") else { throw error("expected a key in double quotes", at: cursor.i) }
         let key = try string(&cursor, isKey: true)
         cursor.skipSpace()
@@ -107,7 +107,7 @@ struct StrictJSONParser {
     }
 
     /// The scalar value at the cursor, which moves past it.
-    private mutating func value(_ cursor: inout JSONCursor) throws -> FieldValue {
+    mutating func value(_ cursor: inout JSONCursor) throws -> FieldValue {
         let start = cursor.i
         switch cursor.peek {
         case UInt8(ascii: "\""): return .text(try string(&cursor, isKey: false))
@@ -165,7 +165,7 @@ struct StrictJSONParser {
 
     /// After a value inside a container closed by `closing` (nil: the outermost one just closed):
     /// `,` and the next element, or the closing bracket.
-    private func afterElement(_ cursor: inout JSONCursor, _ closing: UInt8?) throws {
+    func afterElement(_ cursor: inout JSONCursor, _ closing: UInt8?) throws {
         guard let closing else { return }
         cursor.skipSpace()
         if cursor.peek == closing { return }
@@ -284,11 +284,11 @@ struct StrictJSONParser {
 
     // MARK: Messages
 
-    private func error(_ message: String, at offset: Int) -> SyntaxError {
+    func error(_ message: String, at offset: Int) -> SyntaxError {
         SyntaxError(kind: .syntax, message: message, offset: offset)
     }
 
-    private func kindName(_ first: UInt8) -> String {
+    func kindName(_ first: UInt8) -> String {
         switch first {
         case UInt8(ascii: "["): "an array"
         case UInt8(ascii: "\""): "a string"

@@ -2,8 +2,8 @@ import Foundation
 
 /// The order of values of one attribute, as the stores sort them: numbers as numbers, dates in
 /// time, text and bytes by their bytes, false before true, null before any value.
-enum ValueOrder {
-    static func precedes(_ a: Value, _ b: Value) -> Bool {
+package enum ValueOrder {
+    package static func precedes(_ a: Value, _ b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): return false
         case (.null, _): return true

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The replace phase of document sources, once every input is written (docs/documents.md#re-loading):
+/// a stored child of a parent that this run loaded from a document, and that the document no
+/// longer holds, is deleted with its relationships' delete rules; a dry run only plans it.
+struct ChildReplacePhase {
+    let model: Model
+    let inputs: [RunInput]
+    let store: any Store
+    let dryRun: Bool
+    let reportDirectory: String
+
+    /// The child inputs whose entities are replaced: not in `insert` mode (which only adds)
+    /// nor `sync` (whose delete phase covers them), and not `replace: false`.
+    static func replacedInputs(_ inputs: [RunInput], mode: WriteConfig.Mode) -> [RunInput] {
+        guard mode != .insert && mode != .sync else { return [] }
+        return inputs.filter { ($0.document?.node ?? 0) > 0 && $0.document!.replace }
+    }
+
+    /// The inputs whose records' keys the key stage keeps for the phase: the parents of the
+    /// replaced children, whose children are then read by their key (a Query on DynamoDB).
+    static func parentInputs(_ inputs: [RunInput], mode: WriteConfig.Mode) -> Set<Int> {
+        let parents = Set(replacedInputs(inputs, mode: mode).map { $0.document!.parentEntity })
+        return Set(inputs.indices.filter { inputs[$0].document != nil && parents.contains(inputs[$0].entity.name) })
+    }
+
+    /// Runs the phase after the key stage (which knows the keys the documents named) is done,
+    /// and writes `deletes.ndjson`. Nil when no input's children are replaced.
+    func run(keys: KeyStage, recorder: RunRecorder, mode: WriteConfig.Mode) -> RunReport.DeletePhase? {
+        let replaced = Self.replacedInputs(inputs, mode: mode)
+        guard !replaced.isEmpty else { return nil }
+        var phase = RunReport.DeletePhase()
+        phase.phase = "documents"
+        if let reason = recorder.abortReason {
+            phase.refused =
+                "the run was aborted (\(reason)); no document's children are replaced after an incomplete read"
+            return phase
+        }
+        // Per child entity, how its items name their parent.
+        var parents: [String: DocumentInput] = [:]
+        for input in replaced { parents[input.entity.name] = input.document! }
+        if let (entity, count) = keys.unkeyedRejects.first(where: { parents[$0.key] != nil }) {
+            phase.refused =
+                "\(count) rejected \(entity) record(s) have no readable key, so the stored children they meant cannot be told apart; no document's children were replaced. Fix them (see rejects.ndjson) and run again"
+            return phase
+        }
+        let entities = model.parentsFirstOrder.compactMap { name in
+            parents[name] != nil ? model.entity(named: name) : nil
+        }
+        do {
+            // Every child removed from a document goes, whatever share of the stored ones it is.
+            let deletes = SyncDeletes(model: model, store: store, limit: .percent(100))
+            let outcome = try deletes.run(
+                entities: entities, preview: dryRun,
+                inScope: { entity, item in
+                    // A child of a parent this run loaded (and did not reject).
+                    let role = parents[entity.name]!
+                    let parentKey = Value.key(item, at: role.parentKeyAttributes)
+                    guard let parent = model.entity(named: role.parentEntity), !parentKey.isNull else { return false }
+                    return try keys.wasLoaded(parentKey, entity: parent)
+                },
+                candidates: { entity, body in
+                    try readChildren(of: entity, role: parents[entity.name]!, keys: keys, body)
+                },
+                isInInput: { entity, key in try keys.wasNamed(key, entity: entity) })
+            phase = RunReport.DeletePhase(outcome)
+            phase.phase = "documents"
+            try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
+        } catch {
+            if dryRun {
+                phase.refused = "cannot plan replacing the documents' children: \(error)"
+            } else {
+                recorder.abort(.store("replacing the documents' children failed", error))
+                phase.refused =
+                    "the store failed while the documents' children were replaced; nothing of it was committed"
+            }
+        }
+        return phase
+    }
+
+    /// The stored children of `entity` that may have left their documents: when its hash key is
+    /// its parent's (first) key attribute, those of each parent the run loaded, read by that key;
+    /// otherwise every stored one.
+    private func readChildren(of entity: Entity, role: DocumentInput, keys: KeyStage, _ body: ([Value]) throws -> Void)
+        throws
+    {
+        guard role.parentKeyAttributes.first == entity.hashKeyIndex else { return try store.scan(entity, body) }
+        var asked = Set<String>()
+        for parentKey in keys.loadedKeys[role.parentEntity] ?? [] {
+            let hash: Value
+            if case .pair(let first, _) = parentKey { hash = first } else { hash = parentKey }
+            guard asked.insert(hash.description).inserted else { continue }
+            try store.items(matching: ItemQuery(.equals(entity.hashKey, hash)), of: entity, body)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// Prepares the records of a document source's documents (docs/documents.md): the root's and
+/// each element's, each by the preparer of its node's input, a child taking its parent's key
+/// and its position. The document is the unit: with `documents: whole` one invalid record
+/// rejects all of them, listed once; with `partial`, the invalid element and its descendants.
+final class DocumentPreparer {
+    /// The run's input of each node of the shape.
+    let inputs: [Int]
+    private let preparers: [RecordPreparer]
+    private let roles: [DocumentInput]
+    private let policy: DocumentPolicy
+
+    /// The preparer of the document source whose root input is `inputs[root]` (its child inputs
+    /// follow it). Throws `ConfigurationError` for a map that does not fit its entity.
+    init(inputs runInputs: [RunInput], root: Int, file: String) throws {
+        let group = root..<root + runInputs[root].document!.groupSize
+        inputs = Array(group)
+        preparers = try group.map { index in
+            let input = runInputs[index]
+            return try RecordPreparer(
+                .init(
+                    inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
+                    file: file, line: input.source.line))
+        }
+        roles = group.map { runInputs[$0].document! }
+        policy = roles[0].policy
+    }
+
+    /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`).
+    func prepare(_ document: SourceDocument, into chunks: inout [ParsedChunk]) {
+        let elements = document.elements
+        // Each record's number in its chunk, in the order they are added.
+        var next = chunks.map(\.count)
+        func ordinal(_ node: Int) -> Int {
+            defer { next[node] += 1 }
+            return next[node]
+        }
+        var problems: [DocumentProblem] = []
+        func found(_ rejection: Rejection, at pointer: String) {
+            problems.append(
+                DocumentProblem(pointer: pointer + (rejection.field.map { "/" + $0 } ?? ""), rejection: rejection))
+        }
+        // The root's outcome, then each element's; nil for one under a rejected element.
+        var outcomes: [RecordPreparer.Outcome?] = [preparers[0].outcome(of: document.root, ordinal: ordinal(0))]
+        var keyFields: [[FieldValue]?] = []
+        // Per record: the rejection of it or of the rejected element above it.
+        var causes: [Rejection?] = []
+        func keep(_ outcome: RecordPreparer.Outcome?, parentCause: Rejection? = nil) {
+            switch outcome {
+            case .prepared(_, let key)?:
+                keyFields.append(key)
+                causes.append(nil)
+            case .rejected(_, let rejection)?:
+                keyFields.append(nil)
+                causes.append(rejection)
+            case nil:
+                keyFields.append(nil)
+                causes.append(parentCause)
+            }
+        }
+        keep(outcomes[0])
+        if case .rejected(_, let rejection)? = outcomes[0] { found(rejection, at: "") }
+        for element in elements {
+            let parentSlot = element.parent.map { $0 + 1 } ?? 0
+            guard let parentKey = keyFields[parentSlot] else {
+                outcomes.append(nil)
+                keep(nil, parentCause: causes[parentSlot])
+                continue
+            }
+            let role = roles[element.node]
+            var assigning = Array(zip(role.parentKeyAttributes, parentKey)).map { (index: $0.0, field: $0.1) }
+            if let position = role.positionAttribute { assigning.append((position, .number(String(element.position)))) }
+            let outcome = preparers[element.node].outcome(
+                of: element.record, ordinal: ordinal(element.node), assigning: assigning)
+            if case .rejected(_, let rejection) = outcome { found(rejection, at: element.pointer) }
+            outcomes.append(outcome)
+            keep(outcome)
+        }
+        next = chunks.map(\.count)
+        let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
+        if rootRejected || (policy == .whole && !problems.isEmpty) {
+            rejectWhole(document, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
+            return
+        }
+        add(outcomes[0], of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
+        for (index, element) in elements.enumerated() {
+            add(
+                outcomes[index + 1], of: element.record, pointer: element.pointer, node: element.node,
+                cause: causes[index + 1], into: &chunks, ordinal: ordinal)
+        }
+    }
+
+    /// Adds one record: prepared, rejected (listed, its pointer in the message), or rejected
+    /// with its rejected ancestor (nil outcome; counted only).
+    private func add(
+        _ outcome: RecordPreparer.Outcome?, of record: SourceRecord, pointer: String, node: Int, cause: Rejection?,
+        into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
+    ) {
+        switch outcome {
+        case .prepared(let prepared, _)?:
+            chunks[node].records.append(prepared)
+            _ = ordinal(node)
+        case .rejected(let key, let rejection)?:
+            let located =
+                pointer.isEmpty
+                ? rejection
+                : Rejection(
+                    stage: rejection.stage, reason: rejection.reason, field: rejection.field, target: rejection.target,
+                    "\(pointer): \(rejection.message)")
+            chunks[node].reject(record, ordinal: ordinal(node), key: key, located)
+        case nil:
+            var record = record
+            record.raw = []
+            chunks[node].reject(
+                record, ordinal: ordinal(node), key: nil,
+                Rejection(
+                    stage: cause?.stage ?? .validate, reason: cause?.reason ?? .malformed,
+                    "\(pointer): rejected with the element holding it, which rejects.ndjson lists"),
+                listed: false)
+        }
+    }
+
+    /// Rejects every record of the document: one listed line for the document (its first
+    /// bytes, every problem), the others counted only.
+    private func rejectWhole(
+        _ document: SourceDocument, outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
+        into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
+    ) {
+        let first = problems[0].rejection
+        let shown = problems.prefix(3).map { problem in
+            // The field is in the message already: `/lines/1: quantity: 0 is below the minimum 1`.
+            var pointer = problem.pointer
+            if let field = problem.rejection.field, pointer.hasSuffix("/" + field) {
+                pointer.removeLast(field.count + 1)
+            }
+            return "\(pointer.isEmpty ? "/" : pointer): \(problem.rejection.message)"
+        }
+        var rejection = Rejection(
+            stage: first.stage, reason: first.reason,
+            "the document is rejected whole (documents: whole), \(document.elements.count + 1) record(s): \(problems.count) problem(s): \(shown.joined(separator: "; "))\(problems.count > 3 ? "; …" : "") (all of them under \"problems\")"
+        )
+        rejection.problems = problems
+        var root = document.root
+        root.raw = SourceRecord.excerpt(of: root.raw)
+        chunks[0].reject(root, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
+        let withIt = Rejection(
+            stage: first.stage, reason: first.reason,
+            "rejected with its document (line \(document.root.line), offset \(document.root.byteOffset)), which rejects.ndjson lists"
+        )
+        for (index, element) in document.elements.enumerated() {
+            var record = element.record
+            record.raw = []
+            chunks[element.node].reject(
+                record, ordinal: ordinal(element.node), key: key(of: outcomes[index + 1], node: element.node), withIt,
+                listed: false)
+        }
+    }
+
+    private func key(of outcome: RecordPreparer.Outcome?, node: Int) -> Value? {
+        switch outcome {
+        case .prepared(let record, _)?: preparers[node].entity.key(of: record.values)
+        case .rejected(let key, _)?: key
+        case nil: nil
+        }
+    }
+}

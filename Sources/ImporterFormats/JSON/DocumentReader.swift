@@ -1,0 +1,167 @@
+import Foundation
+import ImporterCore
+
+/// Reads the documents of a JSON array or NDJSON input (docs/documents.md): each element or
+/// line is parsed whole into a `JSONTree`, and `DocumentExpander` makes its root record and the
+/// records of its arrays' elements.
+package final class DocumentReader: DocumentRecordReader {
+    private let base: RecordReader
+    private var parser = StrictJSONParser()
+    private let expander: DocumentExpander
+
+    /// `base` reads the documents' text (layout `.document`); `shape` says what to take of them.
+    init(base: RecordReader, shape: DocumentShape) {
+        self.base = base
+        expander = DocumentExpander(shape: shape)
+    }
+
+    package var bytesRead: Int64 { base.bytesRead }
+
+    package func nextDocument() throws -> SourceDocument? {
+        guard var record = try base.next() else { return nil }
+        guard record.failure == nil else { return SourceDocument(root: record) }
+        let parsed = record.raw.withUnsafeBufferPointer { parser.tree($0) }
+        switch parsed {
+        case .success(let tree):
+            return expander.document(record, tree)
+        case .failure(let problem):
+            record.failure = JSONTextParser.rejection(problem)
+            return SourceDocument(root: record)
+        }
+    }
+
+    /// The document's root record (its elements are read with `nextDocument`).
+    package func next() throws -> SourceRecord? { try nextDocument()?.root }
+}
+
+/// Makes a document's records from its tree: the fields of each object a `DocumentShape` node
+/// reads (with the values of its dotted paths), and an element record per object of each of
+/// the node's arrays, depth first.
+struct DocumentExpander {
+    let shape: DocumentShape
+    /// Per node: the first keys of its children's array paths (not fields of its records).
+    private let arrayRoots: [Set<String>]
+
+    init(shape: DocumentShape) {
+        self.shape = shape
+        arrayRoots = shape.nodes.map { node in
+            Set(node.children.map { shape.nodes[$0].arrayPath[0] })
+        }
+    }
+
+    func document(_ root: SourceRecord, _ tree: JSONTree) -> SourceDocument {
+        var walk = Walk(expander: self, tree: tree, document: root)
+        var document = SourceDocument(root: root)
+        (document.root.names, document.root.values) = walk.fields(of: 0, node: 0)
+        document.root.failure = walk.addElements(of: 0, node: 0, parent: nil, pointer: "")
+        document.elements = walk.elements
+        return document
+    }
+
+    /// One document's walk.
+    private struct Walk {
+        let expander: DocumentExpander
+        let tree: JSONTree
+        let document: SourceRecord
+        var elements: [DocumentElement] = []
+        /// Offsets of the document's line feeds, once an element's line is asked for.
+        private var lineFeeds: [Int]?
+
+        init(expander: DocumentExpander, tree: JSONTree, document: SourceRecord) {
+            self.expander = expander
+            self.tree = tree
+            self.document = document
+        }
+
+        /// The fields of the object at `index`, read for shape node `node`.
+        func fields(of index: Int, node: Int) -> (names: [String], values: [FieldValue]) {
+            var names: [String] = [], values: [FieldValue] = []
+            for member in tree.children(of: index) {
+                let key = tree.nodes[member].key!
+                if expander.arrayRoots[node].contains(key) { continue }
+                names.append(key)
+                values.append(value(of: member))
+            }
+            for path in expander.shape.nodes[node].valuePaths where !names.contains(path) {
+                guard let member = tree.node(at: path.split(separator: ".").map(String.init), from: index) else {
+                    continue
+                }
+                names.append(path)
+                values.append(value(of: member))
+            }
+            return (names, values)
+        }
+
+        /// A field's value: a scalar's, a MongoDB wrapper's, else the object's or array's text.
+        private func value(of index: Int) -> FieldValue {
+            let node = tree.nodes[index]
+            if node.kind == .scalar { return node.value }
+            if let value = ExtendedJSON.value(of: index, in: tree) { return value }
+            return .composite(
+                String(decoding: document.raw.dropFirst(node.start).prefix(node.end - node.start), as: UTF8.self))
+        }
+
+        /// Adds the elements of `node`'s child arrays in the object at `index` (the element
+        /// `parent` of `elements`, or the root), depth first. Returns the rejection of the
+        /// object when one of its child paths holds something other than an array (or null).
+        mutating func addElements(of index: Int, node: Int, parent: Int?, pointer: String) -> Rejection? {
+            for child in expander.shape.nodes[node].children {
+                let path = expander.shape.nodes[child].arrayPath
+                guard let array = tree.node(at: path, from: index) else { continue }
+                let arrayNode = tree.nodes[array]
+                if arrayNode.kind == .scalar, arrayNode.value == .null { continue }
+                let arrayPointer = pointer + path.map { "/" + Self.escaped($0) }.joined()
+                guard arrayNode.kind == .array else {
+                    return Rejection(
+                        stage: .read, reason: .malformed, field: path.joined(separator: "."),
+                        "\(arrayPointer) is \(arrayNode.kind == .object ? "an object" : "a single value"), not an array of objects; the source's children read an array there"
+                    )
+                }
+                for (position, element) in tree.children(of: array).enumerated() {
+                    let elementPointer = "\(arrayPointer)/\(position)"
+                    let elementNode = tree.nodes[element]
+                    var record = SourceRecord(
+                        line: line(at: elementNode.start),
+                        byteOffset: document.byteOffset + Int64(elementNode.start),
+                        raw: document.raw.dropFirst(elementNode.start).prefix(elementNode.end - elementNode.start),
+                        names: [], values: [])
+                    if elementNode.kind == .object {
+                        (record.names, record.values) = fields(of: element, node: child)
+                    } else {
+                        record.failure = Rejection(
+                            stage: .read, reason: .malformed,
+                            "the element at \(elementPointer) is \(elementNode.kind == .array ? "an array" : "a single value"), not an object"
+                        )
+                    }
+                    elements.append(
+                        DocumentElement(
+                            node: child, parent: parent, position: position, pointer: elementPointer, record: record))
+                    guard elementNode.kind == .object else { continue }
+                    let added = elements.count - 1
+                    if let rejection = addElements(of: element, node: child, parent: added, pointer: elementPointer) {
+                        elements[added].record.failure = rejection
+                    }
+                }
+            }
+            return nil
+        }
+
+        /// The line of the document's byte `offset`.
+        private mutating func line(at offset: Int) -> Int {
+            if lineFeeds == nil {
+                lineFeeds = document.raw.indices.filter { document.raw[$0] == 10 }.map { $0 - document.raw.startIndex }
+            }
+            var low = 0, high = lineFeeds!.count
+            while low < high {
+                let middle = (low + high) / 2
+                if lineFeeds![middle] < offset { low = middle + 1 } else { high = middle }
+            }
+            return document.line + low
+        }
+
+        /// A key as a JSON pointer writes it (RFC 6901).
+        private static func escaped(_ key: String) -> String {
+            key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Document sources (docs/documents.md): nested JSON into parent and child entities, the
+/// document rejected whole or in part, and re-loading a document replacing its children.
+final class DocumentTests: XCTestCase {
+    var directory = ""
+    static let model = ImporterProcess.root.appendingPathComponent("SampleData/Orders/Model").path
+
+    override func setUp() { directory = ImporterProcess.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func query(_ sql: String) throws -> String { try ImporterProcess.sqlite(directory + "/store.sqlite", sql) }
+
+    /// Runs the Orders model on `orders` (NDJSON lines), lines keyed by (order, position).
+    private func run(
+        _ orders: [String], documents: String = "whole", mode: String = "upsert", replaceLines: Bool = true,
+        destination: String = "{ path: store.sqlite }"
+    ) throws -> ImporterProcess.Result {
+        try (orders.joined(separator: "\n") + "\n").write(
+            toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            documents: \(documents)
+            map: { fields: { currency: currency.code } }
+            children:
+              lines:
+                entity: Line
+                position: lineNo
+                replace: \(replaceLines)
+                children:
+                  adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } }
+        destination: \(destination)
+        write: { mode: \(mode) }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        return try ImporterProcess.run(["run", directory + "/pipeline.yaml", "--quiet"])
+    }
+
+    private func order(_ id: String, lines: [String]) -> String {
+        "{\"orderId\":\"\(id)\",\"placedAt\":\"2026-03-02T09:15:00Z\",\"customer\":\"c\",\"currency\":{\"code\":\"EUR\"},\"lines\":[\(lines.joined(separator: ","))]}"
+    }
+
+    private func line(_ sku: String, quantity: Int = 1, adjustments: [String] = []) -> String {
+        let list = adjustments.map { "{\"_id\":{\"$oid\":\"\($0)\"},\"amount\":-1}" }.joined(separator: ",")
+        return "{\"sku\":\"\(sku)\",\"quantity\":\(quantity),\"price\":1.5,\"adjustments\":[\(list)]}"
+    }
+
+    private func counts(_ entity: String) throws -> [String: Any] {
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        return report.objects("entities").first { $0.string("entity") == entity }?.object("counts") ?? [:]
+    }
+
+    private func summary(_ entity: String) throws -> String {
+        let counts = try counts(entity)
+        return ["read", "inserted", "updated", "unchanged", "deleted", "rejected"].map { "\($0) \(counts.int($0))" }
+            .joined(separator: ", ")
+    }
+
+    func testTheSampleOrdersLoadIntoThreeEntitiesAndTheBadOrderIsRejectedWhole() throws {
+        let result = try ImporterProcess.run(
+            ["run", "Pipelines/orders.yaml", "--quiet"], environment: ["OUT_DIR": directory],
+            in: ImporterProcess.root.path)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let reports = directory + "/reports/orders"
+        let report = try ImporterProcess.report(in: reports)
+        let entities = report.objects("entities").map {
+            "\($0.string("entity")!) \($0.object("counts").int("read"))/\($0.object("counts").int("inserted"))/\($0.object("counts").int("rejected"))"
+        }
+        XCTAssertEqual(entities, ["Order 4/3/1", "Line 6/4/2", "Adjustment 4/4/0"])
+        let rejects = try ImporterProcess.rejects(in: reports)
+        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
+        XCTAssertEqual(rejects[0].string("entity"), "Order")
+        XCTAssertEqual(rejects[0]["key"] as? String, "A-1003")
+        XCTAssertEqual(rejects[0].objects("problems").map { $0.string("path") }, ["/lines/1/quantity"])
+        XCTAssertTrue(rejects[0].string("raw")!.hasPrefix("{\n    \"orderId\": \"A-1003\""))
+        let store = directory + "/orders.sqlite"
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, "SELECT currency || ' ' || shipTo FROM \"Order\" WHERE orderId = 'A-1001'"),
+            "EUR {\"street\":\"12 Rue de la Paix\",\"city\":\"Paris\",\"zip\":\"75002\"}")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store, "SELECT group_concat(orderId || '/' || lineNo || ' ' || sku || ' x' || quantity, '; ') FROM Line"
+            ),
+            "A-1001/0 TEA-01 x2; A-1001/1 CUP-07 x1; A-1002/0 KETTLE-2 x1; A-1004/0 MUG-12 x4")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(
+                store,
+                "SELECT adjustmentId || ' ' || lineNo || ' ' || appliedAt FROM Adjustment WHERE orderId = 'A-1001'"),
+            "65f1a2b3c4d5e6f708192a01 0 2026-03-02T09:15:00.000Z")
+    }
+
+    func testReloadingADocumentReplacesItsChildrenAndLeavesOtherParentsAlone() throws {
+        let first = try run([
+            order("O1", lines: [line("a", adjustments: ["a1"]), line("b"), line("c", adjustments: ["c1", "c2"])]),
+            order("O2", lines: [line("z")]),
+        ])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(try query("SELECT count(*) FROM Line"), "4")
+        XCTAssertEqual(try query("SELECT count(*) FROM Adjustment"), "3")
+
+        // O1 again: line 0 changed, line 1 the same, line 2 gone (its adjustments cascade); O2 not in the file.
+        let again = try run([order("O1", lines: [line("a", quantity: 5, adjustments: ["a1"]), line("b")])])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try summary("Line"), "read 2, inserted 0, updated 1, unchanged 1, deleted 1, rejected 0")
+        XCTAssertEqual(
+            try query("SELECT group_concat(orderId || '/' || lineNo || ' ' || sku || ' v' || version, '; ') FROM Line"),
+            "O1/0 a v2; O1/1 b v1; O2/0 z v1")
+        XCTAssertEqual(try query("SELECT group_concat(adjustmentId) FROM Adjustment"), "a1")
+        let deletes = try String(contentsOfFile: directory + "/reports/deletes.ndjson", encoding: .utf8)
+        XCTAssertTrue(deletes.contains("\"entity\":\"Line\",\"key\":[\"O1\",\"2\"]"), deletes)
+
+        // replace: false keeps lines that left the document; insert mode never replaces.
+        XCTAssertEqual(
+            try run([order("O1", lines: [line("a", quantity: 5, adjustments: ["a1"])])], replaceLines: false).status, 0)
+        XCTAssertEqual(try query("SELECT count(*) FROM Line WHERE orderId = 'O1'"), "2")
+        XCTAssertEqual(try run([order("O3", lines: [])], mode: "insert").status, 0)
+        XCTAssertEqual(try query("SELECT count(*) FROM Line"), "3")
+    }
+
+    func testPartialRejectsOnlyTheBadElementAndItsChildrenAndKeepsTheirStoredItems() throws {
+        XCTAssertEqual(try run([order("O1", lines: [line("a"), line("b", adjustments: ["b1"])])]).status, 0)
+        // Line 1 is now invalid (quantity 0): under `partial` it and its adjustment are rejected,
+        // the order and line 0 are written, and the stored line 1 is not deleted as vanished.
+        let result = try run(
+            [order("O1", lines: [line("a", quantity: 2), line("b", quantity: 0, adjustments: ["b1"])])],
+            documents: "partial")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Line"), "read 2, inserted 0, updated 1, unchanged 0, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Adjustment"), "read 1, inserted 0, updated 0, unchanged 0, deleted 0, rejected 1")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(
+            rejects.map { $0.string("entity") }, ["Line"], "the element is listed, its adjustment only counted")
+        XCTAssertTrue(rejects[0].string("message")!.hasPrefix("/lines/1: "), "\(rejects[0])")
+        XCTAssertEqual(rejects[0]["key"] as? [String], ["O1", "1"])
+        XCTAssertEqual(try query("SELECT group_concat(lineNo || ' x' || quantity, '; ') FROM Line"), "0 x2; 1 x1")
+        XCTAssertEqual(try query("SELECT count(*) FROM Adjustment"), "1")
+    }
+
+    func testAChildThatDoesNotFitTheModelOrTheDestinationIsRefusedBeforeAnythingIsWritten() throws {
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            children:
+              lines: { entity: Lines }
+        """.write(toFile: directory + "/bad.yaml", atomically: false, encoding: .utf8)
+        try "{}\n".write(toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
+        let unknown = try ImporterProcess.run(["run", directory + "/bad.yaml"])
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("bad.yaml:6"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("'Lines' (children: lines) is not an entity"), unknown.stderr)
+
+        // On DynamoDB, adjustments (keyed by their own id) could only be replaced per line by a
+        // Scan: the pipeline must say replace: false for them. Refused before any request.
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            children:
+              lines:
+                entity: Line
+                position: lineNo
+                children:
+                  adjustments: { entity: Adjustment, map: { rename: { _id: adjustmentId } } }
+        destination: { type: dynamodb, endpoint: "http://127.0.0.1:9", region: us-east-1 }
+        """.write(toFile: directory + "/dynamodb.yaml", atomically: false, encoding: .utf8)
+        let dynamo = try ImporterProcess.run(
+            ["run", directory + "/dynamodb.yaml"],
+            environment: ["AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "y"])
+        XCTAssertEqual(dynamo.status, 2, dynamo.stderr)
+        XCTAssertTrue(dynamo.stderr.contains("dynamodb.yaml:10"), dynamo.stderr)
+        XCTAssertTrue(dynamo.stderr.contains("set 'replace: false' for this child"), dynamo.stderr)
+    }
+
+    /// A pipeline of the Orders model over `input` into `store`, in batches of `batchSize`.
+    private func pipeline(_ name: String, input: String, store: String, batchSize: Int) throws -> String {
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: \(input)
+            map: { fields: { currency: currency.code } }
+            children:
+              lines:
+                entity: Line
+                position: lineNo
+                children:
+                  adjustments: { entity: Adjustment, map: { rename: { _id: adjustmentId } } }
+        destination: { path: \(store) }
+        write: { batchSize: \(batchSize) }
+        report: { directory: reports-\(name) }
+        """.write(toFile: directory + "/\(name).yaml", atomically: false, encoding: .utf8)
+        return directory + "/\(name).yaml"
+    }
+
+    /// Records of the documents' inputs done according to the store's checkpoint (0 without one).
+    private func checkpointedRecords(_ store: String) -> Int {
+        let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
+        guard let data = state.data(using: .utf8), !state.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return 0 }
+        return object.objects("inputs").reduce(0) { $0 + $1.int("nextRecord") }
+    }
+
+    private func dump(_ store: String) throws -> String {
+        try ["\"Order\" ORDER BY orderId", "Line ORDER BY orderId, lineNo", "Adjustment ORDER BY adjustmentId"].map {
+            try ImporterProcess.sqlite(store, "SELECT * FROM " + $0)
+        }.joined(separator: "\n")
+    }
+
+    func testAKilledDocumentRunResumesToTheStoreAndCountsOfAnUninterruptedOne() throws {
+        // 3,000 orders of 7 lines in the store; the refresh drops each order's last line (its
+        // adjustment cascades) and changes every third order's first line.
+        func orders(lines: Int, refreshed: Bool) -> [String] {
+            (0..<3000).map { number in
+                order(
+                    String(format: "O%05d", number),
+                    lines: (0..<lines).map { position in
+                        line(
+                            "sku-\(position)", quantity: refreshed && number % 3 == 0 && position == 0 ? 9 : 1,
+                            adjustments: [String(format: "%08x%016x", number, position)])
+                    })
+            }
+        }
+        let base = directory + "/base.sqlite"
+        try (orders(lines: 7, refreshed: false).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/base.ndjson", atomically: false, encoding: .utf8)
+        try (orders(lines: 6, refreshed: true).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/refresh.ndjson", atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            try ImporterProcess.run([
+                "run", try pipeline("base", input: "base.ndjson", store: base, batchSize: 50_000), "--quiet",
+            ]).status, 0)
+
+        let reference = directory + "/reference.sqlite"
+        try FileManager.default.copyItem(atPath: base, toPath: reference)
+        let uninterrupted = try ImporterProcess.run([
+            "run", try pipeline("reference", input: "refresh.ndjson", store: reference, batchSize: 2_000), "--quiet",
+        ])
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+
+        let store = directory + "/resumed.sqlite"
+        try FileManager.default.copyItem(atPath: base, toPath: store)
+        let resumed = try pipeline("resumed", input: "refresh.ndjson", store: store, batchSize: 2_000)
+        let process = ImporterProcess.start(["run", resumed, "--resume", "--quiet"])
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, checkpointedRecords(store) < 10_000 { usleep(5_000) }
+        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertGreaterThanOrEqual(checkpointedRecords(store), 10_000)
+        let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+
+        XCTAssertEqual(try dump(store), try dump(reference), "every item and version as after the uninterrupted run")
+        let expected = try ImporterProcess.report(in: directory + "/reports-reference").object("totals")
+        let totals = try ImporterProcess.report(in: directory + "/reports-resumed").object("totals")
+        for count in ["read", "inserted", "updated", "unchanged", "deleted", "rejected"] {
+            XCTAssertEqual(totals.int(count), expected.int(count), count)
+        }
+        XCTAssertEqual(
+            [expected.int("updated"), expected.int("deleted")], [1000, 6000],
+            "first lines changed; last lines and adjustments gone")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "18000")
+    }
+
+    func testExportedDocumentsLoadBackIntoAnIdenticalStore() throws {
+        let orders = [
+            order("O1", lines: [line("a", quantity: 2, adjustments: ["a1", "a2"]), line("b")]),
+            order("O2", lines: []), order("O3", lines: [line("c", adjustments: ["c1"])]),
+        ]
+        XCTAssertEqual(try run(orders).status, 0)
+        let exported = directory + "/exported.ndjson"
+        let export = try ImporterProcess.run([
+            "export", directory + "/pipeline.yaml", "--documents", "Order", "--out", exported,
+        ])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        let first = try XCTUnwrap(
+            text.split(separator: "\n").first { $0.contains("\"orderId\":\"O1\"") }.map(String.init))
+        XCTAssertTrue(first.contains("\"currency\":{\"code\":\"EUR\"}"), first)
+        XCTAssertTrue(
+            first.contains(
+                "\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":1.5,\"adjustments\":[{\"_id\":\"a1\",\"kind\":null,\"amount\":-1,\"appliedAt\":null},"
+            ), first)
+        XCTAssertFalse(first.contains("lineNo") || first.contains("version"), first)
+
+        let original = try dump(directory + "/store.sqlite")
+        try FileManager.default.removeItem(atPath: directory + "/store.sqlite")
+        try FileManager.default.removeItem(atPath: directory + "/orders.ndjson")
+        try FileManager.default.copyItem(atPath: exported, toPath: directory + "/orders.ndjson")
+        let reload = try ImporterProcess.run(["run", directory + "/pipeline.yaml", "--quiet"])
+        XCTAssertEqual(reload.status, 0, reload.stderr)
+        XCTAssertEqual(try dump(directory + "/store.sqlite"), original)
+        XCTAssertEqual(try query("SELECT count(*) FROM Adjustment"), "3")
+    }
+}
