@@ -40,8 +40,9 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
         for reader in readers.withLock({ $0.idle }) { reader.withLock { $0.close() } }
     }
 
-    /// Runs `body` with the writing connection, under its lock.
-    func withConnection<T>(_ body: (StoreConnection) throws -> T) rethrows -> T {
+    /// Runs `body` with the writing connection, under its lock. `body` must not call the store:
+    /// the lock is not recursive.
+    func withConnection<T, Failure: Error>(_ body: (StoreConnection) throws(Failure) -> T) throws(Failure) -> T {
         try connection.withLock(body)
     }
 
@@ -89,8 +90,19 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
         try withConnection { try $0.scanRows(entity, body) }
     }
 
+    /// Runs `body`, whose reads call the store, in one read transaction of the writing
+    /// connection. The connection's lock is taken to begin and to end it, not across `body`.
     package func readingSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try withConnection { try $0.readingSnapshot(body) }
+        guard try withConnection({ try $0.beginReadingSnapshot() }) else { return try body() }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? withConnection { try $0.endReadingSnapshot(failed: true) }
+            throw error
+        }
+        try withConnection { try $0.endReadingSnapshot(failed: false) }
+        return result
     }
 
     package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
@@ -136,6 +148,23 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
 
     package func commit() throws {
         try withConnection { try $0.commit() }
+    }
+
+    /// A library transaction (`ItemTransacting`): `BEGIN IMMEDIATE` on the writing connection,
+    /// `body`'s writes and reads on it, then COMMIT, or ROLLBACK when `body` throws. The
+    /// connection's lock is taken to begin and to end it, not across `body`, whose calls take
+    /// it themselves; `ItemStore` lets no other call of the store run meanwhile.
+    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        try withConnection { try $0.beginItemTransaction() }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? withConnection { try $0.endItemTransaction(commit: false) }
+            throw error
+        }
+        try withConnection { try $0.endItemTransaction(commit: true) }
+        return result
     }
 
     package func unchangedInputs(of model: Model) throws -> [UnchangedInput] {

@@ -13,7 +13,7 @@ enum DestinationOpener {
     ) throws -> (any Store)? {
         switch config.destination.kind {
         case .sqlite:
-            return try openSQLite(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
+            return try SQLiteStore.forRun(config, model: model, dryRun: dryRun, acceptModelChange: acceptModelChange)
         case .dynamodb:
             if acceptModelChange {
                 throw ConfigurationError(
@@ -30,18 +30,7 @@ enum DestinationOpener {
     static func openForReading(_ config: PipelineConfig, model: Model) throws -> Store {
         switch config.destination.kind {
         case .sqlite:
-            let path = config.destination.path!
-            do {
-                let store = try SQLiteStore(existingPath: path)
-                guard let recorded = try store.recordedModel() else {
-                    throw ConfigurationError(file: path, "the store records no model; it was not made by importer run")
-                }
-                try recorded.require(model, at: path, checksum: false)
-                try store.prepareToRead(model)
-                return store
-            } catch let error as SQLiteError {
-                throw ConfigurationError(file: path, "cannot open the store: \(error)")
-            }
+            return try SQLiteStore.forReading(config, model: model)
         case .dynamodb:
             guard
                 let store = try openDynamoDB(
@@ -72,26 +61,6 @@ enum DestinationOpener {
         case .dynamodb:
             guard request.access == .exclusive else { return nil }
             return try request.take(FilePaths.join(reportDirectory, "checkpoint.json"))
-        }
-    }
-
-    private static func openSQLite(_ config: PipelineConfig, model: Model, dryRun: Bool, acceptModelChange: Bool) throws
-        -> SQLiteStore?
-    {
-        let path = config.destination.path!
-        do {
-            if dryRun {
-                guard FileManager.default.fileExists(atPath: path) else { return nil }
-                let store = try SQLiteStore(existingPath: path)
-                if config.write.mode == .sync { try? store.prepareToRead(model) }  // to preview the deletes
-                return store
-            }
-            let store = try SQLiteStore(path: path)
-            if acceptModelChange { try store.acceptModelChangeIfNeeded(model) }
-            try store.prepare(for: model)
-            return store
-        } catch let error as SQLiteError {
-            throw ConfigurationError(file: path, "cannot open the store: \(error)")
         }
     }
 }

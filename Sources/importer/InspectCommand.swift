@@ -22,23 +22,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func inspectSQLite(_ config: PipelineConfig, model: Model) throws {
-        let path = config.destination.path ?? ""
-        let (store, recorded) = try exitOnConfigurationError { () -> (SQLiteStore, ModelIdentity) in
-            do {
-                let store = try SQLiteStore(existingPath: path)
-                guard let recorded = try store.recordedModel() else {
-                    throw ConfigurationError(
-                        file: path,
-                        "not a store the importer wrote (it has no _importer_meta); name the store a pipeline's runs write"
-                    )
-                }
-                return (store, recorded)
-            } catch let error as SQLiteError {
-                throw ConfigurationError(
-                    file: path,
-                    "not a store the importer can read (\(error.message)); name the store a pipeline's runs write")
-            }
-        }
+        let (store, recorded) = try exitOnConfigurationError { try SQLiteStore.forInspection(config) }
         var text = "store: \(config.destination.path ?? "")\n"
         text += describe(model, stored: recorded)
         text += "items:\n"

@@ -20,15 +20,8 @@ extension DestinationOpener {
     {
         switch config.destination.kind {
         case .sqlite:
-            let path = config.destination.path!
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw ConfigurationError(
-                    file: path,
-                    "the store does not exist; a new store starts at the pipeline's model version, so there is nothing to migrate"
-                )
-            }
-            let store = try SQLiteStore(path: path)
-            return MigrationTarget(store: store, name: path, refusal: "rolled back", close: store.close)
+            let store = try SQLiteStore.forMigration(config)
+            return MigrationTarget(store: store, name: store.path, refusal: "rolled back", close: store.close)
         case .dynamodb:
             return try openDynamoDBForMigration(config, dryRun: dryRun, reportDirectory: reportDirectory)
         }

@@ -27,17 +27,24 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         try items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
         let entity = try XCTUnwrap(model.entity(named: "Item"))
 
-        try mine.beginRun(atomic: true)
-        _ = try mine.write(
-            [record(entity, ["id": .string("a"), "name": .string("mine")]), record(entity, ["id": .string("b")])],
-            of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
-        XCTAssertEqual(try mine.fetch(.string("a"), of: entity)?[1], .string("mine"), "the run reads its own writes")
-        XCTAssertEqual(try mine.count(of: entity), 2)
-        try others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
-        XCTAssertThrowsError(try mine.finishRun(commit: true)) { error in
+        // The library's transaction (what each call makes), with another writer's change before its commit.
+        XCTAssertThrowsError(
+            try mine.withTransaction {
+                _ = try mine.write(
+                    [
+                        record(entity, ["id": .string("a"), "name": .string("mine")]),
+                        record(entity, ["id": .string("b")]),
+                    ],
+                    of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
+                XCTAssertEqual(
+                    try mine.fetch(.string("a"), of: entity)?[1], .string("mine"),
+                    "the transaction reads its own writes")
+                XCTAssertEqual(try mine.count(of: entity), 2)
+                try others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
+            }
+        ) { error in
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Item", key: .string("a"), stored: 2, incoming: 1))
         }
-        try mine.beginRun(atomic: false)
         XCTAssertEqual(try items.items("Item").fetch(.string("a"))?["name"], .string("theirs"))
         XCTAssertNil(try items.items("Item").fetch(.string("b")), "nothing of the cancelled call is stored")
     }
@@ -50,16 +57,17 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         let pet = try XCTUnwrap(model.entity(named: "Pet")), owner = try XCTUnwrap(model.entity(named: "Owner"))
 
         // What `insert` does: the reference's parent read, then the child written.
-        try mine.beginRun(atomic: true)
-        XCTAssertNotNil(try mine.fetch(.string("o"), of: owner))
-        _ = try mine.write(
-            [record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
-            rules: VersionRules(entity: pet, write: WriteConfig()))
-        try others.items("Owner").delete(.string("o"))
-        XCTAssertThrowsError(try mine.finishRun(commit: true)) { error in
+        XCTAssertThrowsError(
+            try mine.withTransaction {
+                XCTAssertNotNil(try mine.fetch(.string("o"), of: owner))
+                _ = try mine.write(
+                    [record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
+                    rules: VersionRules(entity: pet, write: WriteConfig()))
+                try others.items("Owner").delete(.string("o"))
+            }
+        ) { error in
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Owner", key: .string("o"), stored: 0, incoming: 1))
         }
-        try mine.beginRun(atomic: false)
         XCTAssertEqual(try items.items("Pet").count(), 0, "no pet names the deleted owner")
     }
 

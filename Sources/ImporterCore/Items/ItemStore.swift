@@ -135,19 +135,7 @@ public final class ItemStore: Sendable {
     /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         if scope != nil { return try serialized(body) }
-        return try serialized {
-            try store.beginRun(atomic: true)
-            defer { try? store.beginRun(atomic: false) }
-            let result: T
-            do {
-                result = try body()
-            } catch {
-                try? store.finishRun(commit: false)
-                throw error
-            }
-            try store.finishRun(commit: true)
-            return result
-        }
+        return try serialized { try store.withTransaction(body) }
     }
 
     /// The store whose call the current thread or task is making, to refuse a call from inside

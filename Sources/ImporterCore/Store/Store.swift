@@ -11,7 +11,9 @@
 /// - ``RunCheckpoints``
 /// - ``RunHistory``
 /// - ``StoreMigrating``
+/// - ``ItemTransacting``
 package typealias Store = StoreLifecycle & StoreReading & BatchWriting & ItemDeleting & RunCheckpoints
+    & ItemTransacting
 
 /// Opening a store for a model, and closing it.
 package protocol StoreLifecycle: AnyObject, Sendable {

@@ -36,7 +36,7 @@ extension DynamoDBStore {
         } catch let error as StoreError {
             throw ConfigurationError(file: config.file, key: "write", "\(error.message) (batchSize, concurrency)")
         }
-        guard !config.write.atomic || rollsBack else {
+        guard !config.write.atomic else {
             throw ConfigurationError(
                 file: config.file, key: "write",
                 "atomic: true needs a store that can roll a run back; DynamoDB writes each request for good (use --resume after an interruption instead)"

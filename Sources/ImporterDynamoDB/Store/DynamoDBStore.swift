@@ -56,8 +56,8 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     private let state = Mutex(State())
     /// Keys found by `contains`, per entity, so references to the same parent ask once.
     private let knownKeys = Mutex<[String: Set<Value>]>([:])
-    /// The open atomic run (a library call), if any: its changes until it commits.
-    let atomicRun = Mutex<AtomicRun?>(nil)
+    /// The open library transaction (an `ItemStore` call), if any: its changes until it commits.
+    let openTransaction = Mutex<OpenTransaction?>(nil)
 
     private struct State {
         var codings: [String: DynamoItemCoding] = [:]
@@ -130,11 +130,14 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         client.consumed.take(for: entity.name).map { ConsumedUnits(write: $0.write, read: $0.read) }
     }
 
-    /// `atomic: true` is for the library's calls, each a transaction of at most 100 items
-    /// (`DynamoDBStore+AtomicRun`); `importer run` refuses `write.atomic` on DynamoDB.
+    /// A run of the pipeline. DynamoDB writes each request for good, so it has no atomic run:
+    /// `DynamoDBStore(configuration:…)` refuses `write.atomic` (docs/dynamodb.md).
     package func beginRun(atomic: Bool) throws {
-        atomicRun.withLock { $0 = atomic ? AtomicRun() : nil }
-        guard !atomic else { return }
+        guard !atomic else {
+            throw StoreError(
+                .invalidSetting("atomic"),
+                "DynamoDB writes each request for good: a run cannot be one transaction (use --resume instead)")
+        }
         state.withLock {
             $0.emptyAtStart = []; $0.guesses = [:]
         }
@@ -155,11 +158,6 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
 
     package func finishRun(commit: Bool) throws {
         state.withLock { $0.emptyAtStart = [] }
-        let run = atomicRun.withLock { run in
-            defer { run = nil }
-            return run
-        }
-        if let run, commit { try self.commit(run) }
     }
 
     package func commit() throws {
@@ -181,8 +179,8 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     /// before, and returns at once: the runner hands over the next window while the last
     /// requests of this one are out. Groups start in input order, across windows too.
     package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
-        if inAtomicRun {
-            let outcomes = Result { try writeInAtomicRun(records, of: entity, rules: rules) }
+        if inTransaction {
+            let outcomes = Result { try writeInTransaction(records, of: entity, rules: rules) }
             return StartedWrite { try outcomes.get() }
         }
         let writer: EntityWriter
@@ -247,9 +245,9 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         func set() { flag.withLock { $0 = true } }
     }
 
-    /// DynamoDB writes each request for good; only the library's atomic calls (one
+    /// DynamoDB writes each request for good; only the library's transactions (one
     /// TransactWriteItems) are all or nothing.
-    package var rollsBack: Bool { inAtomicRun }
+    package var rollsBack: Bool { inTransaction }
 
     /// The writer of an entity's window: its method from the options and the table's state.
     private func writer(of entity: Entity, rules: VersionRules) throws -> EntityWriter {
@@ -268,7 +266,7 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     }
 
     package func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
-        if inAtomicRun { return try deleteInAtomicRun(key, expectedVersion: expectedVersion, of: entity) }
+        if inTransaction { return try deleteInTransaction(key, expectedVersion: expectedVersion, of: entity) }
         let coding = try coding(entity)
         let request = DynamoDB.DeleteItem(
             tableName: tables.table(of: entity), key: coding.key(key),
@@ -289,7 +287,7 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     // MARK: Reading
 
     package func contains(_ key: Value, in entity: Entity) throws -> Bool {
-        if inAtomicRun { return try itemInAtomicRun(key, of: entity) != nil }
+        if inTransaction { return try itemInTransaction(key, of: entity) != nil }
         if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
         let found = try fetch(key, of: entity, projection: true) != nil
         if found { knownKeys.withLock { _ = $0[entity.name, default: []].insert(key) } }
@@ -297,7 +295,7 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     }
 
     package func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
-        if inAtomicRun { return try itemInAtomicRun(key, of: entity) }
+        if inTransaction { return try itemInTransaction(key, of: entity) }
         return try fetch(key, of: entity, projection: false)
     }
 
@@ -313,30 +311,30 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         return projection ? [] : try coding.decode(item)
     }
 
-    /// Inside an atomic run, counts what the run added and deleted too.
+    /// Inside a transaction, counts what it added and deleted too.
     package func count(of entity: Entity) throws -> Int {
         var total = 0
         try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
-        for item in changesInAtomicRun(of: entity) {
+        for item in changesInTransaction(of: entity) {
             total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1)
         }
         return total
     }
 
-    /// Inside an atomic run, the table's items as the run changed them.
+    /// Inside a transaction, the table's items as it changed them.
     package func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
-        try itemsAsTheAtomicRunSees(entity, read: { stored in try paginate(entity, countOnly: false, stored) }, body)
+        try itemsAsTheTransactionSees(entity, read: { stored in try paginate(entity, countOnly: false, stored) }, body)
     }
 
     /// The items that match `query`: a Query when it gives the hash key's value, else a Scan,
     /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
-    /// the query says, in memory. Inside an atomic run, the items the run changed are judged as
+    /// the query says, in memory. Inside a transaction, the items it changed are judged as
     /// it changed them.
     package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
         let expression = QueryExpression(query, entity: entity, coding: try coding(entity))
         try query.select(
             from: { candidate in
-                try itemsAsTheAtomicRunSees(
+                try itemsAsTheTransactionSees(
                     entity,
                     read: { stored in
                         if expression.keyCondition != nil {

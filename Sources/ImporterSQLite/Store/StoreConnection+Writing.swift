@@ -212,7 +212,7 @@ extension StoreConnection {
 
     func beginRun(atomic: Bool) throws {
         try forgetUnchangedInputs()
-        atomicRun = atomic
+        holdsCommits = atomic
     }
 
     func finishRun(commit: Bool) throws {
@@ -233,7 +233,7 @@ extension StoreConnection {
     }
 
     func commit() throws {
-        guard !atomicRun else { return }
+        guard !holdsCommits else { return }
         var staged = false
         do {
             if let bulk, bulk.hasUncommitted { staged = try commitStagedRows(bulk) }

@@ -15,7 +15,9 @@ final class StoreConnection {
     let path: String
     let database: Database
     var statements: [String: EntityStatements] = [:]
-    var atomicRun = false
+    /// An atomic run or a library transaction is open: `commit()` leaves it open, for its end
+    /// to commit or roll back.
+    var holdsCommits = false
     /// Entities whose stored content is fingerprinted, so re-written items are found unchanged
     /// without a statement.
     let contentIndexes: ContentIndexes
@@ -85,15 +87,25 @@ final class StoreConnection {
         while try scan.step() { try body(row) }
     }
 
-    /// Runs `body` in one read transaction, unless one is open already.
-    func readingSnapshot<T>(_ body: () throws -> T) throws -> T {
-        guard database.isAutocommit else { return try body() }
-        var result: T?
-        try database.inTransaction(.deferred) {
-            result = try body()
-            return .commit  // a read transaction: nothing to lose either way
+    /// Begins a read transaction, so the reads until `endReadingSnapshot` see one snapshot;
+    /// false when a transaction is open already (its reads are one snapshot anyway).
+    func beginReadingSnapshot() throws -> Bool {
+        guard database.isAutocommit else { return false }
+        try database.begin(.deferred)
+        return true
+    }
+
+    /// Ends the read transaction `beginReadingSnapshot` began: nothing to lose either way, so
+    /// after a failed read (`failed`) it is rolled back, else committed.
+    func endReadingSnapshot(failed: Bool) throws {
+        guard !database.isAutocommit else { return }
+        guard !failed else { return database.rollBackQuietly() }
+        do {
+            try database.commit()
+        } catch {
+            database.rollBackQuietly()
+            throw error
         }
-        return result!
     }
 
     func row(_ statement: Statement, _ entity: Entity) -> [Value] {

@@ -1,45 +1,68 @@
 import ImporterAWS
 import ImporterCore
 
-/// Atomic runs (`beginRun(atomic: true)`), as the library's calls make them (`ItemStore`: each
-/// call one transaction). Writes and deletes wait in an `AtomicRun`, where the run's reads see
-/// them; `finishRun(commit: true)` sends them as one TransactWriteItems, each conditional on its
-/// item being as the run first read it, with a ConditionCheck on each item the run read and
-/// did not change (a reference's parent). The call is then applied whole or not at all, and a
-/// change by another writer in between cancels it as `ItemError.conflict`.
+/// The library's transactions (`ItemTransacting`, docs/library.md#transactions: each `ItemStore`
+/// call one transaction). Writes and deletes wait in an `OpenTransaction`, where the
+/// transaction's reads see them; when its body returns they are sent as one TransactWriteItems,
+/// each conditional on its item being as the transaction first read it, with a ConditionCheck
+/// on each item it read and did not change (a reference's parent). The call is then applied
+/// whole or not at all, and a change by another writer in between cancels it as
+/// `ItemError.conflict`.
 ///
 /// A transaction holds at most 100 actions: a call that changes and reads more items than that
 /// is refused before anything is sent. Scans are not checked: an item another writer adds
-/// meanwhile does not cancel the run.
+/// meanwhile does not cancel the transaction.
 extension DynamoDBStore {
     /// The actions one TransactWriteItems may hold.
     static let transactionActionLimit = 100
 
-    var inAtomicRun: Bool { atomicRun.withLock { $0 != nil } }
+    var inTransaction: Bool { openTransaction.withLock { $0 != nil } }
 
-    /// The item with `key` as the open atomic run sees it: read from the table the first time.
-    func itemInAtomicRun(_ key: Value, of entity: Entity) throws -> [Value]? {
-        if let touched = atomicRun.withLock({ $0?.item(key, of: entity) }) { return touched.current }
+    /// Runs `body` as one transaction: its writes and deletes kept in memory, then sent as one
+    /// TransactWriteItems when it returns; dropped when it throws.
+    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        openTransaction.withLock { open in
+            precondition(open == nil, "a transaction of a DynamoDBStore inside another")
+            open = OpenTransaction()
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            openTransaction.withLock { $0 = nil }
+            throw error
+        }
+        let transaction = openTransaction.withLock { open in
+            defer { open = nil }
+            return open
+        }
+        if let transaction { try commit(transaction) }
+        return result
+    }
+
+    /// The item with `key` as the open transaction sees it: read from the table the first time.
+    func itemInTransaction(_ key: Value, of entity: Entity) throws -> [Value]? {
+        if let touched = openTransaction.withLock({ $0?.item(key, of: entity) }) { return touched.current }
         let stored = try fetch(key, of: entity, projection: false)
-        atomicRun.withLock { $0?.read(key, of: entity, stored: stored) }
+        openTransaction.withLock { $0?.read(key, of: entity, stored: stored) }
         return stored
     }
 
-    /// The entity's items the open atomic run changed, in the order it first read them; none
-    /// outside an atomic run.
-    func changesInAtomicRun(of entity: Entity) -> [AtomicRun.Touched] {
-        atomicRun.withLock { $0?.changes(of: entity) } ?? []
+    /// The entity's items the open transaction changed, in the order it first read them; none
+    /// outside a transaction.
+    func changesInTransaction(of entity: Entity) -> [OpenTransaction.Touched] {
+        openTransaction.withLock { $0?.changes(of: entity) } ?? []
     }
 
-    /// Calls `body` with the items of the pages `read` fetches, as the open atomic run sees them:
-    /// those the run changed as it changed them (after the others), its deletions left out.
-    /// Outside an atomic run, the items as read.
-    func itemsAsTheAtomicRunSees(
+    /// Calls `body` with the items of the pages `read` fetches, as the open transaction sees
+    /// them: those it changed as it changed them (after the others), its deletions left out.
+    /// Outside a transaction, the items as read.
+    func itemsAsTheTransactionSees(
         _ entity: Entity, read: ((DynamoDB.ItemsPage) throws -> Void) throws -> Void,
         _ body: ([Value]) throws -> Void
     ) throws {
         let coding = try coding(entity)
-        let changed = changesInAtomicRun(of: entity), changedKeys = Set(changed.map(\.key))
+        let changed = changesInTransaction(of: entity), changedKeys = Set(changed.map(\.key))
         try withoutActuallyEscaping(body) { body in
             try read { page in
                 for item in page.items ?? [] {
@@ -51,16 +74,17 @@ extension DynamoDBStore {
         }
     }
 
-    /// Decides each record against the item as the run sees it, as `VersionRules` say.
-    func writeInAtomicRun(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
+    /// Decides each record against the item as the transaction sees it, as `VersionRules` say.
+    func writeInTransaction(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws
+        -> [WriteOutcome]
     {
         try records.map { record in
             let key = entity.key(of: record.values)
-            let current = try itemInAtomicRun(key, of: entity)
+            let current = try itemInTransaction(key, of: entity)
             let (decision, conflict) = rules.decide(record.values, stored: current)
             switch decision {
             case .insert(let row), .update(let row, _):
-                atomicRun.withLock { $0?.change(key, of: entity, to: .put(row)) }
+                openTransaction.withLock { $0?.change(key, of: entity, to: .put(row)) }
                 return WriteOutcome(current == nil ? .inserted : .updated, conflict: conflict)
             case .unchanged: return WriteOutcome(.unchanged, conflict: conflict)
             case .rolledBack: return WriteOutcome(.rolledBack, conflict: conflict)
@@ -70,30 +94,30 @@ extension DynamoDBStore {
         }
     }
 
-    func deleteInAtomicRun(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
-        guard let current = try itemInAtomicRun(key, of: entity),
+    func deleteInTransaction(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
+        guard let current = try itemInTransaction(key, of: entity),
             (current[entity.versionIndex].integerValue ?? 0) == expectedVersion
         else {
             return false
         }
-        atomicRun.withLock { $0?.change(key, of: entity, to: .delete) }
+        openTransaction.withLock { $0?.change(key, of: entity, to: .delete) }
         return true
     }
 
-    /// Sends what the run changed as one transaction; nothing when it only read.
-    func commit(_ run: AtomicRun) throws {
-        guard run.hasChanges else { return }
-        let actions = try run.touched.map(action)
+    /// Sends what the transaction changed as one TransactWriteItems; nothing when it only read.
+    func commit(_ transaction: OpenTransaction) throws {
+        guard transaction.hasChanges else { return }
+        let actions = try transaction.touched.map(action)
         guard actions.count <= Self.transactionActionLimit else {
             throw StoreError(
                 .transactionTooLarge(limit: Self.transactionActionLimit),
                 "a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
                     + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
         }
-        try runBlocking { [self] in try await send(actions, for: run.touched) }
+        try runBlocking { [self] in try await send(actions, for: transaction.touched) }
     }
 
-    private func action(_ item: AtomicRun.Touched) throws -> DynamoDB.TransactWriteItems.Action {
+    private func action(_ item: OpenTransaction.Touched) throws -> DynamoDB.TransactWriteItems.Action {
         let coding = try coding(item.entity)
         let table = tables.table(of: item.entity)
         let condition = Self.unchangedSinceRead(item)
@@ -104,14 +128,14 @@ extension DynamoDBStore {
             var delete = DynamoDB.DeleteItem(tableName: table, key: coding.key(item.key), condition: condition)
             delete.returnConsumedCapacity = nil
             return .delete(delete)
-        case .delete, nil:  // read only, or added and deleted by the run: still as read
+        case .delete, nil:  // read only, or added and deleted by the transaction: still as read
             return .conditionCheck(
                 DynamoDB.ConditionCheck(tableName: table, key: coding.key(item.key), condition: condition))
         }
     }
 
-    /// The item is stored at the version the run read, or still not stored.
-    private static func unchangedSinceRead(_ item: AtomicRun.Touched) -> DynamoDB.Condition {
+    /// The item is stored at the version the transaction read, or still not stored.
+    private static func unchangedSinceRead(_ item: OpenTransaction.Touched) -> DynamoDB.Condition {
         guard let stored = item.stored else {
             return DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": item.entity.hashKey])
         }
@@ -122,7 +146,9 @@ extension DynamoDBStore {
 
     /// Sends the transaction, again after transient cancellations (conflicts with other
     /// transactions, throttling); a failed condition is the `ItemError.conflict` of its item.
-    private func send(_ actions: [DynamoDB.TransactWriteItems.Action], for items: [AtomicRun.Touched]) async throws {
+    private func send(_ actions: [DynamoDB.TransactWriteItems.Action], for items: [OpenTransaction.Touched])
+        async throws
+    {
         let entity = items[0].entity.name
         var attempt = 1
         while true {
@@ -154,8 +180,8 @@ extension DynamoDBStore {
         }
     }
 
-    /// The conflict of an item another writer changed since the run read it.
-    private func conflict(_ item: AtomicRun.Touched) async throws -> ItemError {
+    /// The conflict of an item another writer changed since the transaction read it.
+    private func conflict(_ item: OpenTransaction.Touched) async throws -> ItemError {
         let coding = try coding(item.entity)
         let response = try await send(
             DynamoDB.GetItem(tableName: tables.table(of: item.entity), key: coding.key(item.key)), item.entity)
