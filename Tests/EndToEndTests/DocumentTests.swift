@@ -116,6 +116,11 @@ final class DocumentTests: XCTestCase {
         let deletes = try String(contentsOfFile: directory + "/reports/deletes.ndjson", encoding: .utf8)
         XCTAssertTrue(deletes.contains("\"entity\":\"Line\",\"key\":[\"O1\",\"2\"]"), deletes)
 
+        // A child entity is selected with its root, which reads the file.
+        let selected = try ImporterProcess.run(["run", directory + "/pipeline.yaml", "--entities", "Line"])
+        XCTAssertEqual(selected.status, 2, selected.stderr)
+        XCTAssertTrue(selected.stderr.contains("Line is loaded from the documents of Order"), selected.stderr)
+
         // replace: false keeps lines that left the document; insert mode never replaces.
         XCTAssertEqual(
             try run([order("O1", lines: [line("a", quantity: 5, adjustments: ["a1"])])], replaceLines: false).status, 0)

@@ -62,6 +62,12 @@ package struct PipelineRun: ~Copyable {
     package static func checkSelection(_ options: RunOptions, config: PipelineConfig, model: Model) throws {
         if let entities = options.entities {
             for name in entities where !config.sources.contains(where: { $0.entity == name }) {
+                if let root = config.sources.first(where: { $0.children.contains { $0.names(name) } }) {
+                    throw ConfigurationError(
+                        file: config.file, key: "sources",
+                        "--entities: \(name) is loaded from the documents of \(root.entity), with them; select \(root.entity)"
+                    )
+                }
                 let known = model.entity(named: name) != nil
                 throw ConfigurationError(
                     file: config.file, key: "sources",

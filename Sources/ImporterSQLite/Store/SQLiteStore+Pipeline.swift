@@ -28,7 +28,10 @@ extension SQLiteStore {
         if dryRun {
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             let store = try SQLiteStore(configuration: config, dryRun: true)
-            if config.write.mode == .sync { try? store.prepareToRead(model) }  // to preview the deletes
+            // To preview the deletes: sync's, or of children that left their documents.
+            if config.write.mode == .sync || config.sources.contains(where: { !$0.children.isEmpty }) {
+                try? store.prepareToRead(model)
+            }
             return store
         }
         let store = try SQLiteStore(configuration: config, dryRun: false)

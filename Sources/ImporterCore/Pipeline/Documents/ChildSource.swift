@@ -27,6 +27,11 @@ package struct ChildSource: Sendable {
 
     /// The path as the pipeline writes it.
     package var pathText: String { path.joined(separator: ".") }
+
+    /// Whether this child or one under it loads `entity`.
+    package func names(_ entity: String) -> Bool {
+        self.entity == entity || children.contains { $0.names(entity) }
+    }
 }
 
 /// What a document with an invalid element loses (docs/documents.md#rejections).
