@@ -50,10 +50,13 @@ package enum ReaderFactory {
     /// The reader of a source's documents (docs/documents.md): a JSON array's elements or
     /// NDJSON's lines, each with the records of its arrays.
     private static func makeDocumentReader(source: SourceConfig, bytes: ByteSource, name: String) -> RecordReader {
-        let base: RecordReader =
-            (source.format ?? InputFormat(path: name)) == .ndjson
-            ? NDJSONReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
-            : JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
-        return DocumentReader(base: base, shape: DocumentShape(source))
+        if (source.format ?? InputFormat(path: name)) == .ndjson {
+            return PartitionedDocumentLines(
+                lines: NDJSONReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes),
+                shape: DocumentShape(source))
+        }
+        return DocumentReader(
+            base: JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes),
+            shape: DocumentShape(source))
     }
 }

@@ -269,6 +269,18 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(last.status, 0, last.stderr)
 
         XCTAssertEqual(try dump(store), try dump(reference), "every item and version as after the uninterrupted run")
+
+        // The same documents as one JSON array, read on one thread (NDJSON is cut into parts
+        // that two threads parse), make the same store.
+        let array = directory + "/array.sqlite"
+        try FileManager.default.copyItem(atPath: base, toPath: array)
+        try ("[\n" + orders(lines: 6, refreshed: true).joined(separator: ",\n") + "\n]\n").write(
+            toFile: directory + "/refresh.json", atomically: false, encoding: .utf8)
+        let fromArray = try ImporterProcess.run([
+            "run", try pipeline("array", input: "refresh.json", store: array, batchSize: 2_000), "--quiet",
+        ])
+        XCTAssertEqual(fromArray.status, 0, fromArray.stderr)
+        XCTAssertEqual(try dump(array), try dump(reference))
         let expected = try ImporterProcess.report(in: directory + "/reports-reference").object("totals")
         let totals = try ImporterProcess.report(in: directory + "/reports-resumed").object("totals")
         for count in ["read", "inserted", "updated", "unchanged", "deleted", "rejected"] {

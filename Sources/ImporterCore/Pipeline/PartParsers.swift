@@ -9,10 +9,24 @@ final class PartParsers {
         let reader: RecordReader
     }
 
+    /// Documents of a document source that a reader cut off (docs/documents.md): their records
+    /// go to one chunk per input of the source, numbered from `sequence` in the inputs' order.
+    struct DocumentPart {
+        let sequence: Int
+        let recipe: DocumentPreparer.Recipe
+        let reader: DocumentRecordReader
+    }
+
+    /// What a thread is handed.
+    enum Work {
+        case records(Part)
+        case documents(DocumentPart)
+    }
+
     static let threadCount = 2
 
     /// Parts waiting for a thread (nil tells one to stop).
-    private let parts = BoundedChannel<Part?>(capacity: 1)
+    private let parts = BoundedChannel<Work?>(capacity: 1)
     private var threads: [StageThread<Void>] = []
 
     init(parsed: Sequencer<ParsedItem>, recorder: RunRecorder, paths: [String]) {
@@ -25,7 +39,12 @@ final class PartParsers {
 
     /// Hands `part` to the next free thread (waits while they are all busy).
     func parse(_ part: sending Part) {
-        parts.put(part)
+        parts.put(.records(part))
+    }
+
+    /// Hands a part of documents to the next free thread (waits while they are all busy).
+    func parse(_ part: sending DocumentPart) {
+        parts.put(.documents(part))
     }
 
     /// Waits until every part handed over is parsed, and stops the threads.
@@ -40,14 +59,23 @@ final class PartParsers {
 private struct PartParser {
     private let written = Handback<[PreparedRecord]>()
     private var preparer: RecordPreparer?
+    private var documentPreparer: DocumentPreparer?
 
-    /// Parses parts until told to stop, each into one chunk.
+    /// Parses parts until told to stop, each into one chunk (a part of documents into one per
+    /// input of its source).
     mutating func run(
-        _ parts: BoundedChannel<PartParsers.Part?>, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder,
+        _ parts: BoundedChannel<PartParsers.Work?>, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder,
         paths: [String]
     ) {
-        while let part = parts.take() {
+        while let work = parts.take() {
             written.releaseAll()
+            let part: PartParsers.Part
+            switch work {
+            case .records(let records): part = records
+            case .documents(let documents):
+                parse(documents, into: parsed, recorder: recorder, paths: paths)
+                continue
+            }
             var chunk = ParsedChunk(capacity: ReadStage.chunkSize, handback: written)
             do {
                 if preparer?.inputIndex != part.recipe.inputIndex { preparer = try RecordPreparer(part.recipe) }
@@ -56,6 +84,25 @@ private struct PartParser {
                 recorder.abort(AbortReason(.input, "reading \(paths[part.recipe.inputIndex]) failed: \(error)"))
             }
             parsed.put(.chunk(input: part.recipe.inputIndex, chunk), sequence: part.sequence)
+        }
+    }
+
+    /// Parses a part of documents into one chunk per input of their source.
+    private mutating func parse(
+        _ part: PartParsers.DocumentPart, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, paths: [String]
+    ) {
+        let root = part.recipe.root
+        var chunks: [ParsedChunk] = []
+        do {
+            if documentPreparer?.inputs.first != root { documentPreparer = try DocumentPreparer(part.recipe) }
+            chunks = documentPreparer!.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) }
+            while let document = try part.reader.nextDocument() { documentPreparer!.prepare(document, into: &chunks) }
+        } catch {
+            recorder.abort(AbortReason(.input, "reading \(paths[root]) failed: \(error)"))
+        }
+        for node in 0..<part.recipe.groupSize {
+            let chunk = node < chunks.count ? chunks[node] : ParsedChunk(capacity: 0, handback: written)
+            parsed.put(.chunk(input: root + node, chunk), sequence: part.sequence + node)
         }
     }
 }

@@ -102,6 +102,9 @@ final class ReadStage {
     private func readDocuments(
         _ reader: DocumentRecordReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
     ) {
+        if let partitioned = reader as? PartitionedDocumentReader {
+            return cut(partitioned, root: root, slice: slice, progress: progress)
+        }
         let preparer: DocumentPreparer
         do {
             preparer = try DocumentPreparer(inputs: inputs, root: root, file: pipelineFile)
@@ -199,6 +202,35 @@ final class ReadStage {
                 break
             }
             progress(reader.bytesRead, recorder.recordsRead(input: recipe.inputIndex))
+        }
+    }
+
+    /// Cuts a document source's input into parts of `partSize` documents for the part
+    /// parsers, numbering one chunk per input of the source for each; with a `slice`, the other
+    /// shards' parts are cut and left unread.
+    private func cut(
+        _ reader: PartitionedDocumentReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
+    ) {
+        let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
+        self.partParsers = partParsers
+        let recipe = DocumentPreparer.Recipe(inputs: inputs, root: root, file: pipelineFile)
+        var ordinal = 0
+        while !recorder.isAborted {
+            do {
+                guard
+                    let part = try reader.nextDocumentPart(
+                        maximumRecords: Self.partSize, maximumBytes: Self.partBytes)
+                else { break }
+                defer { ordinal += 1 }
+                guard slice?.takes(ordinal) ?? true else { continue }
+                let sequence = takeSequence()
+                for _ in 1..<recipe.groupSize { _ = takeSequence() }
+                partParsers.parse(PartParsers.DocumentPart(sequence: sequence, recipe: recipe, reader: part))
+            } catch {
+                recorder.abort(AbortReason(.input, "reading \(inputs[root].path) failed: \(error)"))
+                break
+            }
+            progress(reader.bytesRead, recorder.recordsRead(input: root))
         }
     }
 

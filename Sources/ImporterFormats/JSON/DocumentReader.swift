@@ -34,6 +34,33 @@ package final class DocumentReader: DocumentRecordReader {
     package func next() throws -> SourceRecord? { try nextDocument()?.root }
 }
 
+/// Documents one per line (NDJSON), which can be cut into parts of whole lines that other
+/// threads parse, each with a parser of its own.
+final class PartitionedDocumentLines: PartitionedDocumentReader {
+    private let lines: NDJSONReader
+    private let reader: DocumentReader
+    private let shape: DocumentShape
+
+    init(lines: NDJSONReader, shape: DocumentShape) {
+        self.lines = lines
+        self.shape = shape
+        reader = DocumentReader(base: lines, shape: shape)
+    }
+
+    var bytesRead: Int64 { lines.bytesRead }
+
+    func next() throws -> SourceRecord? { try reader.next() }
+
+    func nextDocument() throws -> SourceDocument? { try reader.nextDocument() }
+
+    func nextDocumentPart(maximumRecords: Int, maximumBytes: Int) throws -> sending DocumentRecordReader? {
+        guard let part = try lines.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {
+            return nil
+        }
+        return DocumentReader(base: part, shape: shape)
+    }
+}
+
 /// Makes a document's records from its tree: the fields of each object a `DocumentShape` node
 /// reads (with the values of its dotted paths), and an element record per object of each of
 /// the node's arrays, depth first.

@@ -9,6 +9,21 @@ final class DocumentPreparer {
     private let roles: [DocumentInput]
     private let policy: DocumentPolicy
 
+    /// What a thread needs to make its own preparer for a document source.
+    struct Recipe: Sendable {
+        /// The source's inputs in the run, its root's first.
+        let inputs: [RunInput]
+        let root: Int
+        let file: String
+
+        var groupSize: Int { inputs[root].document!.groupSize }
+    }
+
+    /// The preparer of `recipe`'s document source, with objects of its own.
+    convenience init(_ recipe: Recipe) throws {
+        try self.init(inputs: recipe.inputs, root: recipe.root, file: recipe.file)
+    }
+
     /// The preparer of the document source whose root input is `inputs[root]` (its child inputs
     /// follow it). Throws `ConfigurationError` for a map that does not fit its entity.
     init(inputs runInputs: [RunInput], root: Int, file: String) throws {

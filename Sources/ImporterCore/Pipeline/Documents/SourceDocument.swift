@@ -41,3 +41,11 @@ package protocol DocumentRecordReader: RecordReader {
     /// document whose root has `failure` set; only an I/O failure throws.
     func nextDocument() throws -> SourceDocument?
 }
+
+/// A document reader that can cut its input, at document boundaries, into parts that other
+/// threads read (NDJSON: whole lines).
+package protocol PartitionedDocumentReader: DocumentRecordReader {
+    /// A reader of the next whole documents (at most `maximumRecords`, and none begun once the
+    /// part holds `maximumBytes`), to be read on any one thread; nil at the end of the input.
+    func nextDocumentPart(maximumRecords: Int, maximumBytes: Int) throws -> sending DocumentRecordReader?
+}
