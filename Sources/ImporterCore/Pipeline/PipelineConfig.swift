@@ -66,6 +66,9 @@ package struct SourceConfig: Sendable {
     package var line: Int?
     /// A record longer than this is rejected (reason `size`) and skipped in bounded memory.
     package var maxRecordBytes = SourceConfig.defaultMaxRecordBytes
+    /// The text's encoding (`encoding:`); nil: UTF-8, or UTF-16 when the input starts with a
+    /// UTF-16 byte order mark (docs/pipeline.md#encodings).
+    package var encoding: TextEncoding?
 
     /// 64 MiB.
     package static let defaultMaxRecordBytes = 64 << 20
