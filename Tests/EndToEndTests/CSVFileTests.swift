@@ -75,7 +75,7 @@ final class CSVFileTests: XCTestCase {
             XCTAssertEqual(rejects.first?.int("line"), 1, name)
             XCTAssertTrue(
                 rejects.first?.string("message")?.contains(
-                    "the file is \(encoding) text, not UTF-8, without a byte order mark; set 'encoding: \(encoding.lowercased())'"
+                    "the file is \(encoding) text, not UTF-8; set 'encoding: \(encoding.lowercased())'"
                 ) == true, name)
         }
         write([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "le-bom.csv")

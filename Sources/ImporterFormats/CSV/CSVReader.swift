@@ -200,7 +200,7 @@ package final class CSVReader: PartitionedRecordReader {
                 line: 1, offset: 0, raw: SourceRecord.excerpt(of: input.bytes[...]),
                 Rejection(
                     stage: .read, reason: .encoding,
-                    "the file is \(encoding) text, not UTF-8, without a byte order mark; set 'encoding: \(encoding.lowercased())' on the source (or convert it: iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"
+                    "the file is \(encoding) text, not UTF-8; set 'encoding: \(encoding.lowercased())' on the source (or convert it: iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"
                 ))
         }
         if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { input.position = 3 }

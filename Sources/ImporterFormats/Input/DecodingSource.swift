@@ -8,9 +8,9 @@ import ImporterCore
 /// of Windows-1252's five undefined bytes, a lone UTF-16 surrogate, an odd byte at the end of
 /// UTF-16 text — becomes the byte 0xFF, which is never valid UTF-8: the reader rejects the
 /// record holding it (reason `encoding`), and only that record.
-final class DecodingSource: ByteSource {
+package final class DecodingSource: ByteSource {
     /// What the text is decoded from (UTF-8 text is never decoded).
-    enum Decoding {
+    package enum Decoding: Sendable {
         case utf16LE, utf16BE, windows1252, iso88591
     }
 
@@ -25,7 +25,7 @@ final class DecodingSource: ByteSource {
     }
 
     /// The byte that stands for what cannot be decoded: never part of UTF-8.
-    static let unmapped: UInt8 = 0xFF
+    package static let unmapped: UInt8 = 0xFF
 
     private let source: ByteSource
     private let decoding: Decoding
@@ -45,7 +45,7 @@ final class DecodingSource: ByteSource {
     private let blockSize: Int
 
     /// Decodes `source` (after its byte order mark), `blockSize` raw bytes at a time.
-    init(_ source: ByteSource, decoding: Decoding, blockSize: Int = 1 << 16) {
+    package init(_ source: ByteSource, decoding: Decoding, blockSize: Int = 1 << 16) {
         self.source = source
         self.decoding = decoding
         self.blockSize = max(blockSize, 4)
@@ -59,11 +59,11 @@ final class DecodingSource: ByteSource {
         output.deallocate()
     }
 
-    var bytesConsumed: Int64 { source.bytesConsumed }
+    package var bytesConsumed: Int64 { source.bytesConsumed }
 
-    func close() { source.close() }
+    package func close() { source.close() }
 
-    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         while outputStart == outputEnd {
             if finished { return 0 }
             try decodeBlock()
