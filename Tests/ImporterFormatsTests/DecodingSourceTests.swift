@@ -83,4 +83,39 @@ final class DecodingSourceTests: XCTestCase {
             XCTAssertTrue("\($0)".hasPrefix("x.csv: does not start with a UTF-16 byte order mark"), "\($0)")
         }
     }
+
+    /// The decoder stands after decompression, for a local file and for bytes from elsewhere
+    /// (an S3 object) alike, and restates a JSON reader's rejection of an unmapped byte.
+    func testDecodingFollowsGzipAndRestatesRejections() throws {
+        let files = TempDirectory()
+        let text = "id,name\n1,Zoë 😀\n"
+        let plain = files.write("utf16.csv", [0xFF, 0xFE] + Array(text.data(using: .utf16LittleEndian)!))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-k", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let source = SourceConfig(entity: "A", pattern: "", paths: [], format: nil)
+        let local = try readAll(ReaderFactory.makeReader(source: source, path: plain + ".gz"))
+        let remote = try readAll(
+            ReaderFactory.makeReader(
+                source: source, bytes: BytesSource(Array(try Data(contentsOf: URL(fileURLWithPath: plain + ".gz")))),
+                name: "s3://bucket/utf16.csv.gz"))
+        for records in [local, remote] { XCTAssertEqual(records.map { $0.fields["name"] }, ["Zoë 😀"]) }
+
+        var ndjson = source
+        ndjson.encoding = .windows1252
+        // 0x81 is undefined in Windows-1252: inside a string, then where JSON wants a value; 0x80 is €.
+        let lines: [[UInt8]] = [
+            Array(#"{"id":"1","name":"caf"#.utf8) + [0xE9, 0x81] + Array(#""}"#.utf8),
+            Array(#"{"id":"2","name":"#.utf8) + [0x81] + Array("}".utf8),
+            Array(#"{"id":"3","name":""#.utf8) + [0x80] + Array(#""}"#.utf8),
+        ]
+        let path = files.write("cp1252.ndjson", Array(lines.joined(separator: [10])))
+        let records = try readAll(ReaderFactory.makeReader(source: ndjson, path: path))
+        XCTAssertEqual(records.map { $0.failure?.reason }, [.encoding, .encoding, nil])
+        XCTAssertTrue(records[0].failure?.message.contains("not windows-1252 text") == true, "\(records[0])")
+        XCTAssertTrue(records[1].failure?.message.contains("not windows-1252 text") == true, "\(records[1])")
+        XCTAssertEqual(records[2].fields["name"], "€")
+    }
 }
