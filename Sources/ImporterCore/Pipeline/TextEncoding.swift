@@ -28,16 +28,4 @@ package enum TextEncoding: String, Sendable, CaseIterable {
     /// The values `encoding:` accepts, for messages.
     package static let accepted =
         "utf-8 (the default), utf-16le, utf-16be, utf-16 (with a byte order mark), windows-1252 (cp1252) or iso-8859-1 (latin1)"
-
-    /// The name `iconv -f` takes for it, for messages that suggest a conversion.
-    package var iconvName: String {
-        switch self {
-        case .utf8: return "UTF-8"
-        case .utf16LE: return "UTF-16LE"
-        case .utf16BE: return "UTF-16BE"
-        case .utf16: return "UTF-16"
-        case .windows1252: return "WINDOWS-1252"
-        case .iso88591: return "ISO-8859-1"
-        }
-    }
 }
