@@ -26,8 +26,10 @@ package enum InputPreflight {
                 else { continue }
                 // A file that cannot be opened is the reader's to report, as it is for every format.
                 guard
-                    let reader = try? CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
+                    let text = try? ReaderFactory.openText(path: path, source: source)
                 else { continue }
+                let reader = CSVReader(
+                    source: text, name: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
                 do { _ = try reader.columnNames() } catch let error as ConfigurationError { throw error } catch {}
             }
         }

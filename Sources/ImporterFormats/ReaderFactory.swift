@@ -1,39 +1,51 @@
 import ImporterCore
 
-/// Opens the reader for one input of a pipeline source.
+/// Opens the reader for one input of a pipeline source: its bytes (decompressed, and decoded to
+/// UTF-8 when the source's `encoding:` or a UTF-16 byte order mark says so; docs/pipeline.md#encodings),
+/// read by the reader of its format.
 package enum ReaderFactory {
     package static func makeReader(source: SourceConfig, path: String) throws -> RecordReader {
-        if source.readsDocuments {
-            return makeDocumentReader(source: source, bytes: try openByteSource(path), name: path)
-        }
-        switch source.format ?? InputFormat(path: path) ?? .csv {
-        case .csv, .tsv: return try CSVReader(path: path, options: source.csv, maxRecordBytes: source.maxRecordBytes)
-        case .ndjson: return try NDJSONReader(path: path, maxRecordBytes: source.maxRecordBytes)
-        case .dynamodbJSON:
-            return try NDJSONReader(path: path, layout: .dynamoDBItem, maxRecordBytes: source.maxRecordBytes)
-        case .dynamodbExport:
+        let format = source.format ?? InputFormat(path: path) ?? .csv
+        if format == .dynamodbExport {
             return NDJSONReader(
                 source: try ExportDataInput.open(try FileSource(path: path), name: path), layout: .dynamoDBItem,
                 maxRecordBytes: source.maxRecordBytes)
-        case .json: return try JSONArrayReader(path: path, maxRecordBytes: source.maxRecordBytes)
         }
+        return try makeReader(format: format, text: openByteSource(path), name: path, source: source)
     }
 
     /// The reader of one input of `source` whose bytes come from elsewhere (an S3 object):
     /// `name` (its URL) gives the format when the source does not, and `.gz` decompression.
     package static func makeReader(source: SourceConfig, bytes: ByteSource, name: String) throws -> RecordReader {
-        let input =
-            source.format == .dynamodbExport
-            ? try ExportDataInput.open(bytes, name: name)
-            : name.lowercased().hasSuffix(".gz") ? try GzipSource(source: bytes, name: name) : bytes
+        if source.format == .dynamodbExport {
+            return NDJSONReader(
+                source: try ExportDataInput.open(bytes, name: name), layout: .dynamoDBItem,
+                maxRecordBytes: source.maxRecordBytes)
+        }
+        let input = name.lowercased().hasSuffix(".gz") ? try GzipSource(source: bytes, name: name) : bytes
+        return try makeReader(
+            format: source.format ?? InputFormat(path: name) ?? .csv, text: input, name: name, source: source)
+    }
+
+    /// The bytes of a local input of `source` as UTF-8 text (decompressed and decoded): what
+    /// its reader parses.
+    package static func openText(path: String, source: SourceConfig) throws -> ByteSource {
+        try TextInput.open(openByteSource(path), encoding: source.encoding, name: path).bytes
+    }
+
+    /// The reader of `format` over `text` in `source`'s encoding.
+    private static func makeReader(format: InputFormat, text: ByteSource, name: String, source: SourceConfig) throws
+        -> RecordReader
+    {
+        let (input, decoded) = try TextInput.open(text, encoding: source.encoding, name: name)
         if source.readsDocuments { return makeDocumentReader(source: source, bytes: input, name: name) }
-        return makeReader(
-            format: source.format ?? InputFormat(path: name) ?? .csv, source: input, name: name, csv: source.csv,
-            maxRecordBytes: source.maxRecordBytes)
+        let reader = makeReader(
+            format: format, source: input, name: name, csv: source.csv, maxRecordBytes: source.maxRecordBytes)
+        return decoded.map { DecodedRecords.wrap(reader, encoding: $0) } ?? reader
     }
 
     /// A reader of `format` over bytes that are not a file of their own (an archive entry);
-    /// `name` stands for them in messages.
+    /// `name` stands for them in messages. The bytes are UTF-8.
     package static func makeReader(
         format: InputFormat, source: ByteSource, name: String, csv: CSVOptions,
         maxRecordBytes: Int = SourceConfig.defaultMaxRecordBytes

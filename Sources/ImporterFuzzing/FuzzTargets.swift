@@ -11,7 +11,8 @@ import ImporterFormats
 /// A broken invariant throws `FuzzViolation`; the fuzzer turns it into a crash it keeps.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case csv, ndjson, jsonArray = "json-array", dynamodbJSON = "dynamodb-json",
-        dynamodbExportManifest = "dynamodb-export-manifest", model, coreDataModel = "coredata-model", pipeline, restore
+        dynamodbExportManifest = "dynamodb-export-manifest", model, coreDataModel = "coredata-model", pipeline, restore,
+        decoding
 
     /// Runs the target on `bytes`.
     public func run(_ bytes: [UInt8]) throws {
@@ -36,6 +37,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? PipelineLoader(variables: [:], environment: [:]).parse(
                 text: String(decoding: bytes, as: UTF8.self), file: "/nonexistent/fuzz.yaml")
         case .restore: try RestoreInvariants.check(bytes)
+        case .decoding: try DecodingInvariants.check(bytes)
         }
     }
 }

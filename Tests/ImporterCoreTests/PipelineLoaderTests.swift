@@ -90,6 +90,10 @@ final class PipelineLoaderTests: XCTestCase {
                 6,
                 "it uses no source field"
             ),
+            (
+                "model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    encoding: ebcdic\n", 5,
+                "unknown encoding 'ebcdic'; use utf-8 (the default), utf-16le, utf-16be, utf-16 (with a byte order mark), windows-1252 (cp1252) or iso-8859-1 (latin1)"
+            ),
         ]
         for (text, line, message) in cases {
             let file = write(text)
@@ -98,6 +102,18 @@ final class PipelineLoaderTests: XCTestCase {
                 XCTAssertTrue(description.hasPrefix("\(file):\(line)"), description)
                 XCTAssertTrue(description.contains(message), description)
             }
+        }
+    }
+
+    func testEncodingNamesAreCaseInsensitiveWithAliases() throws {
+        let cases: [(String, TextEncoding?)] = [
+            ("", nil), ("encoding: UTF-8", .utf8), ("encoding: utf-16LE", .utf16LE), ("encoding: UTF-16BE", .utf16BE),
+            ("encoding: utf-16", .utf16), ("encoding: CP1252", .windows1252), ("encoding: Windows-1252", .windows1252),
+            ("encoding: latin1", .iso88591), ("encoding: ISO-8859-1", .iso88591),
+        ]
+        for (line, expected) in cases {
+            let file = write("model: m\nsources:\n  - entity: A\n    path: data/a.csv\n    \(line)\n")
+            XCTAssertEqual(try PipelineLoader(environment: [:]).load(path: file).sources[0].encoding, expected, line)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ImporterFuzzing
 
-/// The target named by FUZZ_TARGET (csv, ndjson, json-array, dynamodb-json, dynamodb-export-manifest, model, coredata-model, pipeline, restore).
+/// The target named by FUZZ_TARGET (csv, ndjson, json-array, dynamodb-json, dynamodb-export-manifest, model, coredata-model, pipeline, restore, decoding).
 nonisolated(unsafe) private var target = FuzzTarget.csv
 
 @_silgen_name("LLVMFuzzerRunDriver")

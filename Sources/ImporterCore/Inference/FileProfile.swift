@@ -8,6 +8,8 @@ package struct FileProfile {
     /// The CSV options the file was read with (CSV and TSV only); their `nullValues` are empty
     /// (markers are counted, then chosen).
     package let csv: CSVOptions?
+    /// The text's encoding as sniffed from the file's first bytes (nil: UTF-8).
+    package var encoding: TextEncoding?
     /// Whether the records were cut short by `--sample`.
     package var sampled = false
     /// About how many records the file holds: room for so many hashes is made at once.

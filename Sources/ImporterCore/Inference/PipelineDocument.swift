@@ -25,6 +25,11 @@ struct PipelineDocument {
             "  - entity: \(Identifiers.yaml(entity.name))", "    path: \(JSONText.quote(path))",
             "    format: \(entity.profile.format.rawValue)",
         ]
+        if let encoding = entity.profile.encoding {
+            lines.append(
+                "    encoding: \(encoding.rawValue)   # guessed from the file's first bytes (docs/pipeline.md#encodings)"
+            )
+        }
         if let csv = entity.profile.csv {
             var options = [
                 "delimiter: \(JSONText.quote(String(UnicodeScalar(csv.delimiter))))", "header: \(csv.header)",

@@ -74,6 +74,9 @@ package struct SourceConfig: Sendable {
     /// Whether the source's records are read as documents: it has children, or its map reads
     /// paths into nested objects.
     package var readsDocuments: Bool { !children.isEmpty || !map.paths.isEmpty }
+    /// The text's encoding (`encoding:`); nil: UTF-8, or UTF-16 when the input starts with a
+    /// UTF-16 byte order mark (docs/pipeline.md#encodings).
+    package var encoding: TextEncoding?
 
     /// 64 MiB.
     package static let defaultMaxRecordBytes = 64 << 20

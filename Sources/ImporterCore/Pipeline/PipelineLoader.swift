@@ -67,8 +67,8 @@ package struct PipelineLoader {
 
     private func parseSource(_ node: YAMLNode, directory: String) throws -> SourceConfig {
         let fields = try node.fields(allowed: [
-            "entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes", "children",
-            "documents",
+            "entity", "path", "format", "csv", "modelVersion", "map", "references", "maxRecordBytes", "encoding",
+            "children", "documents",
         ])
         guard let entityNode = fields["entity"] else { throw node.error("a source needs 'entity: NAME'") }
         guard let pathNode = fields["path"] else { throw node.error("a source needs 'path: FILE' (globs allowed)") }
@@ -107,6 +107,7 @@ package struct PipelineLoader {
             map: try fields["map"].map(parseMap) ?? MapConfig(),
             references: try fields["references"].map(parseReferences) ?? ReferencePolicies(), line: node.line)
         if let limitNode = fields["maxRecordBytes"] { source.maxRecordBytes = try byteCount(limitNode) }
+        if let encodingNode = fields["encoding"] { source.encoding = try encoding(encodingNode, format: format) }
         if let childrenNode = fields["children"] { source.children = try parseChildren(childrenNode) }
         if let documentsNode = fields["documents"] {
             let word = try scalar(documentsNode)
@@ -149,6 +150,19 @@ package struct PipelineLoader {
             if let grandchildren = fields["children"] { child.children = try parseChildren(grandchildren) }
             return child
         }
+    }
+
+    /// `encoding: windows-1252` and the other names of `TextEncoding` (docs/pipeline.md#encodings).
+    /// A DynamoDB export is UTF-8 by definition.
+    private func encoding(_ node: YAMLNode, format: InputFormat?) throws -> TextEncoding {
+        let name = try scalar(node)
+        guard let encoding = TextEncoding(name: name) else {
+            throw node.error("unknown encoding '\(name)'; use \(TextEncoding.accepted)")
+        }
+        if format == .dynamodbExport && encoding != .utf8 {
+            throw node.error("a DynamoDB export is UTF-8 text; remove 'encoding: \(name)'")
+        }
+        return encoding
     }
 
     /// `maxRecordBytes: 1048576`, `512KiB`, `64MiB` or `1GiB`, within `SourceConfig.maxRecordBytesRange`.

@@ -7,8 +7,9 @@ import ImporterCore
 /// A malformed row (wrong field count, text after a closing quote, an unterminated quote) comes
 /// back as a record with `failure` set, and reading goes on: after an unterminated quote it
 /// resumes on the line after the one where that record began. A file that cannot be read as
-/// rows at all — UTF-16 text, a header naming a column twice — is one such record for the whole
-/// file, and none of its rows are read (docs/pipeline.md#sources).
+/// rows at all — UTF-16 text without a byte order mark (or `encoding:`), a header naming a
+/// column twice — is one such record for the whole file, and none of its rows are read
+/// (docs/pipeline.md#sources).
 ///
 /// A large input can also be cut into parts (`nextPart`) that other threads parse.
 package final class CSVReader: PartitionedRecordReader {
@@ -199,7 +200,7 @@ package final class CSVReader: PartitionedRecordReader {
                 line: 1, offset: 0, raw: SourceRecord.excerpt(of: input.bytes[...]),
                 Rejection(
                     stage: .read, reason: .encoding,
-                    "the file is \(encoding) text, not UTF-8; convert it (iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"
+                    "the file is \(encoding) text, not UTF-8; set 'encoding: \(encoding.lowercased())' on the source (or convert it: iconv -f \(encoding) -t UTF-8) and run again; none of its rows were read"
                 ))
         }
         if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { input.position = 3 }
@@ -370,7 +371,8 @@ package final class CSVReader: PartitionedRecordReader {
             invalidUTF8
             ? Rejection(
                 stage: .read, reason: .encoding,
-                "the row is not valid UTF-8; convert the file (e.g. iconv -f LATIN1 -t UTF-8) or fix the bytes") : nil
+                "the row is not valid UTF-8; if the file is in another encoding, set the source's 'encoding:' (e.g. windows-1252), else fix the bytes"
+            ) : nil
         return SourceRecord(
             line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end],
             names: names, values: invalidUTF8 ? [] : values, failure: failure)

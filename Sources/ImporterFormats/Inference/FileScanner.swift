@@ -13,12 +13,14 @@ package enum FileScanner {
     package static func profile(path: String, format: InputFormat? = nil, sample: Int? = nil, parallel: Bool? = nil)
         throws -> FileProfile
     {
-        let (format, csv, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
-        let source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
+        let (format, csv, encoding, estimate) = try FormatSniffer.sniffWithEstimate(path: path, format: format)
+        var source = SourceConfig(entity: "", pattern: path, paths: [path], format: format, csv: csv ?? CSVOptions())
+        source.encoding = encoding
         let quoted: @Sendable (SourceRecord) -> Set<Int> = { record in
             csv.map { quotedMarkers(in: record, options: $0, path: path) } ?? []
         }
         var profile = FileProfile(path: path, format: format, csv: csv)
+        profile.encoding = encoding
         profile.expectedRecords = min(estimate, sample ?? estimate)
         var count = 0
         do {
@@ -26,7 +28,9 @@ package enum FileScanner {
             if sample == nil, let partitioned = reader as? PartitionedRecordReader,
                 parallel ?? PartProfiler.coresAreIdle()
             {
-                return try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
+                var whole = try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
+                whole.encoding = encoding
+                return whole
             }
             while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
                 count += 1

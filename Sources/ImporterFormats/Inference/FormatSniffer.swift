@@ -13,14 +13,19 @@ enum FormatSniffer {
     /// The format and CSV options to read `path` with (CSV options with no null values: the
     /// markers are counted, then chosen). Throws a `ConfigurationError` naming the file.
     static func sniff(path: String, format named: InputFormat?) throws -> (InputFormat, CSVOptions?) {
-        let (format, csv, _) = try sniffWithEstimate(path: path, format: named)
-        return (format, csv)
+        let sniffed = try sniffWithEstimate(path: path, format: named)
+        return (sniffed.format, sniffed.csv)
     }
 
-    /// `sniff`, and about how many records the file holds (its size over the sample's bytes
-    /// per line; a plain file's size, so a .gz file's count is low).
-    static func sniffWithEstimate(path: String, format named: InputFormat?) throws -> (InputFormat, CSVOptions?, Int) {
-        let (sample, complete) = try prefix(of: path)
+    /// `sniff`, the text's encoding (nil: UTF-8; `EncodingSniffer`), and about how many records
+    /// the file holds (its size over the sample's bytes per line; a plain file's size, so a .gz
+    /// file's count is low). The format and dialect are sniffed from the text decoded.
+    static func sniffWithEstimate(path: String, format named: InputFormat?) throws -> (
+        format: InputFormat, csv: CSVOptions?, encoding: TextEncoding?, estimate: Int
+    ) {
+        let (raw, complete) = try prefix(of: path)
+        let encoding = EncodingSniffer.encoding(of: raw, complete: complete)
+        let sample = EncodingSniffer.decoded(raw, from: encoding)
         let text = sample.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(sample.dropFirst(3)) : sample
         guard let first = text.first(where: { ![32, 9, 10, 13].contains($0) }) else {
             throw ConfigurationError(
@@ -44,15 +49,16 @@ enum FormatSniffer {
         } else {
             format = .csv
         }
-        let estimate = estimatedRecords(path: path, sample: sample, complete: complete)
-        guard format == .csv || format == .tsv else { return (format, nil, estimate) }
+        let estimate = estimatedRecords(path: path, sample: raw, complete: complete)
+        guard format == .csv || format == .tsv else { return (format, nil, encoding, estimate) }
         guard !text.contains(0) else {
             throw ConfigurationError(
                 file: path,
                 "is read as \(format.rawValue) but holds NUL bytes (binary, or UTF-16?); convert it to UTF-8 text or pass --format"
             )
         }
-        return (format, dialect(of: complete ? sample : wholeLines(sample), path: path, tab: format == .tsv), estimate)
+        let csv = dialect(of: complete ? sample : wholeLines(sample), path: path, tab: format == .tsv)
+        return (format, csv, encoding, estimate)
     }
 
     private static func estimatedRecords(path: String, sample: [UInt8], complete: Bool) -> Int {

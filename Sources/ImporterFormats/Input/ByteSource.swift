@@ -56,6 +56,20 @@ final class FileSource: ByteSource {
         }
     }
 
+    /// Up to `count` bytes from the start of the file, read without moving its position; nil
+    /// when it cannot be read so (a pipe).
+    func firstBytes(_ count: Int) throws -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        while true {
+            let result = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, 0) }
+            if result >= 0 { return Array(bytes[..<result]) }
+            if errno == ESPIPE { return nil }
+            if errno != EINTR {
+                throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     private var closed = false
 
     /// Closes the file once: a later call (deinit after a decompressor closed it) must not close

@@ -55,7 +55,7 @@ final class JSONTextParser {
         case .encoding:
             return Rejection(
                 stage: .read, reason: .encoding,
-                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); fix the bytes or re-export the file as UTF-8"
+                "the record's text is not valid UTF-8 (byte \(problem.offset + 1)); if the file is in another encoding, set the source's 'encoding:' (e.g. windows-1252), else fix the bytes"
             )
         case .syntax:
             return Rejection(
