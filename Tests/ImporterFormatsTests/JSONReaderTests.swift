@@ -22,6 +22,18 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(record.values[record.names.firstIndex(of: "o")!], .composite("{\"x\":[1,2]}"))
     }
 
+    /// MongoDB Extended JSON wrappers are values in any JSON source (docs/documents.md#mongodb-values).
+    func testMongoDBWrappersAreValuesInFlatRecordsToo() throws {
+        let line =
+            #"{"_id":{"$oid":"65f1a2b3c4d5e6f708192a01"},"n":{"$numberLong":"12"},"o":{"a":{"$oid":"x"}},"$k":1}"#
+        let record = try XCTUnwrap(readAll(NDJSONReader(path: files.write("m.ndjson", line + "\n"))).first)
+        XCTAssertNil(record.failure)
+        XCTAssertEqual(record.values[0], .text("65f1a2b3c4d5e6f708192a01"))
+        XCTAssertEqual(record.values[1], .number("12"))
+        XCTAssertEqual(record.values[2], .composite(#"{"a":{"$oid":"x"}}"#), "an ordinary object holding one stays one")
+        XCTAssertEqual(record.values[3], .number("1"))
+    }
+
     func testNDJSONBadLinesAreRejectedAndReadingContinues() throws {
         let bytes =
             Array("{\"id\":1}\n{\"id\":2,\"na\n\n[1,2]\n42\r\n{\"id\":\"".utf8) + [0xFF]

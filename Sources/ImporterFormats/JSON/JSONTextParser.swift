@@ -42,12 +42,26 @@ final class JSONTextParser {
         switch layout {
         case .object:
             if let fields = scanner.fields(bytes) { return .success(fields) }
-            return strict.objectFields(bytes).mapError(Self.rejection)
+            return strict.objectFields(bytes).mapError(Self.rejection).map { names, values in
+                (names, values.map(extendedValue))
+            }
         case .dynamoDBItem:
             return parseItem(bytes)
         case .document:
             return .success(([], []))
         }
+    }
+
+    /// A field holding a MongoDB Extended JSON wrapper (`{"$oid": …}`) as the value it stands
+    /// for (docs/documents.md#mongodb-values); any other field as it is.
+    private func extendedValue(_ value: FieldValue) -> FieldValue {
+        guard case .composite(let text) = value, text.utf8.count < 512,
+            text.utf8.drop(while: { $0 != UInt8(ascii: "\"") }).dropFirst().first == UInt8(ascii: "$")
+        else { return value }
+        var bytes = Array(text.utf8)
+        let parsed = bytes.withUnsafeMutableBufferPointer { strict.tree(UnsafeBufferPointer($0)) }
+        guard case .success(let tree) = parsed else { return value }
+        return ExtendedJSON.value(of: 0, in: tree) ?? value
     }
 
     static func rejection(_ problem: StrictJSONParser.SyntaxError) -> Rejection {
