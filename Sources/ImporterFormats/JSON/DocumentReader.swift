@@ -7,7 +7,7 @@ import ImporterCore
 package final class DocumentReader: DocumentRecordReader {
     private let base: RecordReader
     private var parser = StrictJSONParser()
-    private let expander: DocumentExpander
+    private var expander: DocumentExpander
 
     /// `base` reads the documents' text (layout `.document`); `shape` says what to take of them.
     init(base: RecordReader, shape: DocumentShape) {
@@ -67,21 +67,31 @@ final class PartitionedDocumentLines: PartitionedDocumentReader {
 struct DocumentExpander {
     let shape: DocumentShape
     /// Per node: the first keys of its children's array paths (not fields of its records).
-    private let arrayRoots: [Set<String>]
+    private let arrayRoots: [[String]]
+    /// Per node: the split `valuePaths`.
+    private let valuePaths: [[(name: String, keys: [String])]]
+    /// Per node: the names of its last record. A record with the same keys shares the array,
+    /// which also lets the mapper see at once that the names did not change.
+    private var lastNames: [[String]]
 
     init(shape: DocumentShape) {
         self.shape = shape
         arrayRoots = shape.nodes.map { node in
-            Set(node.children.map { shape.nodes[$0].arrayPath[0] })
+            node.children.map { shape.nodes[$0].arrayPath[0] }
         }
+        valuePaths = shape.nodes.map { node in
+            node.valuePaths.map { ($0, $0.split(separator: ".").map(String.init)) }
+        }
+        lastNames = shape.nodes.map { _ in [] }
     }
 
-    func document(_ root: SourceRecord, _ tree: JSONTree) -> SourceDocument {
+    mutating func document(_ root: SourceRecord, _ tree: JSONTree) -> SourceDocument {
         var walk = Walk(expander: self, tree: tree, document: root)
         var document = SourceDocument(root: root)
         (document.root.names, document.root.values) = walk.fields(of: 0, node: 0)
         document.root.failure = walk.addElements(of: 0, node: 0, parent: nil, pointer: "")
         document.elements = walk.elements
+        lastNames = walk.lastNames
         return document
     }
 
@@ -91,6 +101,7 @@ struct DocumentExpander {
         let tree: JSONTree
         let document: SourceRecord
         var elements: [DocumentElement] = []
+        var lastNames: [[String]]
         /// Offsets of the document's line feeds, once an element's line is asked for.
         private var lineFeeds: [Int]?
 
@@ -98,34 +109,50 @@ struct DocumentExpander {
             self.expander = expander
             self.tree = tree
             self.document = document
+            lastNames = expander.lastNames
         }
 
         /// The fields of the object at `index`, read for shape node `node`.
-        func fields(of index: Int, node: Int) -> (names: [String], values: [FieldValue]) {
-            var names: [String] = [], values: [FieldValue] = []
+        mutating func fields(of index: Int, node: Int) -> (names: [String], values: [FieldValue]) {
+            let last = lastNames[node]
+            // Names are only made once one differs from the last record's.
+            var names: [String]?
+            var values: [FieldValue] = []
+            values.reserveCapacity(last.count)
+            func add(_ name: String, _ value: FieldValue) {
+                let position = values.count
+                if names == nil, position >= last.count || last[position] != name {
+                    names = Array(last[..<min(position, last.count)])
+                }
+                names?.append(name)
+                values.append(value)
+            }
             for member in tree.children(of: index) {
                 let key = tree.nodes[member].key!
                 if expander.arrayRoots[node].contains(key) { continue }
-                names.append(key)
-                values.append(value(of: member))
+                add(key, value(of: member))
             }
-            for path in expander.shape.nodes[node].valuePaths where !names.contains(path) {
-                guard let member = tree.node(at: path.split(separator: ".").map(String.init), from: index) else {
-                    continue
-                }
-                names.append(path)
-                values.append(value(of: member))
+            for path in expander.valuePaths[node] {
+                // A key spelled like the path (`"geo.lat": …`) is the field already.
+                guard let member = tree.node(at: path.keys, from: index),
+                    !values.indices.contains(where: { (names?[$0] ?? last[$0]) == path.name })
+                else { continue }
+                add(path.name, value(of: member))
             }
-            return (names, values)
+            if names == nil && values.count < last.count { names = Array(last[..<values.count]) }
+            if let names {
+                lastNames[node] = names
+                return (names, values)
+            }
+            return (last, values)
         }
 
         /// A field's value: a scalar's, a MongoDB wrapper's, else the object's or array's text.
         private func value(of index: Int) -> FieldValue {
-            let node = tree.nodes[index]
-            if node.kind == .scalar { return node.value }
+            if tree.nodes[index].kind == .scalar { return tree.nodes[index].value }
             if let value = ExtendedJSON.value(of: index, in: tree) { return value }
-            return .composite(
-                String(decoding: document.raw.dropFirst(node.start).prefix(node.end - node.start), as: UTF8.self))
+            let (start, end) = (tree.nodes[index].start, tree.nodes[index].end)
+            return .composite(String(decoding: document.raw.dropFirst(start).prefix(end - start), as: UTF8.self))
         }
 
         /// Adds the elements of `node`'s child arrays in the object at `index` (the element

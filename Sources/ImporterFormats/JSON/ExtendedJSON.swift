@@ -6,8 +6,9 @@ import ImporterCore
 enum ExtendedJSON {
     /// The value the object at `index` stands for, or nil when it is an ordinary object.
     static func value(of index: Int, in tree: JSONTree) -> FieldValue? {
-        let node = tree.nodes[index]
-        guard node.kind == .object, node.firstChild >= 0 else { return nil }
+        let first = tree.nodes[index].firstChild
+        guard tree.nodes[index].kind == .object, first >= 0, tree.nodes[first].key?.utf8.first == UInt8(ascii: "$")
+        else { return nil }
         let members = Array(tree.children(of: index))
         guard members.count <= 2, let first = tree.nodes[members[0]].key, first.hasPrefix("$") else { return nil }
         func text(_ member: Int) -> String? {

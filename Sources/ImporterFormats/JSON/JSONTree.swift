@@ -71,8 +71,32 @@ extension StrictJSONParser {
         }
         var cursor = JSONCursor(base: base, count: text.count)
         var tree = JSONTree()
-        /// Per open container: its node, its last child so far, and an object's keys.
-        var open: [(node: Int, last: Int, keys: Set<String>?)] = []
+        /// Per open container: its node, its last child so far, whether it is an object, and
+        /// its keys once it has many (a few are compared one by one: no set to build).
+        var open: [(node: Int, last: Int, isObject: Bool, keys: Set<String>?)] = []
+        /// Whether the open object already has `name`.
+        func isRepeated(_ name: String) -> Bool {
+            let top = open.count - 1
+            if open[top].keys != nil { return !open[top].keys!.insert(name).inserted }
+            var count = 0
+            var member = tree.nodes[open[top].node].firstChild
+            while member >= 0 {
+                if tree.nodes[member].key == name { return true }
+                count += 1
+                member = tree.nodes[member].nextSibling
+            }
+            if count >= 16 {  // from now on, a set
+                var keys = Set<String>(minimumCapacity: count * 2)
+                member = tree.nodes[open[top].node].firstChild
+                while member >= 0 {
+                    keys.insert(tree.nodes[member].key!)
+                    member = tree.nodes[member].nextSibling
+                }
+                keys.insert(name)
+                open[top].keys = keys
+            }
+            return false
+        }
         func enter(key: String?) throws {
             guard open.count < Self.maximumDepth else {
                 throw error("nesting deeper than \(Self.maximumDepth) levels", at: cursor.i)
@@ -82,7 +106,7 @@ extension StrictJSONParser {
                 kind: isObject ? .object : .array, key: key, value: .null, start: cursor.i, end: cursor.i)
             let index = tree.add(node, parent: open.last?.node, after: open.last?.last ?? -1)
             if !open.isEmpty { open[open.count - 1].last = index }
-            open.append((index, -1, isObject ? [] : nil))
+            open.append((index, -1, isObject, nil))
             cursor.i += 1
             cursor.skipSpace()
         }
@@ -94,16 +118,16 @@ extension StrictJSONParser {
             }
             try enter(key: nil)
             while let top = open.last {
-                let closing = top.keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}")
+                let closing = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if cursor.take(closing) {
                     tree.close(top.node, at: cursor.i)
                     open.removeLast()
                 } else {
                     var key: String?
-                    if top.keys != nil {
+                    if top.isObject {
                         let keyOffset = cursor.i
                         let name = try self.key(&cursor)
-                        guard open[open.count - 1].keys!.insert(name).inserted else {
+                        guard !isRepeated(name) else {
                             throw error("the key \"\(name)\" appears twice in the object", at: keyOffset)
                         }
                         key = name
@@ -119,7 +143,7 @@ extension StrictJSONParser {
                         parent: top.node, after: top.last)
                     open[open.count - 1].last = index
                 }
-                try afterElement(&cursor, open.last.map { $0.keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}") })
+                try afterElement(&cursor, open.last.map { $0.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]") })
             }
             try end(&cursor)
             return .success(tree)

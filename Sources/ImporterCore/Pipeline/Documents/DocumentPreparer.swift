@@ -74,19 +74,25 @@ final class DocumentPreparer {
         }
         keep(outcomes[0])
         if case .rejected(_, let rejection)? = outcomes[0] { found(rejection, at: "") }
-        for element in elements {
-            let parentSlot = element.parent.map { $0 + 1 } ?? 0
+        // By index: copying each element would retain every array it holds.
+        for index in elements.indices {
+            let parentSlot = elements[index].parent.map { $0 + 1 } ?? 0
             guard let parentKey = keyFields[parentSlot] else {
                 outcomes.append(nil)
                 keep(nil, parentCause: causes[parentSlot])
                 continue
             }
-            let role = roles[element.node]
-            var assigning = Array(zip(role.parentKeyAttributes, parentKey)).map { (index: $0.0, field: $0.1) }
-            if let position = role.positionAttribute { assigning.append((position, .number(String(element.position)))) }
-            let outcome = preparers[element.node].outcome(
-                of: element.record, ordinal: ordinal(element.node), assigning: assigning)
-            if case .rejected(_, let rejection) = outcome { found(rejection, at: element.pointer) }
+            let node = elements[index].node
+            let role = roles[node]
+            var assigning: [(index: Int, field: FieldValue)] = []
+            assigning.reserveCapacity(parentKey.count + 1)
+            for (attribute, field) in zip(role.parentKeyAttributes, parentKey) { assigning.append((attribute, field)) }
+            if let position = role.positionAttribute {
+                assigning.append((position, .number(String(elements[index].position))))
+            }
+            let outcome = preparers[node].outcome(
+                of: elements[index].record, ordinal: ordinal(node), assigning: assigning)
+            if case .rejected(_, let rejection) = outcome { found(rejection, at: elements[index].pointer) }
             outcomes.append(outcome)
             keep(outcome)
         }
@@ -97,10 +103,10 @@ final class DocumentPreparer {
             return
         }
         add(outcomes[0], of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
-        for (index, element) in elements.enumerated() {
+        for index in elements.indices {
             add(
-                outcomes[index + 1], of: element.record, pointer: element.pointer, node: element.node,
-                cause: causes[index + 1], into: &chunks, ordinal: ordinal)
+                outcomes[index + 1], of: elements[index].record, pointer: elements[index].pointer,
+                node: elements[index].node, cause: causes[index + 1], into: &chunks, ordinal: ordinal)
         }
     }
 
