@@ -116,9 +116,9 @@ package struct RunReport: Codable, Sendable {
 
     /// The delete phase of a sync run.
     package struct DeletePhase: Codable, Sendable {
-        /// What deleted: `sync` (`mode: sync`) or `documents` (children that left their
-        /// re-loaded documents, docs/documents.md#re-loading).
-        package var phase = "sync"
+        /// `documents` when the items deleted are children that left their re-loaded documents
+        /// (docs/documents.md#re-loading-a-document); nil for `mode: sync`.
+        package var phase: String?
         /// Why nothing was deleted, when the phase was refused (`maxDeletes`, an aborted run, …).
         package var refused: String?
         /// Items deleted per entity, cascades included.
