@@ -87,9 +87,10 @@ package final class DecodingSource: ByteSource {
         outputStart = 0
         carry = available - consumed
         if read == 0 {
-            // Without more bytes a carried code unit (a high surrogate, an odd byte) is no character.
+            // Without more bytes what was carried is no character: a high surrogate, an odd
+            // byte, or both; one 0xFF for each (UTF-16 carries at most 3 bytes).
             finished = true
-            if carry > 0 {
+            for _ in 0..<(carry + 1) / 2 {
                 output[outputEnd] = Self.unmapped
                 outputEnd += 1
             }
