@@ -43,9 +43,9 @@ final class RecordPreparer {
 
     /// What becomes of a record.
     enum Outcome {
-        /// Its record, and the fields of its key attributes as the map made them (what its
-        /// children in a document take as their parent's key).
-        case prepared(PreparedRecord, keyFields: [FieldValue])
+        /// Its record, and its fields as the map made them (a document's children take their
+        /// parent's key from them).
+        case prepared(PreparedRecord, fields: [FieldValue])
         /// Its key as far as it could be read, and why.
         case rejected(key: Value?, Rejection)
     }
@@ -82,12 +82,11 @@ final class RecordPreparer {
             case .failure(let rejection): return .rejected(key: entity.key(of: values), rejection)
             }
         }
-        let keyFields = [fields[entity.hashKeyIndex]] + (entity.rangeKeyIndex.map { [fields[$0]] } ?? [])
         return .prepared(
             PreparedRecord(
                 inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
                 values: values, ordinal: ordinal),
-            keyFields: keyFields)
+            fields: fields)
     }
 
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.

@@ -40,9 +40,9 @@ enum DecodedRecords {
 }
 
 /// A reader's records, restated by `DecodedRecords`.
-final class DecodedReader: RecordReader {
+class DecodedReader: RecordReader {
     private let reader: RecordReader
-    private let encoding: TextEncoding
+    let encoding: TextEncoding
 
     init(_ reader: RecordReader, encoding: TextEncoding) {
         self.reader = reader
@@ -57,23 +57,16 @@ final class DecodedReader: RecordReader {
 }
 
 /// A partitioned reader's records and parts' records, restated by `DecodedRecords`.
-final class DecodedPartitionedReader: PartitionedRecordReader {
-    private let reader: PartitionedRecordReader
-    private let encoding: TextEncoding
+final class DecodedPartitionedReader: DecodedReader, PartitionedRecordReader {
+    private let partitioned: PartitionedRecordReader
 
     init(_ reader: PartitionedRecordReader, encoding: TextEncoding) {
-        self.reader = reader
-        self.encoding = encoding
-    }
-
-    var bytesRead: Int64 { reader.bytesRead }
-
-    func next() throws -> SourceRecord? {
-        try reader.next().map { DecodedRecords.restated($0, encoding: encoding) }
+        partitioned = reader
+        super.init(reader, encoding: encoding)
     }
 
     func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
-        guard let part = try reader.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {
+        guard let part = try partitioned.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {
             return nil
         }
         return DecodedReader(part, encoding: encoding)

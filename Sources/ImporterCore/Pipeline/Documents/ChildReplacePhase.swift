@@ -44,6 +44,7 @@ struct ChildReplacePhase {
                 "\(count) rejected \(entity) record(s) have no readable key, so the stored children they meant cannot be told apart; no document's children were replaced. Fix them (see rejects.ndjson) and run again"
             return phase
         }
+        let parentEntities = parents.mapValues { model.entity(named: $0.parentEntity)! }
         let entities = model.parentsFirstOrder.compactMap { name in
             parents[name] != nil ? model.entity(named: name) : nil
         }
@@ -56,8 +57,7 @@ struct ChildReplacePhase {
                     // A child of a parent this run loaded (and did not reject).
                     let role = parents[entity.name]!
                     let parentKey = Value.key(item, at: role.parentKeyAttributes)
-                    guard let parent = model.entity(named: role.parentEntity), !parentKey.isNull else { return false }
-                    return try keys.wasLoaded(parentKey, entity: parent)
+                    return try !parentKey.isNull && keys.wasLoaded(parentKey, entity: parentEntities[entity.name]!)
                 },
                 candidates: { entity, body in
                     try readChildren(of: entity, role: parents[entity.name]!, keys: keys, body)

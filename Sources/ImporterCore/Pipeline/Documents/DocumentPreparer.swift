@@ -56,19 +56,20 @@ final class DocumentPreparer {
         }
         // The root's outcome, then each element's; nil for one under a rejected element.
         var outcomes: [RecordPreparer.Outcome?] = [preparers[0].outcome(of: document.root, ordinal: ordinal(0))]
-        var keyFields: [[FieldValue]?] = []
+        // Per record: its mapped fields, whose key its children take; nil when rejected.
+        var fields: [[FieldValue]?] = []
         // Per record: the rejection of it or of the rejected element above it.
         var causes: [Rejection?] = []
         func keep(_ outcome: RecordPreparer.Outcome?, parentCause: Rejection? = nil) {
             switch outcome {
-            case .prepared(_, let key)?:
-                keyFields.append(key)
+            case .prepared(_, let mapped)?:
+                fields.append(mapped)
                 causes.append(nil)
             case .rejected(_, let rejection)?:
-                keyFields.append(nil)
+                fields.append(nil)
                 causes.append(rejection)
             case nil:
-                keyFields.append(nil)
+                fields.append(nil)
                 causes.append(parentCause)
             }
         }
@@ -77,7 +78,7 @@ final class DocumentPreparer {
         // By index: copying each element would retain every array it holds.
         for index in elements.indices {
             let parentSlot = elements[index].parent.map { $0 + 1 } ?? 0
-            guard let parentKey = keyFields[parentSlot] else {
+            guard let parentFields = fields[parentSlot] else {
                 outcomes.append(nil)
                 keep(nil, parentCause: causes[parentSlot])
                 continue
@@ -85,8 +86,11 @@ final class DocumentPreparer {
             let node = elements[index].node
             let role = roles[node]
             var assigning: [(index: Int, field: FieldValue)] = []
-            assigning.reserveCapacity(parentKey.count + 1)
-            for (attribute, field) in zip(role.parentKeyAttributes, parentKey) { assigning.append((attribute, field)) }
+            assigning.reserveCapacity(role.parentKeyAttributes.count + 1)
+            let parentEntity = preparers[role.shape.nodes[node].parent!].entity
+            for (attribute, keyIndex) in zip(role.parentKeyAttributes, parentEntity.keyIndices) {
+                assigning.append((attribute, parentFields[keyIndex]))
+            }
             if let position = role.positionAttribute {
                 assigning.append((position, .number(String(elements[index].position))))
             }
