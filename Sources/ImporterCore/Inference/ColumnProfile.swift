@@ -17,6 +17,8 @@ struct ColumnProfile {
     var textBytes = 0
     /// The first value of a type no attribute holds (a JSON object, say), for the comment.
     var example: String?
+    /// Some value is a JSON object or array's text.
+    var holdsComposite = false
 
     init(name: String, missingRecords: Int = 0) {
         self.name = name
@@ -37,6 +39,7 @@ struct ColumnProfile {
             hashes.append(KeyHash.null)
             return
         }
+        if case .composite = field { holdsComposite = true }
         let reading = KeyHash.of(field)
         let hadType = !types.isEmpty
         types.observe(field, form: reading.form)

@@ -26,7 +26,10 @@ struct EntityBuilder {
             }
             let base =
                 entity.columns != nil
-                ? column.name : Identifiers.attributeName(forField: column.name, position: position)
+                ? column.name
+                : profile.objectFields.isEmpty || !column.name.contains(".")
+                    ? Identifiers.attributeName(forField: column.name, position: position)
+                    : Identifiers.attributeName(forPath: column.name, position: position)
             attribute.name = Identifiers.unique(base, in: taken)
             taken.insert(attribute.name.lowercased())
             entity.attributes.append(attribute)

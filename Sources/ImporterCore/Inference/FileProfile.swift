@@ -18,6 +18,11 @@ package struct FileProfile {
     package private(set) var failures = 0
     /// The first failure's line and message, for the model's comment.
     package private(set) var firstFailure: String?
+    /// JSON documents: the arrays of objects in the records, each an entity of its own.
+    package var children: [ChildProfile] = []
+    /// JSON documents: the fields holding objects, read as the dotted names of their fields
+    /// (`currency` for `currency.code`), whether or not any was kept.
+    package var objectFields: [String] = []
     var columns: [ColumnProfile] = []
     private var columnIndex: [String: Int] = [:]
     /// The previous record's names and their columns (JSON records usually repeat them).
@@ -30,6 +35,9 @@ package struct FileProfile {
         self.format = format
         self.csv = csv
     }
+
+    /// Whether a field held a JSON object or array: the records may be documents.
+    package var holdsComposites: Bool { columns.contains { $0.holdsComposite } }
 
     /// The names of the columns, in the order first seen.
     package var columnNames: [String] { columns.map(\.name) }

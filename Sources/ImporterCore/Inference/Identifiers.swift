@@ -28,6 +28,15 @@ enum Identifiers {
         return name
     }
 
+    /// A dotted path into nested objects as an attribute name: `currency.code` → `currencyCode`.
+    static func attributeName(forPath path: String, position: Int) -> String {
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false).enumerated().map {
+            let part = attributeName(forField: String($1), position: position)
+            return $0 == 0 ? part : part.prefix(1).uppercased() + part.dropFirst()
+        }
+        return attributeName(forField: parts.joined(), position: position)
+    }
+
     /// `name`, or `name2`, `name3`, … : the first not in `taken` (compared without case).
     static func unique(_ name: String, in taken: Set<String>) -> String {
         guard taken.contains(name.lowercased()) else { return name }

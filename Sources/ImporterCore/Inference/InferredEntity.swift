@@ -23,17 +23,37 @@ enum InferredKey {
     case computed(attribute: Int, fields: [String], separator: String, duplicates: Int, nulls: Int)
 }
 
-/// A to-one relationship suggested from a column's values and another entity's keys.
+/// A to-one relationship suggested from a column's values and another entity's keys, or one of
+/// the pair a document's nesting makes (a child's to-one to its parent, and the parent's
+/// to-many to its children).
 struct InferredRelationship {
     var name: String
     var destination: String
-    /// The attribute holding the destination's hash key.
+    /// The attribute holding the destination's hash key (unused by a to-many).
     var attribute: Int
     /// Non-null values of the attribute, and how many of them are destination keys.
     var values: Int
     var found: Int
+    /// The attribute holding the destination's range key, when it has one (nesting only).
+    var rangeAttribute: Int?
+    /// Set for the relationships of a document's nesting: the other side's name.
+    var inverse: String?
+    var toMany = false
 
     var share: Double { values == 0 ? 0 : Double(found) / Double(values) }
+}
+
+/// Where a child entity's records are: the elements of an array in its parent's records
+/// (docs/infer.md#documents).
+struct Nesting {
+    /// The parent entity's index in the model.
+    var parent: Int
+    /// The array's path in the parent's records.
+    var arrayPath: [String]
+    /// The child's to-one relationship to the parent.
+    var relationship: String
+    /// The attribute given the element's index, when the child is keyed by it.
+    var position: String?
 }
 
 /// One entity (one input file): the model's part and the pipeline source's.
@@ -54,6 +74,8 @@ struct InferredEntity {
     var columns: [String]?
     /// Comments written before the entity in the model.
     var notes: [String] = []
+    /// Set for the elements of a document's array (nil: a file's records).
+    var nesting: Nesting?
 
     /// Field → attribute, where a field's name is not the attribute's (`map.rename`).
     var renames: [(field: String, attribute: String)] {

@@ -5,7 +5,7 @@ struct ModelDocument {
 
     var text: String {
         var lines = [
-            "# Inferred by `importer model infer` from \(model.entities.count) file(s): a starting point.",
+            "# Inferred by `importer model infer` from \(model.entities.filter { $0.nesting == nil }.count) file(s): a starting point.",
             "# Check the types, keys and relationships (the comments say how each was found).",
             "model: \(Identifiers.yaml(model.name))",
             "version: 1",
@@ -17,7 +17,8 @@ struct ModelDocument {
 
     private func entity(_ entity: InferredEntity) -> [String] {
         let profile = entity.profile
-        let read = profile.sampled ? "the first \(profile.records) records" : "\(profile.records) records"
+        let unit = entity.nesting == nil ? "records" : "elements"
+        let read = profile.sampled ? "the first \(profile.records) \(unit)" : "\(profile.records) \(unit)"
         var lines = [
             "  \(Identifiers.yaml(entity.name)):",
             "    # \(Self.comment(FilePaths.lastComponent(profile.path))): \(read)",
@@ -59,6 +60,7 @@ struct ModelDocument {
     }
 
     private func relationship(_ relationship: InferredRelationship, entity: InferredEntity) -> String {
+        if let inverse = relationship.inverse { return nesting(relationship, inverse: inverse, entity: entity) }
         let key = entity.attributes[relationship.attribute].name
         let share =
             relationship.found == relationship.values
@@ -67,6 +69,22 @@ struct ModelDocument {
         return
             "      \(Identifiers.yaml(relationship.name)): { destination: \(Identifiers.yaml(relationship.destination)), key: \(Identifiers.yaml(key)) }"
             + "   # suggested: \(share)"
+    }
+
+    /// A relationship of the documents' nesting: the child's to-one on the parent's key, the
+    /// parent's to-many, whose deletes cascade as replacing a document's children does.
+    private func nesting(_ relationship: InferredRelationship, inverse: String, entity: InferredEntity) -> String {
+        let destination = Identifiers.yaml(relationship.destination)
+        guard !relationship.toMany else {
+            return
+                "      \(Identifiers.yaml(relationship.name)): { destination: \(destination), toMany: true, inverse: \(Identifiers.yaml(inverse)), deleteRule: cascade }   # the documents' nesting"
+        }
+        var key = Identifiers.yaml(entity.attributes[relationship.attribute].name)
+        if let range = relationship.rangeAttribute {
+            key = "[\(key), \(Identifiers.yaml(entity.attributes[range].name))]"
+        }
+        return
+            "      \(Identifiers.yaml(relationship.name)): { destination: \(destination), key: \(key), inverse: \(Identifiers.yaml(inverse)) }   # the documents' nesting"
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -26,10 +26,12 @@ package enum ModelInference {
             let name = Identifiers.unique(Identifiers.entityName(forFile: profile.path), in: names)
             names.insert(name.lowercased())
             var builder = EntityBuilder(profile: profile, sharedMarkers: shared)
-            entities.append(try withKey(builder.build(name: name), computesKeys: computesKeys))
+            entities.append(try withKey(namingMongoID(builder.build(name: name)), computesKeys: computesKeys))
+            try addChildren(
+                profile.children, of: entities.count - 1, to: &entities, names: &names, computesKeys: computesKeys)
         }
         var suggester = RelationshipSuggester(entities: entities)
-        return InferredModel(name: modelName, entities: suggester.suggest())
+        return InferredModel(name: modelName, entities: relateNesting(suggester.suggest()))
     }
 
     /// Whether `name` can name a model (`[A-Za-z_][A-Za-z0-9_]*`).
@@ -43,9 +45,9 @@ package enum ModelInference {
     }
 
     /// The entity with its key (a column, a pair, or a computed `rowKey`) and version attribute.
-    private static func withKey(_ entity: InferredEntity, computesKeys: Bool) throws -> InferredEntity {
+    static func withKey(_ entity: InferredEntity, computesKeys: Bool) throws -> InferredEntity {
         var entity = entity
-        var taken = Set(entity.attributes.map { $0.name.lowercased() })
+        let taken = Set(entity.attributes.map { $0.name.lowercased() })
         let (key, notes) = KeyFinder(entity).find()
         entity.notes += notes
         if let key {
@@ -61,7 +63,6 @@ package enum ModelInference {
                     "its records have no field a key can be made of; infer needs at least one column")
             }
             let name = Identifiers.unique("rowKey", in: taken)
-            taken.insert(name.lowercased())
             let fields = found.fields.map { entity.attributes[$0].field! }
             entity.attributes.append(
                 InferredAttribute(name: name, field: nil, column: nil, type: .string, required: true))
@@ -74,6 +75,13 @@ package enum ModelInference {
             entity.notes += rowKeyNotes(
                 name, fields: fields, leftOut: leftOut, duplicates: found.duplicates, nulls: found.nulls)
         }
+        return withVersion(entity)
+    }
+
+    /// The entity with its version attribute: `version`, else `_version`, else a number after it.
+    static func withVersion(_ entity: InferredEntity) -> InferredEntity {
+        var entity = entity
+        let taken = Set(entity.attributes.map { $0.name.lowercased() })
         entity.versionAttribute = Identifiers.unique(taken.contains("version") ? "_version" : "version", in: taken)
         return entity
     }
@@ -131,6 +139,10 @@ package struct InferredModel {
     package var summary: [String] {
         entities.map { entity in
             var line = "\(entity.name): \(entity.profile.records) records of \(entity.profile.path)"
+            if let nesting = entity.nesting {
+                line =
+                    "\(entity.name): \(entity.profile.records) elements of \(nesting.arrayPath.joined(separator: ".")) in \(entities[nesting.parent].name) of \(entity.profile.path)"
+            }
             switch entity.key {
             case .single(let index): line += ", key \(entity.attributes[index].name)"
             case .pair(let hash, let range):
@@ -138,7 +150,7 @@ package struct InferredModel {
             case .computed(let index, _, _, _, _): line += ", no key: \(entity.attributes[index].name) computed"
             case nil: line += ", no key: name one in the model before loading"
             }
-            for relationship in entity.relationships {
+            for relationship in entity.relationships where relationship.inverse == nil {
                 line += ", \(relationship.name) → \(relationship.destination) (\(percent(relationship.share)))"
             }
             return line

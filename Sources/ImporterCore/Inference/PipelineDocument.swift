@@ -13,14 +13,16 @@ struct PipelineDocument {
             "model: \(JSONText.quote(modelPath))",
             "sources:",
         ]
-        for (entity, path) in zip(model.entities, sourcePaths) { lines += source(entity, path: path) }
+        let roots = model.entities.indices.filter { model.entities[$0].nesting == nil }
+        for (root, path) in zip(roots, sourcePaths) { lines += source(root, path: path) }
         lines.append("destination: { type: sqlite, path: \(JSONText.quote(name + ".sqlite")) }")
         lines += errors()
         lines.append("report: { directory: \(JSONText.quote("reports/" + name)) }")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func source(_ entity: InferredEntity, path: String) -> [String] {
+    private func source(_ index: Int, path: String) -> [String] {
+        let entity = model.entities[index]
         var lines = [
             "  - entity: \(Identifiers.yaml(entity.name))", "    path: \(JSONText.quote(path))",
             "    format: \(entity.profile.format.rawValue)",
@@ -42,7 +44,14 @@ struct PipelineDocument {
         }
         let map = self.map(entity)
         if !map.isEmpty { lines += ["    map:"] + map.map { "      " + $0 } }
-        let kept = entity.relationships.filter { $0.found < $0.values }
+        lines += children(of: index, indent: "    ")
+        // A document's sources-level reference policies hold for its children too.
+        let family = [index] + descendants(of: index)
+        var kept: [InferredRelationship] = []
+        for relationship in family.flatMap({ model.entities[$0].relationships })
+        where relationship.found < relationship.values && !kept.contains(where: { $0.name == relationship.name }) {
+            kept.append(relationship)
+        }
         if !kept.isEmpty {
             let policies = kept.map { "\(Identifiers.yaml($0.name)): keep" }.joined(separator: ", ")
             lines.append(
@@ -51,16 +60,61 @@ struct PipelineDocument {
         return lines
     }
 
+    /// The `children:` of the entity at `index`: one per array of its records, nested.
+    private func children(of index: Int, indent: String) -> [String] {
+        let children = model.entities.indices.filter { model.entities[$0].nesting?.parent == index }
+        guard !children.isEmpty else { return [] }
+        var lines = [indent + "children:"]
+        for child in children {
+            let entity = model.entities[child], nesting = entity.nesting!
+            let inner = indent + "    "
+            lines.append(indent + "  \(Self.plainOrQuoted(nesting.arrayPath.joined(separator: "."))):")
+            lines.append(inner + "entity: \(Identifiers.yaml(entity.name))")
+            lines.append(inner + "parent: \(Identifiers.yaml(nesting.relationship))")
+            if let position = nesting.position { lines.append(inner + "position: \(Identifiers.yaml(position))") }
+            let map = self.map(entity)
+            if !map.isEmpty { lines += [inner + "map:"] + map.map { inner + "  " + $0 } }
+            lines += self.children(of: child, indent: inner)
+        }
+        return lines
+    }
+
+    /// A path of names as a plain YAML key, else quoted.
+    private static func plainOrQuoted(_ path: String) -> String {
+        let plain = path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+            ModelChecks.isValidName(String($0))
+        }
+        return plain && Identifiers.yaml(path) == path ? path : JSONText.quote(path)
+    }
+
+    private func descendants(of index: Int) -> [Int] {
+        model.entities.indices.filter { model.entities[$0].nesting?.parent == index }.flatMap {
+            [$0] + descendants(of: $0)
+        }
+    }
+
     private func map(_ entity: InferredEntity) -> [String] {
         var lines: [String] = []
-        let renames = entity.renames
+        // A dotted field is a path into nested objects: `map.fields`.
+        let renames = entity.renames.filter { !$0.field.contains(".") || entity.profile.objectFields.isEmpty }
+        let paths = entity.renames.filter { $0.field.contains(".") && !entity.profile.objectFields.isEmpty }
         if !renames.isEmpty {
             lines.append(
                 "rename: { \(renames.map { "\(JSONText.quote($0.field)): \(Identifiers.yaml($0.attribute))" }.joined(separator: ", ")) }"
             )
         }
-        if !entity.dropped.isEmpty {
-            lines.append("drop: [\(entity.dropped.map { JSONText.quote($0.field) }.joined(separator: ", "))]")
+        if !paths.isEmpty {
+            lines.append(
+                "fields: { \(paths.map { "\(Identifiers.yaml($0.attribute)): \(JSONText.quote($0.field))" }.joined(separator: ", ")) }"
+            )
+        }
+        // An object no attribute reads a path of is dropped whole.
+        let unread = entity.profile.objectFields.filter { object in
+            !entity.attributes.contains { $0.field?.hasPrefix(object + ".") ?? false }
+        }
+        let dropped = entity.dropped.map(\.field).filter { !$0.contains(".") || entity.profile.objectFields.isEmpty }
+        if !(dropped + unread).isEmpty {
+            lines.append("drop: [\((dropped + unread).map { JSONText.quote($0) }.joined(separator: ", "))]")
         }
         if case .computed(let index, let fields, let separator, _, _) = entity.key {
             let template = fields.map { "{\($0)}" }.joined(separator: separator)

@@ -28,19 +28,23 @@ package enum FileScanner {
             if sample == nil, let partitioned = reader as? PartitionedRecordReader,
                 parallel ?? PartProfiler.coresAreIdle()
             {
-                var whole = try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
-                whole.encoding = encoding
-                return whole
+                profile = try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
+                profile.encoding = encoding
+            } else {
+                while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
+                    count += 1
+                    profile.observe(record, quotedCells: quoted)
+                }
+                profile.sampled = sample.map { count >= $0 } ?? false
             }
-            while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
-                count += 1
-                profile.observe(record, quotedCells: quoted)
-            }
+            guard csv == nil, profile.holdsComposites else { return profile }
+            // Objects or arrays in JSON records: read again as documents.
+            return try DocumentProfiler.profile(root: profile, sample: sample) {
+                try ReaderFactory.makeReader(source: source, path: path)
+            } ?? profile
         } catch let error as InputError {
             throw ConfigurationError(file: path, "cannot be read: \(error.message); check the file")
         }
-        profile.sampled = sample.map { count >= $0 } ?? false
-        return profile
     }
 
     /// Cells whose text is a null marker but that were quoted, so are values: read again

@@ -1,0 +1,99 @@
+import ImporterCore
+
+/// What the records of a JSON file hold at one field, over every record
+/// (docs/infer.md#documents): values, objects (whose fields are read as dotted names), or
+/// arrays of objects (whose elements are the records of a child entity). A field that holds
+/// objects in one record and text in another is values: its object or array text is kept.
+final class FieldShape {
+    enum Kind {
+        /// Only nulls, or not seen yet.
+        case unseen
+        case value
+        case object
+        case arrayOfObjects
+    }
+
+    private(set) var kind = Kind.unseen
+    /// An object's fields, or an array's elements' fields.
+    private(set) var fields: [String: FieldShape] = [:]
+    /// Whether an array of objects held an element: `[]` everywhere is no child entity.
+    private var heldElements = false
+
+    /// The shape of the field `name` of this object or these elements.
+    func field(_ name: String) -> FieldShape {
+        if let shape = fields[name] { return shape }
+        let shape = FieldShape()
+        fields[name] = shape
+        return shape
+    }
+
+    /// The shape of `name` as classified, if any record held it.
+    func existing(_ name: String) -> FieldShape? { fields[name] }
+
+    /// Whether some field holds objects or arrays of objects: the records are documents.
+    var holdsNesting: Bool { fields.values.contains { $0.settled == .object || $0.settled == .arrayOfObjects } }
+
+    /// What the field was classified as once every record was seen.
+    var settled: Kind { kind == .arrayOfObjects && !heldElements ? .value : kind }
+
+    func see(_ seen: Kind, elements: Int = 0) {
+        kind = kind == .unseen || kind == seen ? seen : .value
+        if elements > 0 { heldElements = true }
+    }
+
+    /// Learns the shapes of a record's fields (`reader` parses the nested text).
+    func observe(names: [String], values: [FieldValue], reader: NestedJSON) {
+        for (name, value) in zip(names, values) {
+            let member = field(name)
+            switch value {
+            case .null: continue
+            case .composite(let text):
+                switch reader.nested(text) {
+                case .object(let names, let values):
+                    member.see(.object)
+                    member.observe(names: names, values: values, reader: reader)
+                case .objects(let elements):
+                    member.see(.arrayOfObjects, elements: elements.count)
+                    for element in elements {
+                        member.observe(names: element.names, values: element.values, reader: reader)
+                    }
+                case .other:
+                    member.see(.value)
+                }
+            default: member.see(.value)
+            }
+        }
+    }
+}
+
+/// Parses a field's object or array text into fields as `importer run` reads them (the same
+/// parser, MongoDB wrappers as values).
+final class NestedJSON {
+    enum Parsed {
+        case object(names: [String], values: [FieldValue])
+        case objects([(names: [String], values: [FieldValue])])
+        /// Not an object or an array of objects (scalars, mixed, or malformed).
+        case other
+    }
+
+    private let parser = JSONTextParser()
+
+    func nested(_ text: String) -> Parsed {
+        var bytes = Array(text.utf8)
+        guard let first = bytes.first(where: { !isJSONSpace($0) }) else { return .other }
+        if first == UInt8(ascii: "{") {
+            let fields = bytes.withUnsafeMutableBufferPointer { parser.parseRecord(UnsafeBufferPointer($0)) }
+            guard case .success(let (names, values)) = fields else { return .other }
+            return .object(names: names, values: values)
+        }
+        guard first == UInt8(ascii: "[") else { return .other }
+        let reader = JSONArrayReader(source: BytesSource(bytes), maxRecordBytes: Int.max)
+        var elements: [(names: [String], values: [FieldValue])] = []
+        while let element = try? reader.next() {
+            // `[{"$oid": …}]` is an array of MongoDB values, not of objects.
+            guard element.failure == nil, !element.names.allSatisfy({ $0.hasPrefix("$") }) else { return .other }
+            elements.append((element.names, element.values))
+        }
+        return .objects(elements)
+    }
+}
