@@ -90,11 +90,16 @@ extension ModelInference {
         return (withVersion(entity), position)
     }
 
-    /// An attribute named like an id (`_id`, `…Id`, `code`, …), unique and never null.
+    /// An attribute named as the element's own id (`_id`, `id`, `uuid`, `townId` in Town),
+    /// unique and never null. Other id-like names (`sku`, `productId`) name what an element
+    /// refers to, and are unique in a small dump by chance.
     private static func ownID(_ entity: InferredEntity) -> Int? {
-        entity.attributes.indices.first { index in
+        let entityName = Identifiers.folded(entity.name)
+        let names: Set<String> = ["id", "uuid", "guid", entityName + "id", entityName + "uuid"]
+        return entity.attributes.indices.first { index in
             let attribute = entity.attributes[index]
-            guard let column = attribute.column, attribute.required, KeyFinder.looksLikeID(attribute.name),
+            guard let column = attribute.column, attribute.required,
+                attribute.field == "_id" || names.contains(Identifiers.folded(attribute.name)),
                 [.string, .uuid, .int16, .int32, .int64].contains(attribute.type)
             else { return false }
             return HashSet64.allDistinct(entity.profile.columns[column].hashes, count: entity.profile.records)
