@@ -14,8 +14,10 @@ extension ModelCommand {
                 double, date with its format, boolean, uuid, string; a leading zero keeps a number a string); \
                 required where no null was seen; a key (a unique never-null column, else such a pair as hash and \
                 range key, else a rowKey the pipeline computes); relationships where a column's values are mostly \
-                another file's keys. The comments of the model say how each was found. Exit 2 when a file cannot be \
-                read, is empty, or its format is unknown.
+                another file's keys. JSON documents: an entity per array of objects (keyed by its own id, else by its \
+                parent's key and position), nested objects read through map.fields, and the pipeline's children: tree. \
+                The comments of the model say how each was found. Exit 2 when a file cannot be read, is empty, or its \
+                format is unknown.
                 """)
 
         @Argument(help: "The data files, one entity each (.csv, .tsv, .ndjson, .jsonl, .json, also .gz).")
