@@ -6,7 +6,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Work with run reports.",
-        subcommands: [Merge.self])
+        subcommands: [Merge.self, HTML.self])
 
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(

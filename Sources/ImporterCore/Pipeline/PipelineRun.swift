@@ -129,6 +129,7 @@ package struct PipelineRun: ~Copyable {
                 }
             }
         }
+        let sampler = TimelineSampler(recorder)
         try writing?.beginRun(atomic: atomic)
         let bulk = try writing.map { try bulkLoad(inputs, on: $0, resuming: resume.interrupted != nil) } ?? []
 
@@ -189,6 +190,7 @@ package struct PipelineRun: ~Copyable {
             runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk
         )
         .report(recorder, started: started, deletes: deletes)
+        report.timeline = sampler.stop()
         report.resumed = resume.interrupted.map {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
         }
@@ -204,9 +206,11 @@ package struct PipelineRun: ~Copyable {
         report.shard = options.shard.map {
             ShardOfRun($0, entities: options.entities, pipelineDigest: config.textDigest)
         }
-        if !options.dryRun, let history = store as? any RunHistory { try? history.recordRun(report) }
+        let history = store as? any RunHistory
+        if !options.dryRun, let history { try? history.recordRun(report) }
         do {
-            try ReportFiles.write(report, to: reportDirectory)
+            try ReportFiles.write(
+                report, to: reportDirectory, history: try? history?.recentRuns(limit: ReportPage.historyRuns))
         } catch {
             throw ReportNotWrittenError(report: report, directory: reportDirectory, underlying: error)
         }

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Writes `report.json` and `junit.xml` into the report directory, each whole or not at all
-/// (docs/reports.md#report-files).
+/// Writes `report.json`, `junit.xml` and `report.html` into the report directory, each whole
+/// or not at all (docs/reports.md#report-files).
 package enum ReportFiles {
     /// The files a finished run leaves, which a new run removes before it writes anything.
-    static let names = ["report.json", "junit.xml"]
+    static let names = ["report.json", "junit.xml", "report.html"]
 
-    package static func write(_ report: RunReport, to directory: String) throws {
+    /// `history`: the store's latest runs, newest first, for the page's charts (nil: the store
+    /// keeps none).
+    package static func write(_ report: RunReport, to directory: String, history: [RunSummary]? = nil) throws {
         try OutputFile.write(encoder().encode(report), to: FilePaths.join(directory, "report.json"))
         try OutputFile.write(Data(junit(report).utf8), to: FilePaths.join(directory, "junit.xml"))
+        try OutputFile.write(
+            Data(ReportPage(report: report, history: history).html.utf8), to: FilePaths.join(directory, "report.html"))
     }
 
     /// Makes `directory` ready for a run's reports before the run writes anything: creates it,

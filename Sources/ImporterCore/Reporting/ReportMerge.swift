@@ -25,6 +25,7 @@ package enum ReportMerge {
         merged.runId = UUID().uuidString.lowercased()
         merged.mergedRuns = reports.map(\.runId)
         merged.shard = nil
+        merged.timeline = nil  // the shards ran side by side: each report keeps its own
         merged.seconds = merged.finishedAt.timeIntervalSince(merged.startedAt)
         for index in merged.entities.indices {
             let entity = merged.entities[index]

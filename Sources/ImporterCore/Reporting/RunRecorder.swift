@@ -51,6 +51,25 @@ final class RunRecorder: Sendable {
     /// Every input's figures so far.
     var inputs: [Input] { state.withLock { $0.inputs } }
 
+    /// Records read, written (inserted, updated or unchanged) and rejected so far, over all inputs.
+    struct Totals: Equatable, Sendable {
+        var read = 0
+        var written = 0
+        var rejected = 0
+    }
+
+    var totals: Totals {
+        state.withLock { state in
+            var totals = Totals()
+            for input in state.inputs {
+                totals.read += input.counts.read
+                totals.written += input.counts.inserted + input.counts.updated + input.counts.unchanged
+                totals.rejected += input.counts.rejected
+            }
+            return totals
+        }
+    }
+
     var isAborted: Bool { state.withLock { $0.abortReason != nil } }
 
     /// Whether the run aborted, and whether it passed an error limit, under one lock.

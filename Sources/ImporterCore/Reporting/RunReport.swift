@@ -108,6 +108,8 @@ package struct RunReport: Codable, Sendable {
     package var unchangedSince: String?
     /// `--shard K/N`: which slice of which run this report counts (docs/reports.md).
     package var shard: ShardOfRun?
+    /// The stages' throughput over the run, sampled every second.
+    package var timeline: Timeline?
 
     package struct Resume: Codable, Sendable {
         package var runId: String
