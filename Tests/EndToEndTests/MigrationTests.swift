@@ -186,6 +186,12 @@ final class MigrationTests: XCTestCase {
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: directory + "/reports/migration.json"))) as! [String: Any]
         XCTAssertEqual(report.string("status"), "migratedWithRejects")
+        // report.html beside it: the status and each step's figures as text.
+        let page = try String(contentsOfFile: directory + "/reports/report.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("migratedWithRejects</span>"), page)
+        let step = (report["steps"] as! [[String: Any]])[0]
+        XCTAssertTrue(page.contains("data-figure=\"step.2.failed\">\(step.int("failed"))<"), page)
+        XCTAssertEqual(step.int("failed"), failing.count)
     }
 
     func testAnEditedModelVersionIsRefusedUntilTheChangeIsAccepted() throws {

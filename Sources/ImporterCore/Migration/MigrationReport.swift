@@ -58,6 +58,7 @@ package struct MigrationReport: Codable, Sendable {
     package func write(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try OutputFile.write(ReportFiles.encoder().encode(self), to: FilePaths.join(directory, "migration.json"))
+        try OutputFile.write(Data(MigrationPage(report: self).html.utf8), to: FilePaths.join(directory, "report.html"))
     }
 
     /// One `rejects.ndjson` line for an item a migration step cannot take: where it fails and

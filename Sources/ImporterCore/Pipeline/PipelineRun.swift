@@ -110,7 +110,8 @@ package struct PipelineRun: ~Copyable {
             inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) },
             limits: config.errors)
         if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {
-            return try reportUnchanged(stored, recorder: recorder, started: started)
+            return try reportUnchanged(
+                stored, digests: unchanged.digests.map(\.hex), recorder: recorder, started: started)
         }
         let resume = try resumePoint(inputs, atomic: atomic, digests: unchanged?.digests)
         let hint =
@@ -187,7 +188,8 @@ package struct PipelineRun: ~Copyable {
         }
         if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
         var report = RunReportAssembler(
-            runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk
+            runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk,
+            digests: unchanged?.digests.map(\.hex)
         )
         .report(recorder, started: started, deletes: deletes)
         report.timeline = sampler.stop()
@@ -220,7 +222,9 @@ package struct PipelineRun: ~Copyable {
     /// The report of a run whose inputs the store holds unchanged since `stored.runId`: every
     /// record counted read and unchanged, no byte of them read (`bytes` and `seconds` 0),
     /// nothing written.
-    private func reportUnchanged(_ stored: (runId: String, records: [Int]), recorder: RunRecorder, started: Date) throws
+    private func reportUnchanged(
+        _ stored: (runId: String, records: [Int]), digests: [String], recorder: RunRecorder, started: Date
+    ) throws
         -> RunReport
     {
         try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson")).close()
@@ -231,7 +235,8 @@ package struct PipelineRun: ~Copyable {
             }
         }
         let report = RunReportAssembler(
-            runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId
+            runId: runId, config: config, model: model, dryRun: false, bulkEntities: [], unchangedSince: stored.runId,
+            digests: digests
         )
         .report(recorder, started: started, deletes: nil)
         return try publish(report)

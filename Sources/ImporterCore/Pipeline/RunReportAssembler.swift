@@ -11,13 +11,17 @@ struct RunReportAssembler {
     let bulkEntities: Set<String>
     /// The run whose stored records this one found its inputs unchanged since, if it did.
     var unchangedSince: String? = nil
+    /// Each input's digest, when the run took them.
+    var digests: [String]? = nil
 
     func report(_ recorder: RunRecorder, started: Date, deletes: RunReport.DeletePhase?) -> RunReport {
         let finished = Date()
-        let inputReports = recorder.inputs.map { input in
+        let inputReports = recorder.inputs.enumerated().map { index, input in
             RunReport.InputReport(
                 source: input.source, entity: input.entity, format: input.format, bytes: input.bytes,
-                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished), counts: input.counts
+                seconds: (input.finished ?? finished).timeIntervalSince(input.started ?? finished),
+                counts: input.counts,
+                digest: digests?[index]
             )
         }
         let entities = entityReports(inputReports, deletes: deletes, references: recorder.missingReferences)

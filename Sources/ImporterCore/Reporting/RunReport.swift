@@ -22,6 +22,9 @@ package struct RunReport: Codable, Sendable {
         package var bytes: Int64
         package var seconds: Double
         package var counts: Counts
+        /// The file's digest (XXH64 of its blocks, docs/writes.md#inputs-unchanged-since-the-last-run),
+        /// when the run took one: local files of an upsert run with checkpoints.
+        package var digest: String?
     }
 
     package struct EntityReport: Codable, Sendable {

@@ -212,10 +212,10 @@ package struct ReportPage {
         guard !report.inputs.isEmpty else { return "" }
         var html = "<section id=\"inputs\"><h2>Inputs</h2><table><thead><tr><th>source</th><th>entity</th>"
         html += "<th>format</th><th class=\"n\">bytes</th><th class=\"n\">records</th><th class=\"n\">rejected</th>"
-        html += "<th class=\"n\">seconds</th></tr></thead><tbody>\n"
+        html += "<th class=\"n\">seconds</th><th>digest (XXH64)</th></tr></thead><tbody>\n"
         for input in report.inputs {
             html +=
-                "<tr><td><code>\(HTMLText.escaped(input.source))</code></td><td>\(HTMLText.escaped(input.entity))</td><td>\(HTMLText.escaped(input.format))</td><td class=\"n\">\(HTMLText.bytes(input.bytes))</td><td class=\"n\">\(HTMLText.figure(input.counts.read))</td><td class=\"n\">\(HTMLText.figure(input.counts.rejected))</td><td class=\"n\">\(String(format: "%.2f", input.seconds))</td></tr>\n"
+                "<tr><td><code>\(HTMLText.escaped(input.source))</code></td><td>\(HTMLText.escaped(input.entity))</td><td>\(HTMLText.escaped(input.format))</td><td class=\"n\">\(HTMLText.bytes(input.bytes))</td><td class=\"n\">\(HTMLText.figure(input.counts.read))</td><td class=\"n\">\(HTMLText.figure(input.counts.rejected))</td><td class=\"n\">\(String(format: "%.2f", input.seconds))</td><td><code>\(input.digest ?? "—")</code></td></tr>\n"
         }
         return html + "</tbody></table></section>\n"
     }
