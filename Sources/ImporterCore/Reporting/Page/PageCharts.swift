@@ -50,9 +50,10 @@ enum PageCharts {
         svg +=
             "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"4\" height=\"4\" fill=\"#1d4ed8\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" stroke=\"#93c5fd\" stroke-width=\"2\"/></pattern></defs>"
         for (index, value) in values.enumerated() {
-            let barHeight = max(value > 0 ? 1 : 0, value / peak * (height - bottom - top))
-            let x = 4 + Double(index) * slot
             let isMarked = index == marked
+            // This run's bar shows even at 0: a stub on the baseline.
+            let barHeight = max(value > 0 || isMarked ? 2 : 0, value / peak * (height - bottom - top))
+            let x = 4 + Double(index) * slot
             svg += String(
                 format:
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%@\"><title>%@</title></rect>",
