@@ -31,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Warnings and notices go through a `Logger`; the library never prints (docs/library.md#warnings-and-progress).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // A run's counters and timers (docs/reports.md#metrics): swift-metrics in the library,
+        // written as Prometheus text by the CLI (`report: { metrics: prometheus }`).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation` (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -50,7 +54,7 @@ let package = Package(
             name: "ImporterCore",
             dependencies: [
                 .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log"), "CNettle",
-                "CPrefetch",
+                "CPrefetch", .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
         .target(name: "ImporterFormats", dependencies: ["ImporterCore", "CArchive"]),
@@ -89,6 +93,8 @@ let package = Package(
                 .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
         // What the fuzz targets (Fuzz/, scripts/fuzz) do with an input; FuzzCorpusTests replays their corpus.

@@ -152,6 +152,7 @@ func runPipeline(
             reportDirectory: reportDirectory)
     }
     defer { store?.close() }
+    let metrics = config.reportMetrics == .prometheus ? PrometheusFile() : nil
     let run = PipelineRun(
         config: config, model: model, versions: versions, store: store, options: options, makeReader: makeReader)
     var report: RunReport
@@ -168,6 +169,11 @@ func runPipeline(
         throw ExitCode(3)
     }
     var summary = SummaryTable.render(report)
+    if reportError == nil, let metrics {
+        do { try metrics.write(to: reportDirectory) } catch {
+            reportError = ReportNotWrittenError(report: report, directory: reportDirectory, underlying: error)
+        }
+    }
     if let reportError {
         summary += "importer: \(reportError)\n"
     } else {

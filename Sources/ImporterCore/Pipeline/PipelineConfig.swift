@@ -12,6 +12,8 @@ package struct PipelineConfig: Sendable {
     package var retry: RetryConfig
     package var errors: ErrorLimits
     package var reportDirectory: String
+    /// `report.metrics`: a metrics file the CLI writes beside report.json (docs/reports.md#metrics).
+    package var reportMetrics: ReportMetrics?
     /// `s3:` — where `s3://` sources are read from (docs/pipeline.md#s3-sources).
     package var s3 = S3Config()
     /// The objects `s3://` sources name, by URL, as listed when the run started (the readers
@@ -193,4 +195,10 @@ package struct ErrorLimits: Sendable {
     /// `maxErrorRatio` applies once this many records were read: a few bad records among the
     /// first ones, or in a small file, are no share to judge a run by.
     package var minRecords = 1000
+}
+
+/// The metrics files a run can write beside report.json (docs/reports.md#metrics).
+package enum ReportMetrics: String, Sendable {
+    /// `metrics.prom`, in the Prometheus text format (node-exporter's textfile collector).
+    case prometheus
 }

@@ -46,9 +46,16 @@ package struct PipelineLoader {
             errors: try top["errors"].map(parseErrors) ?? ErrorLimits(),
             reportDirectory: resolve("reports", against: directory))
         if let report = top["report"] {
-            let fields = try report.fields(allowed: ["directory"])
+            let fields = try report.fields(allowed: ["directory", "metrics"])
             if let directoryNode = fields["directory"] {
                 config.reportDirectory = resolve(try scalar(directoryNode), against: directory)
+            }
+            if let metricsNode = fields["metrics"] {
+                let word = try scalar(metricsNode)
+                guard let format = ReportMetrics(rawValue: word) else {
+                    throw metricsNode.error("unknown metrics format '\(word)'; use prometheus")
+                }
+                config.reportMetrics = format
             }
         }
         if let s3 = top["s3"] {

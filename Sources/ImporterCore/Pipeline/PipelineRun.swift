@@ -210,9 +210,14 @@ package struct PipelineRun: ~Copyable {
         }
         let history = store as? any RunHistory
         if !options.dryRun, let history { try? history.recordRun(report) }
+        let recent = try? history?.recentRuns(limit: ReportPage.historyRuns)
+        let finishedInput: (RunStatus?) -> Bool = { $0 == .succeeded || $0 == .partial }
+        RunMetrics.record(
+            report,
+            lastSuccess: !report.dryRun && finishedInput(report.status)
+                ? report.finishedAt : recent?.first { finishedInput($0.status) }?.finished)
         do {
-            try ReportFiles.write(
-                report, to: reportDirectory, history: try? history?.recentRuns(limit: ReportPage.historyRuns))
+            try ReportFiles.write(report, to: reportDirectory, history: recent)
         } catch {
             throw ReportNotWrittenError(report: report, directory: reportDirectory, underlying: error)
         }

@@ -4,7 +4,7 @@ import Foundation
 /// or not at all (docs/reports.md#report-files).
 package enum ReportFiles {
     /// The files a finished run leaves, which a new run removes before it writes anything.
-    static let names = ["report.json", "junit.xml", "report.html"]
+    static let names = ["report.json", "junit.xml", "report.html", "metrics.prom"]
 
     /// `history`: the store's latest runs, newest first, for the page's charts (nil: the store
     /// keeps none).
@@ -111,6 +111,12 @@ package struct ReportNotWrittenError: Error, CustomStringConvertible, Sendable {
     package let report: RunReport
     package let directory: String
     package let underlying: any Error
+
+    package init(report: RunReport, directory: String, underlying: any Error) {
+        self.report = report
+        self.directory = directory
+        self.underlying = underlying
+    }
 
     package var description: String { "the run's reports could not be written to \(directory): \(underlying)" }
 }
