@@ -37,7 +37,9 @@ package enum RunMetrics {
                 .recordSeconds(reading)
         }
         var reasons: [String: [String: Int]] = [:]
-        for group in report.errors { reasons[group.entity, default: [:]][group.reason.rawValue, default: 0] += group.count }
+        for group in report.errors {
+            reasons[group.entity, default: [:]][group.reason.rawValue, default: 0] += group.count
+        }
         for (entity, counts) in reasons {
             for (reason, count) in counts {
                 Counter(
