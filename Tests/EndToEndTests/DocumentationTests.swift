@@ -192,7 +192,7 @@ final class DocumentationTests: XCTestCase {
     ///   or whose top-level keys include `sources:` (a pipeline) or `entities:` (a model), is a whole file;
     /// - `# part of a pipeline file` marks top-level keys of a pipeline: `model:`/`sources:` are added if missing;
     /// - `# part of a model file: attributes of an entity` marks attributes: they are put in an entity;
-    /// - `# Kubernetes` starts a manifest of another tool, which is not checked here.
+    /// - `# Kubernetes` or `# Prometheus` starts a file of another tool, which is not checked here.
     /// Each is validated against its schema and loaded with PipelineLoader (plus the model and
     /// the run's configuration checks, as `importer validate` starts) or ModelLoader, as if it
     /// were a file in Pipelines/ (so `../SampleData/…` paths name the sample data; input files
@@ -203,7 +203,7 @@ final class DocumentationTests: XCTestCase {
         var examples: [(origin: String, text: String, isPipeline: Bool, file: String)] = []
         for document in documents {
             let blocks = try yamlBlocks(in: document)
-            for (line, block) in blocks where !block.hasPrefix("# Kubernetes") {
+            for (line, block) in blocks where !block.hasPrefix("# Kubernetes") && !block.hasPrefix("# Prometheus") {
                 let origin = "\(relative(document)):\(line)"
                 guard let (text, isPipeline) = completed(block) else {
                     XCTFail(
