@@ -134,7 +134,7 @@ final class ReportPageTests: XCTestCase {
         }
         report["timeline"] = [
             "intervalSeconds": 2, "read": (0..<600).map { 20_000 + $0 }, "written": (0..<600).map { 19_000 + $0 },
-            "rejected": (0..<600).map { $0 % 90 },
+            "rejected": (0..<600).map { $0 % 90 }, "retries": (0..<600).map { $0 % 7 },
         ]
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

@@ -37,6 +37,9 @@ final class DynamoDBFaultTests: MotoTestCase {
         XCTAssertEqual(report.number("totals", "inserted"), Self.checkinCount + 500, loaded.output)
         XCTAssertGreaterThan(afterLoad.faults, 20, "the proxy injected faults")
         XCTAssertEqual(report.number("totals", "retries"), afterLoad.faults, "retries = injected faults: \(afterLoad)")
+        // The timeline counts the same retries, in the intervals they were committed in.
+        let retried = (report["timeline"] as? [String: Any])?["retries"] as? [Int]
+        XCTAssertEqual(retried?.reduce(0, +), afterLoad.faults, "timeline: \(String(describing: report["timeline"]))")
 
         // 2. Every tenth Checkin changed: BatchGetItem, then conditional PutItem per changed item.
         let refreshDump = directory + "/refresh.ndjson"

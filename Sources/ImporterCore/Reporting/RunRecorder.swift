@@ -51,11 +51,13 @@ final class RunRecorder: Sendable {
     /// Every input's figures so far.
     var inputs: [Input] { state.withLock { $0.inputs } }
 
-    /// Records read, written (inserted, updated or unchanged) and rejected so far, over all inputs.
+    /// Records read, written (inserted, updated or unchanged) and rejected so far, and the
+    /// store's retries, over all inputs.
     struct Totals: Equatable, Sendable {
         var read = 0
         var written = 0
         var rejected = 0
+        var retries = 0
     }
 
     var totals: Totals {
@@ -65,6 +67,7 @@ final class RunRecorder: Sendable {
                 totals.read += input.counts.read
                 totals.written += input.counts.inserted + input.counts.updated + input.counts.unchanged
                 totals.rejected += input.counts.rejected
+                totals.retries += input.counts.retries
             }
             return totals
         }

@@ -4,13 +4,15 @@ import Synchronization
 extension RunReport {
     /// What the run's stages did over time, sampled every `intervalSeconds`
     /// (docs/reports.md#timeline): records read, written (inserted, updated or unchanged) and
-    /// rejected in each interval; the last interval ends with the run, so it may be shorter.
+    /// rejected, and the store's retries (throttling, timeouts), in each interval; the last
+    /// interval ends with the run, so it may be shorter.
     package struct Timeline: Codable, Sendable, Equatable {
         /// 1 second, doubled each time the run outgrows `TimelineSampler.maximumSamples`.
         package var intervalSeconds: Int
         package var read: [Int]
         package var written: [Int]
         package var rejected: [Int]
+        package var retries: [Int]
     }
 }
 
@@ -83,7 +85,7 @@ final class TimelineSampler {
                 }
                 return RunReport.Timeline(
                     intervalSeconds: state.interval, read: per(\.read), written: per(\.written),
-                    rejected: per(\.rejected))
+                    rejected: per(\.rejected), retries: per(\.retries))
             }
         }
     }

@@ -57,13 +57,13 @@ private final class EntityProfiler {
     func observe(_ record: SourceRecord, names: [String], values: [FieldValue], shape: FieldShape) {
         var flat = SourceRecord(
             line: record.line, byteOffset: record.byteOffset, raw: [], names: [], values: [])
-        flatten(names, values, shape: shape, prefix: [], into: &flat, line: record)
+        flatten(names, values, shape: shape, prefix: [], into: &flat, of: record)
         profile.observe(flat)
     }
 
     private func flatten(
         _ names: [String], _ values: [FieldValue], shape: FieldShape, prefix: [String], into flat: inout SourceRecord,
-        line record: SourceRecord
+        of record: SourceRecord
     ) {
         for (name, value) in zip(names, values) {
             let member = shape.existing(name)
@@ -76,7 +76,7 @@ private final class EntityProfiler {
             switch nested.nested(text) {
             case .object(let names, let values) where member.settled == .object:
                 if prefix.isEmpty && !objectFields.contains(name) { objectFields.append(name) }
-                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, line: record)
+                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, of: record)
             case .objects(let elements) where member.settled == .arrayOfObjects:
                 let child = self.child(at: prefix + [name])
                 for element in elements {

@@ -79,10 +79,10 @@ final class NestedJSON {
     private let parser = JSONTextParser()
 
     func nested(_ text: String) -> Parsed {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         guard let first = bytes.first(where: { !isJSONSpace($0) }) else { return .other }
         if first == UInt8(ascii: "{") {
-            let fields = bytes.withUnsafeMutableBufferPointer { parser.parseRecord(UnsafeBufferPointer($0)) }
+            let fields = bytes.withUnsafeBufferPointer { parser.parseRecord($0) }
             guard case .success(let (names, values)) = fields else { return .other }
             return .object(names: names, values: values)
         }

@@ -199,6 +199,11 @@ package struct ReportPage {
                 "<span><svg width=\"22\" height=\"6\" style=\"display:inline\" aria-hidden=\"true\"><line x1=\"0\" y1=\"3\" x2=\"22\" y2=\"3\" stroke=\"\(colour)\" stroke-width=\"2\" stroke-dasharray=\"\(dashes)\"/></svg> \(name): \(HTMLText.figure(values.reduce(0, +))) records, peak \(HTMLText.figure(peak))/s</span>"
         }
         html += "</p>"
+        let retries = timeline.retries.reduce(0, +)
+        if retries > 0, let worst = timeline.retries.indices.max(by: { timeline.retries[$0] < timeline.retries[$1] }) {
+            html +=
+                "<p class=\"reason\" data-figure=\"retries\">The store was retried \(HTMLText.figure(retries)) time(s) (throttling, timeouts); most, \(HTMLText.figure(timeline.retries[worst])), in the interval from \(worst * timeline.intervalSeconds) s.</p>"
+        }
         // Whole intervals, before the last, in which no stage moved: a stall or throttling.
         let idle = zip(timeline.read, timeline.written).dropLast().filter { $0 == 0 && $1 == 0 }.count
         if idle > 0 {
