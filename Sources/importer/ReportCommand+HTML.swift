@@ -40,13 +40,14 @@ extension ReportCommand {
                         "its destination is DynamoDB, which keeps no history of runs; the page of each run is its report directory's report.html"
                     )
                 }
-                return try makePage(store: path, report: latestReport(in: config.reportDirectory))
+                return try makePage(
+                    store: path, report: latestReport(in: config.reportDirectory), reports: config.reportDirectory)
             }
             try exitOnConfigurationError { try TextFile.write(page.html, to: out) }
             FileHandle.standardError.write(Data("importer: wrote \(out)\n".utf8))
         }
 
-        private func makePage(store path: String, report: RunReport?) throws -> ReportPage {
+        private func makePage(store path: String, report: RunReport?, reports: String? = nil) throws -> ReportPage {
             let store = try SQLiteStore(existingPath: path)
             defer { store.close() }
             let history: [RunSummary]
@@ -54,7 +55,9 @@ extension ReportCommand {
                 throw ConfigurationError(
                     file: path, "cannot read the store's runs (\(error)); is it an importer store?")
             }
-            return ReportPage(report: report, history: history, subject: path)
+            return ReportPage(
+                report: report, history: history, subject: path,
+                rejectsFile: reports.map { FilePaths.join($0, "rejects.ndjson") })
         }
 
         /// The report.json in `directory`, if one can be read.

@@ -94,6 +94,12 @@ final class ReportPageTests: XCTestCase {
         for (reason, count) in byReason { XCTAssertEqual(number(found["reason.\(reason)"]), count, reason) }
         // Three runs of the store: three rows, this run marked.
         let html = try String(contentsOfFile: page, encoding: .utf8)
+        // The first example's raw text, as rejects.ndjson has it.
+        let raw = try XCTUnwrap(ImporterProcess.rejects(in: directory + "/reports/orders").first?.string("raw"))
+        let escaped = String(raw.prefix(60)).replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+        XCTAssertTrue(html.contains("<span class=\"raw\">" + escaped), "no raw text \(escaped) in the page")
         XCTAssertEqual(html.components(separatedBy: "data-run=").count - 1, 3)
         XCTAssertTrue(html.contains(">this run<"))
         XCTAssertTrue(html.contains("\"timeline\"") || html.contains("id=\"timeline\""))

@@ -11,8 +11,9 @@ package enum ReportFiles {
     package static func write(_ report: RunReport, to directory: String, history: [RunSummary]? = nil) throws {
         try OutputFile.write(encoder().encode(report), to: FilePaths.join(directory, "report.json"))
         try OutputFile.write(Data(junit(report).utf8), to: FilePaths.join(directory, "junit.xml"))
-        try OutputFile.write(
-            Data(ReportPage(report: report, history: history).html.utf8), to: FilePaths.join(directory, "report.html"))
+        let page = ReportPage(
+            report: report, history: history, rejectsFile: FilePaths.join(directory, "rejects.ndjson"))
+        try OutputFile.write(Data(page.html.utf8), to: FilePaths.join(directory, "report.html"))
     }
 
     /// Makes `directory` ready for a run's reports before the run writes anything: creates it,

@@ -13,13 +13,21 @@ package struct ReportPage {
     package let history: [RunSummary]?
     /// What the page is of, when there is no report (the store's path).
     package let subject: String
+    /// The raw text of the examples shown, from rejects.ndjson.
+    let rejected: RejectedText
 
     package static let historyRuns = 30
+    /// Examples shown per group of rejections.
+    static let examplesShown = 3
 
-    package init(report: RunReport?, history: [RunSummary]?, subject: String = "") {
+    /// `rejectsFile`: the run's rejects.ndjson, whose head gives the examples' raw text.
+    package init(report: RunReport?, history: [RunSummary]?, subject: String = "", rejectsFile: String? = nil) {
         self.report = report
         self.history = history
         self.subject = subject
+        let wanted = Set(
+            (report?.errors ?? []).flatMap { $0.examples.prefix(Self.examplesShown).map { "\($0.source):\($0.line)" } })
+        rejected = rejectsFile.map { RejectedText(path: $0, wanted: wanted) } ?? RejectedText()
     }
 
     package var html: String {
@@ -150,9 +158,12 @@ package struct ReportPage {
         for group in report.errors {
             html +=
                 "<p><strong>\(HTMLText.escaped(group.entity)) · \(group.reason.rawValue)\(group.field.map { " · " + HTMLText.escaped($0) } ?? "")</strong> (\(HTMLText.figure(group.count)))</p><table><tbody>\n"
-            for example in group.examples.prefix(3) {
+            for example in group.examples.prefix(Self.examplesShown) {
+                let raw = rejected.text(source: example.source, line: example.line).map {
+                    "<span class=\"raw\">\(HTMLText.escaped($0))</span>"
+                }
                 html +=
-                    "<tr><td><code>\(HTMLText.escaped(example.source)):\(example.line)</code></td><td>\(HTMLText.escaped(example.message))</td></tr>\n"
+                    "<tr><td><code>\(HTMLText.escaped(example.source)):\(example.line)</code></td><td>\(HTMLText.escaped(example.message))\(raw ?? "")</td></tr>\n"
             }
             html += "</tbody></table>\n"
         }
