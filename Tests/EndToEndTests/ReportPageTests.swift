@@ -72,6 +72,10 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: shot)).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
         XCTAssertGreaterThan(
             shotSize, blankSize * 5, "the screenshot is \(shotSize) bytes, a blank page's \(blankSize)")
+        // Printed, each section starts a page of its own and fits on it.
+        let sections = html.components(separatedBy: "<section id=").count - 1
+        XCTAssertEqual(sections, 5)
+        XCTAssertEqual(try HeadlessChromium.printedPages(of: page, to: directory + "/page.pdf"), sections)
     }
 
     func testARunWithRejectionsShowsThemByReasonAndFieldAndTheStoresHistory() throws {

@@ -14,6 +14,16 @@ public enum HeadlessChromium {
         try run(["--dump-dom", "file://" + file]).stdout
     }
 
+    /// `file` printed to a PDF at `pdf` (A4 as the page's `@page` asks), without the browser's
+    /// header and footer; returns its number of pages.
+    public static func printedPages(of file: String, to pdf: String) throws -> Int {
+        _ = try run(["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + file])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: #"/Type\s*/Page[^s]"#)
+        return pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+    }
+
     /// Seconds the browser took to start, load `file`, lay it out and dump its DOM.
     public static func secondsToRender(_ file: String) throws -> Double {
         try run(["--dump-dom", "file://" + file]).seconds
