@@ -102,7 +102,7 @@ final class ReportPageTests: XCTestCase {
         let raw = try XCTUnwrap(ImporterProcess.rejects(in: directory + "/reports/orders").first?.string("raw"))
         let escaped = String(raw.prefix(60)).replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;")
         XCTAssertTrue(html.contains("<span class=\"raw\">" + escaped), "no raw text \(escaped) in the page")
         XCTAssertEqual(html.components(separatedBy: "data-run=").count - 1, 3)
         XCTAssertTrue(html.contains(">this run<"))

@@ -1,20 +1,7 @@
-/// Text made safe for HTML element content and double-quoted attribute values.
+/// Text on the report pages: escaped as XML text is (HTML's element content and double-quoted
+/// attributes need no more), figures and sizes as people read them.
 enum HTMLText {
-    static func escaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
     /// `1234567` → `1,234,567`: figures as people read them, and as text (screen readers, copy).
     static func figure(_ value: Int) -> String {
