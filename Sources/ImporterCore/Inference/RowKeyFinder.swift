@@ -11,6 +11,8 @@
 struct RowKeyFinder {
     /// Fields a template can name (no braces), at most this many tried for leaving out.
     static let maximumFields = 32
+    /// Records a check reads first, before it reads them all.
+    static let sampleSize = 16_384
 
     let entity: InferredEntity
 
@@ -51,15 +53,19 @@ struct RowKeyFinder {
         HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null }, count: entity.profile.records)
     }
 
-    private func combined(_ fields: [Int]) -> [UInt64] {
+    /// The records' hashes of `fields` together (`KeyHash.null` where one is null); of the
+    /// records at `rows` only, when given.
+    private func combined(_ fields: [Int], rows: [Int]? = nil) -> [UInt64] {
         let columns = entity.profile.columns
-        var result = columns[entity.attributes[fields[0]].column!].hashes
+        let first = columns[entity.attributes[fields[0]].column!].hashes
+        var result = rows.map { $0.map { first[$0] } } ?? first
         for field in fields.dropFirst() {
             let hashes = columns[entity.attributes[field].column!].hashes
             for index in result.indices {
+                let hash = hashes[rows?[index] ?? index]
                 result[index] =
-                    result[index] == KeyHash.null || hashes[index] == KeyHash.null
-                    ? KeyHash.null : KeyHash.combine(result[index], hashes[index])
+                    result[index] == KeyHash.null || hash == KeyHash.null
+                    ? KeyHash.null : KeyHash.combine(result[index], hash)
             }
         }
         return result
@@ -68,20 +74,38 @@ struct RowKeyFinder {
     /// `fields` without those another kept field implies, as long as the rest stay unique
     /// together: numbers with a fraction and booleans tried first (seldom part of an identity),
     /// then the widest. A constant field and a never-null date are kept.
+    ///
+    /// Each check is made first on every n-th record (at most `sampleSize`): fields that repeat
+    /// there repeat in the whole, and a value that goes with two there does in the whole, so
+    /// most candidates are turned down without reading every record.
     private func smallest(_ fields: [Int]) -> (kept: [Int], leftOut: [(field: Int, impliedBy: Int)]) {
         var kept = fields
         var leftOut: [(field: Int, impliedBy: Int)] = []
         let records = entity.profile.records
+        let stride = max(1, records / Self.sampleSize)
+        let sample = Array(Swift.stride(from: 0, to: records, by: stride))
         let values = Dictionary(uniqueKeysWithValues: fields.map { ($0, distinct([$0])) })
-        // Each value of `implier` goes with one value of `field` in the sample (a carrier code
+        var sampled: [Int: Int] = [:]
+        func sampledValues(_ field: Int) -> Int {
+            if let count = sampled[field] { return count }
+            let count = HashSet64.distinctCount(combined([field], rows: sample), count: sample.count)
+            sampled[field] = count
+            return count
+        }
+        // Each value of `implier` goes with one value of `field` in the data (a carrier code
         // and its name, a timestamp and its month): `field` adds nothing to a key with `implier`.
-        let implies = { (implier: Int, field: Int) in values[implier]! == distinct([implier, field]) }
+        let implies = { (implier: Int, field: Int) in
+            sampledValues(implier)
+                == HashSet64.distinctCount(combined([implier, field], rows: sample), count: sample.count)
+                && values[implier]! == distinct([implier, field])
+        }
         let candidates = fields.prefix(Self.maximumFields).filter {
             values[$0]! > 1 && entity.attributes[$0].type != .date
         }
         for field in candidates.sorted(by: { (weak($0), width($0)) > (weak($1), width($1)) }) where kept.count > 1 {
             let without = kept.filter { $0 != field }
-            guard HashSet64.allDistinct(combined(without), count: records),
+            guard HashSet64.allDistinct(combined(without, rows: sample), count: sample.count),
+                HashSet64.allDistinct(combined(without), count: records),
                 let implier = without.first(where: { implies($0, field) })
             else { continue }
             kept = without
