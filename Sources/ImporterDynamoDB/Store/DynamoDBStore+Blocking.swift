@@ -5,20 +5,48 @@ import ImporterCore
 /// The synchronous `Store` surface over the store's async operations, and the one bridge it
 /// crosses: `blocking`. The pipeline's writer thread, its reference checks and the commands call
 /// the store from threads of their own, outside Swift concurrency's pool; each call here runs
-/// its async operation in a task and waits for it (docs/library.md#threads-and-tasks). Async
-/// callers (the library) await the operations themselves and block nothing.
+/// its async operation in a task and waits for it (docs/library.md#threads-and-tasks). The
+/// bridge is private to this file: no other part of the store blocks a thread. Async callers
+/// (the library) await the operations themselves and block nothing.
 extension DynamoDBStore {
     /// Starts `operation` in a task at once; `wait()` on what it returns blocks until the
     /// operation is done, so a caller can start more work (the next window of writes) first.
-    func startBlocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> BlockingTask<T> {
+    private func startBlocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> BlockingTask<T> {
         BlockingTask(operation)
     }
 
     /// Runs `operation` and blocks the calling thread until it is done; its error rethrown.
     /// Only from a thread outside Swift concurrency's pool (debug builds check).
     @available(*, noasync, message: "await the async operation instead")
-    func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+    private func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
         try startBlocking(operation).wait()
+    }
+
+    /// A run of the pipeline (`startRun(atomic:)`).
+    package func beginRun(atomic: Bool) throws {
+        try blocking { try await self.startRun(atomic: atomic) }
+    }
+
+    /// Hands the window's writes over and returns at once: the runner hands over the next
+    /// window while the last requests of this one are out (`windowWrite`).
+    package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
+        let task = startBlocking(windowWrite(records, of: entity, rules: rules))
+        return StartedWrite { try task.wait() }
+    }
+
+    /// Runs `body` as one transaction: its writes and deletes kept in memory, then sent as one
+    /// TransactWriteItems when it returns; dropped when it throws.
+    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        beginTransaction()
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            _ = endTransaction()
+            throw error
+        }
+        if let transaction = endTransaction() { try blocking { try await self.commit(transaction) } }
+        return result
     }
 
     package func prepare(for model: Model) throws {
@@ -34,8 +62,10 @@ extension DynamoDBStore {
         try blocking { try await self.deleteItem(key, expectedVersion: expectedVersion, of: entity) }
     }
 
+    /// A key found before is answered at once, without a task.
     package func contains(_ key: Value, in entity: Entity) throws -> Bool {
-        try blocking { try await self.containsItem(key, in: entity) }
+        if !inTransaction && isKnown(key, in: entity) { return true }
+        return try blocking { try await self.containsItem(key, in: entity) }
     }
 
     package func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {

@@ -18,26 +18,20 @@ extension DynamoDBStore {
 
     var inTransaction: Bool { openTransaction.withLock { $0 != nil } }
 
-    /// Runs `body` as one transaction: its writes and deletes kept in memory, then sent as one
-    /// TransactWriteItems when it returns; dropped when it throws.
-    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
+    /// Opens a transaction (`withTransaction`): from now on writes and deletes are kept in memory.
+    func beginTransaction() {
         openTransaction.withLock { open in
             precondition(open == nil, "a transaction of a DynamoDBStore inside another")
             open = OpenTransaction()
         }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            openTransaction.withLock { $0 = nil }
-            throw error
-        }
-        let transaction = openTransaction.withLock { open in
+    }
+
+    /// Closes the open transaction; what it read and changed, to `commit`, or to drop.
+    func endTransaction() -> OpenTransaction? {
+        openTransaction.withLock { open in
             defer { open = nil }
             return open
         }
-        if let transaction { try blocking { try await self.commit(transaction) } }
-        return result
     }
 
     /// The item with `key` as the open transaction sees it: read from the table the first time.

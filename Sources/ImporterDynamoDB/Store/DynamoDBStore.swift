@@ -134,7 +134,7 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
 
     /// A run of the pipeline. DynamoDB writes each request for good, so it has no atomic run:
     /// `DynamoDBStore(configuration:…)` refuses `write.atomic` (docs/dynamodb.md).
-    package func beginRun(atomic: Bool) throws {
+    func startRun(atomic: Bool) async throws {
         guard !atomic else {
             throw StoreError(
                 .invalidSetting("atomic"),
@@ -145,7 +145,7 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
         }
         guard !options.transactional else { return }
         let entities = state.withLock { $0.codings.values.map(\.entity) }
-        let empty = try blocking { try await self.emptyTables(of: entities) }
+        let empty = try await emptyTables(of: entities)
         state.withLock { $0.emptyAtStart = empty }
     }
 
@@ -180,16 +180,17 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
         try startWrite(records, of: entity, rules: rules).outcomes()
     }
 
-    /// Sends the window's groups, `concurrency` in flight with those of a window started
-    /// before, and returns at once: the runner hands over the next window while the last
-    /// requests of this one are out. Groups start in input order, across windows too.
-    package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
-        if inTransaction {
-            let task = startBlocking { try await self.writeInTransaction(records, of: entity, rules: rules) }
-            return StartedWrite { try task.wait() }
-        }
+    /// The operation that writes a window (`startWrite`): it sends the window's groups,
+    /// `concurrency` in flight with those of a window started before. Groups start in input
+    /// order, across windows too: the window takes its place in that order here, when it is
+    /// handed over, not when the operation starts. Inside a transaction, the writes wait for
+    /// its commit.
+    func windowWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules)
+        -> @Sendable () async throws -> [WriteOutcome]
+    {
+        if inTransaction { return { try await self.writeInTransaction(records, of: entity, rules: rules) } }
         let writer: EntityWriter
-        do { writer = try self.writer(of: entity, rules: rules) } catch { return StartedWrite { throw error } }
+        do { writer = try self.writer(of: entity, rules: rules) } catch { return { throw error } }
         let size = writer.groupSize(transactionSize: options.transactionSize)
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         let (started, starting) = AsyncStream<Void>.makeStream()
@@ -198,7 +199,7 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
             return state.lastWindowStarted
         }
         let stopped = StopFlag()
-        let task = startBlocking { [writeSlots] in
+        return { [writeSlots] in
             let results = try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) {
                 index in
                 // After a failure, the groups not yet sent stay unsent.
@@ -212,7 +213,6 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
             }
             return try Self.outcomes(of: results, groups: groups)
         }
-        return StartedWrite { try task.wait() }
     }
 
     /// The outcomes of a window's groups, in order; if a group failed, `PartialWriteError` with
@@ -294,10 +294,15 @@ public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, R
     /// Whether an item with `key` is stored (a key found once is not asked for again).
     package func containsItem(_ key: Value, in entity: Entity) async throws -> Bool {
         if inTransaction { return try await itemInTransaction(key, of: entity) != nil }
-        if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
+        if isKnown(key, in: entity) { return true }
         let found = try await storedItem(key, of: entity, projection: true) != nil
         if found { knownKeys.withLock { _ = $0[entity.name, default: []].insert(key) } }
         return found
+    }
+
+    /// Whether `containsItem` found the key before.
+    func isKnown(_ key: Value, in entity: Entity) -> Bool {
+        knownKeys.withLock { $0[entity.name]?.contains(key) ?? false }
     }
 
     /// The item with `key` (values by attribute position), or nil; inside a transaction, as it sees it.
