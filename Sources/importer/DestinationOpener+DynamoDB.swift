@@ -24,6 +24,11 @@
             return store
         }
 
+        /// What a writer of the DynamoDB destination locks: its checkpoint file in the report directory.
+        static func dynamoDBLockPath(reportDirectory: String) -> String? {
+            DynamoDBStore.lockPath(reportDirectory: reportDirectory)
+        }
+
         /// The pipeline's DynamoDB store, not prepared: nothing is checked or created yet (a
         /// migration reads the meta table itself). Tables are created only when the pipeline says so
         /// and this is no dry run.

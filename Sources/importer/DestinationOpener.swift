@@ -55,12 +55,14 @@ enum DestinationOpener {
     {
         switch config.destination.kind {
         case .sqlite:
-            guard let path = config.destination.path else { return nil }
+            guard let path = SQLiteStore.lockPath(of: config) else { return nil }
             if request.access == .shared && !FileManager.default.fileExists(atPath: path) { return nil }
             return try request.take(path)
         case .dynamodb:
-            guard request.access == .exclusive else { return nil }
-            return try request.take(FilePaths.join(reportDirectory, "checkpoint.json"))
+            guard request.access == .exclusive, let path = dynamoDBLockPath(reportDirectory: reportDirectory) else {
+                return nil
+            }
+            return try request.take(path)
         }
     }
 }

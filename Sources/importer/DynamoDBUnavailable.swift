@@ -21,6 +21,9 @@
     }
 
     extension DestinationOpener {
+        /// Nothing to lock: opening the destination fails.
+        static func dynamoDBLockPath(reportDirectory: String) -> String? { nil }
+
         static func openDynamoDB(_ config: PipelineConfig, model: Model, dryRun: Bool, reportDirectory: String) throws
             -> (any Store)?
         {

@@ -192,4 +192,38 @@ extension DynamoDBItemStoreTests {
         let problems = try await TransactionScenario.runAsync(on: store("atx-"))
         XCTAssertEqual(problems, [])
     }
+
+    /// An async read awaits DynamoDB's requests and waits its turn suspended: while a
+    /// transaction (on a thread of its own) holds the store, more reads than the cooperative
+    /// pool has threads wait, other tasks still run, and the reads then see the whole commit.
+    func testAsyncReadsWaitTheirTurnWithoutHoldingAThread() async throws {
+        let items = try await ItemStore.open(store: store("turns-"), model: try ConformanceModel.load())
+        try await items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
+        let release = DispatchSemaphore(value: 0)
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let committed = Task {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global().async {
+                    done.resume(
+                        with: Result {
+                            try items.transaction { tx in
+                                starting.finish()
+                                release.wait()
+                                try tx.items("Item").insert(Item(["id": .string("b"), "name": .string("second")]))
+                            }
+                        })
+                }
+            }
+        }
+        for await _ in started {}
+        let reads = (0..<16).map { _ in Task { try await items.items("Item").count() } }
+        let other = await Task { 42 }.value
+        XCTAssertEqual(other, 42, "other tasks run while the reads wait")
+        release.signal()
+        try await committed.value
+        for read in reads {
+            let count = try await read.value
+            XCTAssertEqual(count, 2, "a read waits for the transaction and sees all of it")
+        }
+    }
 }

@@ -43,6 +43,11 @@ public struct EntityItems: Sendable {
     public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
         throws -> [Item]
     {
+        try fetch(query(relatedTo: key, through: relationship, sort: sort, limit: limit))
+    }
+
+    /// The query of `fetch(relatedTo:through:sort:limit:)`.
+    func query(relatedTo key: Value, through relationship: String, sort: [SortKey], limit: Int?) throws -> ItemQuery {
         guard let link = entity.toOneRelationships.first(where: { $0.name == relationship }), !link.keys.isEmpty else {
             throw ItemError.unknownAttribute(entity: entity.name, attribute: relationship)
         }
@@ -55,7 +60,7 @@ public struct EntityItems: Sendable {
                     "\(relationship) is keyed by \(link.keys.joined(separator: ", ")); give a key of \(link.keys.count) parts"
             )
         }
-        return try fetch(ItemQuery(.and(zip(link.keys, parts).map { .equals($0, $1) }), sort: sort, limit: limit))
+        return ItemQuery(.and(zip(link.keys, parts).map { .equals($0, $1) }), sort: sort, limit: limit)
     }
 
     /// Adds a new item at version 1. Throws `ItemError.duplicate` if the key is stored.
@@ -214,7 +219,8 @@ public struct EntityItems: Sendable {
         }
     }
 
-    private func item(_ values: [Value]) -> Item {
+    /// An item of the values by attribute position a store reads.
+    func item(_ values: [Value]) -> Item {
         var item = Item([:])
         for (attribute, value) in zip(entity.attributes, values) where !value.isNull { item[attribute.name] = value }
         return item

@@ -31,7 +31,7 @@ public final class ItemStore: Sendable {
     public let model: Model
     let store: Store
     /// Lets one call run at a time; not recursive: a call never makes another call of the store.
-    private let calls: Mutex<Void>
+    private let calls: CallGate
     /// For the view a transaction hands its body: the transaction it belongs to.
     private let scope: TransactionScope?
 
@@ -39,26 +39,35 @@ public final class ItemStore: Sendable {
     /// another model or version (`StoreError`, `.modelMismatch`). Programs call the forms of
     /// the store modules (`ItemStore(store: SQLiteStore(…), model:)`).
     @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
-    package init(store: any Store, model: Model) throws {
+    package convenience init(store: any Store, model: Model) throws {
+        try store.prepare(for: model)
+        self.init(prepared: store, model: model)
+    }
+
+    /// `store`, already prepared for `model` (`StoreLifecycle.prepare(for:)`).
+    package init(prepared store: any Store, model: Model) {
         self.store = store
         self.model = model
-        calls = Mutex(())
+        calls = CallGate()
         scope = nil
-        try store.prepare(for: model)
     }
 
     /// The view of `owner` inside a transaction: its calls join the transaction.
     private init(viewOf owner: ItemStore, scope: TransactionScope) {
         store = owner.store
         model = owner.model
-        calls = Mutex(())
+        calls = CallGate()
         self.scope = scope
     }
 
     /// `init(store:model:)` off the caller's thread: preparing a store reads (and may create)
-    /// its tables, on DynamoDB over the network.
+    /// its tables. A store whose requests are async (`AsyncItemQuerying`: DynamoDB) is awaited.
     package static func open(store: any Store, model: Model) async throws -> ItemStore {
-        try await offload { try ItemStore(store: store, model: model) }
+        guard let remote = store as? any AsyncItemQuerying else {
+            return try await offload { try ItemStore(store: store, model: model) }
+        }
+        try await remote.prepareTables(for: model)
+        return ItemStore(prepared: store, model: model)
     }
 
     /// The items of one entity; with `limit`, at most that many (`StorageLimit`).
@@ -125,11 +134,23 @@ public final class ItemStore: Sendable {
         precondition(
             Self.callInProgress != ObjectIdentifier(self),
             "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
-        var result: Result<T, any Error>?
-        calls.withLock { _ in
-            result = Result { try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() } }
-        }
-        return try result!.get()
+        calls.enterBlocking()
+        defer { calls.leave() }
+        return try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() }
+    }
+
+    /// An async read: awaited (`read`) on a store whose requests are async, while no other call
+    /// of this store runs; on others the synchronous `call`, on a Dispatch worker (`offload`).
+    func reading<T: Sendable>(
+        _ call: @escaping @Sendable () throws -> T, awaiting read: (any AsyncItemQuerying) async throws -> T
+    ) async throws -> T {
+        guard scope == nil, let remote = store as? any AsyncItemQuerying else { return try await offload(call) }
+        precondition(
+            Self.callInProgress != ObjectIdentifier(self),
+            "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
+        await calls.enter()
+        defer { calls.leave() }
+        return try await Self.$callInProgress.withValue(ObjectIdentifier(self)) { try await read(remote) }
     }
 
     /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.

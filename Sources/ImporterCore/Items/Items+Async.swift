@@ -8,16 +8,27 @@ func offload<T: Sendable>(_ call: @escaping @Sendable () throws -> T) async thro
     }
 }
 
-/// The `async` form of every call: the same call, off the caller's thread.
+/// The `async` form of every call: the same call, off the caller's thread. On a store whose
+/// requests are async (DynamoDB) the reads await them instead (`ItemStore.reading`).
 extension EntityItems {
-    public func count() async throws -> Int { try await offload { try self.count() } }
-    public func fetchAll() async throws -> [Item] { try await offload { try self.fetchAll() } }
-    public func fetch(_ key: Value) async throws -> Item? { try await offload { try self.fetch(key) } }
-    public func fetch(_ query: ItemQuery) async throws -> [Item] { try await offload { try self.fetch(query) } }
+    public func count() async throws -> Int {
+        try await owner.reading({ try self.count() }, awaiting: { try await $0.itemCount(of: entity) })
+    }
+    public func fetchAll() async throws -> [Item] {
+        try await owner.reading({ try self.fetchAll() }, awaiting: { try await $0.allItems(of: entity).map(item) })
+    }
+    public func fetch(_ key: Value) async throws -> Item? {
+        try await owner.reading({ try self.fetch(key) }, awaiting: { try await $0.item(key, of: entity).map(item) })
+    }
+    public func fetch(_ query: ItemQuery) async throws -> [Item] {
+        let checked = try query.checked(for: entity)
+        return try await owner.reading(
+            { try self.fetch(query) }, awaiting: { try await $0.items(matching: checked, of: entity).map(item) })
+    }
     public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
         async throws -> [Item]
     {
-        try await offload { try self.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit) }
+        try await fetch(query(relatedTo: key, through: relationship, sort: sort, limit: limit))
     }
     @discardableResult public func insert(_ item: Item) async throws -> Item {
         try await offload { try self.insert(item) }
@@ -45,14 +56,14 @@ extension EntityItems {
 }
 
 extension TypedItems where Element: Sendable {
-    public func count() async throws -> Int { try await offload { try self.count() } }
-    public func fetchAll() async throws -> [Element] { try await offload { try self.fetchAll() } }
-    public func fetch(_ key: Value) async throws -> Element? { try await offload { try self.fetch(key) } }
-    public func fetch(_ query: ItemQuery) async throws -> [Element] { try await offload { try self.fetch(query) } }
+    public func count() async throws -> Int { try await items.count() }
+    public func fetchAll() async throws -> [Element] { try await items.fetchAll().map(fromItem) }
+    public func fetch(_ key: Value) async throws -> Element? { try await items.fetch(key).map(fromItem) }
+    public func fetch(_ query: ItemQuery) async throws -> [Element] { try await items.fetch(query).map(fromItem) }
     public func fetch(relatedTo key: Value, through relationship: String, sort: [SortKey] = [], limit: Int? = nil)
         async throws -> [Element]
     {
-        try await offload { try self.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit) }
+        try await items.fetch(relatedTo: key, through: relationship, sort: sort, limit: limit).map(fromItem)
     }
     @discardableResult public func insert(_ element: Element) async throws -> Element {
         try await offload { try self.insert(element) }

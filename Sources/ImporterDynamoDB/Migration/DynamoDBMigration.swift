@@ -3,12 +3,6 @@ import ImporterAWS
 import ImporterCore
 
 extension DynamoDBStore: StoreMigrating {
-    /// What the meta table records of the model `name`: version, checksum, an unfinished
-    /// migration and the migration history; nil when nothing is recorded.
-    package func recorded(model name: String) throws -> RecordedModel? {
-        try runBlocking { [tables] in try await tables.recorded(name) }
-    }
-
     /// The model version the tables hold (nil when nothing is recorded) and the version an
     /// unfinished migration is taking them to. Throws `ConfigurationError` when the model
     /// directory lacks that version or its file differs from the one the tables were made with
@@ -21,7 +15,7 @@ extension DynamoDBStore: StoreMigrating {
             )
         }
         let name = versions.newest.name
-        guard let recorded = try runBlocking({ [tables] in try await tables.recorded(name) }) else { return nil }
+        guard let recorded = try recorded(model: name) else { return nil }
         guard let model = versions.version(recorded.version) else {
             throw ConfigurationError(
                 file: versions.newest.file, key: "version",
@@ -42,11 +36,7 @@ extension DynamoDBStore: StoreMigrating {
     /// rewritten item by item with version-conditioned writes, progress saved per page; an interrupted
     /// migration resumes where it stopped when called again. Last, the meta table records the
     /// end version and the history entry.
-    package func migrate(_ plan: MigrationPlan, settings: MigrationSettings) throws -> MigrationResult {
-        try runBlocking { [self] in try await migrate(plan, settings, started: Date()) }
-    }
-
-    private func migrate(_ plan: MigrationPlan, _ settings: MigrationSettings, started: Date) async throws
+    func migrate(_ plan: MigrationPlan, _ settings: MigrationSettings, started: Date) async throws
         -> MigrationResult
     {
         let recorded = try await tables.recorded(plan.from.name)

@@ -7,6 +7,12 @@ extension DynamoDBStore {
     /// (docs/dynamodb.md), not prepared: nothing is sent yet. Tables are created only when the
     /// pipeline says so and this is no dry run; checkpoints go to `reportDirectory`. Throws
     /// `ConfigurationError`, naming the pipeline's key, for settings DynamoDB cannot work with.
+    /// What a writer locks (docs/writes.md#one-writer-per-store): the checkpoint file its runs
+    /// keep in `reportDirectory`, so two runs never share one.
+    package static func lockPath(reportDirectory: String) -> String {
+        FilePaths.join(reportDirectory, "checkpoint.json")
+    }
+
     package convenience init(
         configuration config: PipelineConfig, environment: AWSEnvironment, reportDirectory: String,
         dryRun: Bool
@@ -25,7 +31,7 @@ extension DynamoDBStore {
         options.transactionSize = config.write.batchSize ?? 25
         options.transactional = config.write.transactional
         options.concurrency = config.write.concurrency
-        options.checkpointFile = FilePaths.join(reportDirectory, "checkpoint.json")
+        options.checkpointFile = Self.lockPath(reportDirectory: reportDirectory)
         let retry = RetryPolicy(
             maxAttempts: config.retry.maxAttempts, baseDelay: config.retry.baseDelay, maxDelay: config.retry.maxDelay)
         let client = DynamoDBClient(

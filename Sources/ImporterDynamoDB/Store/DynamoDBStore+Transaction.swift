@@ -18,32 +18,26 @@ extension DynamoDBStore {
 
     var inTransaction: Bool { openTransaction.withLock { $0 != nil } }
 
-    /// Runs `body` as one transaction: its writes and deletes kept in memory, then sent as one
-    /// TransactWriteItems when it returns; dropped when it throws.
-    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
+    /// Opens a transaction (`withTransaction`): from now on writes and deletes are kept in memory.
+    func beginTransaction() {
         openTransaction.withLock { open in
             precondition(open == nil, "a transaction of a DynamoDBStore inside another")
             open = OpenTransaction()
         }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            openTransaction.withLock { $0 = nil }
-            throw error
-        }
-        let transaction = openTransaction.withLock { open in
+    }
+
+    /// Closes the open transaction; what it read and changed, to `commit`, or to drop.
+    func endTransaction() -> OpenTransaction? {
+        openTransaction.withLock { open in
             defer { open = nil }
             return open
         }
-        if let transaction { try commit(transaction) }
-        return result
     }
 
     /// The item with `key` as the open transaction sees it: read from the table the first time.
-    func itemInTransaction(_ key: Value, of entity: Entity) throws -> [Value]? {
+    func itemInTransaction(_ key: Value, of entity: Entity) async throws -> [Value]? {
         if let touched = openTransaction.withLock({ $0?.item(key, of: entity) }) { return touched.current }
-        let stored = try fetch(key, of: entity, projection: false)
+        let stored = try await storedItem(key, of: entity, projection: false)
         openTransaction.withLock { $0?.read(key, of: entity, stored: stored) }
         return stored
     }
@@ -54,48 +48,39 @@ extension DynamoDBStore {
         openTransaction.withLock { $0?.changes(of: entity) } ?? []
     }
 
-    /// Calls `body` with the items of the pages `read` fetches, as the open transaction sees
-    /// them: those it changed as it changed them (after the others), its deletions left out.
-    /// Outside a transaction, the items as read.
-    func itemsAsTheTransactionSees(
-        _ entity: Entity, read: ((DynamoDB.ItemsPage) throws -> Void) throws -> Void,
-        _ body: ([Value]) throws -> Void
-    ) throws {
-        let coding = try coding(entity)
-        let changed = changesInTransaction(of: entity), changedKeys = Set(changed.map(\.key))
-        try withoutActuallyEscaping(body) { body in
-            try read { page in
-                for item in page.items ?? [] {
-                    let values = try coding.decode(item)
-                    if changedKeys.isEmpty || !changedKeys.contains(entity.key(of: values)) { try body(values) }
-                }
-            }
-            for item in changed { if let values = item.current { try body(values) } }
+    /// How many items the open transaction added to the entity's table, less those it deleted.
+    func countChangedInTransaction(of entity: Entity) -> Int {
+        changesInTransaction(of: entity).reduce(0) { total, item in
+            total + (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1)
         }
     }
 
     /// Decides each record against the item as the transaction sees it, as `VersionRules` say.
-    func writeInTransaction(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws
+    func writeInTransaction(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) async throws
         -> [WriteOutcome]
     {
-        try records.map { record in
+        var outcomes: [WriteOutcome] = []
+        outcomes.reserveCapacity(records.count)
+        for record in records {
             let key = entity.key(of: record.values)
-            let current = try itemInTransaction(key, of: entity)
+            let current = try await itemInTransaction(key, of: entity)
             let (decision, conflict) = rules.decide(record.values, stored: current)
             switch decision {
             case .insert(let row), .update(let row, _):
                 openTransaction.withLock { $0?.change(key, of: entity, to: .put(row)) }
-                return WriteOutcome(current == nil ? .inserted : .updated, conflict: conflict)
-            case .unchanged: return WriteOutcome(.unchanged, conflict: conflict)
-            case .rolledBack: return WriteOutcome(.rolledBack, conflict: conflict)
+                outcomes.append(WriteOutcome(current == nil ? .inserted : .updated, conflict: conflict))
+            case .unchanged: outcomes.append(WriteOutcome(.unchanged, conflict: conflict))
+            case .rolledBack: outcomes.append(WriteOutcome(.rolledBack, conflict: conflict))
             case .reject(let reason, let message):
-                return WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict)
+                outcomes.append(
+                    WriteOutcome(.rejected(Rejection(stage: .write, reason: reason, message)), conflict: conflict))
             }
         }
+        return outcomes
     }
 
-    func deleteInTransaction(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
-        guard let current = try itemInTransaction(key, of: entity),
+    func deleteInTransaction(_ key: Value, expectedVersion: Int64, of entity: Entity) async throws -> Bool {
+        guard let current = try await itemInTransaction(key, of: entity),
             (current[entity.versionIndex].integerValue ?? 0) == expectedVersion
         else {
             return false
@@ -105,7 +90,7 @@ extension DynamoDBStore {
     }
 
     /// Sends what the transaction changed as one TransactWriteItems; nothing when it only read.
-    func commit(_ transaction: OpenTransaction) throws {
+    func commit(_ transaction: OpenTransaction) async throws {
         guard transaction.hasChanges else { return }
         let actions = try transaction.touched.map(action)
         guard actions.count <= Self.transactionActionLimit else {
@@ -114,7 +99,7 @@ extension DynamoDBStore {
                 "a call on DynamoDB is one TransactWriteItems of at most \(Self.transactionActionLimit) items written or read; "
                     + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
         }
-        try runBlocking { [self] in try await send(actions, for: transaction.touched) }
+        try await send(actions, for: transaction.touched)
     }
 
     private func action(_ item: OpenTransaction.Touched) throws -> DynamoDB.TransactWriteItems.Action {

@@ -9,9 +9,11 @@ import Synchronization
 /// (`<report dir>/checkpoint.json`): a write is durable as soon as DynamoDB answers, and a
 /// resumed run's replays are idempotent by the version rules.
 ///
-/// The `Store` protocol is synchronous and called from the pipeline's writer thread; each call
-/// runs its async requests through `runBlocking`, `concurrency` of them in flight.
-public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sendable {
+/// Its requests are async: the library's async calls await them (`AsyncItemQuerying`). The
+/// `Store` protocol is synchronous and called from the pipeline's writer thread; its methods
+/// wait for the async operations through one bridge (`DynamoDBStore+Blocking.swift`),
+/// `concurrency` requests in flight.
+public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, RequestCounting, Sendable {
     /// How the store writes; the command maps the pipeline's destination and write sections
     /// onto them (docs/dynamodb.md).
     public struct Options: Sendable {
@@ -88,21 +90,21 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
     /// The table an entity's items are in.
     public func table(of entity: Entity) -> String { tables.table(of: entity) }
 
-    package func prepare(for model: Model) throws {
+    /// Creates missing tables (when the options allow) and checks the model the meta table
+    /// records against `model` (`StoreError`, `.modelMismatch`).
+    package func prepareTables(for model: Model) async throws {
         makeCodings(model)
-        try runBlocking { [tables] in try await tables.prepare(model) }
+        try await tables.prepare(model)
     }
 
     /// Makes the store ready to read `model`'s tables without creating or writing anything (a
     /// dry run, an export). False when a table does not exist yet; `StoreError` (`.modelMismatch`)
     /// when the meta table records another version or checksum of the model.
-    package func prepareToRead(_ model: Model) throws -> Bool {
+    package func prepareTablesToRead(_ model: Model) async throws -> Bool {
         makeCodings(model)
-        return try runBlocking { [tables] in
-            guard try await tables.allExist(model) else { return false }
-            _ = try await tables.checkRecordedModel(model)
-            return true
-        }
+        guard try await tables.allExist(model) else { return false }
+        _ = try await tables.checkRecordedModel(model)
+        return true
     }
 
     private func makeCodings(_ model: Model) {
@@ -132,7 +134,7 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
 
     /// A run of the pipeline. DynamoDB writes each request for good, so it has no atomic run:
     /// `DynamoDBStore(configuration:…)` refuses `write.atomic` (docs/dynamodb.md).
-    package func beginRun(atomic: Bool) throws {
+    func startRun(atomic: Bool) async throws {
         guard !atomic else {
             throw StoreError(
                 .invalidSetting("atomic"),
@@ -143,17 +145,20 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         }
         guard !options.transactional else { return }
         let entities = state.withLock { $0.codings.values.map(\.entity) }
-        let empty = try runBlocking { [self] in
-            var empty: Set<String> = []
-            for entity in entities {
-                var request = DynamoDB.Scan(tableName: tables.table(of: entity))
-                request.limit = 1
-                let page = try await client.send(request, entity: entity.name)
-                if (page.count ?? 0) == 0 && page.lastEvaluatedKey == nil { empty.insert(entity.name) }
-            }
-            return empty
-        }
+        let empty = try await emptyTables(of: entities)
         state.withLock { $0.emptyAtStart = empty }
+    }
+
+    /// The entities whose table holds no item: one Scan of one item each.
+    private func emptyTables(of entities: [Entity]) async throws -> Set<String> {
+        var empty: Set<String> = []
+        for entity in entities {
+            var request = DynamoDB.Scan(tableName: tables.table(of: entity))
+            request.limit = 1
+            let page = try await client.send(request, entity: entity.name)
+            if (page.count ?? 0) == 0 && page.lastEvaluatedKey == nil { empty.insert(entity.name) }
+        }
+        return empty
     }
 
     package func finishRun(commit: Bool) throws {
@@ -175,16 +180,17 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
         try startWrite(records, of: entity, rules: rules).outcomes()
     }
 
-    /// Sends the window's groups, `concurrency` in flight with those of a window started
-    /// before, and returns at once: the runner hands over the next window while the last
-    /// requests of this one are out. Groups start in input order, across windows too.
-    package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
-        if inTransaction {
-            let outcomes = Result { try writeInTransaction(records, of: entity, rules: rules) }
-            return StartedWrite { try outcomes.get() }
-        }
+    /// The operation that writes a window (`startWrite`): it sends the window's groups,
+    /// `concurrency` in flight with those of a window started before. Groups start in input
+    /// order, across windows too: the window takes its place in that order here, when it is
+    /// handed over, not when the operation starts. Inside a transaction, the writes wait for
+    /// its commit.
+    func windowWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules)
+        -> @Sendable () async throws -> [WriteOutcome]
+    {
+        if inTransaction { return { try await self.writeInTransaction(records, of: entity, rules: rules) } }
         let writer: EntityWriter
-        do { writer = try self.writer(of: entity, rules: rules) } catch { return StartedWrite { throw error } }
+        do { writer = try self.writer(of: entity, rules: rules) } catch { return { throw error } }
         let size = writer.groupSize(transactionSize: options.transactionSize)
         let groups = stride(from: 0, to: records.count, by: size).map { $0..<min($0 + size, records.count) }
         let (started, starting) = AsyncStream<Void>.makeStream()
@@ -193,7 +199,7 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
             return state.lastWindowStarted
         }
         let stopped = StopFlag()
-        let task = BlockingTask { [writeSlots] in
+        return { [writeSlots] in
             let results = try await orderedMap(groups.count, slots: writeSlots, after: previous, started: starting) {
                 index in
                 // After a failure, the groups not yet sent stay unsent.
@@ -207,7 +213,6 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
             }
             return try Self.outcomes(of: results, groups: groups)
         }
-        return StartedWrite { try task.wait() }
     }
 
     /// The outcomes of a window's groups, in order; if a group failed, `PartialWriteError` with
@@ -265,111 +270,110 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
             retries: retries, method: method, knownEmpty: method == .batch && empty, guess: guess)
     }
 
-    package func delete(_ key: Value, expectedVersion: Int64, of entity: Entity) throws -> Bool {
-        if inTransaction { return try deleteInTransaction(key, expectedVersion: expectedVersion, of: entity) }
+    /// Deletes the item with `key` if it is still at `expectedVersion`; false when it is gone or
+    /// was changed meanwhile. Inside a transaction, the deletion waits for its commit.
+    package func deleteItem(_ key: Value, expectedVersion: Int64, of entity: Entity) async throws -> Bool {
+        if inTransaction { return try await deleteInTransaction(key, expectedVersion: expectedVersion, of: entity) }
         let coding = try coding(entity)
         let request = DynamoDB.DeleteItem(
             tableName: tables.table(of: entity), key: coding.key(key),
             condition: DynamoDB.Condition(
                 "#v = :v", names: ["#v": entity.versionAttribute], values: [":v": .n(String(expectedVersion))]))
-        return try runBlocking { [self] in
-            do {
-                _ = try await client.send(request, retries: retries, entity: entity.name)
-                return true
-            } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
-                return false
-            } catch let error as DynamoDBError {
-                throw StoreError.dynamoDB(error, at: tables.table(of: entity), entity: entity.name, key: key)
-            }
+        do {
+            _ = try await client.send(request, retries: retries, entity: entity.name)
+            return true
+        } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
+            return false
+        } catch let error as DynamoDBError {
+            throw StoreError.dynamoDB(error, at: tables.table(of: entity), entity: entity.name, key: key)
         }
     }
 
     // MARK: Reading
 
-    package func contains(_ key: Value, in entity: Entity) throws -> Bool {
-        if inTransaction { return try itemInTransaction(key, of: entity) != nil }
-        if knownKeys.withLock({ $0[entity.name]?.contains(key) ?? false }) { return true }
-        let found = try fetch(key, of: entity, projection: true) != nil
+    /// Whether an item with `key` is stored (a key found once is not asked for again).
+    package func containsItem(_ key: Value, in entity: Entity) async throws -> Bool {
+        if inTransaction { return try await itemInTransaction(key, of: entity) != nil }
+        if isKnown(key, in: entity) { return true }
+        let found = try await storedItem(key, of: entity, projection: true) != nil
         if found { knownKeys.withLock { _ = $0[entity.name, default: []].insert(key) } }
         return found
     }
 
-    package func fetch(_ key: Value, of entity: Entity) throws -> [Value]? {
-        if inTransaction { return try itemInTransaction(key, of: entity) }
-        return try fetch(key, of: entity, projection: false)
+    /// Whether `containsItem` found the key before.
+    func isKnown(_ key: Value, in entity: Entity) -> Bool {
+        knownKeys.withLock { $0[entity.name]?.contains(key) ?? false }
     }
 
-    func fetch(_ key: Value, of entity: Entity, projection: Bool) throws -> [Value]? {
+    /// The item with `key` (values by attribute position), or nil; inside a transaction, as it sees it.
+    package func item(_ key: Value, of entity: Entity) async throws -> [Value]? {
+        if inTransaction { return try await itemInTransaction(key, of: entity) }
+        return try await storedItem(key, of: entity, projection: false)
+    }
+
+    /// The stored item with `key` (a consistent GetItem); with `projection`, only whether it is
+    /// stored (an empty array).
+    func storedItem(_ key: Value, of entity: Entity, projection: Bool) async throws -> [Value]? {
         let coding = try coding(entity)
         var request = DynamoDB.GetItem(tableName: tables.table(of: entity), key: coding.key(key))
         if projection {
             request.projectionExpression = "#k"
             request.expressionAttributeNames = ["#k": entity.hashKey]
         }
-        let response = try runBlocking { [self, request] in try await send(request, entity) }
+        let response = try await send(request, entity)
         guard let item = response.item else { return nil }
         return projection ? [] : try coding.decode(item)
     }
 
-    /// Inside a transaction, counts what it added and deleted too.
-    package func count(of entity: Entity) throws -> Int {
+    /// How many items of `entity` are stored; inside a transaction, with what it added and deleted.
+    package func itemCount(of entity: Entity) async throws -> Int {
         var total = 0
-        try paginate(entity, countOnly: true) { page in total += page.count ?? 0 }
-        for item in changesInTransaction(of: entity) {
-            total += (item.current == nil ? 0 : 1) - (item.stored == nil ? 0 : 1)
+        try await pages(of: entity, countOnly: true).forEach { page in total += page.count ?? 0 }
+        return total + countChangedInTransaction(of: entity)
+    }
+
+    /// Every item of `entity`; inside a transaction, as it changed them.
+    package func allItems(of entity: Entity) async throws -> [[Value]] {
+        var items: [[Value]] = []
+        let view = try TransactionView(self, entity)
+        try await pages(of: entity).forEach { page in try view.items(of: page) { items.append($0) } }
+        try view.itemsChanged { items.append($0) }
+        return items
+    }
+
+    /// The items that match `query`, in its order and up to its limit (`items(matching:of:_:)`).
+    package func items(matching query: ItemQuery, of entity: Entity) async throws -> [[Value]] {
+        var candidates: [[Value]] = []
+        let view = try TransactionView(self, entity)
+        try await pages(of: entity, matching: query).forEach { page in
+            try view.items(of: page) { candidates.append($0) }
         }
-        return total
+        try view.itemsChanged { candidates.append($0) }
+        var selected: [[Value]] = []
+        try query.select(from: { candidate in try candidates.forEach(candidate) }, of: entity) { selected.append($0) }
+        return selected
     }
 
-    /// Inside a transaction, the table's items as it changed them.
-    package func scan(_ entity: Entity, _ body: ([Value]) throws -> Void) throws {
-        try itemsAsTheTransactionSees(entity, read: { stored in try paginate(entity, countOnly: false, stored) }, body)
-    }
-
-    /// The items that match `query`: a Query when it gives the hash key's value, else a Scan,
-    /// each narrowed by a FilterExpression (`QueryExpression`); then judged, sorted and cut as
-    /// the query says, in memory. Inside a transaction, the items it changed are judged as
-    /// it changed them.
-    package func items(matching query: ItemQuery, of entity: Entity, _ body: ([Value]) throws -> Void) throws {
+    /// The pages a query reads: a Query when it gives the hash key's value, else a Scan, each
+    /// narrowed by a FilterExpression (`QueryExpression`); the query itself is judged after.
+    func pages(of entity: Entity, matching query: ItemQuery) throws -> any ItemPages {
         let expression = QueryExpression(query, entity: entity, coding: try coding(entity))
-        try query.select(
-            from: { candidate in
-                try itemsAsTheTransactionSees(
-                    entity,
-                    read: { stored in
-                        if expression.keyCondition != nil {
-                            try queryPartition(entity, expression, stored)
-                        } else {
-                            try paginate(entity, countOnly: false, narrowedBy: expression, stored)
-                        }
-                    }, candidate)
-            }, of: entity, body)
-    }
-
-    /// Calls `body` with every page of a consistent Query of one partition.
-    private func queryPartition(
-        _ entity: Entity, _ expression: QueryExpression, _ body: (DynamoDB.ItemsPage) throws -> Void
-    ) throws {
-        var request = DynamoDB.Query(
-            tableName: tables.table(of: entity), keyCondition: expression.keyCondition ?? "",
+        guard let keyCondition = expression.keyCondition else { return pages(of: entity, narrowedBy: expression) }
+        let request = DynamoDB.Query(
+            tableName: tables.table(of: entity), keyCondition: keyCondition,
             filter: expression.filter, names: expression.names, values: expression.values)
-        repeat {
-            let page = try runBlocking { [self, request] in try await send(request, entity) }
-            try body(page)
-            request.exclusiveStartKey = page.lastEvaluatedKey
-        } while request.exclusiveStartKey != nil
+        return QueryPages(request) { [self] request in try await send(request, entity) }
     }
 
-    /// Calls `body` with every page of a consistent Scan of the entity's table (narrowed by
-    /// `expression`'s filter, if any): `concurrency` segments fetched concurrently, pages handed
-    /// over in a fixed order (`SegmentedScan`).
-    private func paginate(
-        _ entity: Entity, countOnly: Bool, narrowedBy expression: QueryExpression? = nil,
-        _ body: (DynamoDB.ItemsPage) throws -> Void
-    ) throws {
+    /// The pages of a consistent Scan of the entity's table (narrowed by `expression`'s filter,
+    /// if any): `concurrency` segments fetched concurrently, pages handed over in a fixed order
+    /// (`SegmentedScan`).
+    func pages(of entity: Entity, countOnly: Bool = false, narrowedBy expression: QueryExpression? = nil)
+        -> any ItemPages
+    {
         let table = tables.table(of: entity)
         let segments = options.concurrency
-        let scan = SegmentedScan(segments: segments) { [self] segment, startKey in
+        return SegmentedScan(segments: segments) { [self] segment, startKey in
             var request = DynamoDB.Scan(tableName: table)
             if segments > 1 {
                 request.segment = segment
@@ -384,7 +388,6 @@ public final class DynamoDBStore: Store, OverlappedWriting, RequestCounting, Sen
             request.exclusiveStartKey = startKey
             return try await send(request, entity)
         }
-        try scan.forEachPage(body)
     }
 
     func send<Request: DynamoDB.Operation>(_ request: Request, _ entity: Entity) async throws -> Request.Response {

@@ -6,7 +6,7 @@ import Synchronization
 /// over in a fixed order: all of segment 0, then segment 1, and so on. Each segment's task
 /// fetches at most `pagesAhead` pages ahead, so memory stays bounded, and an unchanged table
 /// gives the same sequence every time (a two-pass export's passes must agree byte for byte).
-final class SegmentedScan: Sendable {
+final class SegmentedScan: ItemPages {
     typealias Page = DynamoDB.ItemsPage
     /// Fetches one page of a segment, after `startKey` (nil: the first page).
     typealias Fetch = @Sendable (_ segment: Int, _ startKey: DynamoItem?) async throws -> Page
@@ -26,6 +26,8 @@ final class SegmentedScan: Sendable {
     private let fetch: Fetch
     private let queues: Mutex<[Queue]>
     private let stopped = Mutex(false)
+    /// The segment being read, and the segments' tasks once started.
+    private let reading = Mutex<(segment: Int, producers: Task<Void, Never>?)>((0, nil))
 
     init(segments: Int, pagesAhead: Int = 2, fetch: @escaping Fetch) {
         self.segments = max(1, segments)
@@ -34,21 +36,32 @@ final class SegmentedScan: Sendable {
         queues = Mutex(Array(repeating: Queue(), count: self.segments))
     }
 
-    /// Calls `body` with every page, in segment order, on the calling thread (one that may
-    /// block: each page is awaited through `runBlocking`). Segments are fetched concurrently
-    /// meanwhile; all fetching has stopped when this returns or throws.
-    func forEachPage(_ body: (Page) throws -> Void) throws {
-        let producers = Task { [self] in
-            await withTaskGroup(of: Void.self) { group in
-                for segment in 0..<segments { group.addTask { await self.fetchAll(segment) } }
+    /// The next page, in segment order; nil after the last page of the last segment. The first
+    /// call starts every segment's task.
+    func next() async throws -> Page? {
+        start()
+        while true {
+            let segment = reading.withLock { $0.segment }
+            guard segment < segments else { return nil }
+            if let page = try await next(segment).get() { return page }
+            reading.withLock { $0.segment += 1 }
+        }
+    }
+
+    /// Stops every segment's task and waits for them to end (each finishes the request it has in flight).
+    func finish() async {
+        stop()
+        await reading.withLock { $0.producers }?.value
+    }
+
+    private func start() {
+        reading.withLock { reading in
+            guard reading.producers == nil else { return }
+            reading.producers = Task { [self] in
+                await withTaskGroup(of: Void.self) { group in
+                    for segment in 0..<segments { group.addTask { await self.fetchAll(segment) } }
+                }
             }
-        }
-        defer {
-            stop()
-            _ = try? runBlocking { await producers.value }
-        }
-        for segment in 0..<segments {
-            while let page = try runBlocking({ try await self.next(segment).get() }) { try body(page) }
         }
     }
 

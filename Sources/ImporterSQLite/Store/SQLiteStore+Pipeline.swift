@@ -87,6 +87,12 @@ extension SQLiteStore {
         }
     }
 
+    /// What a command locks (docs/writes.md#one-writer-per-store): the store file itself; nil
+    /// when the destination names none.
+    package static func lockPath(of config: PipelineConfig) -> String? {
+        try? path(of: config)
+    }
+
     /// The store file's path: the pipeline's `destination.path` (the loader gives a default).
     private static func path(of config: PipelineConfig) throws -> String {
         guard config.destination.kind == .sqlite, let path = config.destination.path, !path.isEmpty else {

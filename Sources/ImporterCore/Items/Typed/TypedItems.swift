@@ -12,7 +12,7 @@ public struct TypedItems<Element>: Sendable {
     /// The same items, untyped.
     public let items: EntityItems
     private let toItem: @Sendable (Element) throws -> Item
-    private let fromItem: @Sendable (Item) throws -> Element
+    let fromItem: @Sendable (Item) throws -> Element
 
     init(
         items: EntityItems, toItem: @escaping @Sendable (Element) throws -> Item,
