@@ -11,8 +11,9 @@ import ImporterCore
 /// than an array or null, children out of the pipeline's order, objects of more than 64 keys.
 /// One scanner serves one thread.
 struct DocumentScanner {
-    /// What the scanner looks for in the objects of one shape node.
-    private struct Plan {
+    /// What the scanner looks for in the objects of one shape node (a class: a record takes
+    /// it with one retain).
+    private final class Plan {
         /// The node's children: each one's array key, node, and array pointer (`/towns`).
         var childKeys: [[UInt8]] = []
         var childNodes: [Int] = []
@@ -41,7 +42,7 @@ struct DocumentScanner {
     init(shape: DocumentShape) {
         var plans: [Plan]? = []
         for node in shape.nodes {
-            var plan = Plan()
+            let plan = Plan()
             for child in node.children {
                 let path = shape.nodes[child].arrayPath
                 guard path.count == 1 else {
@@ -224,7 +225,9 @@ struct DocumentScanner {
         while true {
             guard cursor.peek == 123 else { return false }  // an element that is not an object
             let start = cursor.i
-            let elementPointer = pointer + "/" + String(position)
+            var elementPointer = pointer
+            elementPointer.append("/")
+            elementPointer.append(String(position))
             walk.elements.append(
                 DocumentElement(
                     node: node, parent: parent, position: position, pointer: elementPointer,
@@ -397,21 +400,23 @@ struct DocumentScanner {
     /// The MongoDB Extended JSON value of the object at the cursor (already checked by `skip`),
     /// as `ExtendedJSON.value` reads it from a tree (docs/documents.md#mongodb-values).
     private mutating func wrapped(_ cursor: inout JSONCursor) -> Found {
-        var members: [(key: Range<Int>, value: Int)] = []
+        // Its first two members (key, and where the value starts), and how many it has.
+        var first = (key: 0..<0, value: 0), second = (key: 0..<0, value: 0), count = 0
         cursor.i += 1
         cursor.skipSpace()
         if !cursor.take(125) {
             while true {
                 guard let key = cursor.plainKey() else { return .decline }
-                guard members.count < 2 else { return .ordinary }
-                members.append((key, cursor.i))
+                guard count < 2 else { return .ordinary }
+                if count == 0 { first = (key, cursor.i) } else { second = (key, cursor.i) }
+                count += 1
                 guard skip(&cursor) else { return .decline }
                 cursor.skipSpace()
                 guard cursor.take(44) else { break }
                 cursor.skipSpace()
             }
         }
-        guard let first = members.first, first.key.count > 0, cursor.base[first.key.lowerBound] == 36 else {  // $
+        guard count > 0, first.key.count > 0, cursor.base[first.key.lowerBound] == 36 else {  // $
             return .ordinary
         }
         func at(_ offset: Int) -> JSONCursor {
@@ -430,9 +435,9 @@ struct DocumentScanner {
             range.count == name.utf8CodeUnitCount
                 && memcmp(cursor.base + range.lowerBound, name.utf8Start, range.count) == 0
         }
-        if members.count == 2 {
+        if count == 2 {
             // The legacy binary form: {"$binary": "base64", "$type": "00"}.
-            guard key("$binary", first.key), key("$type", members[1].key) else { return .ordinary }
+            guard key("$binary", first.key), key("$type", second.key) else { return .ordinary }
             guard let base64 = text(first.value) else { return .decline }
             return base64.map { .value(.text($0)) } ?? .ordinary
         }
