@@ -21,7 +21,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             try ReaderInvariants.check(bytes) {
                 CSVReader(source: BytesSource(bytes), name: "fuzz.csv", options: CSVOptions())
             }
-        case .ndjson: try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes)) }
+        case .ndjson:
+            try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes)) }
+            try DocumentInvariants.check(bytes)
         case .dynamodbJSON:
             try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes), layout: .dynamoDBItem) }
         case .dynamodbExportManifest: try ExportManifestInvariants.check(bytes)

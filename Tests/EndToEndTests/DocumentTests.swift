@@ -16,7 +16,7 @@ final class DocumentTests: XCTestCase {
     /// Runs the Orders model on `orders` (NDJSON lines), lines keyed by (order, position).
     private func run(
         _ orders: [String], documents: String = "whole", mode: String = "upsert", replaceLines: Bool = true,
-        destination: String = "{ path: store.sqlite }"
+        replaceAdjustments: Bool = false, destination: String = "{ path: store.sqlite }"
     ) throws -> ImporterProcess.Result {
         try (orders.joined(separator: "\n") + "\n").write(
             toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
@@ -33,7 +33,8 @@ final class DocumentTests: XCTestCase {
                 position: lineNo
                 replace: \(replaceLines)
                 children:
-                  adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } }
+                  adjustments:
+                    { entity: Adjustment, replace: \(replaceAdjustments), map: { rename: { _id: adjustmentId } } }
         destination: \(destination)
         write: { mode: \(mode) }
         errors: { maxErrorRatio: 1 }
@@ -127,6 +128,33 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try query("SELECT count(*) FROM Line WHERE orderId = 'O1'"), "2")
         XCTAssertEqual(try run([order("O3", lines: [])], mode: "insert").status, 0)
         XCTAssertEqual(try query("SELECT count(*) FROM Line"), "3")
+    }
+
+    func testChildrenKeyedByTheirOwnIdsAreReplacedUnlessTheRunWroteEveryStoredOne() throws {
+        func orders(_ first: [String]) -> [String] {
+            [order("O1", lines: [line("a", adjustments: first)]), order("O2", lines: [line("z", adjustments: ["z1"])])]
+        }
+        XCTAssertEqual(try run(orders(["a1", "a2"]), replaceAdjustments: true).status, 0)
+        // a2 replaced by a3: as many adjustments written as stored before, but not the same ones.
+        let replaced = try run(orders(["a1", "a3"]), replaceAdjustments: true)
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertEqual(try summary("Adjustment"), "read 3, inserted 1, updated 0, unchanged 2, deleted 1, rejected 0")
+        XCTAssertEqual(
+            try query("SELECT group_concat(adjustmentId) FROM (SELECT adjustmentId FROM Adjustment ORDER BY 1)"),
+            "a1,a3,z1")
+        // Every stored adjustment written again (a line changed): none is read, none deleted.
+        var changed = orders(["a1", "a3"])
+        changed[1] = order("O2", lines: [line("z", quantity: 2, adjustments: ["z1"])])
+        let same = try run(changed, replaceAdjustments: true)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(try summary("Adjustment"), "read 3, inserted 0, updated 0, unchanged 3, deleted 0, rejected 0")
+        // O1 alone, without a3: a3 goes, O2's z1 stays.
+        XCTAssertEqual(
+            try run([order("O1", lines: [line("a", adjustments: ["a1"])])], replaceAdjustments: true).status, 0)
+        XCTAssertEqual(try summary("Adjustment"), "read 1, inserted 0, updated 0, unchanged 1, deleted 1, rejected 0")
+        XCTAssertEqual(
+            try query("SELECT group_concat(adjustmentId) FROM (SELECT adjustmentId FROM Adjustment ORDER BY 1)"),
+            "a1,z1")
     }
 
     func testPartialRejectsOnlyTheBadElementAndItsChildrenAndKeepsTheirStoredItems() throws {

@@ -177,7 +177,8 @@ package struct PipelineRun: ~Copyable {
             ).run(keys: checked, recorder: recorder)
         } else if let store, let checked = keys {
             deletes = ChildReplacePhase(
-                model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory
+                model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory,
+                resumed: resume.interrupted != nil
             ).run(keys: checked, recorder: recorder, mode: config.write.mode)
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts

@@ -1,17 +1,19 @@
 import Foundation
 import ImporterCore
 
-/// Reads the documents of a JSON array or NDJSON input (docs/documents.md): each element or
-/// line is parsed whole into a `JSONTree`, and `DocumentExpander` makes its root record and the
-/// records of its arrays' elements.
+/// Reads the documents of a JSON array or NDJSON input (docs/documents.md): `DocumentScanner`
+/// makes each element's or line's root record and the records of its arrays' elements from its
+/// bytes; what it declines is parsed whole into a `JSONTree`, which `DocumentExpander` walks.
 package final class DocumentReader: DocumentRecordReader {
     private let base: RecordReader
     private var parser = StrictJSONParser()
+    private var scanner: DocumentScanner
     private var expander: DocumentExpander
 
     /// `base` reads the documents' text (layout `.document`); `shape` says what to take of them.
     init(base: RecordReader, shape: DocumentShape) {
         self.base = base
+        scanner = DocumentScanner(shape: shape)
         expander = DocumentExpander(shape: shape)
     }
 
@@ -20,6 +22,7 @@ package final class DocumentReader: DocumentRecordReader {
     package func nextDocument() throws -> SourceDocument? {
         guard var record = try base.next() else { return nil }
         guard record.failure == nil else { return SourceDocument(root: record) }
+        if let document = scanner.document(record) { return document }
         let parsed = record.raw.withUnsafeBufferPointer { parser.tree($0) }
         switch parsed {
         case .success(let tree):
@@ -164,7 +167,7 @@ struct DocumentExpander {
                 guard let array = tree.node(at: path, from: index) else { continue }
                 let arrayNode = tree.nodes[array]
                 if arrayNode.kind == .scalar, arrayNode.value == .null { continue }
-                let arrayPointer = pointer + path.map { "/" + Self.escaped($0) }.joined()
+                let arrayPointer = pointer + path.map { "/" + JSONPointer.escaped($0) }.joined()
                 guard arrayNode.kind == .array else {
                     return Rejection(
                         stage: .read, reason: .malformed, field: path.joined(separator: "."),
@@ -211,11 +214,6 @@ struct DocumentExpander {
                 if lineFeeds![middle] < offset { low = middle + 1 } else { high = middle }
             }
             return document.line + low
-        }
-
-        /// A key as a JSON pointer writes it (RFC 6901).
-        private static func escaped(_ key: String) -> String {
-            key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
         }
     }
 }

@@ -65,12 +65,37 @@ enum ExtendedJSON {
         var time = time_t(whole)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else {
+            // Beyond four digits: the year as it is, then the same fields.
+            func digits(_ value: Int32, _ count: Int) -> String {
+                let text = String(value)
+                return String(repeating: "0", count: max(0, count - text.count)) + text
+            }
+            return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
+                + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
+                + "\(digits(Int32(fraction), 3))Z"
         }
-        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))T"
-            + "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
-            + "\(digits(Int32(fraction), 3))Z"
+        // YYYY-MM-DDTHH:MM:SS.sssZ, written digit by digit: no string per field.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var index = 0
+            func put(_ value: Int, _ count: Int, then separator: UInt8) {
+                var value = value
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    text[index + offset] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+                text[index + count] = separator
+                index += count + 1
+            }
+            put(year, 4, then: 45)  // -
+            put(Int(parts.tm_mon) + 1, 2, then: 45)
+            put(Int(parts.tm_mday), 2, then: 84)  // T
+            put(Int(parts.tm_hour), 2, then: 58)  // :
+            put(Int(parts.tm_min), 2, then: 58)
+            put(Int(parts.tm_sec), 2, then: 46)  // .
+            put(Int(fraction), 3, then: 90)  // Z
+            return index
+        }
     }
 }

@@ -69,7 +69,7 @@ struct FlatObjectScanner {
             return .text(string)
         }
         if byte == 45 || (byte >= 48 && byte <= 57) {
-            guard let end = Self.numberEnd(base, from: i, count: count) else { return nil }
+            guard let end = JSONNumber.end(base, from: i, count: count) else { return nil }
             cursor.i = end
             return .number(String(decoding: UnsafeBufferPointer(start: base + i, count: end - i), as: UTF8.self))
         }
@@ -144,33 +144,6 @@ struct FlatObjectScanner {
             }
         }
         return scratch.withUnsafeBufferPointer(UTF8Text.string)
-    }
-
-    /// The end of the number at `start`, if it is a JSON number,
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; nil otherwise. Its text is kept exactly.
-    private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
-        @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && base[index] >= 48 && base[index] <= 57 }
-        var i = start
-        if base[i] == 45 { i += 1 }
-        guard isDigit(i) else { return nil }
-        if base[i] == 48 {
-            i += 1
-            if isDigit(i) { return nil }
-        } else {
-            while isDigit(i) { i += 1 }
-        }
-        if i < count, base[i] == 46 {  // .
-            i += 1
-            guard isDigit(i) else { return nil }
-            while isDigit(i) { i += 1 }
-        }
-        if i < count, base[i] == 101 || base[i] == 69 {  // e E
-            i += 1
-            if i < count, base[i] == 43 || base[i] == 45 { i += 1 }  // + -
-            guard isDigit(i) else { return nil }
-            while isDigit(i) { i += 1 }
-        }
-        return i
     }
 }
 

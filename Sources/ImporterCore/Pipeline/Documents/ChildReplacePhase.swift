@@ -9,6 +9,8 @@ struct ChildReplacePhase {
     let store: any Store
     let dryRun: Bool
     let reportDirectory: String
+    /// Whether this run continues an interrupted one (`--resume`).
+    var resumed = false
 
     /// The child inputs whose entities are replaced: not in `insert` mode (which only adds)
     /// nor `sync` (whose delete phase covers them), and not `replace: false`.
@@ -60,7 +62,7 @@ struct ChildReplacePhase {
                     return try !parentKey.isNull && keys.wasLoaded(parentKey, entity: parentEntities[entity.name]!)
                 },
                 candidates: { entity, body in
-                    try readChildren(of: entity, role: parents[entity.name]!, keys: keys, body)
+                    try readChildren(of: entity, role: parents[entity.name]!, keys: keys, recorder: recorder, body)
                 },
                 isInInput: { entity, key in try keys.wasNamed(key, entity: entity) })
             phase = RunReport.DeletePhase(outcome)
@@ -80,11 +82,15 @@ struct ChildReplacePhase {
 
     /// The stored children of `entity` that may have left their documents: when its hash key is
     /// its parent's (first) key attribute, those of each parent the run loaded, read by that key;
-    /// otherwise every stored one.
-    private func readChildren(of entity: Entity, role: DocumentInput, keys: KeyStage, _ body: ([Value]) throws -> Void)
-        throws
-    {
-        guard role.parentKeyAttributes.first == entity.hashKeyIndex else { return try store.scan(entity, body) }
+    /// none when this run wrote every stored one; otherwise every stored one.
+    private func readChildren(
+        of entity: Entity, role: DocumentInput, keys: KeyStage, recorder: RunRecorder,
+        _ body: ([Value]) throws -> Void
+    ) throws {
+        guard role.parentKeyAttributes.first == entity.hashKeyIndex else {
+            if try wroteEveryStoredItem(of: entity, recorder: recorder) { return }
+            return try store.scan(entity, body)
+        }
         var asked = Set<String>()
         for parentKey in keys.loadedKeys[role.parentEntity] ?? [] {
             let hash: Value
@@ -92,5 +98,19 @@ struct ChildReplacePhase {
             guard asked.insert(hash.description).inserted else { continue }
             try store.items(matching: ItemQuery(.equals(entity.hashKey, hash)), of: entity, body)
         }
+    }
+
+    /// Whether every stored item of `entity` is one this run inserted, updated or found
+    /// unchanged: each of those is a distinct key (the key stage rejects a second record with
+    /// one), stored now, and named by the run, so when there are as many of them as stored
+    /// items, no stored item can have left its document, and none needs reading. Not for a
+    /// dry run (nothing was written) nor a resumed one (the counts include the first run's).
+    private func wroteEveryStoredItem(of entity: Entity, recorder: RunRecorder) throws -> Bool {
+        guard !dryRun, !resumed else { return false }
+        var written = 0
+        for input in recorder.inputs where input.entity == entity.name {
+            written += input.counts.inserted + input.counts.updated + input.counts.unchanged
+        }
+        return try written == store.count(of: entity)
     }
 }

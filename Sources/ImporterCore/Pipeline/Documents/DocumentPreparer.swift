@@ -106,10 +106,11 @@ final class DocumentPreparer {
             rejectWhole(document, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
             return
         }
-        add(outcomes[0], of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
+        // Each outcome moved out (`take`), not copied.
+        add(outcomes[0].take(), of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
         for index in elements.indices {
             add(
-                outcomes[index + 1], of: elements[index].record, pointer: elements[index].pointer,
+                outcomes[index + 1].take(), of: elements[index].record, pointer: elements[index].pointer,
                 node: elements[index].node, cause: causes[index + 1], into: &chunks, ordinal: ordinal)
         }
     }
@@ -117,8 +118,8 @@ final class DocumentPreparer {
     /// Adds one record: prepared, rejected (listed, its pointer in the message), or rejected
     /// with its rejected ancestor (nil outcome; counted only).
     private func add(
-        _ outcome: RecordPreparer.Outcome?, of record: SourceRecord, pointer: String, node: Int, cause: Rejection?,
-        into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
+        _ outcome: RecordPreparer.Outcome?, of record: @autoclosure () -> SourceRecord, pointer: String, node: Int,
+        cause: Rejection?, into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
     ) {
         switch outcome {
         case .prepared(let prepared, _)?:
@@ -131,9 +132,9 @@ final class DocumentPreparer {
                 : Rejection(
                     stage: rejection.stage, reason: rejection.reason, field: rejection.field, target: rejection.target,
                     "\(pointer): \(rejection.message)")
-            chunks[node].reject(record, ordinal: ordinal(node), key: key, located)
+            chunks[node].reject(record(), ordinal: ordinal(node), key: key, located)
         case nil:
-            var record = record
+            var record = record()
             record.raw = []
             chunks[node].reject(
                 record, ordinal: ordinal(node), key: nil,

@@ -1,0 +1,309 @@
+import Foundation
+import ImporterCore
+
+/// The values of a document's fields, read from its bytes (docs/documents.md#paths-and-values):
+/// scalars, MongoDB wrappers, the text of other objects and arrays, and the checks the strict
+/// parser makes of them.
+extension DocumentScanner {
+    // MARK: Values
+
+    /// What a nested value stands for.
+    enum Found {
+        case value(FieldValue)
+        /// Not there (a path), or not a MongoDB wrapper.
+        case ordinary
+        /// For the tree path.
+        case decline
+    }
+
+    /// A field's value at the cursor, which moves past it: a scalar's, a MongoDB wrapper's,
+    /// else the object's or array's text (docs/documents.md#paths-and-values).
+    mutating func value(_ cursor: inout JSONCursor) -> FieldValue? {
+        let start = cursor.i
+        switch cursor.peek {
+        case 123, 91:  // { [
+            guard skip(&cursor) else { return nil }
+            let text = UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start)
+            guard UTF8Text.isASCII(text) || String(validating: text, as: UTF8.self) != nil else { return nil }
+            if Self.mayBeWrapper(cursor, at: start) {
+                var inner = cursor
+                inner.i = start
+                switch wrapped(&inner) {
+                case .value(let value): return value
+                case .ordinary: break
+                case .decline: return nil
+                }
+            }
+            return .composite(String(decoding: text, as: UTF8.self))
+        default:
+            return scalar(&cursor)
+        }
+    }
+
+    /// Whether the value at `start` is an object whose first key starts with `$`.
+    static func mayBeWrapper(_ cursor: JSONCursor, at start: Int) -> Bool {
+        var probe = cursor
+        probe.i = start
+        guard probe.take(123) else { return false }
+        probe.skipSpace()
+        return probe.take(34) && probe.peek == 36  // "$
+    }
+
+    /// The string, number, boolean or null at the cursor, which moves past it.
+    mutating func scalar(_ cursor: inout JSONCursor) -> FieldValue? {
+        let base = cursor.base, start = cursor.i
+        switch cursor.peek {
+        case 34:  // "
+            return string(&cursor).map(FieldValue.text)
+        case 45, 48...57:  // - 0-9
+            guard let end = JSONNumber.end(base, from: start, count: cursor.count) else { return nil }
+            cursor.i = end
+            return .number(
+                String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self))
+        default:
+            if cursor.take("true") { return .bool(true) }
+            if cursor.take("false") { return .bool(false) }
+            if cursor.take("null") { return .null }
+            return nil
+        }
+    }
+
+    /// Moves the cursor to the value at `path` in the object at the cursor: true if it is
+    /// there, false if not, nil to decline.
+    mutating func locate(_ path: ArraySlice<[UInt8]>, _ cursor: inout JSONCursor) -> Bool? {
+        for wanted in path {
+            guard cursor.take(123) else { return false }  // only objects have keys
+            cursor.skipSpace()
+            guard !cursor.take(125) else { return false }
+            while true {
+                guard let key = cursor.plainKey() else { return nil }
+                if Self.equal(key, wanted, cursor) { break }
+                guard skip(&cursor) else { return nil }
+                cursor.skipSpace()
+                guard cursor.take(44) else { return false }  // ,
+                cursor.skipSpace()
+            }
+        }
+        return true
+    }
+
+    /// The MongoDB Extended JSON value of the object at the cursor (already checked by `skip`),
+    /// as `ExtendedJSON.value` reads it from a tree (docs/documents.md#mongodb-values).
+    mutating func wrapped(_ cursor: inout JSONCursor) -> Found {
+        // Its first two members (key, and where the value starts), and how many it has.
+        var first = (key: 0..<0, value: 0), second = (key: 0..<0, value: 0), count = 0
+        cursor.i += 1
+        cursor.skipSpace()
+        if !cursor.take(125) {
+            while true {
+                guard let key = cursor.plainKey() else { return .decline }
+                guard count < 2 else { return .ordinary }
+                if count == 0 { first = (key, cursor.i) } else { second = (key, cursor.i) }
+                count += 1
+                guard skip(&cursor) else { return .decline }
+                cursor.skipSpace()
+                guard cursor.take(44) else { break }
+                cursor.skipSpace()
+            }
+        }
+        guard count > 0, first.key.count > 0, cursor.base[first.key.lowerBound] == 36 else {  // $
+            return .ordinary
+        }
+        func at(_ offset: Int) -> JSONCursor {
+            var moved = cursor
+            moved.i = offset
+            return moved
+        }
+        /// A member's string, nil when it is not one; decline for a string the tree path reads.
+        func text(_ offset: Int) -> String?? {
+            var moved = at(offset)
+            guard moved.peek == 34 else { return .some(nil) }
+            guard let text = string(&moved) else { return nil }
+            return .some(text)
+        }
+        func key(_ name: StaticString, _ range: Range<Int>) -> Bool {
+            range.count == name.utf8CodeUnitCount
+                && memcmp(cursor.base + range.lowerBound, name.utf8Start, range.count) == 0
+        }
+        if count == 2 {
+            // The legacy binary form: {"$binary": "base64", "$type": "00"}.
+            guard key("$binary", first.key), key("$type", second.key) else { return .ordinary }
+            guard let base64 = text(first.value) else { return .decline }
+            return base64.map { .value(.text($0)) } ?? .ordinary
+        }
+        let member = first.value
+        if key("$oid", first.key) || key("$uuid", first.key) || key("$symbol", first.key) {
+            guard let text = text(member) else { return .decline }
+            return text.map { .value(.text($0)) } ?? .ordinary
+        }
+        if key("$numberInt", first.key) || key("$numberLong", first.key) || key("$numberDecimal", first.key) {
+            guard let number = text(member) else { return .decline }
+            return number.map { .value(.number($0)) } ?? .ordinary
+        }
+        if key("$numberDouble", first.key) {
+            guard let number = text(member) else { return .decline }
+            guard let number else { return .ordinary }
+            // Infinity, -Infinity and NaN are text, which a number attribute refuses.
+            return .value(Double(number)?.isFinite == true ? .number(number) : .text(number))
+        }
+        if key("$date", first.key) {
+            guard let iso = text(member) else { return .decline }
+            if let iso { return .value(.text(iso)) }
+            // Canonical: {"$date": {"$numberLong": "1700000000000"}}; a bare number in old exports.
+            var inner = at(member)
+            let millis: String
+            switch inner.peek {
+            case 45, 48...57:
+                guard case .number(let number)? = scalar(&inner) else { return .decline }
+                millis = number
+            case 123:
+                switch wrapped(&inner) {
+                case .value(.number(let number)): millis = number
+                case .decline: return .decline
+                default: return .ordinary
+                }
+            default:
+                return .ordinary
+            }
+            guard let count = Int64(millis) else { return .ordinary }
+            return .value(.text(ExtendedJSON.isoText(millisecondsSinceEpoch: count)))
+        }
+        if key("$binary", first.key) {
+            // Canonical v2: {"$binary": {"base64": "…", "subType": "00"}}.
+            var inner = at(member)
+            guard let found = locate([Array("base64".utf8)], &inner) else { return .decline }
+            guard found, inner.peek == 34 else { return .ordinary }
+            guard let base64 = string(&inner) else { return .decline }
+            return .value(.text(base64))
+        }
+        return .ordinary
+    }
+
+    // MARK: Checking
+
+    /// Moves past the value at the cursor, checked as the strict parser checks it but for its
+    /// strings' UTF-8 (the caller checks the value's text whole); false to decline.
+    mutating func skip(_ cursor: inout JSONCursor) -> Bool {
+        let keyBase = keys.count, openBase = open.count
+        defer {
+            keys.removeSubrange(keyBase...)
+            open.removeSubrange(openBase...)
+        }
+        while true {
+            // A value.
+            switch cursor.peek {
+            case 34:
+                guard cursor.skipString() else { return false }
+            case 45, 48...57:
+                guard let end = JSONNumber.end(cursor.base, from: cursor.i, count: cursor.count) else { return false }
+                cursor.i = end
+            case 123, 91:
+                // Deep nesting is the tree path's to refuse, with its message.
+                guard open.count - openBase < 256 else { return false }
+                let isObject = cursor.peek == 123
+                cursor.i += 1
+                cursor.skipSpace()
+                if cursor.take(isObject ? 125 : 93) { break }
+                open.append(isObject ? keys.count : -1)
+                if isObject {
+                    guard let key = cursor.plainKey() else { return false }
+                    keys.append(key)
+                }
+                continue
+            default:
+                guard cursor.take("true") || cursor.take("false") || cursor.take("null") else { return false }
+            }
+            // After a value: the next one in its container, or the container's end.
+            while true {
+                guard let top = open.last, open.count > openBase else { return true }
+                cursor.skipSpace()
+                if cursor.take(44) {  // ,
+                    cursor.skipSpace()
+                    if top >= 0 {
+                        guard keys.count - top < 64, let key = cursor.plainKey() else { return false }
+                        for earlier in keys[top...] where Self.equal(earlier, key, cursor) { return false }
+                        keys.append(key)
+                    }
+                    break
+                }
+                guard cursor.take(top >= 0 ? 125 : 93) else { return false }
+                if top >= 0 { keys.removeSubrange(top...) }
+                open.removeLast()
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// The string whose opening quote is at the cursor, its escapes decoded; the cursor moves
+    /// past it. Nil for what the strict parser refuses (a control character, an invalid
+    /// escape or UTF-8, a lone surrogate).
+    mutating func string(_ cursor: inout JSONCursor) -> String? {
+        let start = cursor.i + 1
+        var j = start
+        var escaped = false
+        while j < cursor.count {
+            let byte = cursor.base[j]
+            if byte == 34 { break }
+            if byte < 32 { return nil }
+            if byte == 92 {
+                escaped = true
+                j += 2
+                continue
+            }
+            j += 1
+        }
+        guard j < cursor.count else { return nil }
+        cursor.i = j + 1
+        let content = UnsafeBufferPointer(start: cursor.base + start, count: j - start)
+        return escaped ? unescaped(content) : UTF8Text.string(content)
+    }
+
+    /// `content` with its escapes replaced, if they are all JSON's and it is UTF-8.
+    mutating func unescaped(_ content: UnsafeBufferPointer<UInt8>) -> String? {
+        scratch.removeAll(keepingCapacity: true)
+        var index = 0
+        func hex4() -> UInt32? {
+            guard index + 4 <= content.count else { return nil }
+            var value: UInt32 = 0
+            for offset in 0..<4 {
+                guard let digit = JSONNumber.hexValue(content[index + offset]) else { return nil }
+                value = value << 4 | digit
+            }
+            index += 4
+            return value
+        }
+        while index < content.count {
+            let byte = content[index]
+            guard byte == 92 else {
+                scratch.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < content.count else { return nil }
+            index += 2
+            switch content[index - 1] {
+            case 34, 92, 47: scratch.append(content[index - 1])
+            case 98: scratch.append(8)
+            case 102: scratch.append(12)
+            case 110: scratch.append(10)
+            case 114: scratch.append(13)
+            case 116: scratch.append(9)
+            case 117:
+                guard var scalar = hex4(), !(0xDC00...0xDFFF).contains(scalar) else { return nil }
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 2 <= content.count, content[index] == 92, content[index + 1] == 117 else {
+                        return nil
+                    }
+                    index += 2
+                    guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                UTF8.encode(Unicode.Scalar(scalar)!) { scratch.append($0) }
+            default:
+                return nil
+            }
+        }
+        return scratch.withUnsafeBufferPointer(UTF8Text.string)
+    }
+}

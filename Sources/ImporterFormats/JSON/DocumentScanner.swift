@@ -1,0 +1,317 @@
+import Foundation
+import ImporterCore
+
+/// A document's records made straight from its bytes, without a tree (docs/documents.md): the
+/// fast path of `DocumentReader`, as `FlatObjectScanner` is for flat records.
+///
+/// It gives exactly the root record and elements that `StrictJSONParser.tree` and
+/// `DocumentExpander` give for a valid document. Anything else it declines (nil) and the tree
+/// path reads the document, with its messages: any syntax error, invalid UTF-8, a duplicate key,
+/// a key with an escape, an element that is not an object, a child path holding something other
+/// than an array or null, children out of the pipeline's order, objects of more than 64 keys.
+/// One scanner serves one thread.
+struct DocumentScanner {
+    /// What the scanner looks for in the objects of one shape node (a class: a record takes
+    /// it with one retain).
+    private final class Plan {
+        /// The node's children: each one's array key, node, and array pointer (`/towns`).
+        var childKeys: [[UInt8]] = []
+        var childNodes: [Int] = []
+        var childPointers: [String] = []
+        /// The node's dotted paths (sorted, as the shape has them), split into keys.
+        var paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])] = []
+    }
+
+    /// Per shape node; nil when the shape needs the tree path (a dotted array path, say).
+    private let plans: [Plan]?
+    /// Per node, the keys of its last record (bytes one after another, and their lengths),
+    /// which of its paths it had, and its names: a record with the same ones shares them.
+    private var lastKeyBytes: [[UInt8]]
+    private var lastKeyLengths: [[Int]]
+    private var lastPathMask: [UInt64]
+    private var lastNames: [[String]]
+    /// The keys of the objects being scanned, the innermost last.
+    var keys: [Range<Int>] = []
+    /// The values found at the paths of the objects being scanned.
+    private var pathValues: [FieldValue?] = []
+    /// The open containers of a value being skipped: an object's first key in `keys`, or -1.
+    var open: [Int] = []
+    /// Unescaped string bytes.
+    var scratch: [UInt8] = []
+
+    init(shape: DocumentShape) {
+        var plans: [Plan]? = []
+        for node in shape.nodes {
+            let plan = Plan()
+            for child in node.children {
+                let path = shape.nodes[child].arrayPath
+                guard path.count == 1 else {
+                    plans = nil
+                    break
+                }
+                plan.childKeys.append(Array(path[0].utf8))
+                plan.childNodes.append(child)
+                plan.childPointers.append("/" + JSONPointer.escaped(path[0]))
+            }
+            for name in node.valuePaths {
+                let keys = name.split(separator: ".").map { Array($0.utf8) }
+                // A path through a child's array, an empty one, one named twice, or over 64
+                // paths: the tree path.
+                if keys.isEmpty || plan.childKeys.contains(keys[0]) || node.valuePaths.count > 64
+                    || plan.paths.contains(where: { $0.name == name })
+                {
+                    plans = nil
+                    break
+                }
+                plan.paths.append((name, Array(name.utf8), keys))
+            }
+            plans?.append(plan)
+        }
+        if shape.nodes.count > 64 { plans = nil }
+        self.plans = plans
+        let count = shape.nodes.count
+        lastKeyBytes = Array(repeating: [], count: count)
+        lastKeyLengths = Array(repeating: [], count: count)
+        lastPathMask = Array(repeating: 0, count: count)
+        lastNames = Array(repeating: [], count: count)
+    }
+
+    /// The document `root` holds (its raw text is the document), or nil for the tree path.
+    mutating func document(_ root: SourceRecord) -> SourceDocument? {
+        guard plans != nil, root.failure == nil else { return nil }
+        return root.raw.withUnsafeBufferPointer { text -> SourceDocument? in
+            guard let base = text.baseAddress else { return nil }
+            var cursor = JSONCursor(base: base, count: text.count)
+            var walk = Walk(document: root)
+            cursor.skipSpace()
+            guard cursor.peek == 123,  // {
+                let fields = record(&cursor, node: 0, slot: nil, pointer: "", walk: &walk)
+            else {
+                keys.removeAll(keepingCapacity: true)
+                pathValues.removeAll(keepingCapacity: true)
+                return nil
+            }
+            cursor.skipSpace()
+            guard cursor.atEnd else { return nil }
+            var document = SourceDocument(root: root, elements: walk.elements)
+            (document.root.names, document.root.values) = fields
+            return document
+        }
+    }
+
+    /// One document's records so far.
+    private struct Walk {
+        let document: SourceRecord
+        var elements: [DocumentElement] = []
+        /// Offsets of the document's line feeds, once an element's line is asked for.
+        var lineFeeds: [Int]?
+
+        init(document: SourceRecord) { self.document = document }
+
+        /// The line of the document's byte `offset`.
+        mutating func line(at offset: Int, in text: JSONCursor) -> Int {
+            if lineFeeds == nil {
+                var feeds: [Int] = []
+                var from = 0
+                while from < text.count, let found = memchr(text.base + from, 10, text.count - from) {
+                    let index = UnsafeRawPointer(text.base).distance(to: UnsafeRawPointer(found))
+                    feeds.append(index)
+                    from = index + 1
+                }
+                lineFeeds = feeds
+            }
+            var low = 0, high = lineFeeds!.count
+            while low < high {
+                let middle = (low + high) / 2
+                if lineFeeds![middle] < offset { low = middle + 1 } else { high = middle }
+            }
+            return document.line + low
+        }
+    }
+
+    // MARK: Records
+
+    /// The fields of the object at the cursor, a record of `node` (element `slot` of the walk,
+    /// nil for the root), after adding its children's elements; the cursor moves past it.
+    private mutating func record(
+        _ cursor: inout JSONCursor, node: Int, slot: Int?, pointer: String, walk: inout Walk
+    ) -> (names: [String], values: [FieldValue])? {
+        let plan = plans![node]
+        let keyBase = keys.count, pathBase = pathValues.count
+        defer {
+            keys.removeSubrange(keyBase...)
+            pathValues.removeSubrange(pathBase...)
+        }
+        pathValues.append(contentsOf: repeatElement(nil, count: plan.paths.count))
+        var values: [FieldValue] = []
+        values.reserveCapacity(lastNames[node].count)
+        var childMask: UInt64 = 0
+        var nextChild = 0
+        cursor.i += 1
+        cursor.skipSpace()
+        if !cursor.take(125) {  // }
+            while true {
+                guard keys.count - keyBase < 64, let key = cursor.plainKey() else { return nil }
+                keys.append(key)
+                if let child = Self.index(of: key, in: plan.childKeys, cursor) {
+                    // Children in the pipeline's order keep the tree path's order of elements.
+                    guard child >= nextChild else { return nil }
+                    nextChild = child + 1
+                    childMask |= 1 << UInt64(keys.count - 1 - keyBase)
+                    if !cursor.take("null") {
+                        guard cursor.peek == 91,  // [
+                            elements(
+                                &cursor, node: plan.childNodes[child], parent: slot,
+                                pointer: pointer + plan.childPointers[child], walk: &walk)
+                        else { return nil }
+                    }
+                } else {
+                    let start = cursor.i
+                    guard let value = value(&cursor) else { return nil }
+                    values.append(value)
+                    for (index, path) in plan.paths.enumerated() where Self.equal(key, path.keys[0], cursor) {
+                        if path.keys.count == 1 {
+                            pathValues[pathBase + index] = value
+                            continue
+                        }
+                        var inner = cursor
+                        inner.i = start
+                        guard let found = locate(path.keys.dropFirst(), &inner) else { return nil }
+                        if found {
+                            guard let value = self.value(&inner) else { return nil }
+                            pathValues[pathBase + index] = value
+                        }
+                    }
+                }
+                cursor.skipSpace()
+                if cursor.take(44) {  // ,
+                    cursor.skipSpace()
+                    continue
+                }
+                guard cursor.take(125) else { return nil }
+                break
+            }
+        }
+        // The paths found, unless a key is spelled like one (`"geo.lat": …`).
+        var pathMask: UInt64 = 0
+        for (index, path) in plan.paths.enumerated() {
+            guard let found = pathValues[pathBase + index] else { continue }
+            var spelled = false
+            for position in keyBase..<keys.count where childMask & (1 << UInt64(position - keyBase)) == 0 {
+                if Self.equal(keys[position], path.nameBytes, cursor) {
+                    spelled = true
+                    break
+                }
+            }
+            guard !spelled else { continue }
+            pathMask |= 1 << UInt64(index)
+            values.append(found)
+        }
+        guard let names = names(node: node, keyBase: keyBase, childMask: childMask, pathMask: pathMask, cursor) else {
+            return nil
+        }
+        return (names, values)
+    }
+
+    /// Adds a record per element of the array at the cursor (its `[`), each followed by its
+    /// own elements; the cursor moves past the array.
+    private mutating func elements(
+        _ cursor: inout JSONCursor, node: Int, parent: Int?, pointer: String, walk: inout Walk
+    ) -> Bool {
+        cursor.i += 1
+        cursor.skipSpace()
+        if cursor.take(93) { return true }  // ]
+        var position = 0
+        while true {
+            guard cursor.peek == 123 else { return false }  // an element that is not an object
+            let start = cursor.i
+            var elementPointer = pointer
+            elementPointer.append("/")
+            elementPointer.append(String(position))
+            walk.elements.append(
+                DocumentElement(
+                    node: node, parent: parent, position: position, pointer: elementPointer,
+                    record: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: [])))
+            let slot = walk.elements.count - 1
+            guard let fields = record(&cursor, node: node, slot: slot, pointer: elementPointer, walk: &walk) else {
+                return false
+            }
+            let raw = walk.document.raw
+            walk.elements[slot].record = SourceRecord(
+                line: walk.line(at: start, in: cursor), byteOffset: walk.document.byteOffset + Int64(start),
+                raw: raw[(raw.startIndex + start)..<(raw.startIndex + cursor.i)], names: fields.names,
+                values: fields.values)
+            position += 1
+            cursor.skipSpace()
+            if cursor.take(44) {  // ,
+                cursor.skipSpace()
+                continue
+            }
+            return cursor.take(93)  // ]
+        }
+    }
+
+    /// The record's names: the last record's when its keys and paths are the same; else new
+    /// ones, checked (nil for a repeated or invalid key).
+    private mutating func names(node: Int, keyBase: Int, childMask: UInt64, pathMask: UInt64, _ cursor: JSONCursor)
+        -> [String]?
+    {
+        let count = keys.count - keyBase
+        if count == lastKeyLengths[node].count, pathMask == lastPathMask[node] {
+            var same = true
+            var offset = 0
+            lastKeyBytes[node].withUnsafeBufferPointer { last in
+                for index in 0..<count {
+                    let key = keys[keyBase + index]
+                    guard key.count == lastKeyLengths[node][index],
+                        key.isEmpty || memcmp(last.baseAddress! + offset, cursor.base + key.lowerBound, key.count) == 0
+                    else {
+                        same = false
+                        return
+                    }
+                    offset += key.count
+                }
+            }
+            if same { return lastNames[node] }
+        }
+        var names: [String] = []
+        names.reserveCapacity(count + lastNames[node].count)
+        var bytes: [UInt8] = []
+        var lengths: [Int] = []
+        for index in 0..<count {
+            let key = keys[keyBase + index]
+            for earlier in keys[keyBase..<keyBase + index] where Self.equal(earlier, key, cursor) { return nil }
+            let slice = UnsafeBufferPointer(start: cursor.base + key.lowerBound, count: key.count)
+            guard let name = UTF8Text.string(slice) else { return nil }
+            if childMask & (1 << UInt64(index)) == 0 { names.append(name) }
+            bytes.append(contentsOf: slice)
+            lengths.append(key.count)
+        }
+        for (index, path) in plans![node].paths.enumerated() where pathMask & (1 << UInt64(index)) != 0 {
+            names.append(path.name)
+        }
+        lastKeyBytes[node] = bytes
+        lastKeyLengths[node] = lengths
+        lastPathMask[node] = pathMask
+        lastNames[node] = names
+        return names
+    }
+
+    static func index(of key: Range<Int>, in candidates: [[UInt8]], _ cursor: JSONCursor) -> Int? {
+        for (index, candidate) in candidates.enumerated() where equal(key, candidate, cursor) { return index }
+        return nil
+    }
+
+    @inline(__always)
+    static func equal(_ key: Range<Int>, _ bytes: [UInt8], _ cursor: JSONCursor) -> Bool {
+        key.count == bytes.count
+            && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, cursor.base + key.lowerBound, key.count) == 0 }
+    }
+
+    @inline(__always)
+    static func equal(_ first: Range<Int>, _ second: Range<Int>, _ cursor: JSONCursor) -> Bool {
+        first.count == second.count
+            && (first.isEmpty
+                || memcmp(cursor.base + first.lowerBound, cursor.base + second.lowerBound, first.count) == 0)
+    }
+}
