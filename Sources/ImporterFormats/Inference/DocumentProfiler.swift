@@ -6,21 +6,22 @@ import ImporterCore
 /// their nested objects' fields as dotted names (`currency.code`), and a `ChildProfile` of the
 /// elements of each array of objects, nested as the arrays are.
 enum DocumentProfiler {
-    /// The profile of the documents `makeReader` reads (called once per pass), into `root`,
-    /// which holds the first pass's counts; nil when no field holds objects or arrays of objects.
+    /// The profile of the documents `makeReader` reads (called once per pass); `root` is the
+    /// file's profile before any record (its path, format, encoding and expected records). Nil
+    /// when no field holds objects or arrays of objects.
     static func profile(root: FileProfile, sample: Int?, makeReader: () throws -> RecordReader) throws
         -> FileProfile?
     {
         let nested = NestedJSON()
         let shape = FieldShape()
-        try read(makeReader(), sample: sample) { record in
+        let count = try read(makeReader(), sample: sample) { record in
             shape.observe(names: record.names, values: record.values, reader: nested)
         }
         guard shape.holdsNesting else { return nil }
         var fresh = FileProfile(path: root.path, format: root.format, csv: nil)
-        fresh.expectedRecords = root.records + root.failures
+        fresh.expectedRecords = max(root.expectedRecords, count)
         fresh.encoding = root.encoding
-        fresh.sampled = root.sampled
+        fresh.sampled = sample.map { count >= $0 } ?? false
         let profiler = EntityProfiler(profile: fresh, nested: nested)
         try read(makeReader(), sample: sample) { record in
             if record.failure != nil { return profiler.profile.observe(record) }
@@ -29,12 +30,15 @@ enum DocumentProfiler {
         return profiler.finished()
     }
 
-    private static func read(_ reader: RecordReader, sample: Int?, _ body: (SourceRecord) -> Void) throws {
+    /// Reads the records (the first `sample`); returns how many.
+    @discardableResult
+    private static func read(_ reader: RecordReader, sample: Int?, _ body: (SourceRecord) -> Void) throws -> Int {
         var count = 0
         while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
             count += 1
             body(record)
         }
+        return count
     }
 }
 

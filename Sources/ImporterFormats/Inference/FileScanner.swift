@@ -24,7 +24,14 @@ package enum FileScanner {
         profile.expectedRecords = min(estimate, sample ?? estimate)
         var count = 0
         do {
-            let reader = try ReaderFactory.makeReader(source: source, path: path)
+            let makeReader = { try ReaderFactory.makeReader(source: source, path: path) }
+            // JSON whose first records hold objects or arrays: read as documents at once.
+            if csv == nil, try holdsComposites(makeReader()),
+                let documents = try DocumentProfiler.profile(root: profile, sample: sample, makeReader: makeReader)
+            {
+                return documents
+            }
+            let reader = try makeReader()
             if sample == nil, let partitioned = reader as? PartitionedRecordReader,
                 parallel ?? PartProfiler.coresAreIdle()
             {
@@ -38,13 +45,20 @@ package enum FileScanner {
                 profile.sampled = sample.map { count >= $0 } ?? false
             }
             guard csv == nil, profile.holdsComposites else { return profile }
-            // Objects or arrays in JSON records: read again as documents.
-            return try DocumentProfiler.profile(root: profile, sample: sample) {
-                try ReaderFactory.makeReader(source: source, path: path)
-            } ?? profile
+            // Objects or arrays in later JSON records: read again as documents.
+            return try DocumentProfiler.profile(root: profile, sample: sample, makeReader: makeReader) ?? profile
         } catch let error as InputError {
             throw ConfigurationError(file: path, "cannot be read: \(error.message); check the file")
         }
+    }
+
+    /// Whether one of the first 1,000 records holds a JSON object or array.
+    private static func holdsComposites(_ reader: RecordReader) throws -> Bool {
+        for _ in 0..<1000 {
+            guard let record = try reader.next() else { return false }
+            if record.values.contains(where: { if case .composite = $0 { true } else { false } }) { return true }
+        }
+        return false
     }
 
     /// Cells whose text is a null marker but that were quoted, so are values: read again
