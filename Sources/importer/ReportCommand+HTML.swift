@@ -31,8 +31,7 @@ extension ReportCommand {
             let page = try exitOnConfigurationError { () -> ReportPage in
                 let isPipeline = source.hasSuffix(".yaml") || source.hasSuffix(".yml")
                 guard isPipeline else { return try makePage(store: source, report: nil) }
-                var options = try PipelineOptions.parse([source] + variables.flatMap { ["--var", $0] })
-                options.pipeline = source
+                let options = try PipelineOptions.parse([source] + variables.flatMap { ["--var", $0] })
                 let (config, _) = try options.load(requireInputs: false)
                 guard config.destination.kind == .sqlite, let path = config.destination.path else {
                     throw ConfigurationError(

@@ -12,14 +12,7 @@ final class DecodingSourceTests: XCTestCase {
 
     /// All of `bytes` decoded from `decoding`, read `blockSize` raw bytes at a time.
     private func decoded(_ bytes: [UInt8], _ decoding: DecodingSource.Decoding, blockSize: Int) throws -> [UInt8] {
-        let source = DecodingSource(BytesSource(bytes), decoding: decoding, blockSize: blockSize)
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 7)
-        while true {
-            let read = try buffer.withUnsafeMutableBytes { try source.read(into: $0.baseAddress!, count: $0.count) }
-            if read == 0 { return out }
-            out += buffer[..<read]
-        }
+        try DecodingSource(BytesSource(bytes), decoding: decoding, blockSize: blockSize).readAll(chunkSize: 7)
     }
 
     func testEveryEncodingDecodesToUTF8WhateverTheBlockSize() throws {

@@ -95,8 +95,8 @@ final class InferenceDocumentTests: XCTestCase {
         XCTAssertTrue(inferred.source().map.fields.isEmpty)
     }
 
-    func testAFlatJSONFileIsReadOnce() throws {
-        // No object or array: the document passes are not made (the profile has no children).
+    func testAFlatJSONFileIsProfiledAsRecordsWithoutChildren() throws {
+        // No object or array: no child profiles, no object fields.
         fixture.write("flat.ndjson", "{\"id\": 1, \"n\": \"a\"}\n{\"id\": 2, \"n\": null}\n")
         let profile = try FileScanner.profile(path: fixture.files.path + "/flat.ndjson")
         XCTAssertTrue(profile.children.isEmpty)

@@ -13,18 +13,7 @@ final class SQLiteStoreConfigurationTests: XCTestCase {
 
     private func pipeline() throws -> (PipelineConfig, Model) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let model = """
-            model: Shop
-            version: 1
-            entities:
-              Product:
-                hashKey: sku
-                versionAttribute: version
-                attributes:
-                  sku:     { type: string }
-                  version: { type: int64 }
-            """
-        try model.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
+        try SkuModel.text.write(toFile: directory + "/model.yaml", atomically: false, encoding: .utf8)
         try "sku\na\n".write(toFile: directory + "/products.csv", atomically: false, encoding: .utf8)
         let text = """
             model: \(directory)/model.yaml

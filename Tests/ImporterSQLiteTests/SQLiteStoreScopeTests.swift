@@ -12,18 +12,7 @@ final class SQLiteStoreScopeTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
-    let model = try! ModelLoader.parse(
-        text: """
-            model: Shop
-            version: 1
-            entities:
-              Product:
-                hashKey: sku
-                versionAttribute: version
-                attributes:
-                  sku:     { type: string }
-                  version: { type: int64 }
-            """, file: "shop.yaml")
+    let model = try! ModelLoader.parse(text: SkuModel.text, file: "shop.yaml")
 
     var entity: Entity { model.entities[0] }
 

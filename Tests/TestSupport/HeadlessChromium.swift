@@ -24,9 +24,11 @@ public enum HeadlessChromium {
         return pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
     }
 
-    /// Seconds the browser took to start, load `file`, lay it out and dump its DOM.
-    public static func secondsToRender(_ file: String) throws -> Double {
-        try run(["--dump-dom", "file://" + file]).seconds
+    /// The DOM of `file`, and the seconds the browser took to start, load it, lay it out and
+    /// dump it.
+    public static func timedDOM(of file: String) throws -> (dom: String, seconds: Double) {
+        let (dom, seconds) = try run(["--dump-dom", "file://" + file])
+        return (dom, seconds)
     }
 
     /// A PNG of `file` rendered `width`×`height` pixels, written to `png`.

@@ -27,9 +27,9 @@ struct EntityBuilder {
             let base =
                 entity.columns != nil
                 ? column.name
-                : profile.objectFields.isEmpty || !column.name.contains(".")
-                    ? Identifiers.attributeName(forField: column.name, position: position)
-                    : Identifiers.attributeName(forPath: column.name, position: position)
+                : profile.isPath(column.name)
+                    ? Identifiers.attributeName(forPath: column.name, position: position)
+                    : Identifiers.attributeName(forField: column.name, position: position)
             attribute.name = Identifiers.unique(base, in: taken)
             taken.insert(attribute.name.lowercased())
             entity.attributes.append(attribute)

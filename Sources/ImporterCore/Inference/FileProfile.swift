@@ -36,6 +36,10 @@ package struct FileProfile {
         self.csv = csv
     }
 
+    /// Whether the column `name` is a path into nested objects (`currency.code`), which the
+    /// pipeline reads with `map.fields`.
+    package func isPath(_ name: String) -> Bool { !objectFields.isEmpty && name.contains(".") }
+
     /// Whether a field held a JSON object or array: the records may be documents.
     package var holdsComposites: Bool { columns.contains { $0.holdsComposite } }
 

@@ -96,8 +96,8 @@ struct PipelineDocument {
     private func map(_ entity: InferredEntity) -> [String] {
         var lines: [String] = []
         // A dotted field is a path into nested objects: `map.fields`.
-        let renames = entity.renames.filter { !$0.field.contains(".") || entity.profile.objectFields.isEmpty }
-        let paths = entity.renames.filter { $0.field.contains(".") && !entity.profile.objectFields.isEmpty }
+        let renames = entity.renames.filter { !entity.profile.isPath($0.field) }
+        let paths = entity.renames.filter { entity.profile.isPath($0.field) }
         if !renames.isEmpty {
             lines.append(
                 "rename: { \(renames.map { "\(JSONText.quote($0.field)): \(Identifiers.yaml($0.attribute))" }.joined(separator: ", ")) }"
@@ -112,7 +112,7 @@ struct PipelineDocument {
         let unread = entity.profile.objectFields.filter { object in
             !entity.attributes.contains { $0.field?.hasPrefix(object + ".") ?? false }
         }
-        let dropped = entity.dropped.map(\.field).filter { !$0.contains(".") || entity.profile.objectFields.isEmpty }
+        let dropped = entity.dropped.map(\.field).filter { !entity.profile.isPath($0) }
         if !(dropped + unread).isEmpty {
             lines.append("drop: [\((dropped + unread).map { JSONText.quote($0) }.joined(separator: ", "))]")
         }

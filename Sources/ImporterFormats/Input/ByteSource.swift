@@ -11,6 +11,20 @@ package protocol ByteSource: AnyObject {
     func close()
 }
 
+extension ByteSource {
+    /// Everything left to read, `chunkSize` bytes at a time (tests and the fuzz targets read
+    /// small chunks to cross every boundary).
+    package func readAll(chunkSize: Int = 1 << 16) throws -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let read = try buffer.withUnsafeMutableBytes { try self.read(into: $0.baseAddress!, count: $0.count) }
+            if read == 0 { return all }
+            all += buffer[..<read]
+        }
+    }
+}
+
 /// An I/O failure while reading an input: the run aborts.
 package struct InputError: Error, CustomStringConvertible {
     package let path: String

@@ -94,22 +94,20 @@ package struct ReportPage {
         var html = "<section id=\"entities\"><h2>Records per entity</h2><table><thead><tr><th>entity</th>"
         html += columns.map { "<th class=\"n\">\($0.0)</th>" }.joined()
         html += "<th class=\"n\">seconds</th><th class=\"n\">rows/s</th><th>write path</th></tr></thead><tbody>\n"
+        /// A row's count cells, each named `ROW.COLUMN` for the tests' `data-figure` reads.
+        func cells(_ counts: Counts, row: String) -> String {
+            columns.map { column, path in
+                "<td class=\"n\" data-figure=\"\(row).\(column)\">\(HTMLText.figure(counts[keyPath: path]))</td>"
+            }.joined()
+        }
         for entity in report.entities {
             let name = HTMLText.escaped(entity.entity)
-            html += "<tr><td>\(name)</td>"
-            for (column, path) in columns {
-                html +=
-                    "<td class=\"n\" data-figure=\"\(name).\(column)\">\(HTMLText.figure(entity.counts[keyPath: path]))</td>"
-            }
+            html += "<tr><td>\(name)</td>" + cells(entity.counts, row: name)
             html += String(format: "<td class=\"n\">%.2f</td>", entity.seconds)
             html += "<td class=\"n\">\(HTMLText.figure(Int(entity.rowsPerSecond.rounded())))</td>"
             html += "<td>\(entity.writePath?.rawValue ?? "—")</td></tr>\n"
         }
-        html += "<tr class=\"total\"><td>total</td>"
-        for (column, path) in columns {
-            html +=
-                "<td class=\"n\" data-figure=\"total.\(column)\">\(HTMLText.figure(report.totals[keyPath: path]))</td>"
-        }
+        html += "<tr class=\"total\"><td>total</td>" + cells(report.totals, row: "total")
         html += String(format: "<td class=\"n\">%.2f</td><td></td><td></td></tr>\n", report.seconds)
         html += "</tbody></table>"
         let unsettled = [
