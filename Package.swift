@@ -49,11 +49,15 @@ let package = Package(
 
         // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
         .target(name: "CPrefetch"),
+        // Where synchronous code waits for async code (`runBlocking`), and the threads async code
+        // that blocks runs on: the one crossing between the two models (docs/library.md#threads-and-tasks).
+        .target(name: "BlockingBridge"),
         // Model, values, pipeline, mapping, validation, reporting. No store; nettle for SHA-256.
         .target(
             name: "ImporterCore",
             dependencies: [
-                .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log"), "CNettle",
+                "BlockingBridge", .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"), "CNettle",
                 "CPrefetch", .product(name: "Metrics", package: "swift-metrics"),
             ]),
         // Readers: CSV/TSV and NDJSON/JSON (bytes, a strict parser of our own), gzip input (libarchive).
@@ -61,7 +65,9 @@ let package = Package(
         // The local store over the sqlite3 C API.
         .target(
             name: "ImporterSQLite",
-            dependencies: ["ImporterCore", "CSQLite", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "ImporterCore", "BlockingBridge", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            ]),
         // The store conformance table (the rules of docs/writes.md), run by every store's tests.
         .target(name: "ImporterConformance", dependencies: ["ImporterCore"]),
         // What every AWS client shares: credentials, region and endpoints, SigV4, HTTP (AsyncHTTPClient), retries.
@@ -74,9 +80,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // The remote store: DynamoDB's JSON protocol, conditional writes, tables, scans, migration.
-        .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore", "ImporterAWS"]),
+        .target(name: "ImporterDynamoDB", dependencies: ["ImporterCore", "ImporterAWS", "BlockingBridge"]),
         // Object storage: S3's REST API (listing, ranged reads), S3 objects as inputs of the readers.
-        .target(name: "ImporterS3", dependencies: ["ImporterCore", "ImporterFormats", "ImporterAWS"]),
+        .target(
+            name: "ImporterS3", dependencies: ["ImporterCore", "ImporterFormats", "ImporterAWS", "BlockingBridge"]),
         // Export and restore: backup archives (libarchive) with a manifest of counts and SHA-256.
         .target(
             name: "ImporterArchive",
@@ -129,7 +136,9 @@ let package = Package(
         // The DynamoDB store and S3 against moto servers the tests start, and the binary against them.
         .testTarget(
             name: "ImporterDynamoDBTests",
-            dependencies: ["ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport"]),
+            dependencies: [
+                "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "ImporterConformance", "TestSupport", "BlockingBridge",
+            ]),
         // The AWS clients' parts that need no server: SigV4 (AWS's vectors), credentials and
         // endpoints, redaction, retry rates, DynamoDB item coding, request bodies, table names.
         .testTarget(

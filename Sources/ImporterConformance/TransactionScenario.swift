@@ -6,7 +6,7 @@ import ImporterCore
 /// store's tests.
 package enum TransactionScenario {
     /// Runs the scenario on `store` (new and empty) and returns what went wrong; empty when it conforms.
-    package static func run(on store: Store) throws -> [String] {
+    package static func run(on store: any Store & ItemAccess) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
         func expect(_ condition: Bool, _ problem: @autoclosure () -> String) {
@@ -65,14 +65,47 @@ package enum TransactionScenario {
         return problems
     }
 
-    /// The async form: a transaction awaited from a task stores its writes together.
-    package static func runAsync(on store: Store) async throws -> [String] {
+    /// The async forms: a transaction awaited from a task stores its writes together, sees
+    /// them, and stores none of them when its body throws; awaited writes keep the version
+    /// rules, and an awaited delete applies the delete rules.
+    package static func runAsync(on store: any Store & ItemAccess) async throws -> [String] {
+        var problems: [String] = []
+        func expect(_ condition: Bool, _ problem: String) { if !condition { problems.append(problem) } }
         let items = try await ItemStore.open(store: store, model: try ConformanceModel.load())
-        try await items.transaction { tx in
-            try tx.items("Owner").insert(Item(["id": .string("a1")]))
-            try tx.items("Pet").insert(Item(["id": .string("a2"), "ownerId": .string("a1")]))
+        let seen = try await items.transaction { tx in
+            try await tx.items("Owner").insert(Item(["id": .string("a1")]))
+            try await tx.items("Pet").insert(Item(["id": .string("a2"), "ownerId": .string("a1")]))
+            return try await tx.items("Pet").count()
         }
-        let pets = try await items.items("Pet").count()
-        return pets == 1 ? [] : ["an awaited transaction stored \(pets) pets, not 1"]
+        expect(seen == 1, "an awaited transaction saw \(seen) pets of its own, not 1")
+        let pets = try items.items("Pet"), owners = try items.items("Owner")
+        let stored = try await pets.count()
+        expect(stored == 1, "an awaited transaction stored \(stored) pets, not 1")
+        do {
+            try await items.transaction { tx in
+                try await tx.items("Owner").insert(Item(["id": .string("a3")]))
+                throw ItemError.unknownEntity("thrown by the body")
+            }
+            expect(false, "a transaction whose body threw did not rethrow")
+        } catch ItemError.unknownEntity {}
+        expect(try await owners.fetch(.string("a3")) == nil, "a transaction whose body threw stored its insert")
+        let first = try await owners.fetch(.string("a1"))!
+        var renamed = first
+        renamed["name"] = .string("Ada")
+        expect(try await owners.update(renamed)["version"] == .integer(2), "an awaited update did not give version 2")
+        do {
+            try await owners.update(first)  // still based on version 1
+            expect(false, "an awaited update based on an older version was stored")
+        } catch ItemError.conflict {}
+        let toys = try items.items("Toy")
+        try await toys.insert(Item(["id": .string("a4"), "ownerId": .string("a1")]))
+        try await owners.delete(.string("a1"))
+        let left = try await pets.count()
+        expect(left == 0, "an awaited delete of an owner left \(left) pets (cascade)")
+        let toy = try await toys.fetch(.string("a4"))
+        expect(
+            toy?["ownerId"] == .null && toy?["version"] == .integer(2),
+            "an awaited delete of an owner left its toy as \(String(describing: toy)) (nullify: no owner, version 2)")
+        return problems
     }
 }

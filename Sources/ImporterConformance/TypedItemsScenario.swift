@@ -31,7 +31,7 @@ package enum TypedItemsScenario {
     }
 
     /// Runs the scenario on `store` (new and empty) and returns what went wrong; empty when it conforms.
-    package static func run(on store: Store) throws -> [String] {
+    package static func run(on store: any Store & ItemAccess) throws -> [String] {
         let items = try ItemStore(store: store, model: try ConformanceModel.load())
         var problems: [String] = []
         func expect(_ condition: Bool, _ problem: @autoclosure () -> String) {

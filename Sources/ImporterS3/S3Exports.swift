@@ -1,3 +1,4 @@
+import BlockingBridge
 import ImporterAWS
 import ImporterCore
 import ImporterFormats

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import BlockingBridge
 import Foundation
 import ImporterAWS
 import ImporterCore

@@ -1,3 +1,4 @@
+import BlockingBridge
 import Foundation
 import ImporterAWS
 import ImporterCore

@@ -150,23 +150,6 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
         try withConnection { try $0.commit() }
     }
 
-    /// A library transaction (`ItemTransacting`): `BEGIN IMMEDIATE` on the writing connection,
-    /// `body`'s writes and reads on it, then COMMIT, or ROLLBACK when `body` throws. The
-    /// connection's lock is taken to begin and to end it, not across `body`, whose calls take
-    /// it themselves; `ItemStore` lets no other call of the store run meanwhile.
-    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
-        try withConnection { try $0.beginItemTransaction() }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? withConnection { try $0.endItemTransaction(commit: false) }
-            throw error
-        }
-        try withConnection { try $0.endItemTransaction(commit: true) }
-        return result
-    }
-
     package func unchangedInputs(of model: Model) throws -> [UnchangedInput] {
         try withConnection { try $0.unchangedInputs(of: model) }
     }

@@ -1,3 +1,4 @@
+import BlockingBridge
 import CSQLite
 import Foundation
 import ImporterCore
@@ -120,29 +121,19 @@ final class StoredContentIndex {
     }
 }
 
-/// Reads the content fingerprints of a range of rowids on its own thread and read-only
-/// connection (a statement reads one consistent snapshot). The thread shares only Sendable
-/// values with the caller: its inputs, the semaphore, and the result under a lock.
-private final class ContentReader {
+/// Reads the content fingerprints of a range of rowids on a thread of its own (a Dispatch
+/// worker of `BlockingCallExecutor`, never Swift concurrency's pool) and its own read-only
+/// connection: a statement reads one consistent snapshot.
+private struct ContentReader {
     typealias Pairs = [(UInt64, UInt64)]
 
-    private final class Outcome {
-        var result: Result<Pairs, Error> = .success([])
-    }
-
-    private let done = DispatchSemaphore(value: 0)
-    private let outcome = Locked(Outcome())
+    private let reading: BlockingTask<Pairs>
 
     /// `expectedRows`: about how many rows the range holds (room is made for them up front).
     init(path: String, entity: Entity, select: String, rowids: ClosedRange<Int64>, expectedRows: Int) {
-        let done = self.done, outcome = self.outcome
-        Thread {
-            let result = Result {
-                try Self.read(path: path, entity: entity, select: select, rowids: rowids, expectedRows: expectedRows)
-            }
-            outcome.withLock { $0.result = result }
-            done.signal()
-        }.start()
+        reading = BlockingTask(on: BlockingCallExecutor.shared) {
+            try Self.read(path: path, entity: entity, select: select, rowids: rowids, expectedRows: expectedRows)
+        }
     }
 
     private static func read(
@@ -159,11 +150,9 @@ private final class ContentReader {
         return pairs
     }
 
-    /// The (key, content) fingerprints, once the thread is done.
-    func wait() throws -> Pairs {
-        done.wait()
-        return try outcome.withLock { $0.result }.get()
-    }
+    /// The (key, content) fingerprints, once the read is done.
+    @available(*, noasync)
+    func wait() throws -> Pairs { try reading.wait() }
 }
 
 /// Fingerprints of items' column images: an item's key, and its content (the key and every

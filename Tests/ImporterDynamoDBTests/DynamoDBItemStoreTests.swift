@@ -20,55 +20,60 @@ final class DynamoDBItemStoreTests: MotoTestCase {
         XCTAssertEqual(try TypedItemsScenario.run(on: store("typed-")), [])
     }
 
-    func testAnItemChangedBeforeTheCommitCancelsTheWholeCall() throws {
+    func testAnItemChangedBeforeTheCommitCancelsTheWholeCall() async throws {
         let model = try ConformanceModel.load()
         let mine = try store("atomic-"), theirs = try store("atomic-")
-        let items = try ItemStore(store: mine, model: model), others = try ItemStore(store: theirs, model: model)
-        try items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
+        let items = try await ItemStore.open(store: mine, model: model)
+        let others = try await ItemStore.open(store: theirs, model: model)
+        try await items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
         let entity = try XCTUnwrap(model.entity(named: "Item"))
 
         // The library's transaction (what each call makes), with another writer's change before its commit.
-        XCTAssertThrowsError(
-            try mine.withTransaction {
-                _ = try mine.write(
-                    [
-                        record(entity, ["id": .string("a"), "name": .string("mine")]),
-                        record(entity, ["id": .string("b")]),
-                    ],
-                    of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
-                XCTAssertEqual(
-                    try mine.fetch(.string("a"), of: entity)?[1], .string("mine"),
-                    "the transaction reads its own writes")
-                XCTAssertEqual(try mine.count(of: entity), 2)
-                try others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
-            }
-        ) { error in
+        try await mine.beginItemTransaction()
+        _ = try await mine.writeItems(
+            [record(entity, ["id": .string("a"), "name": .string("mine")]), record(entity, ["id": .string("b")])],
+            of: entity, rules: VersionRules(entity: entity, write: WriteConfig()))
+        let read = try await mine.item(.string("a"), of: entity)
+        XCTAssertEqual(read?[1], .string("mine"), "the transaction reads its own writes")
+        let counted = try await mine.itemCount(of: entity)
+        XCTAssertEqual(counted, 2)
+        try await others.items("Item").upsert(Item(["id": .string("a"), "name": .string("theirs")]))
+        do {
+            try await mine.endItemTransaction(commit: true)
+            XCTFail("the commit went through another writer's change")
+        } catch {
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Item", key: .string("a"), stored: 2, incoming: 1))
         }
-        XCTAssertEqual(try items.items("Item").fetch(.string("a"))?["name"], .string("theirs"))
-        XCTAssertNil(try items.items("Item").fetch(.string("b")), "nothing of the cancelled call is stored")
+        let stored = try await items.items("Item").fetch(.string("a"))
+        XCTAssertEqual(stored?["name"], .string("theirs"))
+        let added = try await items.items("Item").fetch(.string("b"))
+        XCTAssertNil(added, "nothing of the cancelled call is stored")
     }
 
-    func testAParentDeletedBeforeTheCommitCancelsItsChild() throws {
+    func testAParentDeletedBeforeTheCommitCancelsItsChild() async throws {
         let model = try ConformanceModel.load()
         let mine = try store("parent-"), theirs = try store("parent-")
-        let items = try ItemStore(store: mine, model: model), others = try ItemStore(store: theirs, model: model)
-        try items.items("Owner").insert(Item(["id": .string("o")]))
+        let items = try await ItemStore.open(store: mine, model: model)
+        let others = try await ItemStore.open(store: theirs, model: model)
+        try await items.items("Owner").insert(Item(["id": .string("o")]))
         let pet = try XCTUnwrap(model.entity(named: "Pet")), owner = try XCTUnwrap(model.entity(named: "Owner"))
 
         // What `insert` does: the reference's parent read, then the child written.
-        XCTAssertThrowsError(
-            try mine.withTransaction {
-                XCTAssertNotNil(try mine.fetch(.string("o"), of: owner))
-                _ = try mine.write(
-                    [record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
-                    rules: VersionRules(entity: pet, write: WriteConfig()))
-                try others.items("Owner").delete(.string("o"))
-            }
-        ) { error in
+        try await mine.beginItemTransaction()
+        let parent = try await mine.item(.string("o"), of: owner)
+        XCTAssertNotNil(parent)
+        _ = try await mine.writeItems(
+            [record(pet, ["id": .string("p"), "ownerId": .string("o")])], of: pet,
+            rules: VersionRules(entity: pet, write: WriteConfig()))
+        try await others.items("Owner").delete(.string("o"))
+        do {
+            try await mine.endItemTransaction(commit: true)
+            XCTFail("the commit went through the parent's delete")
+        } catch {
             XCTAssertEqual(error as? ItemError, .conflict(entity: "Owner", key: .string("o"), stored: 0, incoming: 1))
         }
-        XCTAssertEqual(try items.items("Pet").count(), 0, "no pet names the deleted owner")
+        let pets = try await items.items("Pet").count()
+        XCTAssertEqual(pets, 0, "no pet names the deleted owner")
     }
 
     func testACallOfMoreThanATransactionHoldsIsRefusedWhole() throws {
@@ -196,7 +201,7 @@ extension DynamoDBItemStoreTests {
     /// An async read awaits DynamoDB's requests and waits its turn suspended: while a
     /// transaction (on a thread of its own) holds the store, more reads than the cooperative
     /// pool has threads wait, other tasks still run, and the reads then see the whole commit.
-    func testAsyncReadsWaitTheirTurnWithoutHoldingAThread() async throws {
+    func testAsyncCallsWaitTheirTurnWithoutHoldingAThread() async throws {
         let items = try await ItemStore.open(store: store("turns-"), model: try ConformanceModel.load())
         try await items.items("Item").insert(Item(["id": .string("a"), "name": .string("first")]))
         let release = DispatchSemaphore(value: 0)
@@ -216,14 +221,24 @@ extension DynamoDBItemStoreTests {
             }
         }
         for await _ in started {}
+        // More calls than the pool has threads: each waits its turn suspended, reads and writes alike.
         let reads = (0..<16).map { _ in Task { try await items.items("Item").count() } }
+        let writes = (0..<16).map { index in
+            Task { try await items.items("Item").insert(Item(["id": .string("w\(index)")])) }
+        }
         let other = await Task { 42 }.value
-        XCTAssertEqual(other, 42, "other tasks run while the reads wait")
+        XCTAssertEqual(other, 42, "other tasks run while the calls wait")
         release.signal()
         try await committed.value
         for read in reads {
             let count = try await read.value
-            XCTAssertEqual(count, 2, "a read waits for the transaction and sees all of it")
+            XCTAssertGreaterThanOrEqual(count, 2, "a read waits for the transaction and sees all of it")
         }
+        for write in writes {
+            let stored = try await write.value
+            XCTAssertEqual(stored["version"], .integer(1))
+        }
+        let total = try await items.items("Item").count()
+        XCTAssertEqual(total, 18, "the transaction's item and every awaited insert are stored")
     }
 }

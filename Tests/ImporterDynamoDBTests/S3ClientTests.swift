@@ -1,3 +1,4 @@
+import BlockingBridge
 import Foundation
 @testable import ImporterAWS
 import ImporterCore

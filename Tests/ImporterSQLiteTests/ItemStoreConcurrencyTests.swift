@@ -31,16 +31,14 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         defer { store.close() }
         let locations = try store.items(Location.self)
         try locations.insert(Location(locationId: "kept", name: "Kept", createdAt: Date(), visits: 0, version: nil))
-        let entity = try XCTUnwrap(store.model.entity(named: "Location"))
 
         let readers = 4
         let seen = Mutex<[String]>([])
         let done = DispatchGroup()
         var readersFinishedDuringTheWrite = false
-        try store.inTransaction {
-            XCTAssertTrue(
-                try store.store.delete(.string("kept"), expectedVersion: 1, of: entity),
-                "deleted in the open transaction")
+        try store.transaction { tx in
+            try tx.items(Location.self).delete(.string("kept"))
+            XCTAssertEqual(try tx.items(Location.self).count(), 0, "deleted in the open transaction")
             for _ in 0..<readers {
                 DispatchQueue.global().async(group: done) {
                     let found = (try? locations.fetch(.string("kept")))??.name ?? "nothing"

@@ -31,22 +31,35 @@ final class SQLiteStoreScopeTests: XCTestCase {
 
     private struct Refused: Error {}
 
-    func testATransactionCommitsWhenItsBodyReturnsAndRollsBackWhenItThrows() throws {
+    /// `body` in a library transaction: committed when it returns, rolled back when it throws.
+    private func inTransaction(_ store: SQLiteStore, _ body: () throws -> Void) async throws {
+        try await store.beginItemTransaction()
+        do {
+            try body()
+        } catch {
+            try await store.endItemTransaction(commit: false)
+            throw error
+        }
+        try await store.endItemTransaction(commit: true)
+    }
+
+    func testATransactionCommitsWhenItsBodyReturnsAndRollsBackWhenItThrows() async throws {
         let store = try store()
         defer { store.close() }
-        try store.withTransaction {
+        try await inTransaction(store) {
             try write(store, "a", "b")
             try store.commit()  // a batch's commit inside the transaction commits nothing
             XCTAssertEqual(try store.count(of: entity), 2, "the transaction reads its own writes")
             XCTAssertEqual(try store.withReader { try $0.count(of: entity) }, 0, "a reader sees none of it yet")
         }
         XCTAssertEqual(try store.withReader { try $0.count(of: entity) }, 2)
-        XCTAssertThrowsError(
-            try store.withTransaction {
+        do {
+            try await inTransaction(store) {
                 try write(store, "c")
                 throw Refused()
             }
-        ) { XCTAssertTrue($0 is Refused) }
+            XCTFail("the body's error was not rethrown")
+        } catch { XCTAssertTrue(error is Refused) }
         XCTAssertEqual(try store.count(of: entity), 2, "nothing of the failed transaction is stored")
     }
 

@@ -1,3 +1,4 @@
+import BlockingBridge
 import Foundation
 import Synchronization
 
@@ -23,13 +24,15 @@ import Synchronization
 /// ## Topics
 /// - ``items(_:limit:)``
 /// - ``transaction(_:)-81tr8``
-/// - ``transaction(_:)-3amo8``
+/// - ``transaction(_:)-43a7j``
 /// - ``ItemTransaction``
 /// - ``EntityItems``
 /// - ``TypedItems``
 public final class ItemStore: Sendable {
     public let model: Model
-    let store: Store
+    let store: any Store
+    /// What the calls do to the store, awaited.
+    let access: any ItemAccess
     /// Lets one call run at a time; not recursive: a call never makes another call of the store.
     private let calls: CallGate
     /// For the view a transaction hands its body: the transaction it belongs to.
@@ -39,14 +42,15 @@ public final class ItemStore: Sendable {
     /// another model or version (`StoreError`, `.modelMismatch`). Programs call the forms of
     /// the store modules (`ItemStore(store: SQLiteStore(…), model:)`).
     @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
-    package convenience init(store: any Store, model: Model) throws {
-        try store.prepare(for: model)
+    package convenience init(store: any Store & ItemAccess, model: Model) throws {
+        try runBlocking(on: store.callExecutor) { try await store.prepareTables(for: model) }
         self.init(prepared: store, model: model)
     }
 
     /// `store`, already prepared for `model` (`StoreLifecycle.prepare(for:)`).
-    package init(prepared store: any Store, model: Model) {
+    package init(prepared store: any Store & ItemAccess, model: Model) {
         self.store = store
+        access = store
         self.model = model
         calls = CallGate()
         scope = nil
@@ -55,18 +59,15 @@ public final class ItemStore: Sendable {
     /// The view of `owner` inside a transaction: its calls join the transaction.
     private init(viewOf owner: ItemStore, scope: TransactionScope) {
         store = owner.store
+        access = owner.access
         model = owner.model
         calls = CallGate()
         self.scope = scope
     }
 
-    /// `init(store:model:)` off the caller's thread: preparing a store reads (and may create)
-    /// its tables. A store whose requests are async (`AsyncItemQuerying`: DynamoDB) is awaited.
-    package static func open(store: any Store, model: Model) async throws -> ItemStore {
-        guard let remote = store as? any AsyncItemQuerying else {
-            return try await offload { try ItemStore(store: store, model: model) }
-        }
-        try await remote.prepareTables(for: model)
+    /// `init(store:model:)`, awaited: preparing a store reads (and may create) its tables.
+    package static func open(store: any Store & ItemAccess, model: Model) async throws -> ItemStore {
+        try await withTaskExecutorPreference(store.callExecutor) { try await store.prepareTables(for: model) }
         return ItemStore(prepared: store, model: model)
     }
 
@@ -91,25 +92,45 @@ public final class ItemStore: Sendable {
     /// one conditional TransactWriteItems, of at most 100 items written or read). The calls see
     /// the transaction's own writes; other calls of the store wait until it ends.
     ///
-    ///     try store.transaction { tx in
-    ///         try tx.items("Location").insert(location)
-    ///         try tx.items("Checkin").insert(checkin)  // names the new location
+    ///     try await store.transaction { tx in
+    ///         try await tx.items("Location").insert(location)
+    ///         try await tx.items("Checkin").insert(checkin)  // names the new location
     ///     }
     ///
     /// Make the calls through `transaction`, not through the store, inside `body`.
-    @available(*, noasync, message: "use the async form")
-    public func transaction<T>(_ body: (ItemTransaction) throws -> T) throws -> T {
-        if let scope { return try body(ItemTransaction(view: self, scope: scope)) }  // a view joins its transaction
-        return try inTransaction {
+    public func transaction<T>(_ body: (ItemTransaction) async throws -> T) async throws -> T {
+        try await inTransaction { _ in
+            // A view joins its transaction.
+            if let scope { return try await body(ItemTransaction(view: self, scope: scope)) }
             let scope = TransactionScope()
             defer { scope.end() }
-            return try body(ItemTransaction(view: ItemStore(viewOf: self, scope: scope), scope: scope))
+            return try await body(ItemTransaction(view: ItemStore(viewOf: self, scope: scope), scope: scope))
         }
     }
 
-    /// `transaction(_:)` off the caller's thread.
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (ItemTransaction) throws -> T) async throws -> T {
-        try await offload { try self.transaction(body) }
+    /// `transaction(_:)` for code outside async contexts: `body` runs on the calling thread,
+    /// and its calls wait for the store.
+    @available(*, noasync, message: "use the async form")
+    public func transaction<T>(_ body: (ItemTransaction) throws -> T) throws -> T {
+        if let scope { return try body(ItemTransaction(view: self, scope: scope)) }  // a view joins its transaction
+        precondition(Self.callInProgress != ObjectIdentifier(self), Self.nestedCall)
+        calls.enterBlocking()
+        defer { calls.leave() }
+        try runBlocking(on: access.callExecutor) { try await self.access.beginItemTransaction() }
+        let scope = TransactionScope()
+        let result: T
+        do {
+            result = try Self.$callInProgress.withValue(ObjectIdentifier(self)) {
+                try body(ItemTransaction(view: ItemStore(viewOf: self, scope: scope), scope: scope))
+            }
+        } catch {
+            scope.end()
+            try? runBlocking(on: access.callExecutor) { try await self.access.endItemTransaction(commit: false) }
+            throw error
+        }
+        scope.end()
+        try runBlocking(on: access.callExecutor) { try await self.access.endItemTransaction(commit: true) }
+        return result
     }
 
     public func close() {
@@ -118,46 +139,60 @@ public final class ItemStore: Sendable {
     }
 
     /// Runs a read: inside a transaction on the store itself (it sees the transaction's writes),
-    /// on a reader of its own when the store has them, else as `serialized`.
-    func reading<T>(_ body: (any ItemQuerying) throws -> T) throws -> T {
-        if scope == nil, let readers = store as? any ConcurrentReading { return try readers.withReader(body) }
-        return try serialized { try body(store) }
+    /// on the store's readers when it has them (beside the writes), else as `serialized`.
+    func reading<T>(_ read: (any ItemReadAccess) async throws -> T) async throws -> T {
+        if scope == nil, let readers = access.concurrentReads {
+            return try await withTaskExecutorPreference(access.callExecutor) { try await read(readers) }
+        }
+        return try await serialized { try await read(access) }
     }
 
-    /// Runs `body` while no other call of this store runs. A transaction's view runs it at once:
-    /// its transaction holds the store.
-    func serialized<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` as one transaction: committed if it returns, rolled back if it throws. A
+    /// transaction's view runs it in the open transaction.
+    func inTransaction<T>(_ body: (any ItemAccess) async throws -> T) async throws -> T {
+        if scope != nil { return try await serialized { try await body(access) } }
+        return try await serialized {
+            try await access.beginItemTransaction()
+            let result: T
+            do {
+                result = try await body(access)
+            } catch {
+                try? await access.endItemTransaction(commit: false)
+                throw error
+            }
+            try await access.endItemTransaction(commit: true)
+            return result
+        }
+    }
+
+    /// Runs `body` on the store's executor while no other call of this store runs. A
+    /// transaction's view runs it at once: its transaction holds the store.
+    private func serialized<T>(_ body: () async throws -> T) async throws -> T {
         if let scope {
             precondition(scope.isOpen, "an ItemTransaction was used after its transaction ended")
-            return try body()
+            return try await withTaskExecutorPreference(access.callExecutor, operation: body)
         }
-        precondition(
-            Self.callInProgress != ObjectIdentifier(self),
-            "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
-        calls.enterBlocking()
-        defer { calls.leave() }
-        return try Self.$callInProgress.withValue(ObjectIdentifier(self)) { try body() }
-    }
-
-    /// An async read: awaited (`read`) on a store whose requests are async, while no other call
-    /// of this store runs; on others the synchronous `call`, on a Dispatch worker (`offload`).
-    func reading<T: Sendable>(
-        _ call: @escaping @Sendable () throws -> T, awaiting read: (any AsyncItemQuerying) async throws -> T
-    ) async throws -> T {
-        guard scope == nil, let remote = store as? any AsyncItemQuerying else { return try await offload(call) }
-        precondition(
-            Self.callInProgress != ObjectIdentifier(self),
-            "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))")
+        precondition(Self.callInProgress != ObjectIdentifier(self), Self.nestedCall)
         await calls.enter()
         defer { calls.leave() }
-        return try await Self.$callInProgress.withValue(ObjectIdentifier(self)) { try await read(remote) }
+        return try await Self.$callInProgress.withValue(ObjectIdentifier(self)) {
+            try await withTaskExecutorPreference(access.callExecutor, operation: body)
+        }
     }
 
-    /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        if scope != nil { return try serialized(body) }
-        return try serialized { try store.withTransaction(body) }
+    /// Runs the async `call` and waits for it, with the calling thread blocked: the synchronous
+    /// form of every call (docs/library.md#threads-and-tasks). A call that waits for its turn
+    /// (every call but a `read` on readers of their own) is refused inside a transaction's body.
+    @available(*, noasync, message: "await the async form")
+    func waiting<T: Sendable>(read: Bool = false, _ call: @escaping @Sendable () async throws -> T) throws -> T {
+        if scope == nil && !(read && access.concurrentReads != nil) {
+            precondition(Self.callInProgress != ObjectIdentifier(self), Self.nestedCall)
+        }
+        return try runBlocking(on: access.callExecutor, call)
     }
+
+    private static let nestedCall =
+        "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))"
 
     /// The store whose call the current thread or task is making, to refuse a call from inside
     /// a transaction's body (it would wait for itself).

@@ -11,9 +11,8 @@
 /// - ``RunCheckpoints``
 /// - ``RunHistory``
 /// - ``StoreMigrating``
-/// - ``ItemTransacting``
+/// - ``ItemAccess``
 package typealias Store = StoreLifecycle & StoreReading & BatchWriting & ItemDeleting & RunCheckpoints
-    & ItemTransacting
 
 /// Opening a store for a model, and closing it.
 package protocol StoreLifecycle: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+import BlockingBridge
 import Foundation
 import ImporterAWS
 import ImporterCore
@@ -32,21 +33,6 @@ extension DynamoDBStore {
     package func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite {
         let task = startBlocking(windowWrite(records, of: entity, rules: rules))
         return StartedWrite { try task.wait() }
-    }
-
-    /// Runs `body` as one transaction: its writes and deletes kept in memory, then sent as one
-    /// TransactWriteItems when it returns; dropped when it throws.
-    package func withTransaction<T>(_ body: () throws -> T) throws -> T {
-        beginTransaction()
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            _ = endTransaction()
-            throw error
-        }
-        if let transaction = endTransaction() { try blocking { try await self.commit(transaction) } }
-        return result
     }
 
     package func prepare(for model: Model) throws {

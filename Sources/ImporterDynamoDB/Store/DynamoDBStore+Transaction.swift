@@ -1,7 +1,7 @@
 import ImporterAWS
 import ImporterCore
 
-/// The library's transactions (`ItemTransacting`, docs/library.md#transactions: each `ItemStore`
+/// The library's transactions (`ItemAccess`, docs/library.md#transactions: each `ItemStore`
 /// call one transaction). Writes and deletes wait in an `OpenTransaction`, where the
 /// transaction's reads see them; when its body returns they are sent as one TransactWriteItems,
 /// each conditional on its item being as the transaction first read it, with a ConditionCheck
@@ -18,7 +18,25 @@ extension DynamoDBStore {
 
     var inTransaction: Bool { openTransaction.withLock { $0 != nil } }
 
-    /// Opens a transaction (`withTransaction`): from now on writes and deletes are kept in memory.
+    /// Opens a transaction: from now on writes and deletes are kept in memory.
+    package func beginItemTransaction() async throws {
+        beginTransaction()
+    }
+
+    /// Ends the open transaction: with `commit`, what it changed is sent as one TransactWriteItems.
+    package func endItemTransaction(commit: Bool) async throws {
+        guard let transaction = endTransaction(), commit else { return }
+        try await self.commit(transaction)
+    }
+
+    /// Decides `records` against the items as the open transaction sees them (`writeInTransaction`).
+    package func writeItems(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) async throws
+        -> [WriteOutcome]
+    {
+        try await windowWrite(records, of: entity, rules: rules)()
+    }
+
+    /// Opens a transaction: from now on writes and deletes are kept in memory.
     func beginTransaction() {
         openTransaction.withLock { open in
             precondition(open == nil, "a transaction of a DynamoDBStore inside another")

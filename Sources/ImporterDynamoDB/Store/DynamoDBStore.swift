@@ -9,11 +9,16 @@ import Synchronization
 /// (`<report dir>/checkpoint.json`): a write is durable as soon as DynamoDB answers, and a
 /// resumed run's replays are idempotent by the version rules.
 ///
-/// Its requests are async: the library's async calls await them (`AsyncItemQuerying`). The
+/// Its requests are async: the library's calls await them (`ItemAccess`) and hold no thread. The
 /// `Store` protocol is synchronous and called from the pipeline's writer thread; its methods
 /// wait for the async operations through one bridge (`DynamoDBStore+Blocking.swift`),
 /// `concurrency` requests in flight.
-public final class DynamoDBStore: Store, AsyncItemQuerying, OverlappedWriting, RequestCounting, Sendable {
+public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestCounting, Sendable {
+    /// None: the requests are awaited, no thread waits on them.
+    package var callExecutor: (any TaskExecutor)? { nil }
+    /// None: reads wait for the write in progress, which DynamoDB sends only at its commit.
+    package var concurrentReads: (any ItemReadAccess)? { nil }
+
     /// How the store writes; the command maps the pipeline's destination and write sections
     /// onto them (docs/dynamodb.md).
     public struct Options: Sendable {

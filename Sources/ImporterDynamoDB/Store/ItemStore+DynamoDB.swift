@@ -5,11 +5,11 @@ extension ItemStore {
     /// holds another model or version (`StoreError`, `.modelMismatch`).
     @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
     public convenience init(store: DynamoDBStore, model: Model) throws {
-        try self.init(store: store as any Store, model: model)
+        try self.init(store: store as any Store & ItemAccess, model: model)
     }
 
     /// `init(store:model:)` off the caller's thread.
     public static func open(store: DynamoDBStore, model: Model) async throws -> ItemStore {
-        try await open(store: store as any Store, model: model)
+        try await open(store: store as any Store & ItemAccess, model: model)
     }
 }

@@ -1,6 +1,6 @@
 import ImporterCore
 
-/// What a library transaction on DynamoDB (`ItemTransacting`: an `ItemStore` call) has read and
+/// What a library transaction on DynamoDB (`ItemAccess`: an `ItemStore` call) has read and
 /// changed, held in memory until it commits: its own reads see its changes, and the commit sends them as
 /// one TransactWriteItems (`DynamoDBStore+OpenTransaction`), each conditional on the item being as the
 /// transaction first read it, with a ConditionCheck on every item it read and left alone.

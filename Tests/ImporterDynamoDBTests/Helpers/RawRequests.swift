@@ -1,3 +1,4 @@
+import BlockingBridge
 import Foundation
 @testable import ImporterAWS
 @testable import ImporterDynamoDB

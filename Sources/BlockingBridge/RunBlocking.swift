@@ -1,15 +1,19 @@
 import Dispatch
 import Synchronization
 
-/// The bridge from synchronous code (the `Store` protocol, the readers' byte sources) into the
-/// async clients: runs `body` in a task and blocks the calling thread until it is done.
+/// The bridge from synchronous code (the `Store` protocol, the readers' byte sources, the
+/// library's synchronous calls) into async code: runs `body` in a task and blocks the calling
+/// thread until it is done.
 ///
 /// Only from a thread that is not one of Swift concurrency's cooperative pool (the pipeline's
-/// writer thread, the command's main thread, a Dispatch worker): blocking a pool thread could
-/// starve the very task it waits for. Debug builds check that the caller is not a task.
+/// writer thread, the command's main thread, a Dispatch worker, `BlockingCallExecutor`'s
+/// threads): blocking a pool thread could starve the very task it waits for. Debug builds
+/// check that the caller is not a task, or is one on `BlockingCallExecutor`.
 @available(*, noasync, message: "await the async call instead")
-package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    try BlockingTask(body).wait()
+package func runBlocking<T: Sendable>(
+    on executor: (any TaskExecutor)? = nil, _ body: @escaping @Sendable () async throws -> T
+) throws -> T {
+    try BlockingTask(on: executor, body).wait()
 }
 
 /// `runBlocking` in two steps: the task starts at once, and `wait()` blocks until it is done, so
@@ -19,8 +23,10 @@ package final class BlockingTask<T: Sendable>: Sendable {
     private let outcome = Mutex<Result<T, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    package init(_ body: @escaping @Sendable () async throws -> T) {
-        Task {
+    /// Starts `body` at once; on `executor` when one is given (work that blocks a thread of its
+    /// own, such as SQLite's), else on the cooperative pool.
+    package init(on executor: (any TaskExecutor)? = nil, _ body: @escaping @Sendable () async throws -> T) {
+        Task(executorPreference: executor) {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
             self.outcome.withLock { $0 = result }
@@ -32,8 +38,8 @@ package final class BlockingTask<T: Sendable>: Sendable {
     @available(*, noasync, message: "await the async call instead")
     package func wait() throws -> T {
         assert(
-            withUnsafeCurrentTask { $0 == nil }, "a blocking wait on a task would hold a thread of the cooperative pool"
-        )
+            withUnsafeCurrentTask { $0 == nil } || BlockingCallExecutor.isCurrentThread,
+            "a blocking wait on a task would hold a thread of the cooperative pool")
         done.wait()
         done.signal()  // a second wait returns at once
         return try outcome.withLock { $0! }.get()
