@@ -1,25 +1,70 @@
-import Dispatch
+import Foundation
+import Synchronization
 
 /// Threads for async code that blocks (SQLite's calls): a task that prefers this executor runs
-/// on Dispatch workers, never on Swift concurrency's cooperative pool, so waiting on a file
+/// on threads of its own, never on Swift concurrency's cooperative pool, so waiting on a file
 /// lock or a disk holds none of the pool's few threads (docs/library.md#threads-and-tasks).
+///
+/// A job never waits for a thread: when none is idle, a new one starts (as many as jobs ever
+/// ran at once; idle ones wait for the next). Dispatch's queues would not do: on Linux their
+/// worker threads are shared with the cooperative pool, and blocked ones are replaced late.
 package final class BlockingCallExecutor: TaskExecutor {
     /// The one executor the stores' blocking calls share.
     package static let shared = BlockingCallExecutor()
 
-    private let queue: DispatchQueue
-    private static let marker = DispatchSpecificKey<Bool>()
-
-    private init() {
-        queue = DispatchQueue(label: "importer.blocking-calls", attributes: .concurrent)
-        queue.setSpecific(key: Self.marker, value: true)
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var next = 0
+        var idle = 0
     }
 
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private static let threadKey = "importer.blocking-call"
+
+    private init() {}
+
     /// Whether the calling thread is one of the executor's: a task running there may block it.
-    package static var isCurrentThread: Bool { DispatchQueue.getSpecific(key: marker) ?? false }
+    package static var isCurrentThread: Bool { Thread.current.threadDictionary[threadKey] != nil }
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        let wakeIdle = state.withLock { state in
+            state.jobs.append(job)
+            guard state.idle > 0 else { return false }
+            state.idle -= 1
+            return true
+        }
+        if wakeIdle {
+            wake.signal()
+        } else {
+            let thread = Thread { [self] in work() }
+            thread.name = Self.threadKey
+            thread.start()
+        }
+    }
+
+    /// Runs jobs as they come; waits, idle, when there are none.
+    private func work() {
+        Thread.current.threadDictionary[Self.threadKey] = true
+        while true {
+            let job = state.withLock { state -> UnownedJob? in
+                guard state.next < state.jobs.count else {
+                    state.idle += 1
+                    return nil
+                }
+                defer { state.next += 1 }
+                if state.next >= 1024 {  // drop the jobs run so far, now and then
+                    state.jobs.removeFirst(state.next)
+                    state.next = 0
+                }
+                return state.jobs[state.next]
+            }
+            guard let job else {
+                wake.wait()
+                continue
+            }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }

@@ -79,6 +79,44 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         XCTAssertEqual(try locations.fetch(.string("a"))?.visits, 6)
     }
 
+    /// Eight stores' awaited inserts wait for another connection's write lock (SQLite's busy
+    /// wait) on threads of their own, not on Swift concurrency's pool (as wide as the cores):
+    /// other tasks go on meanwhile, and every insert is stored once the lock is let go.
+    func testAwaitedWritesWaitingForTheFileLockHoldNoThreadOfThePool() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/locked.sqlite"
+        let model = try model()
+        var stores: [ItemStore] = []
+        for _ in 0..<8 { stores.append(try await ItemStore.open(store: SQLiteStore(path: path), model: model)) }
+        defer { stores.forEach { $0.close() } }
+        let lock = try HeldWriteLock(path: path)
+        let fallback = Task {
+            try? await Task.sleep(for: .seconds(5))
+            lock.release()
+        }
+        let inserts = stores.enumerated().map { index, store in
+            Task {
+                try await store.items(Location.self).insert(
+                    Location(locationId: "w\(index)", name: "Waiting", createdAt: Date(), visits: 0, version: nil))
+            }
+        }
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(300))  // the inserts reach SQLite's lock
+        let others = await withTaskGroup(of: Int.self) { group in
+            for number in 1...64 { group.addTask { number } }
+            return await group.reduce(0, +)
+        }
+        let waited = ContinuousClock.now - started
+        lock.release()
+        fallback.cancel()
+        XCTAssertEqual(others, 64 * 65 / 2)
+        XCTAssertLessThan(
+            waited, .seconds(2), "other tasks waited for the lock: the inserts held the pool's threads")
+        for insert in inserts { _ = try await insert.value }
+        let stored = try await stores[0].items(Location.self).count()
+        XCTAssertEqual(stored, 8)
+    }
+
     func testManyTasksOnOneStoreLoseNoUpdateAndKeepVersionsExact() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try await ItemStore.open(store: SQLiteStore(path: directory + "/shared.sqlite"), model: try model())
@@ -130,5 +168,23 @@ final class ItemStoreConcurrencyTests: XCTestCase {
         let total = try await locations.count()
         XCTAssertEqual(total, shared.count + tasks * incrementsPerTask, "every task's inserts arrived")
         print("concurrent updates: \(tasks * incrementsPerTask), conflicts retried: \(conflicts)")
+    }
+}
+
+/// Another connection's write lock on a store file (`BEGIN IMMEDIATE`), held until `release()`.
+private final class HeldWriteLock: Sendable {
+    private let database: Mutex<Database?>
+
+    init(path: String) throws {
+        let database = try Database(path: path)
+        try database.begin(.immediate)
+        self.database = Mutex(database)
+    }
+
+    func release() {
+        database.withLock { held in
+            try? held?.commit()
+            held = nil
+        }
     }
 }
