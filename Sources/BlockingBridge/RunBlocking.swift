@@ -22,16 +22,23 @@ package func runBlocking<T: Sendable>(
 package final class BlockingTask<T: Sendable>: Sendable {
     private let outcome = Mutex<Result<T, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts `body` at once; on `executor` when one is given (work that blocks a thread of its
     /// own, such as SQLite's), else on the cooperative pool.
     package init(on executor: (any TaskExecutor)? = nil, _ body: @escaping @Sendable () async throws -> T) {
-        Task(executorPreference: executor) {
+        let started = Task(executorPreference: executor) {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
             self.outcome.withLock { $0 = result }
             self.done.signal()
         }
+        task.withLock { $0 = started }
+    }
+
+    /// Cancels the task (a download no one will read); `wait()` then gives what it ended with.
+    package func cancel() {
+        task.withLock { $0?.cancel() }
     }
 
     /// The task's result, once it is done; its error rethrown.

@@ -1,4 +1,3 @@
-import BlockingBridge
 import ImporterAWS
 import ImporterCore
 import ImporterFormats
@@ -45,8 +44,7 @@ extension S3Inputs {
         let export = S3Location(bucket: folder.bucket, key: prefix).description
         let listed: [String: S3Object]
         do {
-            let client = client
-            let objects = try runBlocking { try await client.list(bucket: folder.bucket, prefix: prefix) }
+            let objects = try client.listing(bucket: folder.bucket, prefix: prefix)
             listed = Dictionary(objects.map { ($0.location.key, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             throw at("\(error)")
@@ -57,8 +55,7 @@ extension S3Inputs {
                     "\(export)\(name) does not exist; a DynamoDB export folder (…/AWSDynamoDB/<export id>/) holds \(ExportManifest.summaryName) and \(ExportManifest.filesName)"
                 )
             }
-            let client = client
-            do { return try runBlocking { try await client.read(object, range: 0..<object.size) } } catch {
+            do { return try client.startReading(object, range: 0..<object.size).wait() } catch {
                 throw at("\(error)")
             }
         }

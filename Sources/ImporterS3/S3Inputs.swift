@@ -3,7 +3,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import BlockingBridge
 import Foundation
 import ImporterAWS
 import ImporterCore
@@ -58,8 +57,7 @@ package struct S3Inputs: Sendable {
         let at = { (message: String) in ConfigurationError(file: config.file, line: source.line, key: "path", message) }
         let listed: [S3Object]
         do {
-            let client = client
-            listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.listingPrefix) }
+            listed = try client.listing(bucket: location.bucket, prefix: location.listingPrefix)
         } catch {
             throw at("\(error)")
         }
@@ -77,8 +75,7 @@ package struct S3Inputs: Sendable {
 
     /// The object at `location` (an archive to restore), as listed now.
     package func object(at location: S3Location) throws -> S3Object {
-        let client = client
-        let listed = try runBlocking { try await client.list(bucket: location.bucket, prefix: location.key) }
+        let listed = try client.listing(bucket: location.bucket, prefix: location.key)
         guard let object = listed.first(where: { $0.location.key == location.key }) else {
             throw S3Error(
                 operation: "ListObjectsV2", location: location.description, status: 404, code: "NoSuchKey",

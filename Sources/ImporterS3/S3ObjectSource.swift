@@ -8,7 +8,7 @@ import ImporterFormats
 /// whatever the object's size. Each range must still have the listed ETag.
 ///
 /// Used from the pipeline's reading thread (never from Swift concurrency's pool): it waits for
-/// each range with `runBlocking`.
+/// each range (`S3Client.startReading`).
 package final class S3ObjectSource: ByteSource {
     private let client: S3Client
     private let object: S3Object
@@ -16,7 +16,7 @@ package final class S3ObjectSource: ByteSource {
     private var chunk: [UInt8] = []
     private var position = 0
     private var nextOffset: Int64 = 0
-    private var pending: Task<[UInt8], any Error>?
+    private var pending: BlockingTask<[UInt8]>?
     package private(set) var bytesConsumed: Int64 = 0
 
     package init(client: S3Client, object: S3Object, chunkSize: Int = 8 << 20) {
@@ -30,7 +30,7 @@ package final class S3ObjectSource: ByteSource {
         if position == chunk.count {
             guard let download = pending else { return 0 }
             do {
-                chunk = try runBlocking { try await download.value }
+                chunk = try download.wait()
             } catch {
                 throw InputError(path: object.location.description, message: "cannot read: \(error)")
             }
@@ -53,11 +53,10 @@ package final class S3ObjectSource: ByteSource {
     deinit { pending?.cancel() }
 
     /// Starts downloading the next range, or nil after the last one.
-    private func fetchNext() -> Task<[UInt8], any Error>? {
+    private func fetchNext() -> BlockingTask<[UInt8]>? {
         guard nextOffset < object.size else { return nil }
         let range = nextOffset..<min(object.size, nextOffset + chunkSize)
         nextOffset = range.upperBound
-        let client = client, object = object
-        return Task { try await client.read(object, range: range) }
+        return client.startReading(object, range: range)
     }
 }

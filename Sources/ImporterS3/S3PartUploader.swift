@@ -8,14 +8,14 @@ import ImporterCore
 /// caller produces the next, and the object appears only on `complete()`. After a failure,
 /// `abort()` waits for the parts in flight and aborts the upload, so no parts are left behind.
 ///
-/// Used from one thread at a time, never one of Swift concurrency's pool (it blocks on the
-/// uploads, as `runBlocking` requires).
+/// Used from one thread at a time, never one of Swift concurrency's pool: it waits for the
+/// uploads (`S3Client+Blocking`).
 package final class S3PartUploader {
     package let location: S3Location
     private let client: S3Client
     private let inFlight: Int
     private var upload: S3Client.MultipartUpload?
-    private var sending: [Task<S3Client.UploadedPart, any Error>] = []
+    private var sending: [BlockingTask<S3Client.UploadedPart>] = []
     private var uploaded: [S3Client.UploadedPart] = []
     /// The bytes of every part handed over so far.
     package private(set) var bytes: Int64 = 0
@@ -34,9 +34,7 @@ package final class S3PartUploader {
     package func upload(_ part: [UInt8], number: Int) throws {
         let upload = try started()
         while sending.count >= inFlight { try waitForOldest() }
-        let client = client
-        let data = Data(part)
-        sending.append(Task { try await client.upload(data, part: number, of: upload) })
+        sending.append(client.startUploading(Data(part), part: number, of: upload))
         bytes += Int64(part.count)
     }
 
@@ -44,20 +42,18 @@ package final class S3PartUploader {
     package func complete() throws {
         let upload = try started()
         while !sending.isEmpty { try waitForOldest() }
-        let client = client, parts = uploaded
-        try runBlocking { try await client.complete(upload, parts: parts) }
+        try client.completing(upload, parts: uploaded)
         self.upload = nil
     }
 
     /// Waits for the parts in flight (ignoring their failures) and aborts the upload.
     package func abort() {
-        for task in sending { _ = try? runBlocking { try await task.value } }
+        for task in sending { _ = try? task.wait() }
         sending = []
         guard let upload else { return }
         self.upload = nil
-        let client = client
         do {
-            try runBlocking { try await client.abort(upload) }
+            try client.aborting(upload)
         } catch {
             abortFailure = "the upload \(upload.uploadId) to \(location) could not be aborted: \(error)"
         }
@@ -65,14 +61,13 @@ package final class S3PartUploader {
 
     private func started() throws -> S3Client.MultipartUpload {
         if let upload { return upload }
-        let client = client, location = location
-        let started = try runBlocking { try await client.startUpload(to: location) }
+        let started = try client.startingUpload(to: location)
         upload = started
         return started
     }
 
     private func waitForOldest() throws {
         let task = sending.removeFirst()
-        uploaded.append(try runBlocking { try await task.value })
+        uploaded.append(try task.wait())
     }
 }

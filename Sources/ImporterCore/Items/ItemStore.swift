@@ -1,4 +1,3 @@
-import BlockingBridge
 import Foundation
 import Synchronization
 
@@ -34,18 +33,9 @@ public final class ItemStore: Sendable {
     /// What the calls do to the store, awaited.
     let access: any ItemAccess
     /// Lets one call run at a time; not recursive: a call never makes another call of the store.
-    private let calls: CallGate
+    let calls: CallGate
     /// For the view a transaction hands its body: the transaction it belongs to.
-    private let scope: TransactionScope?
-
-    /// Opens `store` for `model`: creates missing tables, and refuses a store that holds
-    /// another model or version (`StoreError`, `.modelMismatch`). Programs call the forms of
-    /// the store modules (`ItemStore(store: SQLiteStore(…), model:)`).
-    @available(*, noasync, message: "use `try await ItemStore.open(store:model:)`")
-    package convenience init(store: any Store & ItemAccess, model: Model) throws {
-        try runBlocking(on: store.callExecutor) { try await store.prepareTables(for: model) }
-        self.init(prepared: store, model: model)
-    }
+    let scope: TransactionScope?
 
     /// `store`, already prepared for `model` (`StoreLifecycle.prepare(for:)`).
     package init(prepared store: any Store & ItemAccess, model: Model) {
@@ -57,7 +47,7 @@ public final class ItemStore: Sendable {
     }
 
     /// The view of `owner` inside a transaction: its calls join the transaction.
-    private init(viewOf owner: ItemStore, scope: TransactionScope) {
+    init(viewOf owner: ItemStore, scope: TransactionScope) {
         store = owner.store
         access = owner.access
         model = owner.model
@@ -108,31 +98,6 @@ public final class ItemStore: Sendable {
         }
     }
 
-    /// `transaction(_:)` for code outside async contexts: `body` runs on the calling thread,
-    /// and its calls wait for the store.
-    @available(*, noasync, message: "use the async form")
-    public func transaction<T>(_ body: (ItemTransaction) throws -> T) throws -> T {
-        if let scope { return try body(ItemTransaction(view: self, scope: scope)) }  // a view joins its transaction
-        precondition(Self.callInProgress != ObjectIdentifier(self), Self.nestedCall)
-        calls.enterBlocking()
-        defer { calls.leave() }
-        try runBlocking(on: access.callExecutor) { try await self.access.beginItemTransaction() }
-        let scope = TransactionScope()
-        let result: T
-        do {
-            result = try Self.$callInProgress.withValue(ObjectIdentifier(self)) {
-                try body(ItemTransaction(view: ItemStore(viewOf: self, scope: scope), scope: scope))
-            }
-        } catch {
-            scope.end()
-            try? runBlocking(on: access.callExecutor) { try await self.access.endItemTransaction(commit: false) }
-            throw error
-        }
-        scope.end()
-        try runBlocking(on: access.callExecutor) { try await self.access.endItemTransaction(commit: true) }
-        return result
-    }
-
     public func close() {
         guard scope == nil else { return }  // a transaction's view closes nothing
         store.close()
@@ -180,23 +145,12 @@ public final class ItemStore: Sendable {
         }
     }
 
-    /// Runs the async `call` and waits for it, with the calling thread blocked: the synchronous
-    /// form of every call (docs/library.md#threads-and-tasks). A call that waits for its turn
-    /// (every call but a `read` on readers of their own) is refused inside a transaction's body.
-    @available(*, noasync, message: "await the async form")
-    func waiting<T: Sendable>(read: Bool = false, _ call: @escaping @Sendable () async throws -> T) throws -> T {
-        if scope == nil && !(read && access.concurrentReads != nil) {
-            precondition(Self.callInProgress != ObjectIdentifier(self), Self.nestedCall)
-        }
-        return try runBlocking(on: access.callExecutor, call)
-    }
-
-    private static let nestedCall =
+    static let nestedCall =
         "a call of an ItemStore inside its own transaction: make it through the transaction (tx.items(…))"
 
     /// The store whose call the current thread or task is making, to refuse a call from inside
     /// a transaction's body (it would wait for itself).
-    @TaskLocal private static var callInProgress: ObjectIdentifier?
+    @TaskLocal static var callInProgress: ObjectIdentifier?
 }
 
 /// Whether a transaction is still open, for the view its body was handed.
