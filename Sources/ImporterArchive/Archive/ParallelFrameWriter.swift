@@ -6,111 +6,111 @@ import ImporterCore
 /// way. At most `capacity` chunks are in flight, so memory does not grow with the data. With
 /// `.identity` and one worker it hashes and writes on a thread of its own (two-pass exports).
 ///
-/// `@unchecked Sendable` is safe here: every stored `var` is read and written only with
-/// `condition` held, except inside `output` and `digest.update`, which one thread at a time
-/// runs (the `writing` flag, set and cleared under the lock). `output` is not `Sendable`: the
-/// caller hands it over for the writer's lifetime and touches nothing it captures between
-/// `init` and the return of `finish()`, which waits for the last call.
+/// The threads meet in a `ConditionBox`. `@unchecked Sendable` is safe here: `output` and
+/// `digest` are used by one thread at a time, the one that set the state's `writing` flag
+/// (set and cleared in the box). `output` is not `Sendable`: the caller hands it over for the
+/// writer's lifetime and touches nothing it captures between `init` and the return of
+/// `finish()`, which waits for the last call.
 final class ParallelFrameWriter: @unchecked Sendable {
+    private struct State {
+        var queue: [(sequence: Int, chunk: [UInt8])] = []
+        var compressed: [Int: (chunk: [UInt8], frame: [UInt8])] = [:]
+        var submitted = 0
+        var written = 0
+        var writing = false
+        var ended = false
+        var error: (any Error)?
+        var bytes: Int64 = 0
+        /// Workers not done yet.
+        var working: Int
+
+        mutating func fail(_ failure: any Error) {
+            if error == nil { error = failure }
+        }
+    }
+
     private let output: ([UInt8]) throws -> Void
-    private let condition = NSCondition()
-    private var queue: [(sequence: Int, chunk: [UInt8])] = []
-    private var compressed: [Int: (chunk: [UInt8], frame: [UInt8])] = [:]
-    private var submitted = 0
-    private var written = 0
-    private var writing = false
-    private var ended = false
-    private var error: Error?
+    private let state: ConditionBox<State>
     private var digest = SHA256Digest()
-    private var bytes: Int64 = 0
     private let capacity: Int
-    private let workersDone = DispatchGroup()
 
     /// Starts `workers` threads compressing with `codec`, each with a compressor of its own;
     /// `output` is called on them, one frame at a time, in order.
     init(codec: FrameCodec, workers: Int, output: @escaping ([UInt8]) throws -> Void) {
         self.output = output
         capacity = workers * 2
+        state = ConditionBox(State(working: workers))
         for _ in 0..<workers {
-            workersDone.enter()
             Thread { [self] in
                 do {
                     work(with: try codec.makeCompressor())
                 } catch {
-                    condition.lock()
-                    fail(error)
-                    condition.unlock()
+                    state.withLock { $0.fail(error) }
                 }
-                workersDone.leave()
+                state.withLock { $0.working -= 1 }
             }.start()
         }
     }
 
     /// Queues a chunk; waits while `capacity` chunks are in flight. Throws the first failure.
     func write(_ chunk: [UInt8]) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while submitted - written >= capacity && error == nil { condition.wait() }
-        if let error { throw error }
-        queue.append((submitted, chunk))
-        submitted += 1
-        condition.broadcast()
+        let capacity = capacity
+        try state.wait(until: { $0.submitted - $0.written < capacity || $0.error != nil }) { state in
+            if let error = state.error { throw error }
+            state.queue.append((state.submitted, chunk))
+            state.submitted += 1
+        }
     }
 
     /// Waits until every chunk is written and stops the threads; the bytes and SHA-256 of all
     /// chunks.
     func finish() throws -> (bytes: Int64, sha256: String) {
-        condition.lock()
-        ended = true
-        condition.broadcast()
-        condition.unlock()
-        workersDone.wait()
+        state.withLock { $0.ended = true }
+        let (error, bytes) = state.wait(until: { $0.working == 0 }) { ($0.error, $0.bytes) }
         if let error { throw error }
         return (bytes, digest.hexDigest())
     }
 
     private func work(with compressor: FrameCompressor) {
-        condition.lock()
-        defer { condition.unlock() }
-        while error == nil {
-            guard !queue.isEmpty else {
-                if ended { return }
-                condition.wait()
-                continue
+        while true {
+            let job = state.wait(until: { !$0.queue.isEmpty || $0.ended || $0.error != nil }) {
+                state -> (sequence: Int, chunk: [UInt8])? in
+                guard state.error == nil, !state.queue.isEmpty else { return nil }
+                return state.queue.removeFirst()
             }
-            let job = queue.removeFirst()
-            condition.unlock()
+            guard let job else { return }
             let frame = Result { try compressor.frame(of: job.chunk) }
-            condition.lock()
-            switch frame {
-            case .success(let frame): compressed[job.sequence] = (job.chunk, frame)
-            case .failure(let failure): fail(failure)
+            state.withLock { state in
+                switch frame {
+                case .success(let frame): state.compressed[job.sequence] = (job.chunk, frame)
+                case .failure(let failure): state.fail(failure)
+                }
             }
             writeInOrder()
         }
     }
 
     /// Writes the frames that are next in order, unless another thread is writing (it will
-    /// write them). Called and returns with the lock held.
+    /// write them).
     private func writeInOrder() {
-        while !writing, error == nil, let next = compressed.removeValue(forKey: written) {
-            writing = true
-            condition.unlock()
+        while true {
+            let next = state.withLock { state -> (chunk: [UInt8], frame: [UInt8])? in
+                guard !state.writing, state.error == nil, let next = state.compressed.removeValue(forKey: state.written)
+                else { return nil }
+                state.writing = true
+                return next
+            }
+            guard let next else { return }
             let result = Result {
                 next.chunk.withUnsafeBytes { digest.update($0) }
                 try output(next.frame)
             }
-            condition.lock()
-            writing = false
-            if case .failure(let failure) = result { fail(failure) }
-            bytes += Int64(next.chunk.count)
-            written += 1
-            condition.broadcast()
+            state.withLock { state in
+                state.writing = false
+                if case .failure(let failure) = result { state.fail(failure) }
+                state.bytes += Int64(next.chunk.count)
+                state.written += 1
+            }
         }
-    }
-
-    private func fail(_ failure: Error) {
-        if error == nil { error = failure }
-        condition.broadcast()
     }
 }
