@@ -1,6 +1,6 @@
 import ImporterCore
 
-/// The library's transactions on the writing connection (`ItemTransacting`,
+/// The library's transactions on the writing connection (`ItemAccess`,
 /// docs/library.md#transactions): `BEGIN IMMEDIATE` when one begins, so it cannot fail later
 /// for want of the write lock; COMMIT or ROLLBACK when it ends. Its writes go through `write`
 /// and `delete` as a run's do, but nothing commits in between (`commit()` waits for its end).
