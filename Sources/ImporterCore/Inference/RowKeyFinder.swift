@@ -71,20 +71,20 @@ struct RowKeyFinder {
         return result
     }
 
-    /// `fields` without those another kept field implies, as long as the rest stay unique
-    /// together: numbers with a fraction and booleans tried first (seldom part of an identity),
-    /// then the widest. A constant field and a never-null date are kept.
+    /// `fields` without those another kept field implies: numbers with a fraction and booleans
+    /// tried first (seldom part of an identity), then the widest. A constant field and a
+    /// never-null date are kept. The rest stay unique together: two records the same in every
+    /// kept field are the same in the implier, hence in the field it implies.
     ///
-    /// Each check is made first on every n-th record (at most `sampleSize`): fields that repeat
-    /// there repeat in the whole, and a value that goes with two there does in the whole, so
-    /// most candidates are turned down without reading every record.
+    /// Each implication is checked first on every n-th record (at most `sampleSize`): a value
+    /// that goes with two there does in the whole, so most candidates are turned down without
+    /// reading every record, and a check of the whole stops at the first value that goes with two.
     private func smallest(_ fields: [Int]) -> (kept: [Int], leftOut: [(field: Int, impliedBy: Int)]) {
         var kept = fields
         var leftOut: [(field: Int, impliedBy: Int)] = []
         let records = entity.profile.records
         let stride = max(1, records / Self.sampleSize)
         let sample = Array(Swift.stride(from: 0, to: records, by: stride))
-        let values = Dictionary(uniqueKeysWithValues: fields.map { ($0, distinct([$0])) })
         var sampled: [Int: Int] = [:]
         func sampledValues(_ field: Int) -> Int {
             if let count = sampled[field] { return count }
@@ -97,21 +97,49 @@ struct RowKeyFinder {
         let implies = { (implier: Int, field: Int) in
             sampledValues(implier)
                 == HashSet64.distinctCount(combined([implier, field], rows: sample), count: sample.count)
-                && values[implier]! == distinct([implier, field])
+                && Self.determines(hashes(implier), hashes(field))
         }
         let candidates = fields.prefix(Self.maximumFields).filter {
-            values[$0]! > 1 && entity.attributes[$0].type != .date
+            entity.attributes[$0].type != .date && !isConstant($0)
         }
         for field in candidates.sorted(by: { (weak($0), width($0)) > (weak($1), width($1)) }) where kept.count > 1 {
             let without = kept.filter { $0 != field }
-            guard HashSet64.allDistinct(combined(without, rows: sample), count: sample.count),
-                HashSet64.allDistinct(combined(without), count: records),
-                let implier = without.first(where: { implies($0, field) })
-            else { continue }
+            guard let implier = without.first(where: { implies($0, field) }) else { continue }
             kept = without
             leftOut.append((field, implier))
         }
         return (kept, leftOut)
+    }
+
+    /// The hashes of `field`'s values, one per record.
+    private func hashes(_ field: Int) -> [UInt64] {
+        entity.profile.columns[entity.attributes[field].column!].hashes
+    }
+
+    /// Whether each value of `implier` goes with one value of `field` (hashes of records
+    /// without nulls); stops at the first that goes with two.
+    private static func determines(_ implier: [UInt64], _ field: [UInt64]) -> Bool {
+        var size = 16
+        while size < implier.count * 2 { size <<= 1 }
+        var keys = [UInt64](repeating: 0, count: size), values = [UInt64](repeating: 0, count: size)
+        let mask = size - 1
+        for (key, value) in zip(implier, field) {
+            var index = Int(truncatingIfNeeded: key) & mask
+            while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
+            if keys[index] == 0 {
+                keys[index] = key
+                values[index] = value
+            } else if values[index] != value {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether every record holds the same value of `field`.
+    private func isConstant(_ field: Int) -> Bool {
+        let values = hashes(field)
+        return values.allSatisfy { $0 == values.first }
     }
 
     private func weak(_ attribute: Int) -> Int {
