@@ -9,13 +9,11 @@ package enum NullMarkers {
     /// The index of `text` in `all`, if it is a marker.
     @inline(__always)
     static func index(of text: String) -> Int? {
-        let utf8 = text.utf8
-        switch utf8.count {
+        // `==` of small strings compares their inline bytes: no iteration.
+        switch text.utf8.count {
         case 0: return 0
-        case 2:
-            if utf8.elementsEqual("NA".utf8) { return 1 }
-            return utf8.elementsEqual("\\N".utf8) ? 3 : nil
-        case 4: return utf8.elementsEqual("NULL".utf8) ? 2 : nil
+        case 2: return text == "NA" ? 1 : text == "\\N" ? 3 : nil
+        case 4: return text == "NULL" ? 2 : nil
         default: return nil
         }
     }
