@@ -8,7 +8,7 @@ extension ItemStore {
         try self.init(store: store as any Store & ItemAccess, model: model)
     }
 
-    /// `init(store:model:)` off the caller's thread.
+    /// `init(store:model:)`, awaited.
     public static func open(store: DynamoDBStore, model: Model) async throws -> ItemStore {
         try await open(store: store as any Store & ItemAccess, model: model)
     }
