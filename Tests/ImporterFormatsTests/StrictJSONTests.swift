@@ -24,6 +24,26 @@ final class StrictJSONTests: XCTestCase {
         XCTAssertTrue(records[1].failure!.message.contains(#"the key "id" appears twice"#), records[1].failure!.message)
     }
 
+    /// A key twice in a nested object is found whether the object is short (its keys compared in
+    /// turn) or long (in a set), and also when spelled with an escape; the same keys in sibling
+    /// objects are not repeats.
+    func testAKeyTwiceInANestedObjectIsFoundInShortAndLongObjects() throws {
+        func object(_ keys: [String]) -> String { "{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}" }
+        let many = (0..<40).map { "k\($0)" }
+        let lines = [
+            #"{"id":1,"x":"# + object(["a", "b", "a"]) + "}",
+            #"{"id":2,"x":"# + object(many + ["k3"]) + "}",
+            #"{"id":3,"x":"# + object(["a", #"\u0061"#]) + "}",
+            #"{"id":4,"x":["# + object(many) + "," + object(many) + "]}",
+            #"{"id":5,"x":"# + object(["a", "b"]) + "}",
+        ]
+        let records = try readAll(NDJSONReader(path: files.write("keys.ndjson", lines.joined(separator: "\n"))))
+        XCTAssertEqual(records.map { $0.failure?.reason }, [.malformed, .malformed, .malformed, nil, nil])
+        XCTAssertTrue(records[0].failure!.message.contains(#"the key "a" appears twice"#), records[0].failure!.message)
+        XCTAssertTrue(records[1].failure!.message.contains(#"the key "k3" appears twice"#), records[1].failure!.message)
+        XCTAssertTrue(records[2].failure!.message.contains(#"the key "a" appears twice"#), records[2].failure!.message)
+    }
+
     func testNestingFarPastTheLimitIsARejectionNotAStackOverflow() throws {
         let deep =
             #"{"id":1,"x":"# + String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000) + "}"

@@ -96,7 +96,7 @@ private final class EntityProfiler {
     /// is read once, as `importer run` reads it.
     private func append(_ path: [String], _ value: FieldValue, to flat: inout SourceRecord) {
         let name = path.joined(separator: ".")
-        if name.contains("."), flat.names.contains(name) { return }
+        if name.utf8.contains(UInt8(ascii: ".")), flat.names.contains(name) { return }
         flat.names.append(name)
         flat.values.append(value)
     }

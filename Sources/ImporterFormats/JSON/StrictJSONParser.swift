@@ -131,12 +131,12 @@ struct StrictJSONParser {
     /// Moves past the object or array at the cursor, however deep, checking everything in it.
     private mutating func nested(_ cursor: inout JSONCursor) throws {
         // Per open container: the keys seen, for an object; nil for an array.
-        var open: [Set<String>?] = []
+        var open: [SeenKeys?] = []
         func enter(_ byte: UInt8) throws {
             guard open.count < Self.maximumDepth else {
                 throw error("nesting deeper than \(Self.maximumDepth) levels", at: cursor.i)
             }
-            open.append(byte == UInt8(ascii: "{") ? [] : nil)
+            open.append(byte == UInt8(ascii: "{") ? SeenKeys() : nil)
             cursor.i += 1
             cursor.skipSpace()
         }
@@ -149,7 +149,7 @@ struct StrictJSONParser {
                 if top != nil {
                     let keyOffset = cursor.i
                     let key = try key(&cursor)
-                    guard open[open.count - 1]!.insert(key).inserted else {
+                    guard open[open.count - 1]!.insert(key) else {
                         throw error("the key \"\(key)\" appears twice in the object", at: keyOffset)
                     }
                 }
@@ -346,5 +346,26 @@ package enum StrictJSON {
         var parser = StrictJSONParser()
         guard let problem = bytes.withUnsafeBufferPointer({ parser.validate($0) }) else { return nil }
         return "invalid JSON at byte \(problem.offset + 1): \(problem.message)"
+    }
+}
+
+/// The keys of one object, to find a key that appears twice: a list searched in turn while it
+/// is short (most objects), a set once it is long; hashing every key of every small object
+/// cost more than comparing it with the few before it.
+private struct SeenKeys {
+    private static let listed = 16
+    private var list: [String] = []
+    private var set: Set<String>?
+
+    /// Adds `key`; false when the object already has it.
+    mutating func insert(_ key: String) -> Bool {
+        if set != nil { return set!.insert(key).inserted }
+        if list.contains(key) { return false }
+        list.append(key)
+        if list.count > Self.listed {
+            set = Set(list)
+            list = []
+        }
+        return true
     }
 }
