@@ -14,7 +14,6 @@ package final class BlockingCallExecutor: TaskExecutor {
 
     private struct State {
         var jobs: [UnownedJob] = []
-        var next = 0
         var idle = 0
     }
 
@@ -49,16 +48,11 @@ package final class BlockingCallExecutor: TaskExecutor {
         Thread.current.threadDictionary[Self.threadKey] = true
         while true {
             let job = state.withLock { state -> UnownedJob? in
-                guard state.next < state.jobs.count else {
+                guard !state.jobs.isEmpty else {
                     state.idle += 1
                     return nil
                 }
-                defer { state.next += 1 }
-                if state.next >= 1024 {  // drop the jobs run so far, now and then
-                    state.jobs.removeFirst(state.next)
-                    state.next = 0
-                }
-                return state.jobs[state.next]
+                return state.jobs.removeFirst()  // a few at most: each job gets a thread
             }
             guard let job else {
                 wake.wait()

@@ -17,6 +17,12 @@ extension SQLiteStore: ItemAccess {
 
     package func allItems(of entity: Entity) async throws -> [[Value]] { try Self.allItems(of: entity, in: self) }
 
+    package func items(of entity: Entity, where include: @Sendable ([Value]) -> Bool) async throws -> [[Value]] {
+        var items: [[Value]] = []
+        try scan(entity) { if include($0) { items.append($0) } }
+        return items
+    }
+
     package func items(matching query: ItemQuery, of entity: Entity) async throws -> [[Value]] {
         try Self.items(matching: query, of: entity, in: self)
     }

@@ -75,7 +75,7 @@ package struct DeletePlan: Sendable {
         while !level.isEmpty {
             var found: [Planner.Lookup: [[Value]]] = [:]
             for lookup in planner.lookups(level) {
-                found[lookup] = try await access.allItems(of: lookup.dependantEntity).filter(lookup.matches)
+                found[lookup] = try await access.items(of: lookup.dependantEntity, where: { lookup.matches($0) })
             }
             level = try planner.nextLevel(level) { found[$0] ?? [] }
         }
@@ -156,7 +156,7 @@ private struct Planner {
 
     /// The dependants of one level's deleted items through one relationship: the items of
     /// `dependantEntity` whose key to the parent is one of `parentKeys`.
-    struct Lookup: Hashable {
+    struct Lookup: Hashable, Sendable {
         let parentEntity: String
         let relationship: String
         let dependantEntity: Entity

@@ -15,6 +15,10 @@ package protocol ItemAccess: ItemReadAccess {
     /// `StoreLifecycle.prepare(for:)`: creates missing tables and checks the recorded model.
     func prepareTables(for model: Model) async throws
 
+    /// The stored items of `entity` that `include` keeps, read item by item, so that only those
+    /// are held (a delete plan's dependants among a large table's items).
+    func items(of entity: Entity, where include: @Sendable ([Value]) -> Bool) async throws -> [[Value]]
+
     /// Writes `records` as `rules` decide (`BatchWriting.write`), inside the open transaction.
     func writeItems(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) async throws
         -> [WriteOutcome]

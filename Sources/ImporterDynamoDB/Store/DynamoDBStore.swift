@@ -339,10 +339,17 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
 
     /// Every item of `entity`; inside a transaction, as it changed them.
     package func allItems(of entity: Entity) async throws -> [[Value]] {
+        try await items(of: entity, where: { _ in true })
+    }
+
+    /// The items of `entity` that `include` keeps, page by page; inside a transaction, as it changed them.
+    package func items(of entity: Entity, where include: @Sendable ([Value]) -> Bool) async throws -> [[Value]] {
         var items: [[Value]] = []
         let view = try TransactionView(self, entity)
-        try await pages(of: entity).forEach { page in try view.items(of: page) { items.append($0) } }
-        try view.itemsChanged { items.append($0) }
+        try await pages(of: entity).forEach { page in
+            try view.items(of: page) { if include($0) { items.append($0) } }
+        }
+        try view.itemsChanged { if include($0) { items.append($0) } }
         return items
     }
 
