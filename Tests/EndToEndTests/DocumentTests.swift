@@ -176,6 +176,78 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try query("SELECT count(*) FROM Adjustment"), "1")
     }
 
+    func testADuplicateKeyInADocumentRejectsItWholeAndLeavesNoKeyBehind() throws {
+        // O2's second line repeats O1's adjustment id: the key stage rejects O2 whole, and the
+        // later, valid O2 is then the first of its key, not a duplicate.
+        let result = try run([
+            order("O1", lines: [line("a", adjustments: ["x1"])]),
+            order("O2", lines: [line("b"), line("c", adjustments: ["x2", "x1"])]),
+            order("O2", lines: [line("d", adjustments: ["x3"])]),
+        ])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Order"), "read 3, inserted 2, updated 0, unchanged 0, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Line"), "read 4, inserted 2, updated 0, unchanged 0, deleted 0, rejected 2")
+        XCTAssertEqual(try summary("Adjustment"), "read 4, inserted 2, updated 0, unchanged 0, deleted 0, rejected 2")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
+        XCTAssertEqual(rejects[0].string("entity"), "Order")
+        XCTAssertEqual(rejects[0]["key"] as? String, "O2")
+        XCTAssertEqual(rejects[0].string("reason"), "duplicate")
+        XCTAssertEqual(rejects[0].int("line"), 2)
+        XCTAssertEqual(
+            rejects[0].objects("problems").map { $0.string("path") }, ["/lines/1/adjustments/1/adjustmentId"])
+        XCTAssertTrue(
+            rejects[0].string("message")!.hasPrefix("the document is rejected whole (documents: whole), 5 record(s)"),
+            rejects[0].string("message")!)
+        XCTAssertEqual(
+            try query("SELECT group_concat(orderId || '/' || lineNo || ' ' || sku, '; ') FROM Line"), "O1/0 a; O2/0 d")
+        XCTAssertEqual(
+            try query(
+                "SELECT group_concat(adjustmentId || ' ' || orderId, '; ') FROM (SELECT * FROM Adjustment ORDER BY 1)"),
+            "x1 O1; x3 O2")
+    }
+
+    func testUnderPartialADuplicateElementIsRejectedWithTheElementsUnderIt() throws {
+        // Lines keyed by their own number: O1 holds line 0 twice. The second goes, with its
+        // adjustment; the first and its adjustment, and line 1, are written.
+        try """
+        {"orderId":"O1","placedAt":"2026-03-02T09:15:00Z","customer":"c","currency":{"code":"EUR"},"lines":[\
+        {"n":0,"sku":"a","quantity":1,"price":1.5,"adjustments":[{"_id":"y1","amount":-1}]},\
+        {"n":0,"sku":"b","quantity":1,"price":1.5,"adjustments":[{"_id":"y2","amount":-1}]},\
+        {"n":1,"sku":"c","quantity":1,"price":1.5,"adjustments":[]}]}
+
+        """.write(toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            documents: partial
+            map: { fields: { currency: currency.code } }
+            children:
+              lines:
+                entity: Line
+                map: { rename: { n: lineNo } }
+                children:
+                  adjustments: { entity: Adjustment, map: { rename: { _id: adjustmentId } } }
+        destination: { path: store.sqlite }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        let result = try ImporterProcess.run(["run", directory + "/pipeline.yaml", "--quiet"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Order"), "read 1, inserted 1, updated 0, unchanged 0, deleted 0, rejected 0")
+        XCTAssertEqual(try summary("Line"), "read 3, inserted 2, updated 0, unchanged 0, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Adjustment"), "read 2, inserted 1, updated 0, unchanged 0, deleted 0, rejected 1")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(
+            rejects.map { $0.string("entity") }, ["Line"], "the element is listed, its adjustment only counted")
+        XCTAssertEqual(rejects[0].string("reason"), "duplicate")
+        XCTAssertTrue(rejects[0].string("message")!.hasPrefix("/lines/1: "), "\(rejects[0])")
+        XCTAssertEqual(try query("SELECT group_concat(lineNo || ' ' || sku, '; ') FROM Line"), "0 a; 1 c")
+        XCTAssertEqual(try query("SELECT group_concat(adjustmentId) FROM Adjustment"), "y1")
+    }
+
     func testAChildThatDoesNotFitTheModelOrTheDestinationIsRefusedBeforeAnythingIsWritten() throws {
         try """
         model: \(Self.model)
@@ -244,6 +316,20 @@ final class DocumentTests: XCTestCase {
         return object.objects("inputs").reduce(0) { $0 + $1.int("nextRecord") }
     }
 
+    /// Per entity, the records of its input done according to the store's checkpoint.
+    private func checkpointedInputs(_ store: String) -> [String: Int] {
+        let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
+        guard let data = state.data(using: .utf8), !state.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return [:] }
+        var done: [String: Int] = [:]
+        for input in object.objects("inputs") {
+            let path = input.string("path") ?? ""
+            done[path.contains("#") ? String(path.split(separator: "#").last!) : "Order"] = input.int("nextRecord")
+        }
+        return done
+    }
+
     private func dump(_ store: String) throws -> String {
         try ["\"Order\" ORDER BY orderId", "Line ORDER BY orderId, lineNo", "Adjustment ORDER BY adjustmentId"].map {
             try ImporterProcess.sqlite(store, "SELECT * FROM " + $0)
@@ -293,6 +379,12 @@ final class DocumentTests: XCTestCase {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         XCTAssertGreaterThanOrEqual(checkpointedRecords(store), 6_000)
+        // Commits fall between documents: the checkpoint holds whole orders, 6 lines and 6
+        // adjustments each.
+        let done = checkpointedInputs(store)
+        XCTAssertGreaterThan(done["Order", default: 0], 0, "\(done)")
+        XCTAssertEqual(done["Line"], 6 * done["Order", default: 0], "\(done)")
+        XCTAssertEqual(done["Adjustment"], 6 * done["Order", default: 0], "\(done)")
         let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
         XCTAssertEqual(last.status, 0, last.stderr)
 

@@ -26,6 +26,8 @@ final class ReadStageTests: XCTestCase {
                 XCTAssertEqual(ordinals, Array(0..<chunk.count))
                 lines += chunk.records.map(\.line)
                 rejects += chunk.rejects.map { ($0.line, $0.rejection.reason, $0.key) }
+            case .documents:
+                XCTFail("a CSV file has no documents")
             case .inputDone(let input, let read):
                 XCTAssertEqual(input, 0)
                 bytes = read
@@ -52,7 +54,7 @@ final class ReadStageTests: XCTestCase {
         var items: [String] = []
         loop: while true {
             switch parsed.take() {
-            case .chunk: items.append("chunk")
+            case .chunk, .documents: items.append("chunk")
             case .inputDone: items.append("inputDone")
             case .end: break loop
             }

@@ -3,13 +3,13 @@
 /// of input, so that everything after it sees the input's order. Runs on a thread of its own,
 /// which owns it.
 final class KeyStage {
-    fileprivate let inputs: [RunInput]
+    let inputs: [RunInput]
     private let model: Model
     private let ledger: KeyLedger
     /// Asked whether a referenced item is stored (nil: a dry run without a store).
     private let store: (any StoreReading)?
-    fileprivate let recorder: RunRecorder
-    fileprivate let resume: ResumePoint
+    let recorder: RunRecorder
+    let resume: ResumePoint
     /// Whether a delete phase follows (sync, or replacing documents' children), which needs
     /// the rejected records' keys.
     private let keepsRejectedKeys: Bool
@@ -51,6 +51,15 @@ final class KeyStage {
             case .inputDone(let input, let bytes):
                 ordinalBases[input] = nil
                 checked.put(.inputDone(input: input, bytes: bytes))
+            case .documents(let root, var chunks):
+                if !stop, recorder.abortIfPastErrorLimit() { stop = true }
+                guard !stop else { continue }
+                let bases = chunks.indices.map { ordinalBases[root + $0, default: 0] }
+                for node in chunks.indices { ordinalBases[root + node, default: 0] += chunks[node].count }
+                var check = DocumentCheck(stage: self, root: root, ordinalBases: bases)
+                let passed = check.run(&chunks)
+                stop = check.stop
+                checked.put(.documents(passed))
             case .chunk(let input, var chunk):
                 // More input after a passed error limit: the run aborts.
                 if !stop, recorder.abortIfPastErrorLimit() { stop = true }
@@ -74,9 +83,9 @@ final class KeyStage {
         try wasLoaded(key, entity: entity) || rejectedKeys.contains("\(entity.name)/\(key)")
     }
 
-    fileprivate func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
+    func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
 
-    fileprivate func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
+    func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
 
     /// Whether a record of this run with `key` passed the checks.
     func wasLoaded(_ key: Value, entity: Entity) throws -> Bool {
@@ -84,7 +93,7 @@ final class KeyStage {
     }
 
     /// Counts a rejection and keeps it for rejects.ndjson.
-    fileprivate func reject(_ record: RejectedRecord, input: Int, into rejected: inout [RejectedRecord]) {
+    func reject(_ record: RejectedRecord, input: Int, into rejected: inout [RejectedRecord]) {
         if keepsRejectedKeys {
             let entity = inputs[input].entity.name
             if let key = record.key, !key.isNull {
@@ -97,10 +106,24 @@ final class KeyStage {
         rejected.append(record)
     }
 
+    /// Counts a missing reference that did not reject its record.
+    func report(_ missing: DocumentKeys.MissingReference) {
+        recorder.missingReference(
+            input: missing.input, relationship: missing.relationship, target: missing.target, action: missing.action,
+            line: missing.line, key: missing.key, missing.message)
+    }
+
+    /// Records the keys of a document that passed the checks (`check(…document:)`), and counts
+    /// its missing references.
+    func accept(_ document: DocumentKeys) throws {
+        for (fingerprint, location) in document.noted { _ = try ledger.record(fingerprint: fingerprint, at: location) }
+        for missing in document.missing { report(missing) }
+    }
+
     /// A to-one reference of an input's entity: the attribute holding the key, the parent, and
     /// what the source does when it names no parent. A class: checking a record's references
     /// then retains one object each, not every field of the parent entity.
-    fileprivate final class Reference {
+    final class Reference {
         let relationship: String
         /// The attributes holding the parent's key: its hash key, or its hash and range keys.
         let attributeIndices: [Int]
@@ -121,7 +144,7 @@ final class KeyStage {
         }
     }
 
-    fileprivate func references(of input: Int) -> [Reference] {
+    func references(of input: Int) -> [Reference] {
         let entity = inputs[input].entity
         return entity.toOneRelationships.compactMap { relationship -> Reference? in
             guard !relationship.keys.isEmpty, let parent = model.entity(named: relationship.destination) else {
@@ -137,7 +160,7 @@ final class KeyStage {
     /// The fingerprints a chunk's checks look up, `references.count + 1` a record: each
     /// reference's parent key (0 when it is null), then the record's own key. Taken before the
     /// checks, so that each record's lookups can be prefetched a few records ahead.
-    fileprivate func fingerprints(of records: [PreparedRecord], entity: Entity, references: [Reference]) -> [UInt64] {
+    func fingerprints(of records: [PreparedRecord], entity: Entity, references: [Reference]) -> [UInt64] {
         let parents = references.map { ledger.entityID($0.parent.name) }, own = ledger.entityID(entity.name)
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(records.count * (references.count + 1))
@@ -151,22 +174,24 @@ final class KeyStage {
         return fingerprints
     }
 
-    fileprivate func prefetch(_ fingerprints: ArraySlice<UInt64>) {
+    func prefetch(_ fingerprints: ArraySlice<UInt64>) {
         for fingerprint in fingerprints where fingerprint != 0 { ledger.prefetch(fingerprint) }
     }
 
     /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
     /// or is cleared (`nullify`) or kept, and counted. `fingerprints`: the record's, from `fingerprints(of:…)`.
-    fileprivate func check(
+    /// With `document`, the record's key is only noted there (with its missing references), until
+    /// its whole document has passed: then `accept(_:)` records them.
+    func check(
         _ values: inout [Value], entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
-        at location: RecordLocation
+        at location: RecordLocation, document: DocumentKeys? = nil
     ) -> Rejection? {
         do {
             // Counted once the record passed every check: a duplicate stores nothing.
             var missing: [(reference: Reference, message: String)] = []
             // a null reference is not missing
             for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
-                if try ledger.contains(fingerprint: fingerprint) { continue }
+                if try ledger.contains(fingerprint: fingerprint) || document?.contains(fingerprint) == true { continue }
                 let key = Value.key(values, at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
                 let attribute = reference.attributes(of: entity)
@@ -180,7 +205,14 @@ final class KeyStage {
                 if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
                 missing.append((reference, message))
             }
-            if let first = try ledger.record(fingerprint: fingerprints[fingerprints.endIndex - 1], at: location) {
+            let own = fingerprints[fingerprints.endIndex - 1]
+            let first =
+                if let document {
+                    try ledger.firstOccurrence(fingerprint: own) ?? document.note(own, at: location)
+                } else {
+                    try ledger.record(fingerprint: own, at: location)
+                }
+            if let first {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
                 return Rejection(
                     stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
@@ -190,9 +222,10 @@ final class KeyStage {
             guard !missing.isEmpty else { return nil }
             let key = entity.key(of: values)
             for (reference, message) in missing {
-                recorder.missingReference(
+                let missingReference = DocumentKeys.MissingReference(
                     input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                    action: reference.policy, line: location.line, key: key, message)
+                    action: reference.policy, line: location.line, key: key, message: message)
+                if let document { document.missing.append(missingReference) } else { report(missingReference) }
             }
         } catch {
             return Rejection(stage: .validate, reason: .constraint, "key check failed: \(error)")

@@ -18,6 +18,11 @@ struct ParseReject {
 struct ParsedChunk {
     var records: [PreparedRecord] = []
     var rejects: [ParseReject] = []
+    /// A chunk of a document source: per document, the chunk's `count` at its end.
+    var documentEnds: [Int] = []
+    /// A chunk of a document source: each record's JSON pointer in its document, for the
+    /// problems of a document rejected whole (docs/documents.md).
+    var pointers: [String] = []
     /// Where the records go once written: back to the thread that made them, to be freed there
     /// (memory freed on another thread than the allocating one contends on malloc's locks).
     let handback: Handback<[PreparedRecord]>

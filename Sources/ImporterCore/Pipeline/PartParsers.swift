@@ -10,7 +10,7 @@ final class PartParsers {
     }
 
     /// Documents of a document source that a reader cut off (docs/documents.md): their records
-    /// go to one chunk per input of the source, numbered from `sequence` in the inputs' order.
+    /// go to one chunk per input of the source, handed on together as item `sequence`.
     struct DocumentPart {
         let sequence: Int
         let recipe: DocumentPreparer.Recipe
@@ -87,7 +87,7 @@ private struct PartParser {
         }
     }
 
-    /// Parses a part of documents into one chunk per input of their source.
+    /// Parses a part of documents into one chunk per input of their source, handed on together.
     private mutating func parse(
         _ part: PartParsers.DocumentPart, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, paths: [String]
     ) {
@@ -100,9 +100,9 @@ private struct PartParser {
         } catch {
             recorder.abort(AbortReason(.input, "reading \(paths[root]) failed: \(error)"))
         }
-        for node in 0..<part.recipe.groupSize {
-            let chunk = node < chunks.count ? chunks[node] : ParsedChunk(capacity: 0, handback: written)
-            parsed.put(.chunk(input: root + node, chunk), sequence: part.sequence + node)
+        if chunks.isEmpty {
+            chunks = (0..<part.recipe.groupSize).map { _ in ParsedChunk(capacity: 0, handback: written) }
         }
+        parsed.put(.documents(root: root, chunks), sequence: part.sequence)
     }
 }

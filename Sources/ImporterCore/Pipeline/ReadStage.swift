@@ -97,8 +97,8 @@ final class ReadStage {
     }
 
     /// Reads the documents of a document source on this thread (docs/documents.md): each
-    /// document's records go to the chunks of their inputs, which are handed on together, the
-    /// root's first, at a document's end; with a `slice`, only the shard's blocks of documents.
+    /// document's records go to the chunks of their inputs, which are handed on together, at a
+    /// document's end; with a `slice`, only the shard's blocks of documents.
     private func readDocuments(
         _ reader: DocumentRecordReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
     ) {
@@ -119,8 +119,8 @@ final class ReadStage {
         var chunkBytes = 0
         var readCount = 0
         func handOn() {
-            for (node, chunk) in chunks.enumerated() where chunk.count > 0 {
-                parsed.put(.chunk(input: preparer.inputs[node], chunk), sequence: takeSequence())
+            if !chunks[0].documentEnds.isEmpty {
+                parsed.put(.documents(root: root, chunks), sequence: takeSequence())
             }
             written.releaseAll()
             chunks = emptyChunks()
@@ -206,8 +206,8 @@ final class ReadStage {
     }
 
     /// Cuts a document source's input into parts of `partSize` documents for the part
-    /// parsers, numbering one chunk per input of the source for each; with a `slice`, the other
-    /// shards' parts are cut and left unread.
+    /// parsers, each handed on as one item; with a `slice`, the other shards' parts are cut and
+    /// left unread.
     private func cut(
         _ reader: PartitionedDocumentReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
     ) {
@@ -223,9 +223,7 @@ final class ReadStage {
                 else { break }
                 defer { ordinal += 1 }
                 guard slice?.takes(ordinal) ?? true else { continue }
-                let sequence = takeSequence()
-                for _ in 1..<recipe.groupSize { _ = takeSequence() }
-                partParsers.parse(PartParsers.DocumentPart(sequence: sequence, recipe: recipe, reader: part))
+                partParsers.parse(PartParsers.DocumentPart(sequence: takeSequence(), recipe: recipe, reader: part))
             } catch {
                 recorder.abort(AbortReason(.input, "reading \(inputs[root].path) failed: \(error)"))
                 break

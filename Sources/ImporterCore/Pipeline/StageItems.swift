@@ -2,6 +2,9 @@
 enum ParsedItem: Sendable {
     /// Consecutive records of an input, mapped and validated.
     case chunk(input: Int, ParsedChunk)
+    /// Consecutive whole documents of a document source (docs/documents.md): a chunk per input
+    /// of the source, the root's (`root`) first, each with the same documents' ends.
+    case documents(root: Int, [ParsedChunk])
     /// The input was read to its end: `bytes` read from disk.
     case inputDone(input: Int, bytes: Int64)
     case end
@@ -13,6 +16,9 @@ enum CheckedItem: Sendable {
     /// input that were rejected (counted already), for rejects.ndjson in input order. The
     /// records go back to `handback` once written, to be freed by the thread that made them.
     case records(input: Int, [PreparedRecord], rejected: [RejectedRecord], handback: Handback<[PreparedRecord]>)
+    /// Whole documents of a document source: what passed of each of its inputs, and where each
+    /// document ends in them, so that no commit falls inside a document.
+    case documents(CheckedDocuments)
     case inputDone(input: Int, bytes: Int64)
     case end
 }
@@ -27,4 +33,34 @@ struct RejectedRecord: Sendable {
     let rejection: Rejection
     /// Whether rejects.ndjson lists it (see `ParseReject.listed`).
     var listed = true
+}
+
+/// The records of consecutive whole documents that passed the key checks, one part per input
+/// of their source (the root's first), each in input order.
+struct CheckedDocuments: Sendable {
+    struct Part: Sendable {
+        let input: Int
+        var records: [PreparedRecord]
+        /// The part's rejections, for rejects.ndjson once the part is written.
+        var rejected: [RejectedRecord]
+        /// Per document, the number of `records` up to its end.
+        var documentEnds: [Int]
+        let handback: Handback<[PreparedRecord]>
+    }
+
+    var parts: [Part]
+
+    var documentCount: Int { parts[0].documentEnds.count }
+
+    /// The records of document `document`, in every part.
+    func recordCount(of document: Int) -> Int {
+        parts.reduce(0) { $0 + $1.documentEnds[document] - (document == 0 ? 0 : $1.documentEnds[document - 1]) }
+    }
+
+    /// The records of documents `documents` in part `part`.
+    func records(of documents: Range<Int>, in part: Int) -> ArraySlice<PreparedRecord> {
+        let ends = parts[part].documentEnds
+        let start = documents.lowerBound == 0 ? 0 : ends[documents.lowerBound - 1]
+        return parts[part].records[start..<(documents.isEmpty ? start : ends[documents.upperBound - 1])]
+    }
 }

@@ -1,5 +1,6 @@
 /// The version-and-write stage: applies records a hand-over at a time (the store applies the
-/// version rules), commits every `batchSize` records and at the end of each input, counts
+/// version rules), commits every `batchSize` records (between documents, for a document
+/// source) and at the end of each input, counts
 /// outcomes once they are committed, saves the checkpoint with every commit, and writes
 /// rejects.ndjson in input order. Runs on a thread of its own, which owns it.
 final class WriteStage {
@@ -66,6 +67,8 @@ final class WriteStage {
                 startedInBatch = 0
                 lastOrdinal[done] = nil
                 recorder.finished(input: done, bytes: bytes)
+            case .documents(let documents):
+                write(documents)
             case .records(let input, var records, let rejected, let madeBy):
                 repeat {
                     // A hand-over is written as one window, unless it crosses a batch boundary:
@@ -93,6 +96,38 @@ final class WriteStage {
                 } while !records.isEmpty
             }
         }
+    }
+
+    /// Writes whole documents, as many at a time as fill the batch: a window of each input's
+    /// records of them, the root's first, so that commits, and with them checkpoints, fall
+    /// between documents, never inside one (docs/documents.md).
+    private func write(_ documents: CheckedDocuments) {
+        let parts = documents.parts, count = documents.documentCount
+        var first = 0
+        repeat {
+            let room = batchSize - startedInBatch
+            var end = first, records = 0
+            while end < count, records < room || end == first {
+                records += documents.recordCount(of: end)
+                end += 1
+            }
+            startedInBatch += records
+            let endsBatch = startedInBatch >= batchSize
+            if endsBatch { startedInBatch = 0 }
+            for (index, part) in parts.enumerated() {
+                let window =
+                    first == 0 && end == count ? part.records : Array(documents.records(of: first..<end, in: index))
+                let started = start(
+                    window, of: part.input, endsBatch: endsBatch && index == parts.count - 1, handback: part.handback,
+                    rejected: end == count ? part.rejected : nil)
+                if overlapsWrites {
+                    overlap(started)
+                } else {
+                    finish(started)
+                }
+            }
+            first = end
+        } while first < count
     }
 
     /// A window handed to the store, its outcomes not yet taken.

@@ -40,8 +40,14 @@ final class DocumentPreparer {
         policy = roles[0].policy
     }
 
-    /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`).
+    /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`), and marks its
+    /// end in each of them.
     func prepare(_ document: SourceDocument, into chunks: inout [ParsedChunk]) {
+        prepareRecords(of: document, into: &chunks)
+        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
+    }
+
+    private func prepareRecords(of document: SourceDocument, into chunks: inout [ParsedChunk]) {
         let elements = document.elements
         // Each record's number in its chunk, in the order they are added.
         var next = chunks.map(\.count)
@@ -50,10 +56,7 @@ final class DocumentPreparer {
             return next[node]
         }
         var problems: [DocumentProblem] = []
-        func found(_ rejection: Rejection, at pointer: String) {
-            problems.append(
-                DocumentProblem(pointer: pointer + (rejection.field.map { "/" + $0 } ?? ""), rejection: rejection))
-        }
+        func found(_ rejection: Rejection, at pointer: String) { problems.append(rejection.problem(at: pointer)) }
         // The root's outcome, then each element's; nil for one under a rejected element.
         var outcomes: [RecordPreparer.Outcome?] = [preparers[0].outcome(of: document.root, ordinal: ordinal(0))]
         // Per record: its mapped fields, whose key its children take; nil when rejected.
@@ -124,6 +127,7 @@ final class DocumentPreparer {
         switch outcome {
         case .prepared(let prepared, _)?:
             chunks[node].records.append(prepared)
+            chunks[node].pointers.append(pointer)
             _ = ordinal(node)
         case .rejected(let key, let rejection)?:
             let located =
@@ -138,10 +142,7 @@ final class DocumentPreparer {
             record.raw = []
             chunks[node].reject(
                 record, ordinal: ordinal(node), key: nil,
-                Rejection(
-                    stage: cause?.stage ?? .validate, reason: cause?.reason ?? .malformed,
-                    "\(pointer): rejected with the element holding it, which rejects.ndjson lists"),
-                listed: false)
+                .withHolder(of: cause, at: pointer), listed: false)
         }
     }
 
@@ -151,27 +152,12 @@ final class DocumentPreparer {
         _ document: SourceDocument, outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
         into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
     ) {
-        let first = problems[0].rejection
-        let shown = problems.prefix(3).map { problem in
-            // The field is in the message already: `/lines/1: quantity: 0 is below the minimum 1`.
-            var pointer = problem.pointer
-            if let field = problem.rejection.field, pointer.hasSuffix("/" + field) {
-                pointer.removeLast(field.count + 1)
-            }
-            return "\(pointer.isEmpty ? "/" : pointer): \(problem.rejection.message)"
-        }
-        var rejection = Rejection(
-            stage: first.stage, reason: first.reason,
-            "the document is rejected whole (documents: whole), \(document.elements.count + 1) record(s): \(problems.count) problem(s): \(shown.joined(separator: "; "))\(problems.count > 3 ? "; …" : "") (all of them under \"problems\")"
-        )
-        rejection.problems = problems
+        let rejection = Rejection.wholeDocument(records: document.elements.count + 1, problems: problems)
         var root = document.root
         root.raw = SourceRecord.excerpt(of: root.raw)
         chunks[0].reject(root, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
-        let withIt = Rejection(
-            stage: first.stage, reason: first.reason,
-            "rejected with its document (line \(document.root.line), offset \(document.root.byteOffset)), which rejects.ndjson lists"
-        )
+        let withIt = Rejection.withDocument(
+            of: rejection, line: document.root.line, offset: document.root.byteOffset)
         for (index, element) in document.elements.enumerated() {
             var record = element.record
             record.raw = []

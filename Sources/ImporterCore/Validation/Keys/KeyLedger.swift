@@ -45,6 +45,11 @@ package final class KeyLedger {
         return nil
     }
 
+    /// Where the key with `fingerprint` was recorded first; nil when it was not (nothing is recorded).
+    package func firstOccurrence(fingerprint: UInt64) throws -> RecordLocation? {
+        try (recent.value(of: fingerprint) ?? spilled?.find(fingerprint)).map(Self.location)
+    }
+
     package func contains(_ key: Value, entity: String) throws -> Bool {
         try contains(fingerprint: fingerprint(of: key, entity: entity))
     }

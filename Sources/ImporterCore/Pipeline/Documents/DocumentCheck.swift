@@ -1,0 +1,195 @@
+/// The key checks of consecutive whole documents (docs/documents.md#rejections). A document's
+/// records are checked together, the root's first: a duplicate key or a reference that names
+/// no parent rejects the whole document under `documents: whole`, and the element with the
+/// elements under it under `partial`. Only a document that passed leaves its keys in the run's
+/// ledger, so a rejected one is never a parent or a first occurrence.
+struct DocumentCheck {
+    let stage: KeyStage
+    /// The run's input of the source's root; its child inputs follow it.
+    let root: Int
+    /// Per input of the source, the number in it of its chunk's first record.
+    let ordinalBases: [Int]
+    /// Set when the run aborted.
+    private(set) var stop = false
+    /// The run passed an error limit: the next document aborts it.
+    private var pastLimit = false
+
+    init(stage: KeyStage, root: Int, ordinalBases: [Int]) {
+        self.stage = stage
+        self.root = root
+        self.ordinalBases = ordinalBases
+    }
+
+    /// What a record of a document came to.
+    private enum Verdict {
+        case passed
+        /// Rejected by its own check: listed.
+        case failed(Rejection)
+        /// Rejected with the element holding it (`partial`): counted only.
+        case withHolder(Rejection)
+    }
+
+    /// Checks the documents of `chunks` (one per input of the source) and hands on what passed.
+    mutating func run(_ chunks: inout [ParsedChunk]) -> CheckedDocuments {
+        let nodes = chunks.indices
+        let inputs = nodes.map { root + $0 }
+        let entities = inputs.map { stage.inputs[$0].entity }
+        let references = inputs.map { stage.references(of: $0) }
+        let fingerprints = nodes.map {
+            stage.fingerprints(of: chunks[$0].records, entity: entities[$0], references: references[$0])
+        }
+        let policy = stage.inputs[root].document!.policy
+        let skipBefore = inputs.map { stage.resume.skipBefore[$0] }
+        let keepsKeys = inputs.map { stage.keepsLoaded($0) }
+        for node in nodes {
+            for position in chunks[node].records.indices {
+                chunks[node].records[position].ordinal += ordinalBases[node]
+            }
+        }
+        var parts = nodes.map {
+            CheckedDocuments.Part(
+                input: inputs[$0], records: [], rejected: [], documentEnds: [], handback: chunks[$0].handback)
+        }
+        // Per node: the next record and parse rejection to look at, and the records kept so far
+        // (moved to the front of `chunks[node].records`).
+        var nextRecord = nodes.map { _ in 0 }, nextReject = nodes.map { _ in 0 }, kept = nodes.map { _ in 0 }
+        let keys = DocumentKeys()
+        var verdicts: [Verdict] = []
+        for document in chunks[0].documentEnds.indices {
+            if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
+            if stop { break }
+            // The document's records and parse rejections in each node's chunk.
+            var records: [Range<Int>] = [], rejects: [Range<Int>] = []
+            for node in nodes {
+                let end = chunks[node].documentEnds[document] + ordinalBases[node]
+                var record = nextRecord[node], reject = nextReject[node]
+                while record < chunks[node].records.count, chunks[node].records[record].ordinal < end { record += 1 }
+                while reject < chunks[node].rejects.count,
+                    chunks[node].rejects[reject].ordinal + ordinalBases[node] < end
+                {
+                    reject += 1
+                }
+                records.append(nextRecord[node]..<record)
+                rejects.append(nextReject[node]..<reject)
+                (nextRecord[node], nextReject[node]) = (record, reject)
+                stage.recorder.read(input: inputs[node], count: records[node].count + rejects[node].count)
+            }
+            keys.removeAll()
+            verdicts.removeAll(keepingCapacity: true)
+            var problems: [DocumentProblem] = []
+            // The pointers of the elements rejected so far: the elements under them go with them.
+            var rejectedPointers: [String] = []
+            for node in nodes {
+                let stride = references[node].count + 1
+                for position in records[node] {
+                    let prints = fingerprints[node][position * stride..<(position + 1) * stride]
+                    let pointer = chunks[node].pointers[position]
+                    var verdict = Verdict.passed
+                    if !rejectedPointers.isEmpty, rejectedPointers.contains(where: { pointer.hasPrefix($0 + "/") }) {
+                        verdict = .withHolder(.withHolder(of: problems.last?.rejection, at: pointer))
+                    } else if let rejection = stage.check(
+                        &chunks[node].records[position].values, entity: entities[node], references: references[node],
+                        fingerprints: prints,
+                        at: RecordLocation(inputIndex: inputs[node], line: chunks[node].records[position].line),
+                        document: keys)
+                    {
+                        verdict = .failed(rejection)
+                        problems.append(rejection.problem(at: pointer))
+                    }
+                    if case .passed = verdict {} else { rejectedPointers.append(pointer) }
+                    verdicts.append(verdict)
+                }
+            }
+            let rootFailed: Bool =
+                if records[0].isEmpty {
+                    false
+                } else if case .passed = verdicts[0] {
+                    false
+                } else {
+                    true
+                }
+            let whole = !problems.isEmpty && (policy == .whole || rootFailed)
+            if !whole {
+                do { try stage.accept(keys) } catch {
+                    stage.recorder.abort(AbortReason(.input, "the key checks failed: \(error)"))
+                    stop = true
+                    break
+                }
+            }
+            var verdict = 0
+            for node in nodes {
+                var rejected: [RejectedRecord] = chunks[node].rejects[rejects[node]].map { parsed in
+                    RejectedRecord(
+                        ordinal: parsed.ordinal + ordinalBases[node], line: parsed.line, offset: parsed.byteOffset,
+                        key: parsed.key, raw: parsed.raw, rejection: parsed.rejection, listed: parsed.listed)
+                }
+                let mixed = !rejected.isEmpty
+                for position in records[node] {
+                    defer { verdict += 1 }
+                    let record = chunks[node].records[position]
+                    func reject(_ rejection: Rejection, raw: ArraySlice<UInt8>? = nil, listed: Bool = true) {
+                        rejected.append(
+                            RejectedRecord(
+                                ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
+                                key: entities[node].key(of: record.values), raw: raw ?? record.raw,
+                                rejection: rejection, listed: listed))
+                    }
+                    if whole {
+                        if node == 0 && position == records[0].lowerBound {
+                            let rejection = Rejection.wholeDocument(
+                                records: nodes.reduce(0) { $0 + records[$1].count + rejects[$1].count },
+                                problems: problems)
+                            reject(rejection, raw: SourceRecord.excerpt(of: record.raw))
+                        } else {
+                            let (line, offset) = documentStart(chunks[0], records[0], rejects[0])
+                            reject(.withDocument(of: problems[0].rejection, line: line, offset: offset), listed: false)
+                        }
+                        continue
+                    }
+                    switch verdicts[verdict] {
+                    case .failed(let rejection):
+                        let pointer = chunks[node].pointers[position]
+                        reject(
+                            pointer.isEmpty
+                                ? rejection
+                                : Rejection(
+                                    stage: rejection.stage, reason: rejection.reason, field: rejection.field,
+                                    target: rejection.target, "\(pointer): \(rejection.message)"))
+                        continue
+                    case .withHolder(let rejection):
+                        reject(rejection, listed: false)
+                        continue
+                    case .passed:
+                        break
+                    }
+                    if keepsKeys[node] { stage.keep(entities[node].key(of: record.values), of: entities[node]) }
+                    // Written before the interruption: its outcome is in the checkpoint.
+                    if record.ordinal < skipBefore[node] {
+                        if let rejection = stage.resume.doneRejections[inputs[node]][record.ordinal] {
+                            reject(rejection)
+                        }
+                        continue
+                    }
+                    chunks[node].records.swapAt(kept[node], position)
+                    kept[node] += 1
+                }
+                if mixed { rejected.sort { $0.ordinal < $1.ordinal } }
+                for record in rejected { stage.reject(record, input: inputs[node], into: &parts[node].rejected) }
+                parts[node].documentEnds.append(kept[node])
+            }
+            (stop, pastLimit) = stage.recorder.standing
+        }
+        for node in nodes {
+            chunks[node].records.removeLast(chunks[node].records.count - kept[node])
+            swap(&parts[node].records, &chunks[node].records)
+        }
+        return CheckedDocuments(parts: parts)
+    }
+
+    /// Where a document starts: its root record's line and offset.
+    private func documentStart(_ rootChunk: ParsedChunk, _ records: Range<Int>, _ rejects: Range<Int>) -> (Int, Int64) {
+        if let first = records.first { return (rootChunk.records[first].line, rootChunk.records[first].byteOffset) }
+        let first = rootChunk.rejects[rejects.lowerBound]
+        return (first.line, first.byteOffset)
+    }
+}
