@@ -248,6 +248,55 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try query("SELECT group_concat(adjustmentId) FROM Adjustment"), "y1")
     }
 
+    func testAKeyAlreadyStoredInInsertModeRejectsItsDocumentWholeBeforeAnythingOfItIsWritten() throws {
+        XCTAssertEqual(try run([order("O1", lines: [line("a", adjustments: ["x1"])])]).status, 0)
+        // O2's adjustment x1 is stored (under O1): mode insert never overwrites, so O2 is
+        // rejected whole and nothing of it is written; O3 is.
+        let result = try run(
+            [
+                order("O2", lines: [line("b"), line("c", adjustments: ["x1"])]),
+                order("O3", lines: [line("d", adjustments: ["x3"])]),
+            ], mode: "insert")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Order"), "read 2, inserted 1, updated 0, unchanged 0, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Line"), "read 3, inserted 1, updated 0, unchanged 0, deleted 0, rejected 2")
+        XCTAssertEqual(try summary("Adjustment"), "read 2, inserted 1, updated 0, unchanged 0, deleted 0, rejected 1")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
+        XCTAssertEqual(rejects[0].string("entity"), "Order")
+        XCTAssertEqual(rejects[0]["key"] as? String, "O2")
+        XCTAssertEqual(rejects[0].string("stage"), "write")
+        XCTAssertEqual(rejects[0].string("reason"), "duplicate")
+        XCTAssertEqual(rejects[0].objects("problems").map { $0.string("path") }, ["/lines/1/adjustments/0"])
+        XCTAssertEqual(
+            try query("SELECT group_concat(orderId) FROM (SELECT orderId FROM \"Order\" ORDER BY 1)"), "O1,O3")
+        XCTAssertEqual(try query("SELECT group_concat(orderId || '/' || lineNo, '; ') FROM Line"), "O1/0; O3/0")
+        XCTAssertEqual(
+            try query("SELECT group_concat(adjustmentId || ' ' || orderId, '; ') FROM Adjustment"), "x1 O1; x3 O3")
+    }
+
+    func testAVersionConflictRejectsItsDocumentWholeAndItsStoredChildrenStay() throws {
+        XCTAssertEqual(
+            try run([order("O1", lines: [line("a"), line("b"), line("c")]), order("O2", lines: [line("d")])]).status, 0)
+        // O1's first line is based on version 7, stored at 1: a conflict (mergePolicy error).
+        // O1 is rejected whole: nothing of it is written, and its stored line c, gone from the
+        // document, is not deleted. O2's line changes.
+        let based = line("a", quantity: 2).replacingOccurrences(of: "\"sku\"", with: "\"version\":7,\"sku\"")
+        let result = try run([order("O1", lines: [based, line("b")]), order("O2", lines: [line("d", quantity: 3)])])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Order"), "read 2, inserted 0, updated 0, unchanged 1, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Line"), "read 3, inserted 0, updated 1, unchanged 0, deleted 0, rejected 2")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(rejects.map { $0.string("reason") }, ["conflict"], "\(rejects)")
+        XCTAssertEqual(rejects[0]["key"] as? String, "O1")
+        XCTAssertEqual(rejects[0].objects("problems").map { $0.string("path") }, ["/lines/0"])
+        XCTAssertEqual(
+            try query(
+                "SELECT group_concat(orderId || '/' || lineNo || ' ' || sku || ' x' || quantity || ' v' || version, '; ') FROM Line"
+            ),
+            "O1/0 a x1 v1; O1/1 b x1 v1; O1/2 c x1 v1; O2/0 d x3 v2")
+    }
+
     func testAChildThatDoesNotFitTheModelOrTheDestinationIsRefusedBeforeAnythingIsWritten() throws {
         try """
         model: \(Self.model)
@@ -338,15 +387,19 @@ final class DocumentTests: XCTestCase {
 
     func testAKilledDocumentRunResumesToTheStoreAndCountsOfAnUninterruptedOne() throws {
         // 2,000 orders of 7 lines in the store; the refresh drops each order's last line (its
-        // adjustment cascades) and changes every third order's first line.
+        // adjustment cascades) and changes every third order's first line. Order 5's first line
+        // changes, based on version 7: a conflict that rejects the order whole, its last line kept.
         func orders(lines: Int, refreshed: Bool) -> [String] {
             (0..<2000).map { number in
                 order(
                     String(format: "O%05d", number),
                     lines: (0..<lines).map { position in
-                        line(
+                        let text = line(
                             "sku-\(position)", quantity: refreshed && number % 3 == 0 && position == 0 ? 9 : 1,
                             adjustments: [String(format: "%08x%016x", number, position)])
+                        return refreshed && number == 5 && position == 0
+                            ? text.replacingOccurrences(of: "{\"sku\"", with: "{\"version\":7,\"sku\"")
+                                .replacingOccurrences(of: "\"quantity\":1", with: "\"quantity\":5") : text
                     })
             }
         }
@@ -365,7 +418,7 @@ final class DocumentTests: XCTestCase {
         let uninterrupted = try ImporterProcess.run([
             "run", try pipeline("reference", input: "refresh.ndjson", store: reference, batchSize: 2_000), "--quiet",
         ])
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+        XCTAssertEqual(uninterrupted.status, 1, uninterrupted.stderr)
 
         let store = directory + "/resumed.sqlite"
         try FileManager.default.copyItem(atPath: base, toPath: store)
@@ -386,7 +439,7 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(done["Line"], 6 * done["Order", default: 0], "\(done)")
         XCTAssertEqual(done["Adjustment"], 6 * done["Order", default: 0], "\(done)")
         let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
-        XCTAssertEqual(last.status, 0, last.stderr)
+        XCTAssertEqual(last.status, 1, last.stderr)
 
         XCTAssertEqual(try dump(store), try dump(reference), "every item and version as after the uninterrupted run")
 
@@ -399,7 +452,7 @@ final class DocumentTests: XCTestCase {
         let fromArray = try ImporterProcess.run([
             "run", try pipeline("array", input: "refresh.json", store: array, batchSize: 2_000), "--quiet",
         ])
-        XCTAssertEqual(fromArray.status, 0, fromArray.stderr)
+        XCTAssertEqual(fromArray.status, 1, fromArray.stderr)
         XCTAssertEqual(try dump(array), try dump(reference))
         let expected = try ImporterProcess.report(in: directory + "/reports-reference").object("totals")
         let totals = try ImporterProcess.report(in: directory + "/reports-resumed").object("totals")
@@ -407,9 +460,11 @@ final class DocumentTests: XCTestCase {
             XCTAssertEqual(totals.int(count), expected.int(count), count)
         }
         XCTAssertEqual(
-            [expected.int("updated"), expected.int("deleted")], [667, 4000],
-            "first lines changed; last lines and adjustments gone")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "12000")
+            [expected.int("updated"), expected.int("deleted"), expected.int("rejected")], [667, 3998, 13],
+            "first lines changed; last lines and adjustments gone but order 5's, rejected whole")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "12001")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports-resumed")
+        XCTAssertEqual(rejects.map { $0["key"] as? String }, ["O00005"], "listed once, as in the uninterrupted run")
     }
 
     func testExportedDocumentsLoadBackIntoAnIdenticalStore() throws {

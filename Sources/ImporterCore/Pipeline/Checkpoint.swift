@@ -26,6 +26,9 @@ package struct Checkpoint: Codable, Sendable, Equatable {
         package var reason: RejectReason
         package var field: String?
         package var message: String
+        /// False for a record rejected with its document, which rejects.ndjson lists in its
+        /// place (docs/documents.md#rejections); nil (listed) for any other.
+        package var listed: Bool? = nil
 
         package var rejection: Rejection { Rejection(stage: .write, reason: reason, field: field, message) }
     }

@@ -22,6 +22,9 @@ final class KeyStage {
     private let keepsLoadedKeys: Set<Int>
     /// Per entity, the keys of the records of `keepsLoadedKeys` inputs that passed the checks.
     private(set) var loadedKeys: [String: [Value]] = [:]
+    /// Of those, the ones the interrupted run this one resumes rejected while writing
+    /// (`Entity/key`): their children are not replaced.
+    private(set) var rejectedBeforeResume = Set<String>()
 
     init(
         inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
@@ -86,6 +89,9 @@ final class KeyStage {
     func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
 
     func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
+
+    /// Notes that a record whose key was kept (`keep`) was rejected while the resumed run wrote it.
+    func keptKeyWasRejected(_ key: Value, of entity: Entity) { rejectedBeforeResume.insert("\(entity.name)/\(key)") }
 
     /// Whether a record of this run with `key` passed the checks.
     func wasLoaded(_ key: Value, entity: Entity) throws -> Bool {
@@ -288,8 +294,8 @@ private struct ChunkCheck {
             if keepsKeys { stage.keep(entity.key(of: chunk.records[position].values), of: entity) }
             // Written before the interruption: its outcome is in the checkpoint.
             if ordinal < skipBefore {
-                if let rejection = stage.resume.doneRejections[input][ordinal] {
-                    reject(chunk.records[position], rejection)
+                if let done = stage.resume.doneRejections[input][ordinal] {
+                    reject(chunk.records[position], done.rejection)
                 }
                 continue
             }

@@ -159,7 +159,7 @@ package struct PipelineRun: ~Copyable {
                 batchSize: batchSize, resume: resume)
         ) { [stages] writer in
             writer.run(from: stages.checked)
-            return writer.checkpoint != nil
+            return (savedCheckpoints: writer.checkpoint != nil, rejectedDocumentKeys: writer.rejectedDocumentKeys)
         }
         ReadStage(
             inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder,
@@ -167,7 +167,7 @@ package struct PipelineRun: ~Copyable {
             written: stages.written, progress: options.progress
         ).run()
         var keys: KeyStage? = keyThread.join()
-        let savedCheckpoints = writeThread.join()
+        let (savedCheckpoints, rejectedDocumentKeys) = writeThread.join()
 
         var deletes: RunReport.DeletePhase?
         if let store, let checked = keys, config.write.mode == .sync {
@@ -179,7 +179,9 @@ package struct PipelineRun: ~Copyable {
             deletes = ChildReplacePhase(
                 model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory,
                 resumed: resume.interrupted != nil
-            ).run(keys: checked, recorder: recorder, mode: config.write.mode)
+            ).run(
+                keys: checked, rejectedWhileWriting: rejectedDocumentKeys.union(checked.rejectedBeforeResume),
+                recorder: recorder, mode: config.write.mode)
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing {

@@ -7,7 +7,7 @@ struct ResumePoint: Sendable {
     /// Per input, the records already done by the interrupted run.
     var skipBefore: [Int]
     /// The interrupted run's write-stage rejections, by input and record number.
-    var doneRejections: [[Int: Rejection]]
+    var doneRejections: [[Int: Checkpoint.WriteRejection]]
     /// The interrupted run's checkpoint, when this run continues it.
     var interrupted: Checkpoint?
     /// The checkpoint saved with every commit; nil when the run keeps none (dry or atomic runs).
@@ -76,7 +76,7 @@ struct ResumePoint: Sendable {
         }
         for rejection in previous.rejections {
             if let index = inputs.firstIndex(where: { $0.checkpointName == rejection.path }) {
-                doneRejections[index][rejection.record] = rejection.rejection
+                doneRejections[index][rejection.record] = rejection
             }
         }
         checkpoint?.inputs = previous.inputs

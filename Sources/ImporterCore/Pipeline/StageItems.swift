@@ -41,6 +41,8 @@ struct CheckedDocuments: Sendable {
     struct Part: Sendable {
         let input: Int
         var records: [PreparedRecord]
+        /// Each record's JSON pointer in its document.
+        var pointers: [String]
         /// The part's rejections, for rejects.ndjson once the part is written.
         var rejected: [RejectedRecord]
         /// Per document, the number of `records` up to its end.
@@ -49,6 +51,8 @@ struct CheckedDocuments: Sendable {
     }
 
     var parts: [Part]
+    /// What a record rejected while writing costs its document.
+    let policy: DocumentPolicy
 
     var documentCount: Int { parts[0].documentEnds.count }
 
@@ -57,10 +61,10 @@ struct CheckedDocuments: Sendable {
         parts.reduce(0) { $0 + $1.documentEnds[document] - (document == 0 ? 0 : $1.documentEnds[document - 1]) }
     }
 
-    /// The records of documents `documents` in part `part`.
-    func records(of documents: Range<Int>, in part: Int) -> ArraySlice<PreparedRecord> {
+    /// Where the records of documents `documents` are in part `part`.
+    func positions(of documents: Range<Int>, in part: Int) -> Range<Int> {
         let ends = parts[part].documentEnds
         let start = documents.lowerBound == 0 ? 0 : ends[documents.lowerBound - 1]
-        return parts[part].records[start..<(documents.isEmpty ? start : ends[documents.upperBound - 1])]
+        return start..<(documents.isEmpty ? start : ends[documents.upperBound - 1])
     }
 }

@@ -34,6 +34,11 @@ final class WriteStage {
     private var storeFailed = false
     /// The store's rejections of the hand-over being written.
     private var writeRejected: [RejectedRecord] = []
+    /// The store, when documents are looked up before they are written (`DocumentWriteProbe`).
+    private let reader: (any ItemQuerying)?
+    /// Records of document sources rejected here (`Entity/key`): a parent whose children the
+    /// replace phase must not touch (docs/documents.md#re-loading-a-document).
+    private(set) var rejectedDocumentKeys = Set<String>()
 
     init(
         inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder,
@@ -48,6 +53,7 @@ final class WriteStage {
         self.batchSize = batchSize
         overlapped = store as? any OverlappedWriting
         counting = store as? any RequestCounting
+        reader = store as? any ItemQuerying
         fingerprints = resume.fingerprints
         checkpoint = resume.checkpoint
     }
@@ -103,6 +109,13 @@ final class WriteStage {
     /// between documents, never inside one (docs/documents.md).
     private func write(_ documents: CheckedDocuments) {
         let parts = documents.parts, count = documents.documentCount
+        let probe = reader.map { reader in
+            DocumentWriteProbe(
+                reader: reader, entities: parts.map { inputs[$0.input].entity },
+                rules: parts.map { rules[inputs[$0.input].entity.name]! })
+        }
+        // Per part, the records the probe rejected, listed with the part's other rejections.
+        var probed: [[RejectedRecord]] = parts.map { _ in [] }
         var first = 0
         repeat {
             let room = batchSize - startedInBatch
@@ -114,12 +127,26 @@ final class WriteStage {
             startedInBatch += records
             let endsBatch = startedInBatch >= batchSize
             if endsBatch { startedInBatch = 0 }
+            let exclusions =
+                recorder.isAborted ? nil : probe?.exclusions(in: documents, slice: first..<end)
             for (index, part) in parts.enumerated() {
-                let window =
-                    first == 0 && end == count ? part.records : Array(documents.records(of: first..<end, in: index))
+                let positions = documents.positions(of: first..<end, in: index)
+                var window: [PreparedRecord]
+                if let excluded = exclusions?[index], !excluded.isEmpty {
+                    window = exclude(excluded, of: part, from: positions, into: &probed[index])
+                } else {
+                    window = positions == part.records.indices ? part.records : Array(part.records[positions])
+                }
+                var rejected: [RejectedRecord]?
+                if end == count {
+                    rejected = part.rejected
+                    if !probed[index].isEmpty {
+                        rejected = (part.rejected + probed[index]).sorted { $0.ordinal < $1.ordinal }
+                    }
+                }
                 let started = start(
                     window, of: part.input, endsBatch: endsBatch && index == parts.count - 1, handback: part.handback,
-                    rejected: end == count ? part.rejected : nil)
+                    rejected: rejected)
                 if overlapsWrites {
                     overlap(started)
                 } else {
@@ -128,6 +155,42 @@ final class WriteStage {
             }
             first = end
         } while first < count
+    }
+
+    /// The records of `part` at `positions` but those `excluded`, which are counted rejected,
+    /// kept for the checkpoint and added to `rejected` for rejects.ndjson.
+    private func exclude(
+        _ excluded: [DocumentWriteProbe.Exclusion], of part: CheckedDocuments.Part, from positions: Range<Int>,
+        into rejected: inout [RejectedRecord]
+    ) -> [PreparedRecord] {
+        let entity = inputs[part.input].entity
+        var window: [PreparedRecord] = []
+        window.reserveCapacity(positions.count - excluded.count)
+        var next = excluded.startIndex
+        for position in positions {
+            guard next < excluded.endIndex, excluded[next].position == position else {
+                window.append(part.records[position])
+                continue
+            }
+            let exclusion = excluded[next], record = part.records[position]
+            next += 1
+            let key = entity.key(of: record.values)
+            recorder.reject(input: part.input, line: record.line, key: key, exclusion.rejection)
+            rejectedDocumentKeys.insert("\(entity.name)/\(key)")
+            let raw = exclusion.rejection.problems.isEmpty ? record.raw : SourceRecord.excerpt(of: record.raw)
+            rejected.append(
+                RejectedRecord(
+                    ordinal: record.ordinal, line: record.line, offset: record.byteOffset, key: key,
+                    raw: exclusion.listed ? raw : [], rejection: exclusion.rejection, listed: exclusion.listed))
+            if checkpoint != nil {
+                let rejection = exclusion.rejection
+                uncommitted[part.input, default: Uncommitted()].rejects.append(
+                    .init(
+                        path: inputs[part.input].checkpointName, record: record.ordinal, reason: rejection.reason,
+                        field: rejection.field, message: rejection.message, listed: exclusion.listed ? nil : false))
+            }
+        }
+        return window
     }
 
     /// A window handed to the store, its outcomes not yet taken.
@@ -311,6 +374,10 @@ final class WriteStage {
             case .rejected(let rejection):
                 let record = records[index]
                 recorder.reject(input: input, line: record.line, key: record.values[keyIndex], rejection)
+                if inputs[input].document != nil {
+                    let entity = inputs[input].entity
+                    rejectedDocumentKeys.insert("\(entity.name)/\(entity.key(of: record.values))")
+                }
                 writeRejected.append(
                     RejectedRecord(
                         ordinal: record.ordinal, line: record.line, offset: record.byteOffset,

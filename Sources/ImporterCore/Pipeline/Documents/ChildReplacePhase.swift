@@ -27,8 +27,11 @@ struct ChildReplacePhase {
     }
 
     /// Runs the phase after the key stage (which knows the keys the documents named) is done,
-    /// and writes `deletes.ndjson`. Nil when no input's children are replaced.
-    func run(keys: KeyStage, recorder: RunRecorder, mode: WriteConfig.Mode) -> RunReport.DeletePhase? {
+    /// and writes `deletes.ndjson`. `rejectedWhileWriting`: the records (`Entity/key`) the write
+    /// stage rejected, in this run or in the run it resumes, whose children stay as they are. Nil when no input's children are replaced.
+    func run(keys: KeyStage, rejectedWhileWriting: Set<String>, recorder: RunRecorder, mode: WriteConfig.Mode)
+        -> RunReport.DeletePhase?
+    {
         let replaced = Self.replacedInputs(inputs, mode: mode)
         guard !replaced.isEmpty else { return nil }
         var phase = RunReport.DeletePhase()
@@ -56,10 +59,13 @@ struct ChildReplacePhase {
             let outcome = try deletes.run(
                 entities: entities, preview: dryRun,
                 inScope: { entity, item in
-                    // A child of a parent this run loaded (and did not reject).
+                    // A child of a parent this run loaded and did not reject (a parent rejected
+                    // while writing passed the key checks).
                     let role = parents[entity.name]!
                     let parentKey = Value.key(item, at: role.parentKeyAttributes)
-                    return try !parentKey.isNull && keys.wasLoaded(parentKey, entity: parentEntities[entity.name]!)
+                    let parent = parentEntities[entity.name]!
+                    guard !parentKey.isNull, try keys.wasLoaded(parentKey, entity: parent) else { return false }
+                    return rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains("\(parent.name)/\(parentKey)")
                 },
                 candidates: { entity, body in
                     try readChildren(of: entity, role: parents[entity.name]!, keys: keys, recorder: recorder, body)

@@ -48,7 +48,8 @@ struct DocumentCheck {
         }
         var parts = nodes.map {
             CheckedDocuments.Part(
-                input: inputs[$0], records: [], rejected: [], documentEnds: [], handback: chunks[$0].handback)
+                input: inputs[$0], records: [], pointers: [], rejected: [], documentEnds: [],
+                handback: chunks[$0].handback)
         }
         // Per node: the next record and parse rejection to look at, and the records kept so far
         // (moved to the front of `chunks[node].records`).
@@ -165,12 +166,16 @@ struct DocumentCheck {
                     if keepsKeys[node] { stage.keep(entities[node].key(of: record.values), of: entities[node]) }
                     // Written before the interruption: its outcome is in the checkpoint.
                     if record.ordinal < skipBefore[node] {
-                        if let rejection = stage.resume.doneRejections[inputs[node]][record.ordinal] {
-                            reject(rejection)
+                        if let done = stage.resume.doneRejections[inputs[node]][record.ordinal] {
+                            reject(done.rejection, listed: done.listed ?? true)
+                            if keepsKeys[node] {
+                                stage.keptKeyWasRejected(entities[node].key(of: record.values), of: entities[node])
+                            }
                         }
                         continue
                     }
                     chunks[node].records.swapAt(kept[node], position)
+                    chunks[node].pointers.swapAt(kept[node], position)
                     kept[node] += 1
                 }
                 if mixed { rejected.sort { $0.ordinal < $1.ordinal } }
@@ -181,9 +186,11 @@ struct DocumentCheck {
         }
         for node in nodes {
             chunks[node].records.removeLast(chunks[node].records.count - kept[node])
+            chunks[node].pointers.removeLast(chunks[node].pointers.count - kept[node])
             swap(&parts[node].records, &chunks[node].records)
+            swap(&parts[node].pointers, &chunks[node].pointers)
         }
-        return CheckedDocuments(parts: parts)
+        return CheckedDocuments(parts: parts, policy: policy)
     }
 
     /// Where a document starts: its root record's line and offset.
