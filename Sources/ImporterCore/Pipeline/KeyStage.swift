@@ -180,7 +180,7 @@ final class KeyStage {
         return fingerprints
     }
 
-    func prefetch(_ fingerprints: ArraySlice<UInt64>) {
+    fileprivate func prefetch(_ fingerprints: ArraySlice<UInt64>) {
         for fingerprint in fingerprints where fingerprint != 0 { ledger.prefetch(fingerprint) }
     }
 

@@ -28,7 +28,8 @@ struct ChildReplacePhase {
 
     /// Runs the phase after the key stage (which knows the keys the documents named) is done,
     /// and writes `deletes.ndjson`. `rejectedWhileWriting`: the records (`Entity/key`) the write
-    /// stage rejected, in this run or in the run it resumes, whose children stay as they are. Nil when no input's children are replaced.
+    /// stage rejected, in this run or in the run it resumes, whose children stay as they are.
+    /// Nil when no input's children are replaced.
     func run(keys: KeyStage, rejectedWhileWriting: Set<String>, recorder: RunRecorder, mode: WriteConfig.Mode)
         -> RunReport.DeletePhase?
     {

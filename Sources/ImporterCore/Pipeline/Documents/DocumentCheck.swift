@@ -56,11 +56,22 @@ struct DocumentCheck {
         var nextRecord = nodes.map { _ in 0 }, nextReject = nodes.map { _ in 0 }, kept = nodes.map { _ in 0 }
         let keys = DocumentKeys()
         var verdicts: [Verdict] = []
+        // The document's records and parse rejections in each node's chunk.
+        var records: [Range<Int>] = [], rejects: [Range<Int>] = []
+        // Records read but not yet counted, per node: counted before any rejection, and at the end.
+        var pendingRead = nodes.map { _ in 0 }
+        func countRead() {
+            for node in nodes where pendingRead[node] > 0 {
+                stage.recorder.read(input: inputs[node], count: pendingRead[node])
+                pendingRead[node] = 0
+            }
+        }
+        defer { countRead() }
         for document in chunks[0].documentEnds.indices {
             if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
             if stop { break }
-            // The document's records and parse rejections in each node's chunk.
-            var records: [Range<Int>] = [], rejects: [Range<Int>] = []
+            records.removeAll(keepingCapacity: true)
+            rejects.removeAll(keepingCapacity: true)
             for node in nodes {
                 let end = chunks[node].documentEnds[document] + ordinalBases[node]
                 var record = nextRecord[node], reject = nextReject[node]
@@ -73,7 +84,7 @@ struct DocumentCheck {
                 records.append(nextRecord[node]..<record)
                 rejects.append(nextReject[node]..<reject)
                 (nextRecord[node], nextReject[node]) = (record, reject)
-                stage.recorder.read(input: inputs[node], count: records[node].count + rejects[node].count)
+                pendingRead[node] += records[node].count + rejects[node].count
             }
             keys.removeAll()
             verdicts.removeAll(keepingCapacity: true)
@@ -116,6 +127,11 @@ struct DocumentCheck {
                     stop = true
                     break
                 }
+            }
+            if !problems.isEmpty || rejects.contains(where: { !$0.isEmpty }) || pastLimit
+                || skipBefore.contains(where: { $0 > 0 })
+            {
+                countRead()
             }
             var verdict = 0
             for node in nodes {
