@@ -143,8 +143,10 @@ struct DocumentCheck {
                 let mixed = !rejected.isEmpty
                 for position in records[node] {
                     defer { verdict += 1 }
-                    let record = chunks[node].records[position]
+                    let ordinal = chunks[node].records[position].ordinal
+                    // By index: copying each record would retain its values and text.
                     func reject(_ rejection: Rejection, raw: ArraySlice<UInt8>? = nil, listed: Bool = true) {
+                        let record = chunks[node].records[position]
                         rejected.append(
                             RejectedRecord(
                                 ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
@@ -156,7 +158,7 @@ struct DocumentCheck {
                             let rejection = Rejection.wholeDocument(
                                 records: nodes.reduce(0) { $0 + records[$1].count + rejects[$1].count },
                                 problems: problems)
-                            reject(rejection, raw: SourceRecord.excerpt(of: record.raw))
+                            reject(rejection, raw: SourceRecord.excerpt(of: chunks[node].records[position].raw))
                         } else {
                             let (line, offset) = documentStart(chunks[0], records[0], rejects[0])
                             reject(.withDocument(of: problems[0].rejection, line: line, offset: offset), listed: false)
@@ -179,13 +181,16 @@ struct DocumentCheck {
                     case .passed:
                         break
                     }
-                    if keepsKeys[node] { stage.keep(entities[node].key(of: record.values), of: entities[node]) }
+                    if keepsKeys[node] {
+                        stage.keep(entities[node].key(of: chunks[node].records[position].values), of: entities[node])
+                    }
                     // Written before the interruption: its outcome is in the checkpoint.
-                    if record.ordinal < skipBefore[node] {
-                        if let done = stage.resume.doneRejections[inputs[node]][record.ordinal] {
+                    if ordinal < skipBefore[node] {
+                        if let done = stage.resume.doneRejections[inputs[node]][ordinal] {
                             reject(done.rejection, listed: done.listed ?? true)
                             if keepsKeys[node] {
-                                stage.keptKeyWasRejected(entities[node].key(of: record.values), of: entities[node])
+                                let key = entities[node].key(of: chunks[node].records[position].values)
+                                stage.keptKeyWasRejected(key, of: entities[node])
                             }
                         }
                         continue

@@ -21,10 +21,13 @@ struct DocumentWriteProbe {
     /// Per part of `documents`, the records of documents `slice` not to be written, in order.
     func exclusions(in documents: CheckedDocuments, slice: Range<Int>) -> [[Exclusion]] {
         var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
+        // Without `mode: insert`, records can be rejected only where versions are checked.
+        guard rules.contains(where: { $0.mode == .insert || $0.versions != .ignore }) else { return exclusions }
         for document in slice {
             var failures: [(part: Int, position: Int, rejection: Rejection)] = []
             for part in documents.parts.indices {
-                for position in documents.positions(of: document..<document + 1, in: part) {
+                for position in documents.positions(of: document..<document + 1, in: part)
+                where !rules[part].isBlindUpsert(documents.parts[part].records[position].values) {
                     if let rejection = rejection(of: documents.parts[part].records[position].values, part: part) {
                         failures.append((part, position, rejection))
                     }
@@ -70,7 +73,6 @@ struct DocumentWriteProbe {
     /// item; nil when they would not, or when the store cannot be read (the write then meets
     /// the same store, and its failure stops the run).
     private func rejection(of values: [Value], part: Int) -> Rejection? {
-        guard !rules[part].isBlindUpsert(values) else { return nil }
         let entity = entities[part]
         let stored: [Value]?
         do { stored = try reader.fetch(entity.key(of: values), of: entity) } catch { return nil }
