@@ -22,7 +22,7 @@ struct ParsedChunk {
     var documentEnds: [Int] = []
     /// A chunk of a document source: each record's JSON pointer in its document, for the
     /// problems of a document rejected whole (docs/documents.md).
-    var pointers: [String] = []
+    var pointers = PointerTable()
     /// Where the records go once written: back to the thread that made them, to be freed there
     /// (memory freed on another thread than the allocating one contends on malloc's locks).
     let handback: Handback<[PreparedRecord]>

@@ -42,7 +42,7 @@ struct CheckedDocuments: Sendable {
         let input: Int
         var records: [PreparedRecord]
         /// Each record's JSON pointer in its document.
-        var pointers: [String]
+        var pointers: PointerTable
         /// The part's rejections, for rejects.ndjson once the part is written.
         var rejected: [RejectedRecord]
         /// Per document, the number of `records` up to its end.

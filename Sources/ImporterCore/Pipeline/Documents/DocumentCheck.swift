@@ -48,12 +48,14 @@ struct DocumentCheck {
         }
         var parts = nodes.map {
             CheckedDocuments.Part(
-                input: inputs[$0], records: [], pointers: [], rejected: [], documentEnds: [],
+                input: inputs[$0], records: [], pointers: PointerTable(), rejected: [], documentEnds: [],
                 handback: chunks[$0].handback)
         }
         // Per node: the next record and parse rejection to look at, and the records kept so far
         // (moved to the front of `chunks[node].records`).
         var nextRecord = nodes.map { _ in 0 }, nextReject = nodes.map { _ in 0 }, kept = nodes.map { _ in 0 }
+        // Per node, once a record was dropped, the positions of those kept (for their pointers).
+        var keptPositions: [[Int]?] = nodes.map { _ in nil }
         let keys = DocumentKeys()
         var verdicts: [Verdict] = []
         // The document's records and parse rejections in each node's chunk.
@@ -195,8 +197,12 @@ struct DocumentCheck {
                         }
                         continue
                     }
+                    if keptPositions[node] != nil {
+                        keptPositions[node]!.append(position)
+                    } else if kept[node] != position {
+                        keptPositions[node] = Array(0..<kept[node]) + [position]
+                    }
                     chunks[node].records.swapAt(kept[node], position)
-                    chunks[node].pointers.swapAt(kept[node], position)
                     kept[node] += 1
                 }
                 if mixed { rejected.sort { $0.ordinal < $1.ordinal } }
@@ -207,9 +213,14 @@ struct DocumentCheck {
         }
         for node in nodes {
             chunks[node].records.removeLast(chunks[node].records.count - kept[node])
-            chunks[node].pointers.removeLast(chunks[node].pointers.count - kept[node])
             swap(&parts[node].records, &chunks[node].records)
-            swap(&parts[node].pointers, &chunks[node].pointers)
+            if let positions = keptPositions[node] {
+                parts[node].pointers = chunks[node].pointers.selecting(positions)
+            } else if kept[node] < chunks[node].pointers.count {
+                parts[node].pointers = chunks[node].pointers.selecting(Array(0..<kept[node]))
+            } else {
+                swap(&parts[node].pointers, &chunks[node].pointers)
+            }
         }
         return CheckedDocuments(parts: parts, policy: policy)
     }
