@@ -6,8 +6,20 @@ final class DocumentPreparer {
     /// The run's input of each node of the shape.
     let inputs: [Int]
     private let preparers: [RecordPreparer]
-    private let roles: [DocumentInput]
     private let policy: DocumentPolicy
+    /// Per node: what its records take from their parent, and what their children take from them.
+    private let plans: [NodePlan]
+
+    /// How a node's records are tied to their parents and children, looked up once, not per record.
+    private struct NodePlan {
+        /// The attributes filled from the parent's key (hash, then range), by index.
+        let parentKeyAttributes: [Int]
+        /// The attribute given the element's index in its array.
+        let positionAttribute: Int?
+        /// The node's key attributes, kept of each record for its children; empty for a node
+        /// without children.
+        let keyIndicesForChildren: [Int]
+    }
 
     /// What a thread needs to make its own preparer for a document source.
     struct Recipe: Sendable {
@@ -36,19 +48,28 @@ final class DocumentPreparer {
                     inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
                     file: file, line: input.source.line))
         }
-        roles = group.map { runInputs[$0].document! }
+        let roles = group.map { runInputs[$0].document! }
         policy = roles[0].policy
+        let shape = roles[0].shape
+        plans = roles.indices.map { node in
+            NodePlan(
+                parentKeyAttributes: roles[node].parentKeyAttributes,
+                positionAttribute: roles[node].positionAttribute,
+                keyIndicesForChildren: shape.nodes[node].children.isEmpty
+                    ? [] : runInputs[root + node].sourceEntity.keyIndices)
+        }
     }
 
     /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`), and marks its
     /// end in each of them.
-    func prepare(_ document: SourceDocument, into chunks: inout [ParsedChunk]) {
-        prepareRecords(of: document, into: &chunks)
+    func prepare(_ document: consuming SourceDocument, into chunks: inout [ParsedChunk]) {
+        prepareRecords(of: &document, into: &chunks)
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
     }
 
-    private func prepareRecords(of document: SourceDocument, into chunks: inout [ParsedChunk]) {
-        let elements = document.elements
+    /// Prepares the records of `document`, dropping each one's source values once it is
+    /// prepared: a large document's records would otherwise be held twice until its end.
+    private func prepareRecords(of document: inout SourceDocument, into chunks: inout [ParsedChunk]) {
         // Each record's number in its chunk, in the order they are added.
         var next = chunks.map(\.count)
         func ordinal(_ node: Int) -> Int {
@@ -57,51 +78,55 @@ final class DocumentPreparer {
         }
         var problems: [DocumentProblem] = []
         func found(_ rejection: Rejection, at pointer: String) { problems.append(rejection.problem(at: pointer)) }
-        // The root's outcome, then each element's; nil for one under a rejected element.
-        var outcomes: [RecordPreparer.Outcome?] = [preparers[0].outcome(of: document.root, ordinal: ordinal(0))]
-        // Per record: its mapped fields, whose key its children take; nil when rejected.
-        var fields: [[FieldValue]?] = []
+        // The root's outcome, then each element's, without their mapped fields; nil for one
+        // under a rejected element.
+        var outcomes: [RecordPreparer.Outcome?] = []
+        outcomes.reserveCapacity(document.elements.count + 1)
+        // Per record: the fields of its key, which its children take (none for a node without
+        // children); nil when rejected.
+        var keyFields: [[FieldValue]?] = []
         // Per record: the rejection of it or of the rejected element above it.
         var causes: [Rejection?] = []
-        func keep(_ outcome: RecordPreparer.Outcome?, parentCause: Rejection? = nil) {
+        func keep(_ outcome: RecordPreparer.Outcome?, node: Int, parentCause: Rejection? = nil) {
             switch outcome {
-            case .prepared(_, let mapped)?:
-                fields.append(mapped)
+            case .prepared(let record, let mapped)?:
+                keyFields.append(plans[node].keyIndicesForChildren.map { mapped[$0] })
                 causes.append(nil)
+                outcomes.append(.prepared(record, fields: []))
             case .rejected(_, let rejection)?:
-                fields.append(nil)
+                keyFields.append(nil)
                 causes.append(rejection)
+                outcomes.append(outcome)
             case nil:
-                fields.append(nil)
+                keyFields.append(nil)
                 causes.append(parentCause)
+                outcomes.append(nil)
             }
         }
-        keep(outcomes[0])
+        keep(preparers[0].outcome(of: document.root, ordinal: ordinal(0)), node: 0)
+        document.root.values = []
         if case .rejected(_, let rejection)? = outcomes[0] { found(rejection, at: "") }
         // By index: copying each element would retain every array it holds.
-        for index in elements.indices {
-            let parentSlot = elements[index].parent.map { $0 + 1 } ?? 0
-            guard let parentFields = fields[parentSlot] else {
-                outcomes.append(nil)
-                keep(nil, parentCause: causes[parentSlot])
+        for index in document.elements.indices {
+            let parentSlot = document.elements[index].parent.map { $0 + 1 } ?? 0
+            let node = document.elements[index].node
+            guard let parentKey = keyFields[parentSlot] else {
+                keep(nil, node: node, parentCause: causes[parentSlot])
                 continue
             }
-            let node = elements[index].node
-            let role = roles[node]
             var assigning: [(index: Int, field: FieldValue)] = []
-            assigning.reserveCapacity(role.parentKeyAttributes.count + 1)
-            let parentEntity = preparers[role.shape.nodes[node].parent!].entity
-            for (attribute, keyIndex) in zip(role.parentKeyAttributes, parentEntity.keyIndices) {
-                assigning.append((attribute, parentFields[keyIndex]))
+            assigning.reserveCapacity(plans[node].parentKeyAttributes.count + 1)
+            for (attribute, field) in zip(plans[node].parentKeyAttributes, parentKey) {
+                assigning.append((attribute, field))
             }
-            if let position = role.positionAttribute {
-                assigning.append((position, .number(String(elements[index].position))))
+            if let position = plans[node].positionAttribute {
+                assigning.append((position, .number(String(document.elements[index].position))))
             }
             let outcome = preparers[node].outcome(
-                of: elements[index].record, ordinal: ordinal(node), assigning: assigning)
-            if case .rejected(_, let rejection) = outcome { found(rejection, at: elements[index].pointer) }
-            outcomes.append(outcome)
-            keep(outcome)
+                of: document.elements[index].record, ordinal: ordinal(node), assigning: assigning)
+            document.elements[index].record.values = []
+            if case .rejected(_, let rejection) = outcome { found(rejection, at: document.elements[index].pointer) }
+            keep(outcome, node: node)
         }
         next = chunks.map(\.count)
         let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
@@ -111,10 +136,11 @@ final class DocumentPreparer {
         }
         // Each outcome moved out (`take`), not copied.
         add(outcomes[0].take(), of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
-        for index in elements.indices {
+        for index in document.elements.indices {
             add(
-                outcomes[index + 1].take(), of: elements[index].record, pointer: elements[index].pointer,
-                node: elements[index].node, cause: causes[index + 1], into: &chunks, ordinal: ordinal)
+                outcomes[index + 1].take(), of: document.elements[index].record,
+                pointer: document.elements[index].pointer, node: document.elements[index].node,
+                cause: causes[index + 1], into: &chunks, ordinal: ordinal)
         }
     }
 

@@ -22,12 +22,14 @@ struct DocumentWriteProbe {
     func exclusions(in documents: CheckedDocuments, slice: Range<Int>) -> [[Exclusion]] {
         var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
         // Without `mode: insert`, records can be rejected only where versions are checked.
-        guard rules.contains(where: { $0.mode == .insert || $0.versions != .ignore }) else { return exclusions }
+        let mayReject = rules.map { $0.mode == .insert || $0.versions != .ignore }
+        guard mayReject.contains(true) else { return exclusions }
         for document in slice {
             var failures: [(part: Int, position: Int, rejection: Rejection)] = []
-            for part in documents.parts.indices {
+            for part in documents.parts.indices where mayReject[part] {
+                let rules = rules[part]
                 for position in documents.positions(of: document..<document + 1, in: part)
-                where !rules[part].isBlindUpsert(documents.parts[part].records[position].values) {
+                where !rules.isBlindUpsert(documents.parts[part].records[position].values) {
                     if let rejection = rejection(of: documents.parts[part].records[position].values, part: part) {
                         failures.append((part, position, rejection))
                     }
