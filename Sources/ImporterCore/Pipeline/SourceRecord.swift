@@ -11,7 +11,18 @@ package struct SourceRecord: Sendable {
     /// Field values, parallel to `names`.
     package var values: [FieldValue]
     /// Set when the reader could not make a record of the text; its values are then empty.
-    package var failure: Rejection?
+    package var failure: Rejection? {
+        get { failureBox?.rejection }
+        set { failureBox = newValue.map(FailureBox.init) }
+    }
+    /// `failure`, boxed: few records have one, and a `Rejection` in place would make every
+    /// record (and a document's every element, held until its end) eight words larger.
+    private var failureBox: FailureBox?
+
+    private final class FailureBox: Sendable {
+        let rejection: Rejection
+        init(_ rejection: Rejection) { self.rejection = rejection }
+    }
 
     package init(
         line: Int, byteOffset: Int64, raw: ArraySlice<UInt8>, names: [String], values: [FieldValue],
@@ -22,7 +33,7 @@ package struct SourceRecord: Sendable {
         self.raw = raw
         self.names = names
         self.values = values
-        self.failure = failure
+        failureBox = failure.map(FailureBox.init)
     }
 
     /// How much of a record too large to keep (`maxRecordBytes`) its rejection shows as raw text.

@@ -85,17 +85,21 @@ final class DocumentPreparer {
         // Per record: the fields of its key, which its children take (none for a node without
         // children); nil when rejected.
         var keyFields: [[FieldValue]?] = []
-        // Per record: the rejection of it or of the rejected element above it.
-        var causes: [Rejection?] = []
-        func keep(_ outcome: RecordPreparer.Outcome?, node: Int, parentCause: Rejection? = nil) {
+        // Per record: the record (its index here) whose rejection it shares, itself or the
+        // rejected element above it; -1 for none. The rejections are kept apart, by index: few
+        // records have one.
+        var causes: [Int32] = []
+        var rejections: [Int32: Rejection] = [:]
+        func keep(_ outcome: RecordPreparer.Outcome?, node: Int, parentCause: Int32 = -1) {
             switch outcome {
             case .prepared(let record, let mapped)?:
                 keyFields.append(plans[node].keyIndicesForChildren.map { mapped[$0] })
-                causes.append(nil)
+                causes.append(-1)
                 outcomes.append(.prepared(record, fields: []))
             case .rejected(_, let rejection)?:
                 keyFields.append(nil)
-                causes.append(rejection)
+                rejections[Int32(causes.count)] = rejection
+                causes.append(Int32(causes.count))
                 outcomes.append(outcome)
             case nil:
                 keyFields.append(nil)
@@ -140,7 +144,7 @@ final class DocumentPreparer {
             add(
                 outcomes[index + 1].take(), of: document.elements[index].record,
                 pointer: document.elements[index].pointer, node: document.elements[index].node,
-                cause: causes[index + 1], into: &chunks, ordinal: ordinal)
+                cause: rejections[causes[index + 1]], into: &chunks, ordinal: ordinal)
         }
     }
 
