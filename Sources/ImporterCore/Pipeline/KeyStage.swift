@@ -119,10 +119,10 @@ final class KeyStage {
             line: missing.line, key: missing.key, missing.message)
     }
 
-    /// Records the keys of a document that passed the checks (`check(…document:)`), and counts
-    /// its missing references.
+    /// Records the keys of a document that passed the checks (`check(…document:)`, which found
+    /// them new), and counts its missing references.
     func accept(_ document: DocumentKeys) throws {
-        for (fingerprint, location) in document.noted { _ = try ledger.record(fingerprint: fingerprint, at: location) }
+        for (fingerprint, location) in document.noted { try ledger.recordNew(fingerprint: fingerprint, at: location) }
         for missing in document.missing { report(missing) }
     }
 
@@ -180,7 +180,7 @@ final class KeyStage {
         return fingerprints
     }
 
-    fileprivate func prefetch(_ fingerprints: ArraySlice<UInt64>) {
+    func prefetch(_ fingerprints: ArraySlice<UInt64>) {
         for fingerprint in fingerprints where fingerprint != 0 { ledger.prefetch(fingerprint) }
     }
 

@@ -13,6 +13,8 @@ struct DocumentCheck {
     private(set) var stop = false
     /// The run passed an error limit: the next document aborts it.
     private var pastLimit = false
+    /// How many records ahead the key lookups are prefetched (as the flat checks do).
+    private static let lookahead = 8
 
     init(stage: KeyStage, root: Int, ordinalBases: [Int]) {
         self.stage = stage
@@ -96,6 +98,8 @@ struct DocumentCheck {
             for node in nodes {
                 let stride = references[node].count + 1
                 for position in records[node] {
+                    let ahead = (position + Self.lookahead) * stride
+                    if ahead < fingerprints[node].count { stage.prefetch(fingerprints[node][ahead..<ahead + stride]) }
                     let prints = fingerprints[node][position * stride..<(position + 1) * stride]
                     let pointer = chunks[node].pointers[position]
                     var verdict = Verdict.passed

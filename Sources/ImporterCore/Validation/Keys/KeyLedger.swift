@@ -45,6 +45,12 @@ package final class KeyLedger {
         return nil
     }
 
+    /// Records a key that `firstOccurrence(fingerprint:)` found new, without looking for it again.
+    package func recordNew(fingerprint: UInt64, at location: RecordLocation) throws {
+        recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
+        if recent.count >= memoryLimit { try spill() }
+    }
+
     /// Where the key with `fingerprint` was recorded first; nil when it was not (nothing is recorded).
     package func firstOccurrence(fingerprint: UInt64) throws -> RecordLocation? {
         try (recent.value(of: fingerprint) ?? spilled?.find(fingerprint)).map(Self.location)
