@@ -297,6 +297,26 @@ final class DocumentTests: XCTestCase {
             "O1/0 a x1 v1; O1/1 b x1 v1; O1/2 c x1 v1; O2/0 d x3 v2")
     }
 
+    func testUnderPartialAVersionConflictRejectsTheLineWithItsAdjustmentsAndWritesTheRest() throws {
+        XCTAssertEqual(try run([order("O1", lines: [line("a", adjustments: ["a1"]), line("b")])]).status, 0)
+        // Line 0 changes, based on version 7 (stored at 1): under partial it and its adjustment
+        // are rejected before anything is written; line 1's change and the order are written.
+        let based = line("a", quantity: 2, adjustments: ["a1"])
+            .replacingOccurrences(of: "{\"sku\"", with: "{\"version\":7,\"sku\"")
+        let result = try run([order("O1", lines: [based, line("b", quantity: 3)])], documents: "partial")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try summary("Line"), "read 2, inserted 0, updated 1, unchanged 0, deleted 0, rejected 1")
+        XCTAssertEqual(try summary("Adjustment"), "read 1, inserted 0, updated 0, unchanged 0, deleted 0, rejected 1")
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(rejects.map { $0.string("entity") }, ["Line"], "the line is listed, its adjustment counted")
+        XCTAssertEqual(rejects[0].string("reason"), "conflict")
+        XCTAssertTrue(rejects[0].string("message")!.hasPrefix("/lines/0: "), "\(rejects[0])")
+        XCTAssertEqual(
+            try query("SELECT group_concat(lineNo || ' x' || quantity || ' v' || version, '; ') FROM Line"),
+            "0 x1 v1; 1 x3 v2")
+        XCTAssertEqual(try query("SELECT adjustmentId || ' v' || version FROM Adjustment"), "a1 v1")
+    }
+
     func testAChildThatDoesNotFitTheModelOrTheDestinationIsRefusedBeforeAnythingIsWritten() throws {
         try """
         model: \(Self.model)

@@ -110,6 +110,9 @@ final class DocumentPreparer {
         keep(preparers[0].outcome(of: document.root, ordinal: ordinal(0)), node: 0)
         document.root.values = []
         if case .rejected(_, let rejection)? = outcomes[0] { found(rejection, at: "") }
+        // The fields an element is given (its parent's key, its position): one buffer for all.
+        var assigning: [(index: Int, field: FieldValue)] = []
+        assigning.reserveCapacity(3)
         // By index: copying each element would retain every array it holds.
         for index in document.elements.indices {
             let parentSlot = document.elements[index].parent.map { $0 + 1 } ?? 0
@@ -118,8 +121,7 @@ final class DocumentPreparer {
                 keep(nil, node: node, parentCause: causes[parentSlot])
                 continue
             }
-            var assigning: [(index: Int, field: FieldValue)] = []
-            assigning.reserveCapacity(plans[node].parentKeyAttributes.count + 1)
+            assigning.removeAll(keepingCapacity: true)
             for (attribute, field) in zip(plans[node].parentKeyAttributes, parentKey) {
                 assigning.append((attribute, field))
             }
