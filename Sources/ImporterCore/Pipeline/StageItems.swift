@@ -61,6 +61,17 @@ struct CheckedDocuments: Sendable {
         parts.reduce(0) { $0 + $1.documentEnds[document] - (document == 0 ? 0 : $1.documentEnds[document - 1]) }
     }
 
+    /// The document of the record at `position` in part `part`.
+    func document(at position: Int, in part: Int) -> Int {
+        let ends = parts[part].documentEnds
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] > position { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
     /// Where the records of documents `documents` are in part `part`.
     func positions(of documents: Range<Int>, in part: Int) -> Range<Int> {
         let ends = parts[part].documentEnds

@@ -109,9 +109,13 @@ final class WriteStage {
     /// between documents, never inside one (docs/documents.md).
     private func write(_ documents: CheckedDocuments) {
         let parts = documents.parts, count = documents.documentCount
+        let batch = store as? any BatchFetching
         let probe = reader.map { reader in
             DocumentWriteProbe(
-                reader: reader, entities: parts.map { inputs[$0.input].entity },
+                fetch: { keys, entity in
+                    if let batch { return try batch.fetch(keys, of: entity) }
+                    return try keys.map { try reader.fetch($0, of: entity) }
+                }, entities: parts.map { inputs[$0.input].entity },
                 rules: parts.map { rules[inputs[$0.input].entity.name]! })
         }
         // Per part, the records the probe rejected, listed with the part's other rejections.

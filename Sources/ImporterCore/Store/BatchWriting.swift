@@ -41,6 +41,14 @@ package protocol OverlappedWriting: BatchWriting {
     func startWrite(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) -> StartedWrite
 }
 
+/// A store that reads many stored items in one request (DynamoDB's BatchGetItem): the
+/// documents the write stage looks up before writing them (docs/documents.md#rejections) cost
+/// a request per hundred keys, not one per key.
+package protocol BatchFetching: AnyObject, Sendable {
+    /// The stored items with `keys` (nil where none), in order, as a consistent read sees them.
+    func fetch(_ keys: [Value], of entity: Entity) throws -> [[Value]?]
+}
+
 /// A store that counts its requests for the report: retries and consumed capacity
 /// (docs/reports.md `retries`, docs/dynamodb.md).
 package protocol RequestCounting: AnyObject, Sendable {

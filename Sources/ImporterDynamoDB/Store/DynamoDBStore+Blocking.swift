@@ -58,6 +58,11 @@ extension DynamoDBStore {
         try blocking { try await self.item(key, of: entity) }
     }
 
+    /// `BatchFetching`: by BatchGetItem, a hundred keys a request.
+    package func fetch(_ keys: [Value], of entity: Entity) throws -> [[Value]?] {
+        try blocking { try await self.items(keys, of: entity) }
+    }
+
     /// Inside a transaction, counts what it added and deleted too.
     package func count(of entity: Entity) throws -> Int {
         try blocking { try await self.itemCount(of: entity) }

@@ -13,7 +13,7 @@ import Synchronization
 /// `Store` protocol is synchronous and called from the pipeline's writer thread; its methods
 /// wait for the async operations through one bridge (`DynamoDBStore+Blocking.swift`),
 /// `concurrency` requests in flight.
-public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestCounting, Sendable {
+public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestCounting, BatchFetching, Sendable {
     /// None: the requests are awaited, no thread waits on them.
     package var callExecutor: (any TaskExecutor)? { nil }
     /// None: reads wait for the write in progress, which DynamoDB sends only at its commit.
@@ -314,6 +314,11 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
     package func item(_ key: Value, of entity: Entity) async throws -> [Value]? {
         if inTransaction { return try await itemInTransaction(key, of: entity) }
         return try await storedItem(key, of: entity, projection: false)
+    }
+
+    /// The stored items with `keys` (nil where none), by consistent BatchGetItems.
+    func items(_ keys: [Value], of entity: Entity) async throws -> [[Value]?] {
+        try await writer(of: entity, rules: VersionRules(entity: entity, write: WriteConfig())).read(keys)
     }
 
     /// The stored item with `key` (a consistent GetItem); with `projection`, only whether it is

@@ -5,7 +5,9 @@
 /// (docs/documents.md#rejections). Only records whose outcome depends on more than the stored
 /// content are looked up: a blind upsert is never rejected by the rules.
 struct DocumentWriteProbe {
-    let reader: any ItemQuerying
+    /// The stored items with the keys given, of the entity given (nil where none): a store's
+    /// `BatchFetching`, else its reads one by one.
+    let fetch: (_ keys: [Value], _ entity: Entity) throws -> [[Value]?]
     /// The entity and the version rules of each input of the source, the root's first.
     let entities: [Entity]
     let rules: [VersionRules]
@@ -18,51 +20,25 @@ struct DocumentWriteProbe {
         let listed: Bool
     }
 
+    /// A record the rules reject.
+    private typealias Failure = (part: Int, position: Int, rejection: Rejection)
+
     /// Per part of `documents`, the records of documents `slice` not to be written, in order.
     func exclusions(in documents: CheckedDocuments, slice: Range<Int>) -> [[Exclusion]] {
         var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
-        // Without `mode: insert`, records can be rejected only where versions are checked.
-        let mayReject = rules.map { $0.mode == .insert || $0.versions != .ignore }
-        guard mayReject.contains(true) else { return exclusions }
-        for document in slice {
-            var failures: [(part: Int, position: Int, rejection: Rejection)] = []
-            for part in documents.parts.indices where mayReject[part] {
-                let rules = rules[part]
-                for position in documents.positions(of: document..<document + 1, in: part)
-                where !rules.isBlindUpsert(documents.parts[part].records[position].values) {
-                    if let rejection = rejection(of: documents.parts[part].records[position].values, part: part) {
-                        failures.append((part, position, rejection))
-                    }
-                }
+        // Per document, the records the rules reject, by part and position.
+        var failures: [Int: [Failure]] = [:]
+        for part in documents.parts.indices {
+            for (position, rejection) in rejections(in: documents, slice: slice, part: part) {
+                failures[documents.document(at: position, in: part), default: []].append((part, position, rejection))
             }
-            guard !failures.isEmpty else { continue }
+        }
+        for (document, failures) in failures.sorted(by: { $0.key < $1.key }) {
             let root = documents.positions(of: document..<document + 1, in: 0).first
-            let whole = documents.policy == .whole || failures.contains { $0.part == 0 }
-            if whole {
+            if documents.policy == .whole || failures.contains(where: { $0.part == 0 }) {
                 excludeWhole(document, documents, failures: failures, root: root, into: &exclusions)
-                continue
-            }
-            var rejectedPointers: [String] = []
-            for failure in failures {
-                let pointer = documents.parts[failure.part].pointers[failure.position]
-                rejectedPointers.append(pointer)
-                let rejection = failure.rejection
-                exclusions[failure.part].append(
-                    Exclusion(
-                        position: failure.position,
-                        rejection: Rejection(
-                            stage: rejection.stage, reason: rejection.reason, field: rejection.field,
-                            target: rejection.target, "\(pointer): \(rejection.message)"),
-                        listed: true))
-            }
-            for part in documents.parts.indices {
-                for position in documents.positions(of: document..<document + 1, in: part) {
-                    let pointer = documents.parts[part].pointers[position]
-                    guard let holder = rejectedPointers.first(where: { pointer.hasPrefix($0 + "/") }) else { continue }
-                    let cause = failures.first { documents.parts[$0.part].pointers[$0.position] == holder }?.rejection
-                    exclusions[part].append(
-                        Exclusion(position: position, rejection: .withHolder(of: cause, at: pointer), listed: false))
-                }
+            } else {
+                excludeElements(document, documents, failures: failures, into: &exclusions)
             }
         }
         for part in exclusions.indices where exclusions[part].count > 1 {
@@ -71,23 +47,62 @@ struct DocumentWriteProbe {
         return exclusions
     }
 
-    /// What the rules would reject `values` of `part`'s entity for, judged against the stored
-    /// item; nil when they would not, or when the store cannot be read (the write then meets
-    /// the same store, and its failure stops the run).
-    private func rejection(of values: [Value], part: Int) -> Rejection? {
-        let entity = entities[part]
-        let stored: [Value]?
-        do { stored = try reader.fetch(entity.key(of: values), of: entity) } catch { return nil }
-        guard case .reject(let reason, let message) = rules[part].decide(values, stored: stored).decision else {
-            return nil
+    /// The records of `part` in documents `slice` that the rules would reject, judged against
+    /// the stored items, read together. Only records that are not blind upserts are read: the
+    /// rules reject nothing else. None when the store cannot be read (the write then meets the
+    /// same store, and its failure stops the run).
+    private func rejections(in documents: CheckedDocuments, slice: Range<Int>, part: Int)
+        -> [(position: Int, rejection: Rejection)]
+    {
+        let rules = rules[part], entity = entities[part]
+        // Without `mode: insert`, records can be rejected only where versions are checked.
+        guard rules.mode == .insert || rules.versions != .ignore else { return [] }
+        let records = documents.parts[part].records
+        let positions = documents.positions(of: slice, in: part).filter { !rules.isBlindUpsert(records[$0].values) }
+        guard !positions.isEmpty else { return [] }
+        let stored: [[Value]?]
+        do { stored = try fetch(positions.map { entity.key(of: records[$0].values) }, entity) } catch { return [] }
+        return zip(positions, stored).compactMap { position, stored in
+            guard
+                case .reject(let reason, let message) = rules.decide(records[position].values, stored: stored).decision
+            else { return nil }
+            return (position, Rejection(stage: .write, reason: reason, message))
         }
-        return Rejection(stage: .write, reason: reason, message)
+    }
+
+    /// `documents: partial`: each rejected element, listed, and the elements under it, counted.
+    private func excludeElements(
+        _ document: Int, _ documents: CheckedDocuments, failures: [Failure], into exclusions: inout [[Exclusion]]
+    ) {
+        var rejectedPointers: [String] = []
+        for failure in failures {
+            let pointer = documents.parts[failure.part].pointers[failure.position]
+            rejectedPointers.append(pointer)
+            let rejection = failure.rejection
+            exclusions[failure.part].append(
+                Exclusion(
+                    position: failure.position,
+                    rejection: Rejection(
+                        stage: rejection.stage, reason: rejection.reason, field: rejection.field,
+                        target: rejection.target, "\(pointer): \(rejection.message)"),
+                    listed: true))
+        }
+        for part in documents.parts.indices {
+            for position in documents.positions(of: document..<document + 1, in: part) {
+                let pointer = documents.parts[part].pointers[position]
+                guard let holder = rejectedPointers.firstIndex(where: { pointer.hasPrefix($0 + "/") }) else { continue }
+                exclusions[part].append(
+                    Exclusion(
+                        position: position, rejection: .withHolder(of: failures[holder].rejection, at: pointer),
+                        listed: false))
+            }
+        }
     }
 
     /// Every record of `document`: its root listed with every problem, the others counted.
     private func excludeWhole(
         _ document: Int, _ documents: CheckedDocuments,
-        failures: [(part: Int, position: Int, rejection: Rejection)], root: Int?, into exclusions: inout [[Exclusion]]
+        failures: [Failure], root: Int?, into exclusions: inout [[Exclusion]]
     ) {
         let problems = failures.map {
             $0.rejection.problem(at: documents.parts[$0.part].pointers[$0.position])
