@@ -188,17 +188,12 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try summary("Order"), "read 3, inserted 2, updated 0, unchanged 0, deleted 0, rejected 1")
         XCTAssertEqual(try summary("Line"), "read 4, inserted 2, updated 0, unchanged 0, deleted 0, rejected 2")
         XCTAssertEqual(try summary("Adjustment"), "read 4, inserted 2, updated 0, unchanged 0, deleted 0, rejected 2")
-        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
-        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
-        XCTAssertEqual(rejects[0].string("entity"), "Order")
-        XCTAssertEqual(rejects[0]["key"] as? String, "O2")
-        XCTAssertEqual(rejects[0].string("reason"), "duplicate")
-        XCTAssertEqual(rejects[0].int("line"), 2)
-        XCTAssertEqual(
-            rejects[0].objects("problems").map { $0.string("path") }, ["/lines/1/adjustments/1/adjustmentId"])
+        let listed = try rejectedOrder(
+            "O2", stage: "validate", reason: "duplicate", paths: ["/lines/1/adjustments/1/adjustmentId"])
+        XCTAssertEqual(listed.int("line"), 2)
         XCTAssertTrue(
-            rejects[0].string("message")!.hasPrefix("the document is rejected whole (documents: whole), 5 record(s)"),
-            rejects[0].string("message")!)
+            listed.string("message")!.hasPrefix("the document is rejected whole (documents: whole), 5 record(s)"),
+            listed.string("message")!)
         XCTAssertEqual(
             try query("SELECT group_concat(orderId || '/' || lineNo || ' ' || sku, '; ') FROM Line"), "O1/0 a; O2/0 d")
         XCTAssertEqual(
@@ -261,13 +256,7 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try summary("Order"), "read 2, inserted 1, updated 0, unchanged 0, deleted 0, rejected 1")
         XCTAssertEqual(try summary("Line"), "read 3, inserted 1, updated 0, unchanged 0, deleted 0, rejected 2")
         XCTAssertEqual(try summary("Adjustment"), "read 2, inserted 1, updated 0, unchanged 0, deleted 0, rejected 1")
-        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
-        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
-        XCTAssertEqual(rejects[0].string("entity"), "Order")
-        XCTAssertEqual(rejects[0]["key"] as? String, "O2")
-        XCTAssertEqual(rejects[0].string("stage"), "write")
-        XCTAssertEqual(rejects[0].string("reason"), "duplicate")
-        XCTAssertEqual(rejects[0].objects("problems").map { $0.string("path") }, ["/lines/1/adjustments/0"])
+        _ = try rejectedOrder("O2", stage: "write", reason: "duplicate", paths: ["/lines/1/adjustments/0"])
         XCTAssertEqual(
             try query("SELECT group_concat(orderId) FROM (SELECT orderId FROM \"Order\" ORDER BY 1)"), "O1,O3")
         XCTAssertEqual(try query("SELECT group_concat(orderId || '/' || lineNo, '; ') FROM Line"), "O1/0; O3/0")
@@ -286,10 +275,7 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(try summary("Order"), "read 2, inserted 0, updated 0, unchanged 1, deleted 0, rejected 1")
         XCTAssertEqual(try summary("Line"), "read 3, inserted 0, updated 1, unchanged 0, deleted 0, rejected 2")
-        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
-        XCTAssertEqual(rejects.map { $0.string("reason") }, ["conflict"], "\(rejects)")
-        XCTAssertEqual(rejects[0]["key"] as? String, "O1")
-        XCTAssertEqual(rejects[0].objects("problems").map { $0.string("path") }, ["/lines/0"])
+        _ = try rejectedOrder("O1", stage: "write", reason: "conflict", paths: ["/lines/0"])
         XCTAssertEqual(
             try query(
                 "SELECT group_concat(orderId || '/' || lineNo || ' ' || sku || ' x' || quantity || ' v' || version, '; ') FROM Line"
@@ -383,6 +369,23 @@ final class DocumentTests: XCTestCase {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return 0 }
         return object.objects("inputs").reduce(0) { $0 + $1.int("nextRecord") }
+    }
+
+    /// The one line rejects.ndjson has, for an order rejected whole: its key, the stage and
+    /// reason of its first problem, and every problem's path.
+    private func rejectedOrder(
+        _ key: String, stage: String, reason: String, paths: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> [String: Any] {
+        let rejects = try ImporterProcess.rejects(in: directory + "/reports")
+        XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)", file: file, line: line)
+        let listed = try XCTUnwrap(rejects.first, file: file, line: line)
+        XCTAssertEqual(listed.string("entity"), "Order", file: file, line: line)
+        XCTAssertEqual(listed["key"] as? String, key, file: file, line: line)
+        XCTAssertEqual(listed.string("stage"), stage, file: file, line: line)
+        XCTAssertEqual(listed.string("reason"), reason, file: file, line: line)
+        XCTAssertEqual(listed.objects("problems").map { $0.string("path") }, paths, file: file, line: line)
+        return listed
     }
 
     /// Per entity, the records of its input done according to the store's checkpoint.
