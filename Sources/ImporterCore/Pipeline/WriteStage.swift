@@ -1,8 +1,8 @@
 /// The version-and-write stage: applies records a hand-over at a time (the store applies the
 /// version rules), commits every `batchSize` records (between documents, for a document
-/// source) and at the end of each input, counts
-/// outcomes once they are committed, saves the checkpoint with every commit, and writes
-/// rejects.ndjson in input order. Runs on a thread of its own, which owns it.
+/// source) and at the end of each input, counts outcomes once they are committed, saves the
+/// checkpoint with every commit, and writes rejects.ndjson in input order. Runs on a thread
+/// of its own, which owns it.
 final class WriteStage {
     private let inputs: [RunInput]
     /// Nil in a dry run: every valid record counts as inserted.
