@@ -488,6 +488,7 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "12001")
         let rejects = try ImporterProcess.rejects(in: directory + "/reports-resumed")
         XCTAssertEqual(rejects.map { $0["key"] as? String }, ["O00005"], "listed once, as in the uninterrupted run")
+        XCTAssertEqual(rejects.first?.objects("problems").map { $0.string("path") }, ["/lines/0"])
     }
 
     func testExportedDocumentsLoadBackIntoAnIdenticalStore() throws {

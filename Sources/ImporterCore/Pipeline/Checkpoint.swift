@@ -29,8 +29,27 @@ package struct Checkpoint: Codable, Sendable, Equatable {
         /// False for a record rejected with its document, which rejects.ndjson lists in its
         /// place (docs/documents.md#rejections); nil (listed) for any other.
         package var listed: Bool? = nil
+        /// A document rejected whole: every problem found in it.
+        package var problems: [Problem]? = nil
 
-        package var rejection: Rejection { Rejection(stage: .write, reason: reason, field: field, message) }
+        /// One problem of a document rejected whole: where, and what.
+        package struct Problem: Codable, Sendable, Equatable {
+            package var path: String
+            package var stage: Stage
+            package var reason: RejectReason
+            package var field: String?
+            package var message: String
+        }
+
+        package var rejection: Rejection {
+            var rejection = Rejection(stage: .write, reason: reason, field: field, message)
+            rejection.problems = (problems ?? []).map {
+                DocumentProblem(
+                    pointer: $0.path,
+                    rejection: Rejection(stage: $0.stage, reason: $0.reason, field: $0.field, $0.message))
+            }
+            return rejection
+        }
     }
 
     /// The pipeline file this checkpoint belongs to.

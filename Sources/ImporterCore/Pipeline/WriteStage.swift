@@ -191,7 +191,14 @@ final class WriteStage {
                 uncommitted[part.input, default: Uncommitted()].rejects.append(
                     .init(
                         path: inputs[part.input].checkpointName, record: record.ordinal, reason: rejection.reason,
-                        field: rejection.field, message: rejection.message, listed: exclusion.listed ? nil : false))
+                        field: rejection.field, message: rejection.message, listed: exclusion.listed ? nil : false,
+                        problems: rejection.problems.isEmpty
+                            ? nil
+                            : rejection.problems.map {
+                                .init(
+                                    path: $0.pointer, stage: $0.rejection.stage, reason: $0.rejection.reason,
+                                    field: $0.rejection.field, message: $0.rejection.message)
+                            }))
             }
         }
         return window
