@@ -364,11 +364,7 @@ final class DocumentTests: XCTestCase {
 
     /// Records of the documents' inputs done according to the store's checkpoint (0 without one).
     private func checkpointedRecords(_ store: String) -> Int {
-        let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
-        guard let data = state.data(using: .utf8), !state.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return 0 }
-        return object.objects("inputs").reduce(0) { $0 + $1.int("nextRecord") }
+        checkpointedInputs(store).values.reduce(0, +)
     }
 
     /// The one line rejects.ndjson has, for an order rejected whole: its key, the stage and

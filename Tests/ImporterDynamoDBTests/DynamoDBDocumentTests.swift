@@ -10,9 +10,8 @@ final class DynamoDBDocumentTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
         try """
-        model: \(model)
+        model: \(Self.model)
         sources:
           - entity: Order
             path: orders.ndjson
@@ -26,40 +25,27 @@ final class DynamoDBDocumentTests: MotoTestCase {
         destination: { type: dynamodb, tablePrefix: docs-, createTables: true }
         report: { directory: reports }
         """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
-        func load(_ orders: [(String, [String])]) throws -> [String: Any] {
-            let lines = orders.map { id, skus in
-                let items = skus.map { "{\"sku\":\"\($0)\",\"quantity\":1,\"price\":2.5}" }.joined(separator: ",")
-                return
-                    "{\"orderId\":\"\(id)\",\"placedAt\":{\"$date\":\"2026-03-02T09:15:00Z\"},\"customer\":\"c\",\"currency\":{\"code\":\"EUR\"},\"lines\":[\(items)]}"
-            }
-            try (lines.joined(separator: "\n") + "\n").write(
-                toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
-            let run = try ImporterBinary.run(
-                ["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(server))
+        func load(_ orders: [String]) throws -> [String: Any] {
+            let run = try self.run(orders, in: directory, server: server)
             XCTAssertEqual(run.status, 0, run.output)
             return try ImporterBinary.report(directory + "/reports")
         }
-        _ = try load([("O1", ["a", "b", "c"]), ("O2", ["z"])])
-        let report = try load([("O1", ["a", "b"])])
+        _ = try load([order("O1", skus: ["a", "b", "c"]), order("O2", skus: ["z"])])
+        let report = try load([order("O1", skus: ["a", "b"])])
         let line = (report["entities"] as? [[String: Any]])?.first { $0["entity"] as? String == "Line" }
         let counts = line?["counts"] as? [String: Any] ?? [:]
         XCTAssertEqual(
             ["unchanged", "deleted"].map { (counts[$0] as? NSNumber)?.intValue }, [2, 1], "\(report)")
-        let scan = try client().sendJSON("Scan", json(["TableName": "docs-Line"]))
-        let keys = (scan["Items"] as? [[String: [String: String]]] ?? []).map {
-            "\($0["orderId"]?["S"] ?? "")/\($0["lineNo"]?["N"] ?? "")"
-        }.sorted()
-        XCTAssertEqual(keys, ["O1/0", "O1/1", "O2/0"])
+        XCTAssertEqual(try lineKeys("docs-Line"), ["O1/0", "O1/1", "O2/0"])
     }
 
     func testInInsertModeAnOrderWithAStoredLineIsRejectedWholeAndNothingOfItIsWritten() throws {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
         func load(_ orders: [String], mode: String) throws -> (status: Int32, output: String) {
             try """
-            model: \(model)
+            model: \(Self.model)
             sources:
               - entity: Order
                 path: orders.ndjson
@@ -71,15 +57,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
             errors: { maxErrorRatio: 1 }
             report: { directory: reports }
             """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
-            try (orders.joined(separator: "\n") + "\n").write(
-                toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
-            return try ImporterBinary.run(
-                ["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(server))
-        }
-        func order(_ id: String, skus: [String]) -> String {
-            let items = skus.map { "{\"sku\":\"\($0)\",\"quantity\":1,\"price\":2.5}" }.joined(separator: ",")
-            return
-                "{\"orderId\":\"\(id)\",\"placedAt\":\"2026-03-02T09:15:00Z\",\"customer\":\"c\",\"currency\":{\"code\":\"EUR\"},\"lines\":[\(items)]}"
+            return try self.run(orders, in: directory, server: server)
         }
         XCTAssertEqual(try load([order("O1", skus: ["a"])], mode: "upsert").status, 0)
         // O1 is stored: in insert mode it is rejected whole, its new second line not written.
@@ -89,10 +67,33 @@ final class DynamoDBDocumentTests: MotoTestCase {
             .split(separator: "\n")
         XCTAssertEqual(rejects.count, 1, "one line for the document: \(rejects)")
         XCTAssertTrue(rejects.first?.contains("\"problems\"") == true, "\(rejects)")
-        let scan = try client().sendJSON("Scan", json(["TableName": "insert-Line"]))
-        let keys = (scan["Items"] as? [[String: [String: String]]] ?? []).map {
+        XCTAssertEqual(try lineKeys("insert-Line"), ["O1/0", "O2/0"])
+    }
+
+    private static let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
+
+    /// An order of the Orders model with a line per SKU, as one NDJSON line.
+    private func order(_ id: String, skus: [String]) -> String {
+        let items = skus.map { "{\"sku\":\"\($0)\",\"quantity\":1,\"price\":2.5}" }.joined(separator: ",")
+        return
+            "{\"orderId\":\"\(id)\",\"placedAt\":{\"$date\":\"2026-03-02T09:15:00Z\"},\"customer\":\"c\",\"currency\":{\"code\":\"EUR\"},\"lines\":[\(items)]}"
+    }
+
+    /// Writes `orders` to `directory`/orders.ndjson and runs `directory`/pipeline.yaml.
+    private func run(_ orders: [String], in directory: String, server: MotoServer) throws -> (
+        status: Int32, output: String
+    ) {
+        try (orders.joined(separator: "\n") + "\n").write(
+            toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
+        return try ImporterBinary.run(
+            ["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(server))
+    }
+
+    /// The stored lines of `table`, `orderId/lineNo`, sorted.
+    private func lineKeys(_ table: String) throws -> [String] {
+        let scan = try client().sendJSON("Scan", json(["TableName": table]))
+        return (scan["Items"] as? [[String: [String: String]]] ?? []).map {
             "\($0["orderId"]?["S"] ?? "")/\($0["lineNo"]?["N"] ?? "")"
         }.sorted()
-        XCTAssertEqual(keys, ["O1/0", "O2/0"])
     }
 }

@@ -41,6 +41,23 @@ package struct Checkpoint: Codable, Sendable, Equatable {
             package var message: String
         }
 
+        /// The rejection of record `record` of the input at `path`, with its document's problems.
+        package init(path: String, record: Int, _ rejection: Rejection, listed: Bool = true) {
+            self.path = path
+            self.record = record
+            reason = rejection.reason
+            field = rejection.field
+            message = rejection.message
+            self.listed = listed ? nil : false
+            if !rejection.problems.isEmpty {
+                problems = rejection.problems.map {
+                    Problem(
+                        path: $0.pointer, stage: $0.rejection.stage, reason: $0.rejection.reason,
+                        field: $0.rejection.field, message: $0.rejection.message)
+                }
+            }
+        }
+
         package var rejection: Rejection {
             var rejection = Rejection(stage: .write, reason: reason, field: field, message)
             rejection.problems = (problems ?? []).map {

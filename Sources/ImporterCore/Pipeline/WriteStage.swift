@@ -34,8 +34,9 @@ final class WriteStage {
     private var storeFailed = false
     /// The store's rejections of the hand-over being written.
     private var writeRejected: [RejectedRecord] = []
-    /// The store, when documents are looked up before they are written (`DocumentWriteProbe`).
-    private let reader: (any ItemQuerying)?
+    /// Reads stored items for `DocumentWriteProbe` (nil in a dry run): the store's
+    /// `BatchFetching`, else its reads one by one.
+    private let fetchStored: ((_ keys: [Value], _ entity: Entity) throws -> [[Value]?])?
     /// Records of document sources rejected here (`Entity/key`): a parent whose children the
     /// replace phase must not touch (docs/documents.md#re-loading-a-document).
     private(set) var rejectedDocumentKeys = Set<String>()
@@ -53,7 +54,13 @@ final class WriteStage {
         self.batchSize = batchSize
         overlapped = store as? any OverlappedWriting
         counting = store as? any RequestCounting
-        reader = store as? any ItemQuerying
+        if let batch = store as? any BatchFetching {
+            fetchStored = { keys, entity in try batch.fetch(keys, of: entity) }
+        } else if let reader = store as? any ItemQuerying {
+            fetchStored = { keys, entity in try keys.map { try reader.fetch($0, of: entity) } }
+        } else {
+            fetchStored = nil
+        }
         fingerprints = resume.fingerprints
         checkpoint = resume.checkpoint
     }
@@ -109,13 +116,9 @@ final class WriteStage {
     /// between documents, never inside one (docs/documents.md).
     private func write(_ documents: CheckedDocuments) {
         let parts = documents.parts, count = documents.documentCount
-        let batch = store as? any BatchFetching
-        let probe = reader.map { reader in
+        let probe = fetchStored.map { fetch in
             DocumentWriteProbe(
-                fetch: { keys, entity in
-                    if let batch { return try batch.fetch(keys, of: entity) }
-                    return try keys.map { try reader.fetch($0, of: entity) }
-                }, entities: parts.map { inputs[$0.input].entity },
+                fetch: fetch, entities: parts.map { inputs[$0.input].entity },
                 rules: parts.map { rules[inputs[$0.input].entity.name]! })
         }
         // Per part, the records the probe rejected, listed with the part's other rejections.
@@ -187,18 +190,10 @@ final class WriteStage {
                     ordinal: record.ordinal, line: record.line, offset: record.byteOffset, key: key,
                     raw: exclusion.listed ? raw : [], rejection: exclusion.rejection, listed: exclusion.listed))
             if checkpoint != nil {
-                let rejection = exclusion.rejection
                 uncommitted[part.input, default: Uncommitted()].rejects.append(
                     .init(
-                        path: inputs[part.input].checkpointName, record: record.ordinal, reason: rejection.reason,
-                        field: rejection.field, message: rejection.message, listed: exclusion.listed ? nil : false,
-                        problems: rejection.problems.isEmpty
-                            ? nil
-                            : rejection.problems.map {
-                                .init(
-                                    path: $0.pointer, stage: $0.rejection.stage, reason: $0.rejection.reason,
-                                    field: $0.rejection.field, message: $0.rejection.message)
-                            }))
+                        path: inputs[part.input].checkpointName, record: record.ordinal, exclusion.rejection,
+                        listed: exclusion.listed))
             }
         }
         return window
@@ -407,9 +402,7 @@ final class WriteStage {
         // By index: a record is only read when it was rejected (copying each one costs retains).
         outcomes.indices.compactMap { index in
             guard case .rejected(let rejection) = outcomes[index].result else { return nil }
-            return .init(
-                path: inputs[input].checkpointName, record: records[index].ordinal, reason: rejection.reason,
-                field: rejection.field, message: rejection.message)
+            return .init(path: inputs[input].checkpointName, record: records[index].ordinal, rejection)
         }
     }
 

@@ -139,6 +139,14 @@ struct DocumentCheck {
             {
                 countRead()
             }
+            // The rejection of the records of a document rejected whole, but its root's. Its root
+            // is always among its prepared records: a root the parse stage rejected took every
+            // record of its document with it.
+            var withDocument: Rejection?
+            if whole {
+                let root = chunks[0].records[records[0].lowerBound]
+                withDocument = .withDocument(of: problems[0].rejection, line: root.line, offset: root.byteOffset)
+            }
             var verdict = 0
             for node in nodes {
                 var rejected: [RejectedRecord] = chunks[node].rejects[rejects[node]].map { parsed in
@@ -166,20 +174,13 @@ struct DocumentCheck {
                                 problems: problems)
                             reject(rejection, raw: SourceRecord.excerpt(of: chunks[node].records[position].raw))
                         } else {
-                            let (line, offset) = documentStart(chunks[0], records[0], rejects[0])
-                            reject(.withDocument(of: problems[0].rejection, line: line, offset: offset), listed: false)
+                            reject(withDocument!, listed: false)
                         }
                         continue
                     }
                     switch verdicts[verdict] {
                     case .failed(let rejection):
-                        let pointer = chunks[node].pointers[position]
-                        reject(
-                            pointer.isEmpty
-                                ? rejection
-                                : Rejection(
-                                    stage: rejection.stage, reason: rejection.reason, field: rejection.field,
-                                    target: rejection.target, "\(pointer): \(rejection.message)"))
+                        reject(rejection.located(at: chunks[node].pointers[position]))
                         continue
                     case .withHolder(let rejection):
                         reject(rejection, listed: false)
@@ -229,10 +230,4 @@ struct DocumentCheck {
         return CheckedDocuments(parts: parts, policy: policy)
     }
 
-    /// Where a document starts: its root record's line and offset.
-    private func documentStart(_ rootChunk: ParsedChunk, _ records: Range<Int>, _ rejects: Range<Int>) -> (Int, Int64) {
-        if let first = records.first { return (rootChunk.records[first].line, rootChunk.records[first].byteOffset) }
-        let first = rootChunk.rejects[rejects.lowerBound]
-        return (first.line, first.byteOffset)
-    }
 }

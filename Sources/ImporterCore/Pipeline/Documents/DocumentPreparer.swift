@@ -162,13 +162,7 @@ final class DocumentPreparer {
             chunks[node].pointers.append(pointer)
             _ = ordinal(node)
         case .rejected(let key, let rejection)?:
-            let located =
-                pointer.isEmpty
-                ? rejection
-                : Rejection(
-                    stage: rejection.stage, reason: rejection.reason, field: rejection.field, target: rejection.target,
-                    "\(pointer): \(rejection.message)")
-            chunks[node].reject(record(), ordinal: ordinal(node), key: key, located)
+            chunks[node].reject(record(), ordinal: ordinal(node), key: key, rejection.located(at: pointer))
         case nil:
             var record = record()
             record.raw = []

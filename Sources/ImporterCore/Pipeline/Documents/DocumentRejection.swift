@@ -36,6 +36,13 @@ extension Rejection {
             "\(pointer): rejected with the element holding it, which rejects.ndjson lists")
     }
 
+    /// This rejection of the element at `pointer`, which its message starts with (`/lines/1: …`);
+    /// the root's (an empty pointer) as it is.
+    func located(at pointer: String) -> Rejection {
+        guard !pointer.isEmpty else { return self }
+        return Rejection(stage: stage, reason: reason, field: field, target: target, "\(pointer): \(message)")
+    }
+
     /// The problem this rejection is at `pointer` in its document (`/lines/1/quantity`).
     func problem(at pointer: String) -> DocumentProblem {
         DocumentProblem(pointer: pointer + (field.map { "/" + $0 } ?? ""), rejection: self)

@@ -78,14 +78,8 @@ struct DocumentWriteProbe {
         for failure in failures {
             let pointer = documents.parts[failure.part].pointers[failure.position]
             rejectedPointers.append(pointer)
-            let rejection = failure.rejection
             exclusions[failure.part].append(
-                Exclusion(
-                    position: failure.position,
-                    rejection: Rejection(
-                        stage: rejection.stage, reason: rejection.reason, field: rejection.field,
-                        target: rejection.target, "\(pointer): \(rejection.message)"),
-                    listed: true))
+                Exclusion(position: failure.position, rejection: failure.rejection.located(at: pointer), listed: true))
         }
         for part in documents.parts.indices {
             for position in documents.positions(of: document..<document + 1, in: part) {
@@ -108,7 +102,8 @@ struct DocumentWriteProbe {
             $0.rejection.problem(at: documents.parts[$0.part].pointers[$0.position])
         }
         let recordCount = documents.recordCount(of: document)
-        // The root lists the document; were it not written by this run (it always is), the first failure.
+        // The root lists the document; the first failure when the root is not in this run's
+        // writes (a run resuming from a checkpoint an older version saved inside the document).
         let listed: (part: Int, position: Int) = root.map { (0, $0) } ?? (failures[0].part, failures[0].position)
         let start = documents.parts[listed.part].records[listed.position]
         let withIt = Rejection.withDocument(of: failures[0].rejection, line: start.line, offset: start.byteOffset)
