@@ -43,7 +43,11 @@ final class DocumentReaderTests: XCTestCase {
         XCTAssertEqual(first.root.names, ["id", "currency", "currency.code"])
         XCTAssertEqual(first.root.values.last, .text("EUR"))
         XCTAssertEqual(
-            first.elements.map { "\($0.node) \($0.pointer) \($0.parent ?? -1) \($0.position) line \($0.record.line)" },
+            first.elements.indices.map { index in
+                let element = first.elements[index]
+                return
+                    "\(element.node) \(first.pointers[index]) \(element.parent ?? -1) \(element.position) line \(element.record.line)"
+            },
             [
                 "1 /districts/0 -1 0 line 4", "2 /districts/0/towns/0 0 0 line 4", "2 /districts/0/towns/1 0 1 line 4",
                 "1 /districts/1 -1 1 line 5", "3 /meta/hours/0 -1 0 line 2",

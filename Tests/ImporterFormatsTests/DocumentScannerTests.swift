@@ -44,13 +44,18 @@ final class DocumentScannerTests: XCTestCase {
             #"{"id":"r3","info":"plain","districts":null,"extra":[{"a":1},[2,{"b":null}]]}"#,
             #"  {"id":"r4"}  "#,
             #"{}"#,
+            // Positions of two and three digits, in their pointers.
+            #"{"id":"r5","districts":["#
+                + (0..<112).map { #"{"no":\#($0),"towns":[{"name":"t"}]}"# }.joined(separator: ",")
+                + "]}",
         ])
         let document = try XCTUnwrap(
             scan(#"{"id":"r1","info":{"code":"N"},"districts":[{"no":1,"towns":[{"name":"a"},{"name":"b"}]}]}"#))
         XCTAssertEqual(document.root.names, ["id", "info", "info.code"])
         XCTAssertEqual(document.root.values, [.text("r1"), .composite(#"{"code":"N"}"#), .text("N")])
         XCTAssertEqual(
-            document.elements.map(\.pointer), ["/districts/0", "/districts/0/towns/0", "/districts/0/towns/1"])
+            document.elements.indices.map { document.pointers[$0] },
+            ["/districts/0", "/districts/0/towns/0", "/districts/0/towns/1"])
         XCTAssertEqual(document.elements.map { $0.parent ?? -1 }, [-1, 0, 0])
         XCTAssertEqual(document.elements[1].record.byteOffset, 61)
         XCTAssertEqual(String(decoding: document.elements[2].record.raw, as: UTF8.self), #"{"name":"b"}"#)

@@ -94,6 +94,7 @@ struct DocumentExpander {
         (document.root.names, document.root.values) = walk.fields(of: 0, node: 0)
         document.root.failure = walk.addElements(of: 0, node: 0, parent: nil, pointer: "")
         document.elements = walk.elements
+        document.pointers = walk.pointers
         lastNames = walk.lastNames
         return document
     }
@@ -104,6 +105,7 @@ struct DocumentExpander {
         let tree: JSONTree
         let document: SourceRecord
         var elements: [DocumentElement] = []
+        var pointers = PointerTable()
         var lastNames: [[String]]
         /// Offsets of the document's line feeds, once an element's line is asked for.
         private var lineFeeds: [Int]?
@@ -190,9 +192,8 @@ struct DocumentExpander {
                             "the element at \(elementPointer) is \(elementNode.kind == .array ? "an array" : "a single value"), not an object"
                         )
                     }
-                    elements.append(
-                        DocumentElement(
-                            node: child, parent: parent, position: position, pointer: elementPointer, record: record))
+                    elements.append(DocumentElement(node: child, parent: parent, position: position, record: record))
+                    pointers.append(elementPointer)
                     guard elementNode.kind == .object else { continue }
                     let added = elements.count - 1
                     if let rejection = addElements(of: element, node: child, parent: added, pointer: elementPointer) {

@@ -22,22 +22,32 @@ extension DocumentScanner {
         let start = cursor.i
         switch cursor.peek {
         case 123, 91:  // { [
-            guard skip(&cursor) else { return nil }
-            let text = UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start)
-            guard UTF8Text.isASCII(text) || String(validating: text, as: UTF8.self) != nil else { return nil }
+            // A wrapper is read once, checked as it is read; anything else is skipped, then kept
+            // as its text.
             if Self.mayBeWrapper(cursor, at: start) {
                 var inner = cursor
-                inner.i = start
                 switch wrapped(&inner) {
-                case .value(let value): return value
+                case .value(let value):
+                    guard Self.isText(cursor, from: start, to: inner.i) else { return nil }
+                    cursor = inner
+                    return value
                 case .ordinary: break
                 case .decline: return nil
                 }
             }
-            return .composite(String(decoding: text, as: UTF8.self))
+            guard skip(&cursor), Self.isText(cursor, from: start, to: cursor.i) else { return nil }
+            return .composite(
+                String(
+                    decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
         default:
             return scalar(&cursor)
         }
+    }
+
+    /// Whether the bytes from `start` to `end` are UTF-8.
+    static func isText(_ cursor: JSONCursor, from start: Int, to end: Int) -> Bool {
+        let text = UnsafeBufferPointer(start: cursor.base + start, count: end - start)
+        return UTF8Text.isASCII(text) || String(validating: text, as: UTF8.self) != nil
     }
 
     /// Whether the value at `start` is an object whose first key starts with `$`.
@@ -87,8 +97,9 @@ extension DocumentScanner {
         return true
     }
 
-    /// The MongoDB Extended JSON value of the object at the cursor (already checked by `skip`),
-    /// as `ExtendedJSON.value` reads it from a tree (docs/documents.md#mongodb-values).
+    /// The MongoDB Extended JSON value of the object at the cursor, as `ExtendedJSON.value`
+    /// reads it from a tree (docs/documents.md#mongodb-values); for a value, the cursor moves
+    /// past the object, checked as `skip` checks it. The caller checks its text's UTF-8.
     mutating func wrapped(_ cursor: inout JSONCursor) -> Found {
         // Its first two members (key, and where the value starts), and how many it has.
         var first = (key: 0..<0, value: 0), second = (key: 0..<0, value: 0), count = 0
@@ -105,6 +116,7 @@ extension DocumentScanner {
                 guard cursor.take(44) else { break }
                 cursor.skipSpace()
             }
+            guard cursor.take(125) else { return .decline }
         }
         guard count > 0, first.key.count > 0, cursor.base[first.key.lowerBound] == 36 else {  // $
             return .ordinary

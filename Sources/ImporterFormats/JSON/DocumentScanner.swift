@@ -17,7 +17,7 @@ struct DocumentScanner {
         /// The node's children: each one's array key, node, and array pointer (`/towns`).
         var childKeys: [[UInt8]] = []
         var childNodes: [Int] = []
-        var childPointers: [String] = []
+        var childPointers: [[UInt8]] = []
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
         var paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])] = []
     }
@@ -51,7 +51,7 @@ struct DocumentScanner {
                 }
                 plan.childKeys.append(Array(path[0].utf8))
                 plan.childNodes.append(child)
-                plan.childPointers.append("/" + JSONPointer.escaped(path[0]))
+                plan.childPointers.append(Array(("/" + JSONPointer.escaped(path[0])).utf8))
             }
             for name in node.valuePaths {
                 let keys = name.split(separator: ".").map { Array($0.utf8) }
@@ -85,7 +85,7 @@ struct DocumentScanner {
             var walk = Walk(document: root)
             cursor.skipSpace()
             guard cursor.peek == 123,  // {
-                let fields = record(&cursor, node: 0, slot: nil, pointer: "", walk: &walk)
+                let fields = record(&cursor, node: 0, slot: nil, walk: &walk)
             else {
                 keys.removeAll(keepingCapacity: true)
                 pathValues.removeAll(keepingCapacity: true)
@@ -93,7 +93,7 @@ struct DocumentScanner {
             }
             cursor.skipSpace()
             guard cursor.atEnd else { return nil }
-            var document = SourceDocument(root: root, elements: walk.elements)
+            var document = SourceDocument(root: root, elements: walk.elements, pointers: walk.pointers)
             (document.root.names, document.root.values) = fields
             return document
         }
@@ -103,6 +103,7 @@ struct DocumentScanner {
     private struct Walk {
         let document: SourceRecord
         var elements: [DocumentElement] = []
+        var pointers = PointerTable()
         /// Offsets of the document's line feeds, once an element's line is asked for.
         var lineFeeds: [Int]?
 
@@ -134,7 +135,7 @@ struct DocumentScanner {
     /// The fields of the object at the cursor, a record of `node` (element `slot` of the walk,
     /// nil for the root), after adding its children's elements; the cursor moves past it.
     private mutating func record(
-        _ cursor: inout JSONCursor, node: Int, slot: Int?, pointer: String, walk: inout Walk
+        _ cursor: inout JSONCursor, node: Int, slot: Int?, walk: inout Walk
     ) -> (names: [String], values: [FieldValue])? {
         let plan = plans![node]
         let keyBase = keys.count, pathBase = pathValues.count
@@ -162,7 +163,7 @@ struct DocumentScanner {
                         guard cursor.peek == 91,  // [
                             elements(
                                 &cursor, node: plan.childNodes[child], parent: slot,
-                                pointer: pointer + plan.childPointers[child], walk: &walk)
+                                arrayPointer: plan.childPointers[child], walk: &walk)
                         else { return nil }
                     }
                 } else {
@@ -213,10 +214,11 @@ struct DocumentScanner {
         return (names, values)
     }
 
-    /// Adds a record per element of the array at the cursor (its `[`), each followed by its
-    /// own elements; the cursor moves past the array.
+    /// Adds a record per element of the array at the cursor (its `[`, at `arrayPointer` in the
+    /// element `parent`, nil for the root), each followed by its own elements; the cursor moves
+    /// past the array.
     private mutating func elements(
-        _ cursor: inout JSONCursor, node: Int, parent: Int?, pointer: String, walk: inout Walk
+        _ cursor: inout JSONCursor, node: Int, parent: Int?, arrayPointer: [UInt8], walk: inout Walk
     ) -> Bool {
         cursor.i += 1
         cursor.skipSpace()
@@ -225,15 +227,13 @@ struct DocumentScanner {
         while true {
             guard cursor.peek == 123 else { return false }  // an element that is not an object
             let start = cursor.i
-            var elementPointer = pointer
-            elementPointer.append("/")
-            elementPointer.append(String(position))
             walk.elements.append(
                 DocumentElement(
-                    node: node, parent: parent, position: position, pointer: elementPointer,
+                    node: node, parent: parent, position: position,
                     record: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: [])))
+            walk.pointers.append(position: position, of: arrayPointer, under: parent)
             let slot = walk.elements.count - 1
-            guard let fields = record(&cursor, node: node, slot: slot, pointer: elementPointer, walk: &walk) else {
+            guard let fields = record(&cursor, node: node, slot: slot, walk: &walk) else {
                 return false
             }
             let raw = walk.document.raw

@@ -33,8 +33,10 @@ package enum DocumentScannerCheck {
         }
         return
             ([record(document.root)]
-            + document.elements.map { element in
-                "\(element.node) \(element.parent ?? -1) \(element.position) \(element.pointer) \(record(element.record))"
+            + document.elements.indices.map { index in
+                let element = document.elements[index]
+                return
+                    "\(element.node) \(element.parent ?? -1) \(element.position) \(document.pointers[index]) \(record(element.record))"
             }).joined(separator: "\n")
     }
 }

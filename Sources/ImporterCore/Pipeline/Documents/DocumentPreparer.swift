@@ -131,7 +131,7 @@ final class DocumentPreparer {
             let outcome = preparers[node].outcome(
                 of: document.elements[index].record, ordinal: ordinal(node), assigning: assigning)
             document.elements[index].record.values = []
-            if case .rejected(_, let rejection) = outcome { found(rejection, at: document.elements[index].pointer) }
+            if case .rejected(_, let rejection) = outcome { found(rejection, at: document.pointers[index]) }
             keep(outcome, node: node)
         }
         next = chunks.map(\.count)
@@ -141,25 +141,33 @@ final class DocumentPreparer {
             return
         }
         // Each outcome moved out (`take`), not copied.
-        add(outcomes[0].take(), of: document.root, pointer: "", node: 0, cause: nil, into: &chunks, ordinal: ordinal)
+        add(
+            outcomes[0].take(), of: document.root, element: nil, in: document, cause: nil, into: &chunks,
+            ordinal: ordinal)
         for index in document.elements.indices {
             add(
-                outcomes[index + 1].take(), of: document.elements[index].record,
-                pointer: document.elements[index].pointer, node: document.elements[index].node,
+                outcomes[index + 1].take(), of: document.elements[index].record, element: index, in: document,
                 cause: rejections[causes[index + 1]], into: &chunks, ordinal: ordinal)
         }
     }
 
-    /// Adds one record: prepared, rejected (listed, its pointer in the message), or rejected
-    /// with its rejected ancestor (nil outcome; counted only).
+    /// Adds one record, the root's or `element`'s of `document`: prepared, rejected (listed, its
+    /// pointer in the message), or rejected with its rejected ancestor (nil outcome; counted only).
     private func add(
-        _ outcome: RecordPreparer.Outcome?, of record: @autoclosure () -> SourceRecord, pointer: String, node: Int,
-        cause: Rejection?, into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
+        _ outcome: RecordPreparer.Outcome?, of record: @autoclosure () -> SourceRecord, element: Int?,
+        in document: borrowing SourceDocument, cause: Rejection?, into chunks: inout [ParsedChunk],
+        ordinal: (Int) -> Int
     ) {
+        let node = element.map { document.elements[$0].node } ?? 0
+        var pointer: String { element.map { document.pointers[$0] } ?? "" }
         switch outcome {
         case .prepared(let prepared, _)?:
             chunks[node].records.append(prepared)
-            chunks[node].pointers.append(pointer)
+            if let element {
+                chunks[node].pointers.append(document.pointers, at: element)
+            } else {
+                chunks[node].pointers.append("")
+            }
             _ = ordinal(node)
         case .rejected(let key, let rejection)?:
             chunks[node].reject(record(), ordinal: ordinal(node), key: key, rejection.located(at: pointer))

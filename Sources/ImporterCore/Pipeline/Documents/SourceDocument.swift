@@ -6,10 +6,13 @@ package struct SourceDocument: Sendable {
     package var root: SourceRecord
     /// Every element of the shape's arrays, depth first: each after its parent.
     package var elements: [DocumentElement]
+    /// Each element's JSON pointer in the document, by its index in `elements`.
+    package var pointers: PointerTable
 
-    package init(root: SourceRecord, elements: [DocumentElement] = []) {
+    package init(root: SourceRecord, elements: [DocumentElement] = [], pointers: PointerTable = PointerTable()) {
         self.root = root
         self.elements = elements
+        self.pointers = pointers
     }
 }
 
@@ -21,16 +24,13 @@ package struct DocumentElement: Sendable {
     package let parent: Int?
     /// Its 0-based index in its array.
     package let position: Int
-    /// Its JSON pointer in the document (`/districts/3/towns/17`).
-    package let pointer: String
     /// Its fields (without the arrays of its own children); its raw text is the element's.
     package var record: SourceRecord
 
-    package init(node: Int, parent: Int?, position: Int, pointer: String, record: SourceRecord) {
+    package init(node: Int, parent: Int?, position: Int, record: SourceRecord) {
         self.node = node
         self.parent = parent
         self.position = position
-        self.pointer = pointer
         self.record = record
     }
 }
