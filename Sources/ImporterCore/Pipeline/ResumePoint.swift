@@ -31,7 +31,16 @@ struct ResumePoint: Sendable {
         logger: Logger
     ) throws {
         self.init(inputCount: inputs.count)
-        fingerprints = try inputs.indices.map { try inputs[$0].fingerprint(digest: digests?[$0]) }
+        var fingerprints: [InputFingerprint] = []
+        for (index, input) in inputs.enumerated() {
+            // A document source's inputs share its file, which is hashed once.
+            if let first = inputs.firstIndex(where: { $0.path == input.path }), first < index {
+                fingerprints.append(fingerprints[first])
+            } else {
+                fingerprints.append(try input.fingerprint(digest: digests?[index]))
+            }
+        }
+        self.fingerprints = fingerprints
         let pipeline = RunInput.absolute(pipelineFile)
         checkpoint = Checkpoint(pipeline: pipeline, runId: runId)
         let previous = try store.loadCheckpoint()

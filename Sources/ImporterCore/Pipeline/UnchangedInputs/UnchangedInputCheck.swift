@@ -29,6 +29,11 @@ struct UnchangedInputCheck {
         else { return nil }
         var digests: [InputDigest] = []
         for input in inputs {
+            // A document source's inputs share its file, which is hashed once.
+            if let first = inputs.firstIndex(where: { $0.path == input.path }), first < digests.count {
+                digests.append(digests[first])
+                continue
+            }
             guard let digest = InputDigest(of: input.path) else { return nil }
             digests.append(digest)
         }
