@@ -196,6 +196,23 @@ extension DocumentScanner {
     /// Moves past the value at the cursor, checked as the strict parser checks it but for its
     /// strings' UTF-8 (the caller checks the value's text whole); false to decline.
     mutating func skip(_ cursor: inout JSONCursor) -> Bool {
+        switch cursor.peek {
+        case 34:
+            return cursor.skipString()
+        case 45, 48...57:
+            guard let end = JSONNumber.end(cursor.base, from: cursor.i, count: cursor.count) else { return false }
+            cursor.i = end
+            return true
+        case 123, 91:
+            return skipContainer(&cursor)
+        default:
+            return cursor.take("true") || cursor.take("false") || cursor.take("null")
+        }
+    }
+
+    /// `skip` of an object or array: its open containers and their keys on stacks, not
+    /// recursion.
+    private mutating func skipContainer(_ cursor: inout JSONCursor) -> Bool {
         let keyBase = keys.count, openBase = open.count
         defer {
             keys.removeSubrange(keyBase...)

@@ -101,9 +101,11 @@ struct DocumentCheck {
                     let ahead = (position + Self.lookahead) * stride
                     if ahead < fingerprints[node].count { stage.prefetch(fingerprints[node][ahead..<ahead + stride]) }
                     let prints = fingerprints[node][position * stride..<(position + 1) * stride]
-                    let pointer = chunks[node].pointers[position]
+                    // The pointer is read only for a rejection, or to find one under a rejected element.
                     var verdict = Verdict.passed
-                    if !rejectedPointers.isEmpty, rejectedPointers.contains(where: { pointer.hasPrefix($0 + "/") }) {
+                    if !rejectedPointers.isEmpty, case let pointer = chunks[node].pointers[position],
+                        rejectedPointers.contains(where: { pointer.hasPrefix($0 + "/") })
+                    {
                         verdict = .withHolder(.withHolder(of: problems.last?.rejection, at: pointer))
                     } else if let rejection = stage.check(
                         &chunks[node].records[position].values, entity: entities[node], references: references[node],
@@ -112,9 +114,9 @@ struct DocumentCheck {
                         document: keys)
                     {
                         verdict = .failed(rejection)
-                        problems.append(rejection.problem(at: pointer))
+                        problems.append(rejection.problem(at: chunks[node].pointers[position]))
                     }
-                    if case .passed = verdict {} else { rejectedPointers.append(pointer) }
+                    if case .passed = verdict {} else { rejectedPointers.append(chunks[node].pointers[position]) }
                     verdicts.append(verdict)
                 }
             }

@@ -16,10 +16,21 @@ final class DocumentKeys {
 
     /// The document's keys so far, in order, with where each was read.
     private(set) var noted: [(fingerprint: UInt64, location: RecordLocation)] = []
-    /// `noted` by fingerprint, once a document holds more keys than are worth comparing one by one.
-    private var index: [UInt64: RecordLocation] = [:]
-    private static let indexedFrom = 32
     var missing: [MissingReference] = []
+    /// `noted` by fingerprint, once a document holds more keys than are worth comparing one by
+    /// one: open addressing on the fingerprint itself (a uniform hash already), each slot
+    /// stamped with the document it belongs to, so that forgetting a document clears nothing.
+    private var slots: [Slot] = []
+    private var document: UInt32 = 1
+    private static let indexedFrom = 32
+
+    private struct Slot {
+        var fingerprint: UInt64 = 0
+        /// Its key's index in `noted`.
+        var noted: Int32 = 0
+        /// The slot is empty unless this is the current `document`.
+        var document: UInt32 = 0
+    }
 
     /// Whether the document holds the key with `fingerprint`.
     func contains(_ fingerprint: UInt64) -> Bool { location(of: fingerprint) != nil }
@@ -29,8 +40,13 @@ final class DocumentKeys {
         if let first = self.location(of: fingerprint) { return first }
         noted.append((fingerprint, location))
         if noted.count > Self.indexedFrom {
-            if index.isEmpty { for (fingerprint, location) in noted { index[fingerprint] = location } }
-            index[fingerprint] = location
+            if noted.count * 2 > slots.count {
+                rebuild()
+            } else if noted.count == Self.indexedFrom + 1 {
+                for position in noted.indices { index(position) }
+            } else {
+                index(noted.count - 1)
+            }
         }
         return nil
     }
@@ -38,12 +54,37 @@ final class DocumentKeys {
     /// Forgets everything, for the next document.
     func removeAll() {
         noted.removeAll(keepingCapacity: true)
-        index.removeAll(keepingCapacity: true)
         missing.removeAll(keepingCapacity: true)
+        if document == .max {
+            slots = Array(repeating: Slot(), count: slots.count)
+            document = 0
+        }
+        document += 1
     }
 
     private func location(of fingerprint: UInt64) -> RecordLocation? {
-        if noted.count > Self.indexedFrom { return index[fingerprint] }
-        return noted.first { $0.fingerprint == fingerprint }?.location
+        guard noted.count > Self.indexedFrom else { return noted.first { $0.fingerprint == fingerprint }?.location }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        while slots[slot].document == document {
+            if slots[slot].fingerprint == fingerprint { return noted[Int(slots[slot].noted)].location }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Slots for four times the keys noted, and every one of them in its slot.
+    private func rebuild() {
+        var size = 64
+        while size < noted.count * 4 { size <<= 1 }
+        slots = Array(repeating: Slot(), count: size)
+        for position in noted.indices { index(position) }
+    }
+
+    private func index(_ position: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: noted[position].fingerprint) & mask
+        while slots[slot].document == document { slot = (slot + 1) & mask }
+        slots[slot] = Slot(fingerprint: noted[position].fingerprint, noted: Int32(position), document: document)
     }
 }
