@@ -96,7 +96,9 @@ struct DocumentCheck {
             // The pointers of the elements rejected so far: the elements under them go with them.
             var rejectedPointers: [String] = []
             for node in nodes {
-                let stride = references[node].count + 1
+                // Bound once per node, not read from the arrays for each record (a copy each).
+                let entity = entities[node], nodeReferences = references[node]
+                let stride = nodeReferences.count + 1
                 for position in records[node] {
                     let ahead = (position + Self.lookahead) * stride
                     if ahead < fingerprints[node].count { stage.prefetch(fingerprints[node][ahead..<ahead + stride]) }
@@ -108,7 +110,7 @@ struct DocumentCheck {
                     {
                         verdict = .withHolder(.withHolder(of: problems.last?.rejection, at: pointer))
                     } else if let rejection = stage.check(
-                        &chunks[node].records[position].values, entity: entities[node], references: references[node],
+                        &chunks[node].records[position].values, entity: entity, references: nodeReferences,
                         fingerprints: prints,
                         at: RecordLocation(inputIndex: inputs[node], line: chunks[node].records[position].line),
                         document: keys)
@@ -151,6 +153,7 @@ struct DocumentCheck {
             }
             var verdict = 0
             for node in nodes {
+                let entity = entities[node]
                 var rejected: [RejectedRecord] = chunks[node].rejects[rejects[node]].map { parsed in
                     RejectedRecord(
                         ordinal: parsed.ordinal + ordinalBases[node], line: parsed.line, offset: parsed.byteOffset,
@@ -166,7 +169,7 @@ struct DocumentCheck {
                         rejected.append(
                             RejectedRecord(
                                 ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                                key: entities[node].key(of: record.values), raw: raw ?? record.raw,
+                                key: entity.key(of: record.values), raw: raw ?? record.raw,
                                 rejection: rejection, listed: listed))
                     }
                     if whole {
@@ -191,15 +194,15 @@ struct DocumentCheck {
                         break
                     }
                     if keepsKeys[node] {
-                        stage.keep(entities[node].key(of: chunks[node].records[position].values), of: entities[node])
+                        stage.keep(entity.key(of: chunks[node].records[position].values), of: entity)
                     }
                     // Written before the interruption: its outcome is in the checkpoint.
                     if ordinal < skipBefore[node] {
                         if let done = stage.resume.doneRejections[inputs[node]][ordinal] {
                             reject(done.rejection, listed: done.listed ?? true)
                             if keepsKeys[node] {
-                                let key = entities[node].key(of: chunks[node].records[position].values)
-                                stage.keptKeyWasRejected(key, of: entities[node])
+                                let key = entity.key(of: chunks[node].records[position].values)
+                                stage.keptKeyWasRejected(key, of: entity)
                             }
                         }
                         continue

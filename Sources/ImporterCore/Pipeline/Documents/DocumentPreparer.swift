@@ -85,10 +85,12 @@ final class DocumentPreparer {
         // Per record: the fields of its key, which its children take (none for a node without
         // children); nil when rejected.
         var keyFields: [[FieldValue]?] = []
+        keyFields.reserveCapacity(document.elements.count + 1)
         // Per record: the record (its index here) whose rejection it shares, itself or the
         // rejected element above it; -1 for none. The rejections are kept apart, by index: few
         // records have one.
         var causes: [Int32] = []
+        causes.reserveCapacity(document.elements.count + 1)
         var rejections: [Int32: Rejection] = [:]
         func keep(_ outcome: RecordPreparer.Outcome?, node: Int, parentCause: Int32 = -1) {
             switch outcome {

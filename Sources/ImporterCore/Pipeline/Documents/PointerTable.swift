@@ -39,7 +39,8 @@ package struct PointerTable: Sendable {
 
     /// Appends `other`'s pointer at `index`.
     mutating func append(_ other: PointerTable, at index: Int) {
-        bytes.append(contentsOf: other.bytes[other.range(of: index)])
+        let range = other.range(of: index)
+        other.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
         ends.append(bytes.count)
     }
 
