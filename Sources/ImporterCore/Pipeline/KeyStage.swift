@@ -197,7 +197,9 @@ final class KeyStage {
             var missing: [(reference: Reference, message: String)] = []
             // a null reference is not missing
             for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
-                if try ledger.contains(fingerprint: fingerprint) || document?.contains(fingerprint) == true { continue }
+                // A document's own keys first: a child's parent is mostly in its document, and
+                // the document's table is small where the run's ledger is not.
+                if try document?.contains(fingerprint) == true || ledger.contains(fingerprint: fingerprint) { continue }
                 let key = Value.key(values, at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
                 let attribute = reference.attributes(of: entity)
