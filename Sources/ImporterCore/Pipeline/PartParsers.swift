@@ -95,8 +95,13 @@ private struct PartParser {
         var chunks: [ParsedChunk] = []
         do {
             if documentPreparer?.inputs.first != root { documentPreparer = try DocumentPreparer(part.recipe) }
-            chunks = documentPreparer!.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) }
-            while let document = try part.reader.nextDocument() { documentPreparer!.prepare(document, into: &chunks) }
+            let preparer = documentPreparer!
+            let streamer = DocumentStreamer(
+                preparer: preparer, chunks: preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) })
+            defer { chunks = streamer.chunks }
+            while let read = try part.reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
+                if case .whole(let document) = read { preparer.prepare(document, into: &streamer.chunks) }
+            }
         } catch {
             recorder.abort(AbortReason(.input, "reading \(paths[root]) failed: \(error)"))
         }

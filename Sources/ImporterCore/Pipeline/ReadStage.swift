@@ -119,23 +119,31 @@ final class ReadStage {
         func emptyChunks() -> [ParsedChunk] {
             preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) }
         }
-        var chunks = emptyChunks()
+        // The chunks being filled are the streamer's: a document it takes goes straight to them.
+        let streamer = DocumentStreamer(preparer: preparer, chunks: emptyChunks())
         var chunkBytes = 0
         var readCount = 0
         func handOn() {
-            if !chunks[0].documentEnds.isEmpty {
-                parsed.put(.documents(root: root, chunks), sequence: takeSequence())
+            if !streamer.chunks[0].documentEnds.isEmpty {
+                parsed.put(.documents(root: root, streamer.chunks), sequence: takeSequence())
             }
             written.releaseAll()
-            chunks = emptyChunks()
+            streamer.chunks = emptyChunks()
             chunkBytes = 0
         }
         while true {
             do {
-                guard let document = try reader.nextDocument() else { break }
-                if slice?.takes(readCount / Self.partSize) ?? true {
+                let takes = slice?.takes(readCount / Self.partSize) ?? true
+                guard let read = try reader.nextDocument(streamingTo: takes && preparer.streams ? streamer : nil)
+                else { break }
+                switch read {
+                case .streamed(let bytes):
+                    chunkBytes += bytes
+                case .whole(let document) where takes:
                     chunkBytes += document.root.raw.count
-                    preparer.prepare(document, into: &chunks)
+                    preparer.prepare(document, into: &streamer.chunks)
+                case .whole:
+                    break
                 }
             } catch {
                 recorder.abort(AbortReason(.input, "reading \(inputs[root].path) failed: \(error)"))
@@ -146,7 +154,9 @@ final class ReadStage {
                 progress(reader.bytesRead, readCount)
                 if recorder.isAborted { break }
             }
-            if chunks.reduce(0, { $0 + $1.count }) >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 { handOn() }
+            if streamer.chunks.reduce(0, { $0 + $1.count }) >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 {
+                handOn()
+            }
         }
         handOn()
     }

@@ -89,6 +89,19 @@ final class RecordPreparer {
             fields: fields)
     }
 
+    /// The fields `record` maps to, with `assigning` set, at `indices`; nil when its map rejects
+    /// it. For a document's object read in part: its children come before its end.
+    func mappedFields(
+        of record: SourceRecord, at indices: [Int], assigning: [(index: Int, field: FieldValue)]
+    ) -> [FieldValue]? {
+        guard case .success(var fields) = partialMapper.map(record) else { return nil }
+        for (index, field) in assigning { fields[index] = field }
+        return indices.map { fields[$0] }
+    }
+
+    /// The map of records read in part, with a cache of names of its own.
+    private lazy var partialMapper = mapper.copy(for: entity)
+
     /// The hash key as far as it can be read from unvalidated fields, for rejects.ndjson.
     /// A rejected record's key as far as it could be read, from each key attribute's text.
     private func key(_ text: (String) -> Value?) -> Value? {

@@ -20,7 +20,19 @@ package final class DocumentReader: DocumentRecordReader {
     package var bytesRead: Int64 { base.bytesRead }
 
     package func nextDocument() throws -> SourceDocument? {
-        guard var record = try base.next() else { return nil }
+        guard let record = try base.next() else { return nil }
+        return whole(record)
+    }
+
+    package func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument? {
+        guard let record = try base.next() else { return nil }
+        if let stream, scanner.stream(record, to: stream) { return .streamed(bytes: record.raw.count) }
+        return .whole(whole(record))
+    }
+
+    /// The document whose text `record` holds, read whole.
+    private func whole(_ record: SourceRecord) -> SourceDocument {
+        var record = record
         guard record.failure == nil else { return SourceDocument(root: record) }
         if let document = scanner.document(record) { return document }
         let parsed = record.raw.withUnsafeBufferPointer { parser.tree($0) }
@@ -55,6 +67,10 @@ final class PartitionedDocumentLines: PartitionedDocumentReader {
     func next() throws -> SourceRecord? { try reader.next() }
 
     func nextDocument() throws -> SourceDocument? { try reader.nextDocument() }
+
+    func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument? {
+        try reader.nextDocument(streamingTo: stream)
+    }
 
     func nextDocumentPart(maximumRecords: Int, maximumBytes: Int) throws -> sending DocumentRecordReader? {
         guard let part = try lines.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {

@@ -78,36 +78,66 @@ struct DocumentScanner {
 
     /// The document `root` holds (its raw text is the document), or nil for the tree path.
     mutating func document(_ root: SourceRecord) -> SourceDocument? {
-        guard plans != nil, root.failure == nil else { return nil }
-        return root.raw.withUnsafeBufferPointer { text -> SourceDocument? in
-            guard let base = text.baseAddress else { return nil }
+        var document: SourceDocument?
+        _ = scan(root, stream: nil) { walk, fields in
+            document = SourceDocument(root: root, elements: walk.elements, pointers: walk.pointers)
+            (document!.root.names, document!.root.values) = fields
+            return true
+        }
+        return document
+    }
+
+    /// Gives the records of the document `root` holds to `stream` as they are read (each
+    /// element once it is complete, the root last); false when the scanner declines the
+    /// document or the stream stops it, and the document is then read whole.
+    mutating func stream(_ root: SourceRecord, to stream: DocumentStream) -> Bool {
+        scan(root, stream: stream) { walk, fields in
+            var record = root
+            (record.names, record.values) = fields
+            return stream.root(record, pointers: walk.pointers)
+        }
+    }
+
+    /// Scans the document `root` holds, then calls `end` with its root's fields once nothing in
+    /// it is declined; false when something is, or when `end` says so.
+    private mutating func scan(
+        _ root: SourceRecord, stream: DocumentStream?,
+        end: (inout Walk, (names: [String], values: [FieldValue])) -> Bool
+    ) -> Bool {
+        guard plans != nil, root.failure == nil else { return false }
+        return root.raw.withUnsafeBufferPointer { text -> Bool in
+            guard let base = text.baseAddress else { return false }
             var cursor = JSONCursor(base: base, count: text.count)
-            var walk = Walk(document: root)
+            var walk = Walk(document: root, stream: stream)
+            stream?.begin(root)
             cursor.skipSpace()
             guard cursor.peek == 123,  // {
                 let fields = record(&cursor, node: 0, slot: nil, walk: &walk)
             else {
                 keys.removeAll(keepingCapacity: true)
                 pathValues.removeAll(keepingCapacity: true)
-                return nil
+                return false
             }
             cursor.skipSpace()
-            guard cursor.atEnd else { return nil }
-            var document = SourceDocument(root: root, elements: walk.elements, pointers: walk.pointers)
-            (document.root.names, document.root.values) = fields
-            return document
+            guard cursor.atEnd else { return false }
+            return end(&walk, fields)
         }
     }
 
     /// One document's records so far.
     private struct Walk {
         let document: SourceRecord
+        /// Where each element goes once complete; nil: into `elements`.
+        let stream: DocumentStream?
         var elements: [DocumentElement] = []
         var pointers = PointerTable()
         /// Offsets of the document's line feeds, once an element's line is asked for.
         var lineFeeds: [Int]?
 
-        init(document: SourceRecord) { self.document = document }
+        init(document: SourceRecord, stream: DocumentStream?) {
+            self.document = document
+            self.stream = stream
+        }
 
         /// The line of the document's byte `offset`.
         mutating func line(at offset: Int, in text: JSONCursor) -> Int {
@@ -148,6 +178,8 @@ struct DocumentScanner {
         values.reserveCapacity(lastNames[node].count)
         var childMask: UInt64 = 0
         var nextChild = 0
+        // Whether the stream was told that this object's children follow.
+        var announced = false
         cursor.i += 1
         cursor.skipSpace()
         if !cursor.take(125) {  // }
@@ -160,6 +192,15 @@ struct DocumentScanner {
                     nextChild = child + 1
                     childMask |= 1 << UInt64(keys.count - 1 - keyBase)
                     if !cursor.take("null") {
+                        if let stream = walk.stream, !announced {
+                            announced = true
+                            guard let fields = fieldsSoFar(keyBase: keyBase, childMask: childMask, values, cursor)
+                            else { return nil }
+                            let element = slot.map { walk.elements[$0] }
+                            stream.childrenFollow(
+                                slot, node: node, parent: element?.parent, position: element?.position ?? 0,
+                                fields: fields)
+                        }
                         guard cursor.peek == 91,  // [
                             elements(
                                 &cursor, node: plan.childNodes[child], parent: slot,
@@ -237,10 +278,17 @@ struct DocumentScanner {
                 return false
             }
             let raw = walk.document.raw
-            walk.elements[slot].record = SourceRecord(
+            let record = SourceRecord(
                 line: walk.line(at: start, in: cursor), byteOffset: walk.document.byteOffset + Int64(start),
                 raw: raw[(raw.startIndex + start)..<(raw.startIndex + cursor.i)], names: fields.names,
                 values: fields.values)
+            if let stream = walk.stream {
+                guard stream.element(slot, node: node, parent: parent, position: position, record: record) else {
+                    return false
+                }
+            } else {
+                walk.elements[slot].record = record
+            }
             position += 1
             cursor.skipSpace()
             if cursor.take(44) {  // ,
@@ -249,6 +297,22 @@ struct DocumentScanner {
             }
             return cursor.take(93)  // ]
         }
+    }
+
+    /// The fields of the object being scanned read so far (its keys from `keyBase` on, but its
+    /// children's arrays), for a stream; nil for a key that is not UTF-8.
+    private func fieldsSoFar(keyBase: Int, childMask: UInt64, _ values: [FieldValue], _ cursor: JSONCursor)
+        -> SourceRecord?
+    {
+        var names: [String] = []
+        names.reserveCapacity(values.count)
+        for index in 0..<(keys.count - keyBase) where childMask & (1 << UInt64(index)) == 0 {
+            let key = keys[keyBase + index]
+            guard let name = UTF8Text.string(UnsafeBufferPointer(start: cursor.base + key.lowerBound, count: key.count))
+            else { return nil }
+            names.append(name)
+        }
+        return SourceRecord(line: 0, byteOffset: 0, raw: [], names: names, values: values)
     }
 
     /// The record's names: the last record's when its keys and paths are the same; else new

@@ -63,55 +63,85 @@ final class DocumentPreparer {
     /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`), and marks its
     /// end in each of them.
     func prepare(_ document: consuming SourceDocument, into chunks: inout [ParsedChunk]) {
-        prepareRecords(of: &document, into: &chunks)
-        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
+        var prepared = PreparedDocument(root: document.root, capacity: document.elements.count)
+        prepareRecords(of: &document, into: &prepared, chunks: chunks)
+        finish(prepared, pointers: document.pointers, into: &chunks)
     }
 
-    /// Prepares the records of `document`, dropping each one's source values once it is
-    /// prepared: a large document's records would otherwise be held twice until its end.
-    private func prepareRecords(of document: inout SourceDocument, into chunks: inout [ParsedChunk]) {
+    /// Whether documents are prepared as they are read (`DocumentStreamer`): until one turns out
+    /// to need its whole text read first, which its reader then reads again.
+    var streams = true
+
+    /// A document's records as they were prepared, with where each came from: the root's at 0,
+    /// element `i`'s at `i + 1`.
+    struct PreparedDocument {
+        /// Where a record came from, kept once its source values are freed.
+        struct Origin {
+            let node: Int
+            /// Its parent's index here (0: the root); nil for the root.
+            let parent: Int?
+            let line: Int
+            let byteOffset: Int64
+            let raw: ArraySlice<UInt8>
+        }
+
+        var origins: [Origin] = []
+        /// Each record's outcome, without its mapped fields; nil for one not prepared, under
+        /// a rejected element.
+        var outcomes: [RecordPreparer.Outcome?] = []
+
+        init(root: SourceRecord, capacity: Int) {
+            origins.reserveCapacity(capacity + 1)
+            outcomes.reserveCapacity(capacity + 1)
+            origins.append(
+                Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw))
+            outcomes.append(nil)
+        }
+
+        mutating func append(_ origin: Origin, _ outcome: RecordPreparer.Outcome?) {
+            origins.append(origin)
+            outcomes.append(Self.withoutFields(outcome))
+        }
+
+        /// Sets the record at `index`, which may come before those above it: an element ends
+        /// after its children.
+        mutating func set(_ origin: Origin, _ outcome: RecordPreparer.Outcome?, at index: Int) {
+            while origins.count <= index {
+                origins.append(Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: []))
+                outcomes.append(nil)
+            }
+            origins[index] = origin
+            outcomes[index] = Self.withoutFields(outcome)
+        }
+
+        /// An outcome without the mapped fields of its record, which no one reads once its
+        /// children have their parent's key.
+        static func withoutFields(_ outcome: RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
+            guard case .prepared(let record, let fields)? = outcome, !fields.isEmpty else { return outcome }
+            return .prepared(record, fields: [])
+        }
+    }
+
+    /// Prepares the records of `document` in order, each element after its parent, dropping
+    /// each one's source values once it is prepared: a large document's records would
+    /// otherwise be held twice until its end.
+    private func prepareRecords(
+        of document: inout SourceDocument, into prepared: inout PreparedDocument, chunks: [ParsedChunk]
+    ) {
         // Each record's number in its chunk, in the order they are added.
         var next = chunks.map(\.count)
-        func ordinal(_ node: Int) -> Int {
-            defer { next[node] += 1 }
-            return next[node]
-        }
-        var problems: [DocumentProblem] = []
-        func found(_ rejection: Rejection, at pointer: String) { problems.append(rejection.problem(at: pointer)) }
-        // The root's outcome, then each element's, without their mapped fields; nil for one
-        // under a rejected element.
-        var outcomes: [RecordPreparer.Outcome?] = []
-        outcomes.reserveCapacity(document.elements.count + 1)
         // Per record: the fields of its key, which its children take (none for a node without
         // children); nil when rejected.
         var keyFields: [[FieldValue]?] = []
         keyFields.reserveCapacity(document.elements.count + 1)
-        // Per record: the record (its index here) whose rejection it shares, itself or the
-        // rejected element above it; -1 for none. The rejections are kept apart, by index: few
-        // records have one.
-        var causes: [Int32] = []
-        causes.reserveCapacity(document.elements.count + 1)
-        var rejections: [Int32: Rejection] = [:]
-        func keep(_ outcome: RecordPreparer.Outcome?, node: Int, parentCause: Int32 = -1) {
-            switch outcome {
-            case .prepared(let record, let mapped)?:
-                keyFields.append(plans[node].keyIndicesForChildren.map { mapped[$0] })
-                causes.append(-1)
-                outcomes.append(.prepared(record, fields: []))
-            case .rejected(_, let rejection)?:
-                keyFields.append(nil)
-                rejections[Int32(causes.count)] = rejection
-                causes.append(Int32(causes.count))
-                outcomes.append(outcome)
-            case nil:
-                keyFields.append(nil)
-                causes.append(parentCause)
-                outcomes.append(nil)
-            }
+        func keep(_ outcome: RecordPreparer.Outcome?, node: Int) {
+            keyFields.append(outcome.flatMap { self.keyFields(of: $0, node: node) })
         }
-        keep(preparers[0].outcome(of: document.root, ordinal: ordinal(0)), node: 0)
+        let root = preparers[0].outcome(of: document.root, ordinal: next[0])
+        next[0] += 1
         document.root.values = []
-        if case .rejected(_, let rejection)? = outcomes[0] { found(rejection, at: "") }
+        keep(root, node: 0)
+        prepared.outcomes[0] = PreparedDocument.withoutFields(root)
         // The fields an element is given (its parent's key, its position): one buffer for all.
         var assigning: [(index: Int, field: FieldValue)] = []
         assigning.reserveCapacity(3)
@@ -119,87 +149,142 @@ final class DocumentPreparer {
         for index in document.elements.indices {
             let parentSlot = document.elements[index].parent.map { $0 + 1 } ?? 0
             let node = document.elements[index].node
-            guard let parentKey = keyFields[parentSlot] else {
-                keep(nil, node: node, parentCause: causes[parentSlot])
-                continue
+            // Numbered as it will be added to its chunk, prepared or not.
+            let ordinal = next[node]
+            next[node] += 1
+            var outcome: RecordPreparer.Outcome?
+            if let parentKey = keyFields[parentSlot] {
+                assign(parentKey, position: document.elements[index].position, node: node, to: &assigning)
+                outcome = preparers[node].outcome(
+                    of: document.elements[index].record, ordinal: ordinal, assigning: assigning)
             }
-            assigning.removeAll(keepingCapacity: true)
-            for (attribute, field) in zip(plans[node].parentKeyAttributes, parentKey) {
-                assigning.append((attribute, field))
-            }
-            if let position = plans[node].positionAttribute {
-                assigning.append((position, .number(String(document.elements[index].position))))
-            }
-            let outcome = preparers[node].outcome(
-                of: document.elements[index].record, ordinal: ordinal(node), assigning: assigning)
             document.elements[index].record.values = []
-            if case .rejected(_, let rejection) = outcome { found(rejection, at: document.pointers[index]) }
             keep(outcome, node: node)
-        }
-        next = chunks.map(\.count)
-        let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
-        if rootRejected || (policy == .whole && !problems.isEmpty) {
-            rejectWhole(document, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
-            return
-        }
-        // Each outcome moved out (`take`), not copied.
-        add(
-            outcomes[0].take(), of: document.root, element: nil, in: document, cause: nil, into: &chunks,
-            ordinal: ordinal)
-        for index in document.elements.indices {
-            add(
-                outcomes[index + 1].take(), of: document.elements[index].record, element: index, in: document,
-                cause: rejections[causes[index + 1]], into: &chunks, ordinal: ordinal)
+            let record = document.elements[index].record
+            prepared.append(
+                .init(
+                    node: node, parent: parentSlot, line: record.line, byteOffset: record.byteOffset,
+                    raw: record.raw),
+                outcome)
         }
     }
 
-    /// Adds one record, the root's or `element`'s of `document`: prepared, rejected (listed, its
-    /// pointer in the message), or rejected with its rejected ancestor (nil outcome; counted only).
-    private func add(
-        _ outcome: RecordPreparer.Outcome?, of record: @autoclosure () -> SourceRecord, element: Int?,
-        in document: borrowing SourceDocument, cause: Rejection?, into chunks: inout [ParsedChunk],
-        ordinal: (Int) -> Int
+    /// Sets `assigning` to the fields a record of `node` is given: its parent's key, its position.
+    func assign(
+        _ parentKey: [FieldValue], position: Int, node: Int, to assigning: inout [(index: Int, field: FieldValue)]
     ) {
-        let node = element.map { document.elements[$0].node } ?? 0
-        var pointer: String { element.map { document.pointers[$0] } ?? "" }
-        switch outcome {
-        case .prepared(let prepared, _)?:
-            chunks[node].records.append(prepared)
-            if let element {
-                chunks[node].pointers.append(document.pointers, at: element)
-            } else {
-                chunks[node].pointers.append("")
-            }
-            _ = ordinal(node)
-        case .rejected(let key, let rejection)?:
-            chunks[node].reject(record(), ordinal: ordinal(node), key: key, rejection.located(at: pointer))
-        case nil:
-            var record = record()
-            record.raw = []
-            chunks[node].reject(
-                record, ordinal: ordinal(node), key: nil,
-                .withHolder(of: cause, at: pointer), listed: false)
+        assigning.removeAll(keepingCapacity: true)
+        for (attribute, field) in zip(plans[node].parentKeyAttributes, parentKey) {
+            assigning.append((attribute, field))
         }
+        if let attribute = plans[node].positionAttribute {
+            assigning.append((attribute, .number(String(position))))
+        }
+    }
+
+    /// The fields of its key that the children of a record of `node` take: from `record` as
+    /// read so far, given `assigning` (docs/documents.md); nil when its map rejects it.
+    func keyFields(
+        of record: SourceRecord, node: Int, assigning: [(index: Int, field: FieldValue)]
+    ) -> [FieldValue]? {
+        preparers[node].mappedFields(
+            of: record, at: plans[node].keyIndicesForChildren, assigning: assigning)
+    }
+
+    /// The fields of `outcome`'s key that its children take, if it was prepared.
+    func keyFields(of outcome: RecordPreparer.Outcome, node: Int) -> [FieldValue]? {
+        guard case .prepared(_, let mapped) = outcome else { return nil }
+        return plans[node].keyIndicesForChildren.map { mapped[$0] }
+    }
+
+    /// The preparer of `node`'s records.
+    func preparer(of node: Int) -> RecordPreparer { preparers[node] }
+
+    /// Adds the records of `prepared` to the chunks: a record under a rejected element is
+    /// rejected with it; with `documents: whole`, one problem rejects them all. Marks the
+    /// document's end in each chunk.
+    func finish(_ prepared: PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
+        var outcomes = prepared.outcomes
+        let origins = prepared.origins
+        func pointer(_ index: Int) -> String { index == 0 ? "" : pointers[index - 1] }
+        // Per record: the record whose rejection it shares (itself, or the nearest rejected one
+        // above it); -1 for none.
+        var causes = [Int32](repeating: -1, count: outcomes.count)
+        var problems: [DocumentProblem] = []
+        for index in outcomes.indices {
+            if let parent = origins[index].parent, causes[parent] >= 0 {
+                causes[index] = causes[parent]
+                outcomes[index] = nil
+            } else if case .rejected(_, let rejection)? = outcomes[index] {
+                causes[index] = Int32(index)
+                problems.append(rejection.problem(at: pointer(index)))
+            }
+        }
+        func cause(of index: Int) -> Rejection? {
+            guard causes[index] >= 0, case .rejected(_, let rejection)? = outcomes[Int(causes[index])] else {
+                return nil
+            }
+            return rejection
+        }
+        var next = chunks.map(\.count)
+        func ordinal(_ node: Int) -> Int {
+            defer { next[node] += 1 }
+            return next[node]
+        }
+        let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
+        if rootRejected || (policy == .whole && !problems.isEmpty) {
+            rejectWhole(prepared.origins, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
+        } else {
+            for index in outcomes.indices {
+                let origin = origins[index]
+                let node = origin.node
+                switch outcomes[index] {
+                case .prepared(let record, _)?:
+                    chunks[node].records.append(record)
+                    if index == 0 {
+                        chunks[node].pointers.append("")
+                    } else {
+                        chunks[node].pointers.append(pointers, at: index - 1)
+                    }
+                    _ = ordinal(node)
+                case .rejected(let key, let rejection)?:
+                    chunks[node].reject(
+                        Self.record(origin), ordinal: ordinal(node), key: key,
+                        rejection.located(at: pointer(index)))
+                case nil:
+                    var record = Self.record(origin)
+                    record.raw = []
+                    chunks[node].reject(
+                        record, ordinal: ordinal(node), key: nil, .withHolder(of: cause(of: index), at: pointer(index)),
+                        listed: false)
+                }
+            }
+        }
+        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
+    }
+
+    private static func record(_ origin: PreparedDocument.Origin) -> SourceRecord {
+        SourceRecord(line: origin.line, byteOffset: origin.byteOffset, raw: origin.raw, names: [], values: [])
     }
 
     /// Rejects every record of the document: one listed line for the document (its first
     /// bytes, every problem), the others counted only.
     private func rejectWhole(
-        _ document: SourceDocument, outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
+        _ origins: [PreparedDocument.Origin], outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
         into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
     ) {
-        let rejection = Rejection.wholeDocument(records: document.elements.count + 1, problems: problems)
-        var root = document.root
-        root.raw = SourceRecord.excerpt(of: root.raw)
-        chunks[0].reject(root, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
-        let withIt = Rejection.withDocument(
-            of: rejection, line: document.root.line, offset: document.root.byteOffset)
-        for (index, element) in document.elements.enumerated() {
-            var record = element.record
+        let root = origins[0]
+        let rejection = Rejection.wholeDocument(records: origins.count, problems: problems)
+        var record = Self.record(root)
+        record.raw = SourceRecord.excerpt(of: root.raw)
+        chunks[0].reject(record, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
+        let withIt = Rejection.withDocument(of: rejection, line: root.line, offset: root.byteOffset)
+        for index in origins.indices.dropFirst() {
+            var record = Self.record(origins[index])
             record.raw = []
-            chunks[element.node].reject(
-                record, ordinal: ordinal(element.node), key: key(of: outcomes[index + 1], node: element.node), withIt,
-                listed: false)
+            let node = origins[index].node
+            chunks[node].reject(
+                record, ordinal: ordinal(node), key: key(of: outcomes[index], node: node), withIt, listed: false)
         }
     }
 

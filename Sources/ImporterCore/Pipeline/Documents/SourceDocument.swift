@@ -40,6 +40,43 @@ package protocol DocumentRecordReader: RecordReader {
     /// The next document, or nil at the end of the input. Malformed text comes back as a
     /// document whose root has `failure` set; only an I/O failure throws.
     func nextDocument() throws -> SourceDocument?
+
+    /// The next document, its records given to `stream` as they are read when the reader can
+    /// and the stream takes them, else whole; nil at the end of the input.
+    func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument?
+}
+
+extension DocumentRecordReader {
+    package func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument? {
+        try nextDocument().map(ReadDocument.whole)
+    }
+}
+
+/// A document as `DocumentRecordReader.nextDocument(streamingTo:)` read it.
+package enum ReadDocument {
+    /// Its records went to the stream; its text was `bytes` long.
+    case streamed(bytes: Int)
+    /// The document, whole.
+    case whole(SourceDocument)
+}
+
+/// Takes a document's records while its reader scans them (docs/documents.md#large-documents):
+/// each element once it is complete, so that its source values are freed before the next are
+/// read. An element is complete before its parent is: it takes its parent's key from the fields
+/// its parent had when the element's array began.
+package protocol DocumentStream: AnyObject {
+    /// A new document, whose text `root` holds.
+    func begin(_ root: SourceRecord)
+    /// The object `slot` (an element's index in the document; nil for the root) of shape node
+    /// `node`, element `position` of its array in `parent`, has its first array of children
+    /// next; `fields` are those read so far.
+    func childrenFollow(_ slot: Int?, node: Int, parent: Int?, position: Int, fields: SourceRecord)
+    /// Element `slot` is complete, and its children are. False when its key is not the one its
+    /// children took (a key field after their array): the document must be read whole.
+    func element(_ slot: Int, node: Int, parent: Int?, position: Int, record: SourceRecord) -> Bool
+    /// The root is complete, and with it the document, whose elements' pointers are `pointers`.
+    /// False as for `element`.
+    func root(_ record: SourceRecord, pointers: PointerTable) -> Bool
 }
 
 /// A document reader that can cut its input, at document boundaries, into parts that other

@@ -1,0 +1,170 @@
+import Foundation
+import XCTest
+@testable import ImporterCore
+import ImporterFormats
+
+/// A document prepared while its reader scans it (each element once it is complete) gives its
+/// chunks exactly what the same document read whole gives: records, numbers, rejections with
+/// their messages and problems, pointers and document ends, under both document policies.
+final class DocumentStreamingTests: XCTestCase {
+    private static let order = #""placedAt":"2026-03-02T09:15:00Z","customer":"Ada","currency":{"code":"EUR"}"#
+    private static func adjustment(_ number: Int, amount: String = "1.5") -> String {
+        #"{"_id":{"$oid":"65f1a2b3c4d5e6f70819\#(String(format: "%04d", number))"},"kind":"tax","amount":\#(amount)}"#
+    }
+
+    /// Each with what it tries, and whether it can be streamed.
+    private static let documents: [(text: String, streamed: Bool)] = [
+        // Valid, its key first.
+        (
+            #"{"orderId":"A1",\#(order),"lines":[{"sku":"T","quantity":2,"price":4.5,"adjustments":[\#(adjustment(1))]},{"sku":"C","quantity":1,"price":12,"adjustments":[]}]}"#,
+            true
+        ),
+        // A line of quantity 0 with an adjustment under it, then a valid line.
+        (
+            #"{"orderId":"A2",\#(order),"lines":[{"sku":"T","quantity":0,"price":4.5,"adjustments":[\#(adjustment(2))]},{"sku":"K","quantity":1,"price":3,"adjustments":[\#(adjustment(3))]}]}"#,
+            true
+        ),
+        // The order invalid after its lines: they were prepared before it ended.
+        (
+            #"{"orderId":"A3",\#(order),"lines":[{"sku":"T","quantity":1,"price":1,"adjustments":[\#(adjustment(4))]}],"status":"lost"}"#,
+            true
+        ),
+        // An unknown field before the lines: the order's map rejects it from the start.
+        (#"{"orderId":"A4","bogus":1,\#(order),"lines":[{"sku":"T","quantity":1,"price":1}]}"#, true),
+        // An adjustment with an amount that is not a number, and a line after it.
+        (
+            #"{"orderId":"A5",\#(order),"lines":[{"sku":"T","quantity":1,"price":1,"adjustments":[\#(adjustment(5, amount: "\"x\""))]},{"sku":"U","quantity":2,"price":2}]}"#,
+            true
+        ),
+        // Two documents of many lines, positions of two digits.
+        (
+            #"{"orderId":"A6",\#(order),"lines":["#
+                + (0..<23).map { #"{"sku":"S\#($0)","quantity":\#($0 % 7),"price":1}"# }
+                .joined(separator: ",") + "]}",
+            true
+        ),
+        // The same adjustment id twice in one document: a key-stage matter, prepared alike.
+        (
+            #"{"orderId":"A7",\#(order),"lines":[{"sku":"T","quantity":1,"price":1,"adjustments":[\#(adjustment(7)),\#(adjustment(7))]}]}"#,
+            true
+        ),
+        // Not JSON at its end: declined after its lines were read.
+        (#"{"orderId":"A8",\#(order),"lines":[{"sku":"T","quantity":1,"price":1}]"#, false),
+        // The key after the lines: its lines took none, so the document is read whole.
+        (#"{\#(order),"lines":[{"sku":"T","quantity":1,"price":1}],"orderId":"A9"}"#, false),
+    ]
+
+    func testAStreamedDocumentGivesItsChunksWhatTheDocumentReadWholeGives() throws {
+        for policy in ["whole", "partial"] {
+            let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
+            // One document at a time, each with a preparer of its own.
+            for (index, document) in Self.documents.enumerated() {
+                let single = try Fixture(policy: policy, documents: [document.text])
+                let (streamed, count) = try single.streamed()
+                XCTAssertEqual(count, document.streamed ? 1 : 0, "document \(index + 1), \(policy)")
+                XCTAssertEqual(streamed, try single.whole(), "document \(index + 1), \(policy)")
+            }
+            // All of them in one part: once a document cannot be streamed, the next are read whole.
+            let (streamed, count) = try fixture.streamed()
+            XCTAssertEqual(count, 7, policy)
+            XCTAssertEqual(streamed, try fixture.whole(), policy)
+        }
+    }
+
+    func testTheChunksDescribeWhatTheyHold() throws {
+        // The comparison above compares what it should: the rejections of order A2 are there.
+        let described = try Fixture(policy: "partial", documents: [Self.documents[1].text]).whole()
+        XCTAssertTrue(described.contains("/lines/0: quantity: 0 is below the minimum 1"), described)
+        XCTAssertTrue(described.contains("pointer /lines/1/adjustments/0"), described)
+        XCTAssertTrue(described.contains("listed false"), described)
+    }
+
+    /// The Orders model and a pipeline of one NDJSON document source over `documents`.
+    private final class Fixture {
+        let directory = NSTemporaryDirectory() + "streaming-" + UUID().uuidString
+        let source: SourceConfig
+        let path: String
+        let inputs: [RunInput]
+        let root: Int
+
+        init(policy: String, documents: [String]) throws {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            path = directory + "/orders.ndjson"
+            try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+            let model = StageFixture.root.appendingPathComponent("SampleData/Orders/Model/v1.yaml").path
+            let pipeline = """
+                model: \(model)
+                sources:
+                  - entity: Order
+                    path: \(path)
+                    documents: \(policy)
+                    map: { fields: { currency: currency.code } }
+                    children:
+                      lines:
+                        entity: Line
+                        parent: order
+                        position: lineNo
+                        children:
+                          adjustments:
+                            entity: Adjustment
+                            parent: line
+                            map: { rename: { _id: adjustmentId } }
+                destination: { path: \(directory)/store.sqlite }
+                """
+            let config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
+            source = config.sources[0]
+            inputs = try RunInput.ordered(config, try ModelLoader.loadFile(model), nil)
+            root = try XCTUnwrap(inputs.firstIndex { $0.document?.node == 0 })
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        private func reader() throws -> DocumentRecordReader {
+            try XCTUnwrap(ReaderFactory.makeReader(source: source, path: path) as? DocumentRecordReader)
+        }
+
+        private func preparer() throws -> (DocumentPreparer, [ParsedChunk]) {
+            let preparer = try DocumentPreparer(inputs: inputs, root: root, file: directory + "/pipeline.yaml")
+            let handback = Handback<[PreparedRecord]>()
+            return (preparer, preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: handback) })
+        }
+
+        /// Every document read whole, then prepared.
+        func whole() throws -> String {
+            let reader = try reader()
+            var (preparer, chunks) = try preparer()
+            while let document = try reader.nextDocument() { preparer.prepare(document, into: &chunks) }
+            return Self.describe(chunks)
+        }
+
+        /// Every document streamed as the part parsers stream them; and how many were.
+        func streamed() throws -> (String, Int) {
+            let reader = try reader()
+            let (preparer, chunks) = try preparer()
+            let streamer = DocumentStreamer(preparer: preparer, chunks: chunks)
+            var count = 0
+            while let read = try reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
+                switch read {
+                case .streamed: count += 1
+                case .whole(let document): preparer.prepare(document, into: &streamer.chunks)
+                }
+            }
+            return (Self.describe(streamer.chunks), count)
+        }
+
+        static func describe(_ chunks: [ParsedChunk]) -> String {
+            chunks.enumerated().map { node, chunk in
+                let records = chunk.records.enumerated().map { position, record in
+                    "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: record.raw, as: UTF8.self)) \(record.values) pointer \(chunk.pointers[position])"
+                }
+                let rejects = chunk.rejects.map { reject in
+                    let rejection = reject.rejection
+                    let problems = rejection.problems.map { "\($0.pointer): \($0.rejection.message)" }
+                    return
+                        "reject \(reject.ordinal) line \(reject.line) at \(reject.byteOffset) \(String(decoding: reject.raw, as: UTF8.self)) key \(String(describing: reject.key)) \(rejection.stage) \(rejection.reason) \(rejection.field ?? "-") \(rejection.message) problems \(problems) listed \(reject.listed)"
+                }
+                return (["node \(node) ends \(chunk.documentEnds)"] + records + rejects).joined(separator: "\n")
+            }.joined(separator: "\n")
+        }
+    }
+}
