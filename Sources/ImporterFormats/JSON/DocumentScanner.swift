@@ -112,7 +112,7 @@ struct DocumentScanner {
             stream?.begin(root)
             cursor.skipSpace()
             guard cursor.peek == 123,  // {
-                let fields = record(&cursor, node: 0, slot: nil, walk: &walk)
+                let fields = record(&cursor, node: 0, slot: nil, parent: nil, position: 0, walk: &walk)
             else {
                 keys.removeAll(keepingCapacity: true)
                 pathValues.removeAll(keepingCapacity: true)
@@ -163,9 +163,10 @@ struct DocumentScanner {
     // MARK: Records
 
     /// The fields of the object at the cursor, a record of `node` (element `slot` of the walk,
-    /// nil for the root), after adding its children's elements; the cursor moves past it.
+    /// element `position` of its array in element `parent`; nil for the root), after adding its
+    /// children's elements; the cursor moves past it.
     private mutating func record(
-        _ cursor: inout JSONCursor, node: Int, slot: Int?, walk: inout Walk
+        _ cursor: inout JSONCursor, node: Int, slot: Int?, parent: Int?, position: Int, walk: inout Walk
     ) -> (names: [String], values: [FieldValue])? {
         let plan = plans![node]
         let keyBase = keys.count, pathBase = pathValues.count
@@ -196,10 +197,7 @@ struct DocumentScanner {
                             announced = true
                             guard let fields = fieldsSoFar(keyBase: keyBase, childMask: childMask, values, cursor)
                             else { return nil }
-                            let element = slot.map { walk.elements[$0] }
-                            stream.childrenFollow(
-                                slot, node: node, parent: element?.parent, position: element?.position ?? 0,
-                                fields: fields)
+                            stream.childrenFollow(slot, node: node, parent: parent, position: position, fields: fields)
                         }
                         guard cursor.peek == 91,  // [
                             elements(
@@ -268,13 +266,17 @@ struct DocumentScanner {
         while true {
             guard cursor.peek == 123 else { return false }  // an element that is not an object
             let start = cursor.i
-            walk.elements.append(
-                DocumentElement(
-                    node: node, parent: parent, position: position,
-                    record: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: [])))
+            // An element is numbered by its pointer's place; streamed, it needs no other.
             walk.pointers.append(position: position, of: arrayPointer, under: parent)
-            let slot = walk.elements.count - 1
-            guard let fields = record(&cursor, node: node, slot: slot, walk: &walk) else {
+            let slot = walk.pointers.count - 1
+            if walk.stream == nil {
+                walk.elements.append(
+                    DocumentElement(
+                        node: node, parent: parent, position: position,
+                        record: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: [])))
+            }
+            guard let fields = record(&cursor, node: node, slot: slot, parent: parent, position: position, walk: &walk)
+            else {
                 return false
             }
             let raw = walk.document.raw

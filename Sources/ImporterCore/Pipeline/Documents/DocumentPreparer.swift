@@ -231,6 +231,13 @@ final class DocumentPreparer {
             defer { next[node] += 1 }
             return next[node]
         }
+        // Room for a large document's records at once: grown by doubling, a chunk's array can
+        // hold nearly twice their memory.
+        for node in chunks.indices {
+            let needed = chunks[node].records.count + origins.count { $0.node == node }
+            let capacity = chunks[node].records.capacity
+            if needed > capacity { chunks[node].records.reserveCapacity(max(needed, capacity * 2)) }
+        }
         let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
         if rootRejected || (policy == .whole && !problems.isEmpty) {
             rejectWhole(prepared.origins, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
