@@ -77,6 +77,10 @@ final class DocumentStreamingTests: XCTestCase {
         XCTAssertTrue(described.contains("/lines/0: quantity: 0 is below the minimum 1"), described)
         XCTAssertTrue(described.contains("pointer /lines/1/adjustments/0"), described)
         XCTAssertTrue(described.contains("listed false"), described)
+        // The second line's adjustment is the document's second Adjustment: numbered 1, after the
+        // one rejected with the first line (numbered 0), as the key stage and checkpoints read it.
+        XCTAssertTrue(described.contains("reject 0 line 1 at 153  key nil"), described)
+        XCTAssertTrue(described.contains(#"record 1 line 1 at 274 {"_id""#), described)
     }
 
     /// The Orders model and a pipeline of one NDJSON document source over `documents`.
