@@ -19,6 +19,8 @@ final class DocumentPreparer {
         /// The node's key attributes, kept of each record for its children; empty for a node
         /// without children.
         let keyIndicesForChildren: [Int]
+
+        var hasChildren: Bool { !keyIndicesForChildren.isEmpty }
     }
 
     /// What a thread needs to make its own preparer for a document source.
@@ -60,12 +62,32 @@ final class DocumentPreparer {
         }
     }
 
-    /// Prepares `document` into the chunks of its nodes' inputs (`chunks[node]`), and marks its
-    /// end in each of them.
+    /// Prepares `document`, read whole, into the chunks of its nodes' inputs (`chunks[node]`),
+    /// and marks its end in each of them: as `DocumentStreamer` prepares a document while it is
+    /// read, each element after its parent here, dropping each one's source values once it is
+    /// prepared (a large document's records would otherwise be held twice until its end).
     func prepare(_ document: consuming SourceDocument, into chunks: inout [ParsedChunk]) {
-        var prepared = PreparedDocument(root: document.root, capacity: document.elements.count)
-        prepareRecords(of: &document, into: &prepared, chunks: chunks)
-        finish(prepared, pointers: document.pointers, into: &chunks)
+        let streamer = DocumentStreamer(preparer: self, chunks: [])
+        swap(&streamer.chunks, &chunks)
+        defer { swap(&streamer.chunks, &chunks) }
+        streamer.begin(document.root)
+        if plans[0].hasChildren {
+            streamer.childrenFollow(nil, node: 0, parent: nil, position: 0, fields: document.root)
+        }
+        for index in document.elements.indices {
+            let node = document.elements[index].node, parent = document.elements[index].parent
+            let position = document.elements[index].position
+            if plans[node].hasChildren {
+                streamer.childrenFollow(
+                    index, node: node, parent: parent, position: position, fields: document.elements[index].record)
+            }
+            let complete = streamer.element(
+                index, node: node, parent: parent, position: position, record: document.elements[index].record)
+            assert(complete, "read whole, an element's children take the key it has")
+            document.elements[index].record.values = []
+        }
+        let complete = streamer.root(document.root, pointers: document.pointers)
+        assert(complete, "read whole, the root's children take the key it has")
     }
 
     /// Whether documents are prepared as they are read (`DocumentStreamer`): until one turns out
@@ -90,17 +112,10 @@ final class DocumentPreparer {
         /// a rejected element.
         var outcomes: [RecordPreparer.Outcome?] = []
 
-        init(root: SourceRecord, capacity: Int) {
-            origins.reserveCapacity(capacity + 1)
-            outcomes.reserveCapacity(capacity + 1)
+        init(root: SourceRecord) {
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw))
             outcomes.append(nil)
-        }
-
-        mutating func append(_ origin: Origin, _ outcome: RecordPreparer.Outcome?) {
-            origins.append(origin)
-            outcomes.append(Self.withoutFields(outcome))
         }
 
         /// Sets the record at `index`, which may come before those above it: an element ends
@@ -119,53 +134,6 @@ final class DocumentPreparer {
         static func withoutFields(_ outcome: RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
             guard case .prepared(let record, let fields)? = outcome, !fields.isEmpty else { return outcome }
             return .prepared(record, fields: [])
-        }
-    }
-
-    /// Prepares the records of `document` in order, each element after its parent, dropping
-    /// each one's source values once it is prepared: a large document's records would
-    /// otherwise be held twice until its end.
-    private func prepareRecords(
-        of document: inout SourceDocument, into prepared: inout PreparedDocument, chunks: [ParsedChunk]
-    ) {
-        // Each record's number in its chunk, in the order they are added.
-        var next = chunks.map(\.count)
-        // Per record: the fields of its key, which its children take (none for a node without
-        // children); nil when rejected.
-        var keyFields: [[FieldValue]?] = []
-        keyFields.reserveCapacity(document.elements.count + 1)
-        func keep(_ outcome: RecordPreparer.Outcome?, node: Int) {
-            keyFields.append(outcome.flatMap { self.keyFields(of: $0, node: node) })
-        }
-        let root = preparers[0].outcome(of: document.root, ordinal: next[0])
-        next[0] += 1
-        document.root.values = []
-        keep(root, node: 0)
-        prepared.outcomes[0] = PreparedDocument.withoutFields(root)
-        // The fields an element is given (its parent's key, its position): one buffer for all.
-        var assigning: [(index: Int, field: FieldValue)] = []
-        assigning.reserveCapacity(3)
-        // By index: copying each element would retain every array it holds.
-        for index in document.elements.indices {
-            let parentSlot = document.elements[index].parent.map { $0 + 1 } ?? 0
-            let node = document.elements[index].node
-            // Numbered as it will be added to its chunk, prepared or not.
-            let ordinal = next[node]
-            next[node] += 1
-            var outcome: RecordPreparer.Outcome?
-            if let parentKey = keyFields[parentSlot] {
-                assign(parentKey, position: document.elements[index].position, node: node, to: &assigning)
-                outcome = preparers[node].outcome(
-                    of: document.elements[index].record, ordinal: ordinal, assigning: assigning)
-            }
-            document.elements[index].record.values = []
-            keep(outcome, node: node)
-            let record = document.elements[index].record
-            prepared.append(
-                .init(
-                    node: node, parent: parentSlot, line: record.line, byteOffset: record.byteOffset,
-                    raw: record.raw),
-                outcome)
         }
     }
 

@@ -18,11 +18,11 @@ final class DocumentStreamer: DocumentStream {
     init(preparer: DocumentPreparer, chunks: [ParsedChunk]) {
         self.preparer = preparer
         self.chunks = chunks
-        prepared = .init(root: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: []), capacity: 0)
+        prepared = .init(root: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: []))
     }
 
     func begin(_ root: SourceRecord) {
-        prepared = .init(root: root, capacity: 0)
+        prepared = .init(root: root)
         rootKey = nil
         keys.removeAll(keepingCapacity: true)
         next = chunks.map(\.count)

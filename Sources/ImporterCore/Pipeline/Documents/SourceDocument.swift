@@ -46,12 +46,6 @@ package protocol DocumentRecordReader: RecordReader {
     func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument?
 }
 
-extension DocumentRecordReader {
-    package func nextDocument(streamingTo stream: DocumentStream?) throws -> ReadDocument? {
-        try nextDocument().map(ReadDocument.whole)
-    }
-}
-
 /// A document as `DocumentRecordReader.nextDocument(streamingTo:)` read it.
 package enum ReadDocument {
     /// Its records went to the stream; its text was `bytes` long.
