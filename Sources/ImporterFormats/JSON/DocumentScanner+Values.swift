@@ -24,6 +24,7 @@ extension DocumentScanner {
         case 123, 91:  // { [
             // A wrapper is read once, checked as it is read; anything else is skipped, then kept
             // as its text.
+            if let value = plainWrapper(cursor: &cursor) { return value }
             if Self.mayBeWrapper(cursor, at: start) {
                 var inner = cursor
                 switch wrapped(&inner) {
@@ -41,6 +42,71 @@ extension DocumentScanner {
                     decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
         default:
             return scalar(&cursor)
+        }
+    }
+
+    /// The value of the commonest wrappers, read in one pass: one member holding a string
+    /// (`{"$oid": "…"}`, `{"$date": "…"}`, `{"$numberDecimal": "…"}`…), or a `$date` holding
+    /// `{"$numberLong": "…"}`; the value `wrapped` gives them, its text UTF-8 (its key is one of
+    /// those and its string is checked). Nil, with the cursor left, for anything else.
+    mutating func plainWrapper(cursor: inout JSONCursor) -> FieldValue? {
+        var probe = cursor
+        guard let (key, text) = plainMember(&probe) else { return nil }
+        let value: FieldValue
+        if let text {
+            switch Self.wrapperKey(key, probe) {
+            case .text: value = .text(text)
+            case .number: value = .number(text)
+            case .double: value = Double(text)?.isFinite == true ? .number(text) : .text(text)
+            case .date: value = .text(text)
+            case nil: return nil
+            }
+        } else {
+            // {"$date": {"$numberLong": "…"}}: the member is an object, at the probe.
+            guard Self.wrapperKey(key, probe) == .date, let (inner, millis) = plainMember(&probe), let millis,
+                inner.count == 11, Self.wrapperKey(inner, probe) == .number,  // $numberLong
+                let count = Int64(millis)
+            else { return nil }
+            value = .text(ExtendedJSON.isoText(millisecondsSinceEpoch: count))
+            probe.skipSpace()
+            guard probe.take(125) else { return nil }  // }
+        }
+        cursor = probe
+        return value
+    }
+
+    /// An object's first member at the cursor, when its key starts with `$`: the key and its
+    /// string, the cursor past the object's `}`; or, for a member holding an object, the key
+    /// and nil, the cursor at that object. Nil for anything else.
+    private mutating func plainMember(_ cursor: inout JSONCursor) -> (key: Range<Int>, text: String?)? {
+        guard cursor.take(123) else { return nil }  // {
+        cursor.skipSpace()
+        guard cursor.peek == 34, cursor.i + 1 < cursor.count, cursor.base[cursor.i + 1] == 36,  // "$
+            let key = cursor.plainKey()
+        else { return nil }
+        if cursor.peek == 123 { return (key, nil) }
+        guard cursor.peek == 34, let text = string(&cursor) else { return nil }
+        cursor.skipSpace()
+        guard cursor.take(125) else { return nil }  // }
+        return (key, text)
+    }
+
+    private enum WrapperKind { case text, number, double, date }
+
+    /// What a wrapper key holding a string stands for (as `wrapped` reads it).
+    private static func wrapperKey(_ key: Range<Int>, _ cursor: JSONCursor) -> WrapperKind? {
+        func equals(_ name: StaticString) -> Bool {
+            key.count == name.utf8CodeUnitCount && memcmp(cursor.base + key.lowerBound, name.utf8Start, key.count) == 0
+        }
+        switch key.count {
+        case 4: return equals("$oid") ? .text : nil
+        case 5: return equals("$uuid") ? .text : equals("$date") ? .date : nil
+        case 7: return equals("$symbol") ? .text : nil
+        case 10: return equals("$numberInt") ? .number : nil
+        case 11: return equals("$numberLong") ? .number : nil
+        case 13: return equals("$numberDouble") ? .double : nil
+        case 14: return equals("$numberDecimal") ? .number : nil
+        default: return nil
         }
     }
 

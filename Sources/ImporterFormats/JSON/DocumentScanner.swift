@@ -12,14 +12,23 @@ import ImporterCore
 /// One scanner serves one thread.
 struct DocumentScanner {
     /// What the scanner looks for in the objects of one shape node (a class: a record takes
-    /// it with one retain).
+    /// it with one retain; constants, so reading them needs no exclusivity check).
     private final class Plan {
         /// The node's children: each one's array key, node, and array pointer (`/towns`).
-        var childKeys: [[UInt8]] = []
-        var childNodes: [Int] = []
-        var childPointers: [[UInt8]] = []
+        let childKeys: [[UInt8]]
+        let childNodes: [Int]
+        let childPointers: [[UInt8]]
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
-        var paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])] = []
+        let paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+
+        init(
+            childKeys: [[UInt8]], childNodes: [Int], childPointers: [[UInt8]],
+            paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+        ) {
+            (self.childKeys, self.childNodes, self.childPointers, self.paths) = (
+                childKeys, childNodes, childPointers, paths
+            )
+        }
     }
 
     /// Per shape node; nil when the shape needs the tree path (a dotted array path, say).
@@ -42,30 +51,31 @@ struct DocumentScanner {
     init(shape: DocumentShape) {
         var plans: [Plan]? = []
         for node in shape.nodes {
-            let plan = Plan()
+            var childKeys: [[UInt8]] = [], childPointers: [[UInt8]] = []
+            var paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])] = []
             for child in node.children {
                 let path = shape.nodes[child].arrayPath
                 guard path.count == 1 else {
                     plans = nil
                     break
                 }
-                plan.childKeys.append(Array(path[0].utf8))
-                plan.childNodes.append(child)
-                plan.childPointers.append(Array(("/" + JSONPointer.escaped(path[0])).utf8))
+                childKeys.append(Array(path[0].utf8))
+                childPointers.append(Array(("/" + JSONPointer.escaped(path[0])).utf8))
             }
             for name in node.valuePaths {
                 let keys = name.split(separator: ".").map { Array($0.utf8) }
                 // A path through a child's array, an empty one, one named twice, or over 64
                 // paths: the tree path.
-                if keys.isEmpty || plan.childKeys.contains(keys[0]) || node.valuePaths.count > 64
-                    || plan.paths.contains(where: { $0.name == name })
+                if keys.isEmpty || childKeys.contains(keys[0]) || node.valuePaths.count > 64
+                    || paths.contains(where: { $0.name == name })
                 {
                     plans = nil
                     break
                 }
-                plan.paths.append((name, Array(name.utf8), keys))
+                paths.append((name, Array(name.utf8), keys))
             }
-            plans?.append(plan)
+            plans?.append(
+                Plan(childKeys: childKeys, childNodes: node.children, childPointers: childPointers, paths: paths))
         }
         if shape.nodes.count > 64 { plans = nil }
         self.plans = plans

@@ -15,14 +15,87 @@ final class DocumentKeys {
     }
 
     /// The document's keys so far, in order, with where each was read.
-    private(set) var noted: [(fingerprint: UInt64, location: RecordLocation)] = []
+    var noted: [(fingerprint: UInt64, location: RecordLocation)] { table.noted }
     var missing: [MissingReference] = []
-    /// `noted` by fingerprint, once a document holds more keys than are worth comparing one by
-    /// one: open addressing on the fingerprint itself (a uniform hash already), each slot
-    /// stamped with the document it belongs to, so that forgetting a document clears nothing.
-    private var slots: [Slot] = []
-    private var document: UInt32 = 1
-    private static let indexedFrom = 32
+    /// The keys, in one property: a call takes one exclusive access to it, not one per field.
+    private var table = Table()
+
+    /// Whether the document holds the key with `fingerprint`.
+    func contains(_ fingerprint: UInt64) -> Bool { table.location(of: fingerprint) != nil }
+
+    /// Notes the key with `fingerprint`; where the document held it before, if it did.
+    func note(_ fingerprint: UInt64, at location: RecordLocation) -> RecordLocation? {
+        table.note(fingerprint, at: location)
+    }
+
+    /// Forgets everything, for the next document.
+    func removeAll() {
+        missing.removeAll(keepingCapacity: true)
+        table.removeAll()
+    }
+
+    private struct Table {
+        var noted: [(fingerprint: UInt64, location: RecordLocation)] = []
+        /// `noted` by fingerprint, once a document holds more keys than are worth comparing
+        /// one by one: open addressing on the fingerprint itself (a uniform hash already), each
+        /// slot stamped with the document it belongs to, so that forgetting a document clears
+        /// nothing.
+        var slots: [Slot] = []
+        var document: UInt32 = 1
+        static let indexedFrom = 32
+
+        mutating func note(_ fingerprint: UInt64, at location: RecordLocation) -> RecordLocation? {
+            if let first = self.location(of: fingerprint) { return first }
+            noted.append((fingerprint, location))
+            if noted.count > Self.indexedFrom {
+                if noted.count * 2 > slots.count {
+                    rebuild()
+                } else if noted.count == Self.indexedFrom + 1 {
+                    for position in noted.indices { index(position) }
+                } else {
+                    index(noted.count - 1)
+                }
+            }
+            return nil
+        }
+
+        mutating func removeAll() {
+            noted.removeAll(keepingCapacity: true)
+            if document == .max {
+                slots = Array(repeating: Slot(), count: slots.count)
+                document = 0
+            }
+            document += 1
+        }
+
+        func location(of fingerprint: UInt64) -> RecordLocation? {
+            guard noted.count > Self.indexedFrom else {
+                return noted.first { $0.fingerprint == fingerprint }?.location
+            }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: fingerprint) & mask
+            while slots[slot].document == document {
+                if slots[slot].fingerprint == fingerprint { return noted[Int(slots[slot].noted)].location }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+
+        /// Slots for four times the keys noted, and every one of them in its slot.
+        private mutating func rebuild() {
+            var size = 64
+            while size < noted.count * 4 { size <<= 1 }
+            slots = Array(repeating: Slot(), count: size)
+            for position in noted.indices { index(position) }
+        }
+
+        private mutating func index(_ position: Int) {
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: noted[position].fingerprint) & mask
+            while slots[slot].document == document { slot = (slot + 1) & mask }
+            slots[slot] = Slot(fingerprint: noted[position].fingerprint, noted: Int32(position), document: document)
+        }
+    }
 
     private struct Slot {
         var fingerprint: UInt64 = 0
@@ -30,61 +103,5 @@ final class DocumentKeys {
         var noted: Int32 = 0
         /// The slot is empty unless this is the current `document`.
         var document: UInt32 = 0
-    }
-
-    /// Whether the document holds the key with `fingerprint`.
-    func contains(_ fingerprint: UInt64) -> Bool { location(of: fingerprint) != nil }
-
-    /// Notes the key with `fingerprint`; where the document held it before, if it did.
-    func note(_ fingerprint: UInt64, at location: RecordLocation) -> RecordLocation? {
-        if let first = self.location(of: fingerprint) { return first }
-        noted.append((fingerprint, location))
-        if noted.count > Self.indexedFrom {
-            if noted.count * 2 > slots.count {
-                rebuild()
-            } else if noted.count == Self.indexedFrom + 1 {
-                for position in noted.indices { index(position) }
-            } else {
-                index(noted.count - 1)
-            }
-        }
-        return nil
-    }
-
-    /// Forgets everything, for the next document.
-    func removeAll() {
-        noted.removeAll(keepingCapacity: true)
-        missing.removeAll(keepingCapacity: true)
-        if document == .max {
-            slots = Array(repeating: Slot(), count: slots.count)
-            document = 0
-        }
-        document += 1
-    }
-
-    private func location(of fingerprint: UInt64) -> RecordLocation? {
-        guard noted.count > Self.indexedFrom else { return noted.first { $0.fingerprint == fingerprint }?.location }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: fingerprint) & mask
-        while slots[slot].document == document {
-            if slots[slot].fingerprint == fingerprint { return noted[Int(slots[slot].noted)].location }
-            slot = (slot + 1) & mask
-        }
-        return nil
-    }
-
-    /// Slots for four times the keys noted, and every one of them in its slot.
-    private func rebuild() {
-        var size = 64
-        while size < noted.count * 4 { size <<= 1 }
-        slots = Array(repeating: Slot(), count: size)
-        for position in noted.indices { index(position) }
-    }
-
-    private func index(_ position: Int) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: noted[position].fingerprint) & mask
-        while slots[slot].document == document { slot = (slot + 1) & mask }
-        slots[slot] = Slot(fingerprint: noted[position].fingerprint, noted: Int32(position), document: document)
     }
 }
