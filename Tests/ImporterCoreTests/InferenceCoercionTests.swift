@@ -60,6 +60,21 @@ final class InferenceCoercionTests: XCTestCase {
         }
     }
 
+    func testPlainDecimalsAreJudgedAsTheShapeAndCoercionJudgeThem() {
+        let texts = Self.texts + [
+            "12.25", "-0.0", "+01.5", "0.000", "1.5e3", "1..5", "-.5", "1.5 ", " 1.5", "1.-5", "+.5", "1.5.", "-",
+            String(repeating: "9", count: 300) + ".5", String(repeating: "9", count: 301) + ".5", "0" + "1.25",
+        ]
+        var judged = 0
+        for text in texts {
+            guard let plain = NumberShape.plainDecimal(text) else { continue }
+            judged += 1
+            let shape = NumberShape(text)
+            XCTAssertEqual(plain, !shape.leadingZero && !shape.oversizedInteger && accepts(text, .double), text)
+        }
+        XCTAssertEqual(judged, 9)
+    }
+
     func testEqualValuesHashEqual() {
         XCTAssertEqual(KeyHash.of("+5").hash, KeyHash.of(" 5").hash)
         XCTAssertEqual(KeyHash.of("2024-06-01T10:00:00Z").hash, KeyHash.of("2024-06-01T12:00:00+02:00").hash)

@@ -62,8 +62,12 @@ struct TypeCandidates {
         }
         integer = false
         if double {
-            let shape = NumberShape(text)
-            double = !shape.leadingZero && !shape.oversizedInteger && accepts(field, .double)
+            if let plain = NumberShape.plainDecimal(text) {
+                double = plain
+            } else {
+                let shape = NumberShape(text)
+                double = !shape.leadingZero && !shape.oversizedInteger && accepts(field, .double)
+            }
         }
         if boolean {
             boolean = accepts(field, .boolean)
@@ -165,5 +169,26 @@ struct NumberShape {
         }
         leadingZero = first == 48 && second >= 48 && second <= 57
         oversizedInteger = !sawOther && digits > 18 && Int64(text.filter { $0 != " " && $0 != "\t" }) == nil
+    }
+
+    /// For the commonest double's text, `[+-]?digits.digits` with at most 300 digits before the
+    /// point, whether a double column holds it (without a leading zero: `0.5` yes, `01.5` no),
+    /// as `init` and coercion would judge it (such text is always a finite double); nil for
+    /// any other text, which they judge.
+    static func plainDecimal(_ text: String) -> Bool? {
+        var text = text
+        return text.withUTF8 { bytes -> Bool? in
+            var index = 0
+            if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 { index += 1 }
+            let integerStart = index
+            while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
+            let integerDigits = index - integerStart
+            guard integerDigits > 0, integerDigits <= 300, index < bytes.count, bytes[index] == 46 else { return nil }
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
+            guard index == bytes.count, index > fractionStart else { return nil }
+            return !(integerDigits > 1 && bytes[integerStart] == 48)
+        }
     }
 }
