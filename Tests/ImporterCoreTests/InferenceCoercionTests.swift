@@ -61,10 +61,11 @@ final class InferenceCoercionTests: XCTestCase {
     }
 
     func testPlainDecimalsAreJudgedAsTheShapeAndCoercionJudgeThem() {
-        let texts = Self.texts + [
-            "12.25", "-0.0", "+01.5", "0.000", "1.5e3", "1..5", "-.5", "1.5 ", " 1.5", "1.-5", "+.5", "1.5.", "-",
-            String(repeating: "9", count: 300) + ".5", String(repeating: "9", count: 301) + ".5", "0" + "1.25",
-        ]
+        let texts =
+            Self.texts + [
+                "12.25", "-0.0", "+01.5", "0.000", "1.5e3", "1..5", "-.5", "1.5 ", " 1.5", "1.-5", "+.5", "1.5.", "-",
+                String(repeating: "9", count: 300) + ".5", String(repeating: "9", count: 301) + ".5", "0" + "1.25",
+            ]
         var judged = 0
         for text in texts {
             guard let plain = NumberShape.plainDecimal(text) else { continue }

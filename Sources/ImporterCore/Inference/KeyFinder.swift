@@ -61,7 +61,7 @@ struct KeyFinder {
         let candidates = Array(
             never.filter { keyTypes.contains(entity.attributes[$0].type) }.prefix(Self.maximumPairColumns))
         guard candidates.count >= 2 else { return nil }
-        let distinct = candidates.map { HashSet64.distinctCount(hashes($0), count: records) }
+        let distinct = candidates.map { HashSet64.distinctCount(hashes($0)) }
         var pairs: [(width: Int, a: Int, b: Int)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {

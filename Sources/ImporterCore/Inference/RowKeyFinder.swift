@@ -50,7 +50,7 @@ struct RowKeyFinder {
 
     /// Distinct combinations of `fields` among records where none is null.
     private func distinct(_ fields: [Int]) -> Int {
-        HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null }, count: entity.profile.records)
+        HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null })
     }
 
     /// The records' hashes of `fields` together (`KeyHash.null` where one is null); of the
@@ -78,25 +78,24 @@ struct RowKeyFinder {
     ///
     /// Each implication is checked first on every n-th record (at most `sampleSize`): a value
     /// that goes with two there does in the whole, so most candidates are turned down without
-    /// reading every record, and a check of the whole stops at the first value that goes with two.
+    /// reading every record; each check stops at the first value that goes with two.
     private func smallest(_ fields: [Int]) -> (kept: [Int], leftOut: [(field: Int, impliedBy: Int)]) {
         var kept = fields
         var leftOut: [(field: Int, impliedBy: Int)] = []
         let records = entity.profile.records
         let stride = max(1, records / Self.sampleSize)
         let sample = Array(Swift.stride(from: 0, to: records, by: stride))
-        var sampled: [Int: Int] = [:]
-        func sampledValues(_ field: Int) -> Int {
-            if let count = sampled[field] { return count }
-            let count = HashSet64.distinctCount(combined([field], rows: sample), count: sample.count)
-            sampled[field] = count
-            return count
+        var sampled: [Int: [UInt64]] = [:]
+        func sampledHashes(_ field: Int) -> [UInt64] {
+            if let hashes = sampled[field] { return hashes }
+            let hashes = combined([field], rows: sample)
+            sampled[field] = hashes
+            return hashes
         }
         // Each value of `implier` goes with one value of `field` in the data (a carrier code
         // and its name, a timestamp and its month): `field` adds nothing to a key with `implier`.
         let implies = { (implier: Int, field: Int) in
-            sampledValues(implier)
-                == HashSet64.distinctCount(combined([implier, field], rows: sample), count: sample.count)
+            Self.determines(sampledHashes(implier), sampledHashes(field))
                 && Self.determines(hashes(implier), hashes(field))
         }
         let candidates = fields.prefix(Self.maximumFields).filter {
@@ -119,20 +118,8 @@ struct RowKeyFinder {
     /// Whether each value of `implier` goes with one value of `field` (hashes of records
     /// without nulls); stops at the first that goes with two.
     private static func determines(_ implier: [UInt64], _ field: [UInt64]) -> Bool {
-        var size = 16
-        while size < implier.count * 2 { size <<= 1 }
-        var keys = [UInt64](repeating: 0, count: size), values = [UInt64](repeating: 0, count: size)
-        let mask = size - 1
-        for (key, value) in zip(implier, field) {
-            var index = Int(truncatingIfNeeded: key) & mask
-            while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
-            if keys[index] == 0 {
-                keys[index] = key
-                values[index] = value
-            } else if values[index] != value {
-                return false
-            }
-        }
+        var check = ImplicationCheck()
+        for (key, value) in zip(implier, field) where !check.add(key, value) { return false }
         return true
     }
 
