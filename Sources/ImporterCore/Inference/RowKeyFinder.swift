@@ -50,7 +50,8 @@ struct RowKeyFinder {
 
     /// Distinct combinations of `fields` among records where none is null.
     private func distinct(_ fields: [Int]) -> Int {
-        HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null })
+        // The fields a row key is made of are unique together, usually.
+        HashSet64.distinctCount(combined(fields).filter { $0 != KeyHash.null }, expectingUnique: true)
     }
 
     /// The records' hashes of `fields` together (`KeyHash.null` where one is null); of the
@@ -61,11 +62,15 @@ struct RowKeyFinder {
         var result = rows.map { $0.map { first[$0] } } ?? first
         for field in fields.dropFirst() {
             let hashes = columns[entity.attributes[field].column!].hashes
-            for index in result.indices {
-                let hash = hashes[rows?[index] ?? index]
-                result[index] =
-                    result[index] == KeyHash.null || hash == KeyHash.null
-                    ? KeyHash.null : KeyHash.combine(result[index], hash)
+            result.withUnsafeMutableBufferPointer { result in
+                hashes.withUnsafeBufferPointer { hashes in
+                    for index in result.indices {
+                        let hash = hashes[rows.map { $0[index] } ?? index]
+                        result[index] =
+                            result[index] == KeyHash.null || hash == KeyHash.null
+                            ? KeyHash.null : KeyHash.combine(result[index], hash)
+                    }
+                }
             }
         }
         return result
@@ -118,9 +123,7 @@ struct RowKeyFinder {
     /// Whether each value of `implier` goes with one value of `field` (hashes of records
     /// without nulls); stops at the first that goes with two.
     private static func determines(_ implier: [UInt64], _ field: [UInt64]) -> Bool {
-        var check = ImplicationCheck()
-        for (key, value) in zip(implier, field) where !check.add(key, value) { return false }
-        return true
+        ImplicationCheck.holds(implier, field)
     }
 
     /// Whether every record holds the same value of `field`.
