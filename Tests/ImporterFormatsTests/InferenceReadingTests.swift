@@ -89,6 +89,69 @@ final class InferenceReadingTests: XCTestCase {
         XCTAssertEqual(two.columns[3].markerCounts, [0, 30_000 / 7 + 1, 0, 0])
     }
 
+    func testRowsProfiledAsCellsProfileAsRecordsDo() throws {
+        // The rows of a CSV file read as cells, on one thread and on two, profile as the records
+        // made of them do: every kind of cell and row, over more rows than one part.
+        var rows = ["id,price,flag,day,uuid,note,code"]
+        let notes = [
+            "plain", #""quoted, with a comma""#, #""he said ""hi""""#, "Ørsted", #""NA""#, "NA", "", #""""#, "NULL",
+            #"\N"#, "a|b",
+        ]
+        for index in 0..<20_000 {
+            let price = [String(Double(index) / 4), "NA", "0\(index % 10).5", "-\(index).25", "1e3"][index % 5]
+            let flag = index < 15_000 ? String(index % 2) : ["yes", "no", "1"][index % 3]
+            let day = index % 997 == 0 ? "2024-02-30" : "2024-06-\(String(format: "%02d", index % 28 + 1))"
+            let uuid = String(format: "%08x-d9cb-469f-a165-70867728950e", index)
+            let code = index % 11 == 0 ? #""007""# : String(index % 300)
+            rows.append(
+                [String(index), price, flag, day, uuid, notes[index % notes.count], code].joined(separator: ","))
+        }
+        rows.insert("1,2,3", at: 5_000)  // too few fields
+        rows.insert("", at: 6_000)  // a blank line
+        rows.insert(#"7,"x"y,1,2024-06-01,u,n,c"#, at: 7_000)  // text after a closing quote
+        let path = fixture.write("cells.csv", rows.joined(separator: "\n") + "\n")
+        // As records, on one thread: each record made, and its quoted markers read again.
+        let (_, csv, _, _) = try FormatSniffer.sniffWithEstimate(path: path, format: nil)
+        let options = try XCTUnwrap(csv)
+        var one = FileProfile(path: path, format: .csv, csv: options)
+        let reader = try CSVReader(path: path, options: options)
+        while let record = try reader.next() {
+            one.observe(record) { FileScanner.quotedMarkers(in: $0, options: options, path: path) }
+        }
+        XCTAssertEqual(one.records, 20_000)
+        for two in [
+            try FileScanner.profile(path: path, parallel: false), try FileScanner.profile(path: path, parallel: true),
+        ] {
+            compare(one, two)
+        }
+    }
+
+    /// The profiles `one` and `two` made of the same file are the same.
+    private func compare(_ one: FileProfile, _ two: FileProfile) {
+        XCTAssertEqual(two.records, one.records)
+        XCTAssertEqual(two.failures, 2)
+        XCTAssertEqual(two.failures, one.failures)
+        XCTAssertEqual(two.firstFailure, one.firstFailure)
+        XCTAssertEqual(two.columnNames, one.columnNames)
+        for (first, second) in zip(one.columns, two.columns) {
+            XCTAssertTrue(second.hashes == first.hashes, "hashes of \(first.name)")
+            XCTAssertEqual(second.markerCounts, first.markerCounts, first.name)
+            XCTAssertEqual(second.nulls, first.nulls, first.name)
+            XCTAssertEqual(second.textBytes, first.textBytes, first.name)
+            XCTAssertEqual(second.hasPipe, first.hasPipe, first.name)
+            // (The smallest and largest integer seen count only while every value is one: parts
+            // joined keep those of the rows before their first other value.)
+            let (a, b) = (first.types, second.types)
+            XCTAssertEqual(
+                [b.boolean, b.integer, b.double, b.uuid, b.string, b.booleanWord],
+                [a.boolean, a.integer, a.double, a.uuid, a.string, a.booleanWord], first.name)
+            XCTAssertEqual([Int(b.dates), b.count], [Int(a.dates), a.count], first.name)
+            if a.integer { XCTAssertEqual([b.minimum, b.maximum], [a.minimum, a.maximum], first.name) }
+        }
+        XCTAssertEqual(two.columns[5].markerCounts, [1818, 1818, 1818, 1818])
+        XCTAssertTrue(two.columns[5].hasPipe)
+    }
+
     func testJSONRecordsWithChangingFieldsProfileAlikeInParts() throws {
         var lines: [String] = []
         for index in 0..<20_000 {

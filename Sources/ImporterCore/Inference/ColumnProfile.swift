@@ -49,6 +49,21 @@ struct ColumnProfile {
         if case .text(let text) = field { textBytes += text.utf8.count }
     }
 
+    /// Records the value of this column in the next record, given as the UTF-8 bytes of a CSV
+    /// cell's text (its value is made only if a type candidate needs it); as `observe(.text)`.
+    mutating func observe(bytes: UnsafeBufferPointer<UInt8>, markers: Bool) {
+        if markers, let marker = NullMarkers.index(of: bytes) {
+            markerCounts[marker] += 1
+            hashes.append(NullMarkers.placeholder(marker))
+            return
+        }
+        let reading = KeyHash.of(bytes: bytes)
+        types.observe(bytes: bytes, form: reading.form)
+        hashes.append(reading.hash)
+        if reading.pipe { hasPipe = true }
+        textBytes += bytes.count
+    }
+
     /// Records a missing field (JSON), or a null.
     mutating func observeNull() {
         nulls += 1

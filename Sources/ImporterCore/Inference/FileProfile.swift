@@ -72,6 +72,51 @@ package struct FileProfile {
         if format == .json || format == .ndjson || record.values.count < columns.count { fillMissing(indices) }
     }
 
+    /// Adds the records `reader` reads (at most `limit`), as cells when it gives them
+    /// (`CellRecordReader`); how many it read.
+    package mutating func observeRecords(
+        of reader: RecordReader, upTo limit: Int? = nil, quotedCells: (SourceRecord) -> Set<Int>
+    ) throws -> Int {
+        var count = 0
+        let cells = reader as? CellRecordReader
+        while limit.map({ count < $0 }) ?? true {
+            if let cells {
+                guard let read = try cells.nextCells({ observe($0) }) else { break }
+                if case .record(let record) = read { observe(record, quotedCells: quotedCells) }
+            } else {
+                guard let record = try reader.next() else { break }
+                observe(record, quotedCells: quotedCells)
+            }
+            count += 1
+        }
+        return count
+    }
+
+    /// Adds one CSV row given as cells (`CellRecordReader`): as `observe` of its record, a
+    /// quoted cell a value whatever its text, without making the values.
+    package mutating func observe(_ cells: RecordCells) {
+        let indices = columnIndices(for: cells.names)
+        var unescaped: [UInt8] = []
+        for position in cells.spans.indices {
+            let span = cells.spans[position]
+            let text = UnsafeBufferPointer(rebasing: cells.bytes[span.start..<span.end])
+            guard span.doubledQuotes else {
+                columns[indices[position]].observe(bytes: text, markers: !span.quoted)
+                continue
+            }
+            // A quote written twice stands for one.
+            unescaped.removeAll(keepingCapacity: true)
+            var index = 0
+            while index < text.count {
+                unescaped.append(text[index])
+                index += text[index] == cells.quote ? 2 : 1
+            }
+            unescaped.withUnsafeBufferPointer { columns[indices[position]].observe(bytes: $0, markers: false) }
+        }
+        records += 1
+        if cells.spans.count < columns.count { fillMissing(indices) }
+    }
+
     /// The column of each of `names`, adding columns not seen before.
     private mutating func columnIndices(for names: [String]) -> [Int] {
         if names == lastNames { return lastColumns }

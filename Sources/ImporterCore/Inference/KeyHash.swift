@@ -43,7 +43,8 @@ enum KeyHash {
         return Array(text.utf8).withUnsafeBufferPointer { of(bytes: $0) }
     }
 
-    private static func of(bytes all: UnsafeBufferPointer<UInt8>) -> Reading {
+    /// The reading of text given as its UTF-8 bytes.
+    static func of(bytes all: UnsafeBufferPointer<UInt8>) -> Reading {
         var start = 0, end = all.count
         while start < end, all[start] == 32 || all[start] == 9 { start += 1 }
         while end > start, all[end - 1] == 32 || all[end - 1] == 9 { end -= 1 }

@@ -18,6 +18,17 @@ package enum NullMarkers {
         }
     }
 
+    /// The index of the text `bytes` in `all`, if it is a marker.
+    @inline(__always)
+    static func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        switch bytes.count {
+        case 0: return 0
+        case 2: return bytes[0] == 78 && bytes[1] == 65 ? 1 : bytes[0] == 92 && bytes[1] == 78 ? 3 : nil  // NA, \N
+        case 4: return bytes[0] == 78 && bytes[1] == 85 && bytes[2] == 76 && bytes[3] == 76 ? 2 : nil  // NULL
+        default: return nil
+        }
+    }
+
     /// Whether `text` is one of the markers.
     package static func isMarker(_ text: String) -> Bool { index(of: text) != nil }
 

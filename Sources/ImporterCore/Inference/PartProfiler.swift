@@ -41,9 +41,7 @@ package enum PartProfiler {
                         (
                             part.sequence,
                             Result {
-                                while let record = try part.reader.next() {
-                                    profile.observe(record, quotedCells: quotedCells)
-                                }
+                                _ = try profile.observeRecords(of: part.reader, quotedCells: quotedCells)
                                 return profile
                             }
                         ))

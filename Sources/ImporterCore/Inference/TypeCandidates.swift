@@ -42,6 +42,41 @@ struct TypeCandidates {
         }
     }
 
+    /// `observe(.text(text))` for text given as its UTF-8 bytes, with what `KeyHash` read of
+    /// it: the value is made only when a candidate is judged by coercion.
+    mutating func observe(bytes: UnsafeBufferPointer<UInt8>, form: KeyHash.Form) {
+        count += 1
+        var made: FieldValue?
+        func field() -> FieldValue {
+            if let made { return made }
+            let field = FieldValue.text(String(decoding: bytes, as: UTF8.self))
+            made = field
+            return field
+        }
+        if integer || double || boolean {
+            if case .integer(let number) = form {
+                narrowIntegers(number)
+                if boolean { boolean = accepts(field(), .boolean) }
+            } else {
+                integer = false
+                if double {
+                    if let plain = NumberShape.plainDecimal(bytes) {
+                        double = plain
+                    } else if case .text(let text) = field() {
+                        double = Self.holdsDouble(text, field())
+                    }
+                }
+                if boolean {
+                    boolean = accepts(field(), .boolean)
+                    if boolean { booleanWord = true }
+                }
+            }
+        }
+        if uuid { uuid = form == .uuid }
+        if dates & 1 != 0, form != .iso8601 { dates &= ~1 }
+        if dates & ~1 != 0 { narrowDates(field(), skippingISO: true) }
+    }
+
     private mutating func observe(_ text: String, field: FieldValue, form: KeyHash.Form, isNumber: Bool) {
         if integer || double || boolean { narrowNumbers(text, field: field, form: form) }
         if uuid { uuid = form == .uuid }
@@ -52,27 +87,32 @@ struct TypeCandidates {
 
     private mutating func narrowNumbers(_ text: String, field: FieldValue, form: KeyHash.Form) {
         if case .integer(let number) = form {
-            // Int64 reads it, so a double reads it too; as a boolean only 0 and 1 are read.
-            if integer {
-                minimum = min(minimum, number)
-                maximum = max(maximum, number)
-            }
+            narrowIntegers(number)
             if boolean { boolean = accepts(field, .boolean) }
             return
         }
         integer = false
-        if double {
-            if let plain = NumberShape.plainDecimal(text) {
-                double = plain
-            } else {
-                let shape = NumberShape(text)
-                double = !shape.leadingZero && !shape.oversizedInteger && accepts(field, .double)
-            }
-        }
+        if double { double = NumberShape.plainDecimal(text) ?? Self.holdsDouble(text, field) }
         if boolean {
             boolean = accepts(field, .boolean)
             if boolean { booleanWord = true }
         }
+    }
+
+    /// Int64 reads the text, so a double reads it too; as a boolean only 0 and 1 are read.
+    private mutating func narrowIntegers(_ number: Int64) {
+        if integer {
+            minimum = min(minimum, number)
+            maximum = max(maximum, number)
+        }
+    }
+
+    /// Whether a double column holds `text` (not `plainDecimal`'s form).
+    private static func holdsDouble(_ text: String, _ field: FieldValue) -> Bool {
+        let shape = NumberShape(text)
+        guard !shape.leadingZero, !shape.oversizedInteger else { return false }
+        if case .success = ValueCoercion.coerce(field, to: .double, dateFormat: .iso8601) { return true }
+        return false
     }
 
     private mutating func narrowDates(_ field: FieldValue, skippingISO: Bool) {
@@ -177,18 +217,21 @@ struct NumberShape {
     /// any other text, which they judge.
     static func plainDecimal(_ text: String) -> Bool? {
         var text = text
-        return text.withUTF8 { bytes -> Bool? in
-            var index = 0
-            if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 { index += 1 }
-            let integerStart = index
-            while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
-            let integerDigits = index - integerStart
-            guard integerDigits > 0, integerDigits <= 300, index < bytes.count, bytes[index] == 46 else { return nil }
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
-            guard index == bytes.count, index > fractionStart else { return nil }
-            return !(integerDigits > 1 && bytes[integerStart] == 48)
-        }
+        return text.withUTF8 { plainDecimal($0) }
+    }
+
+    /// `plainDecimal` of text given as its UTF-8 bytes.
+    static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var index = 0
+        if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 { index += 1 }
+        let integerStart = index
+        while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0, integerDigits <= 300, index < bytes.count, bytes[index] == 46 else { return nil }
+        index += 1
+        let fractionStart = index
+        while index < bytes.count, bytes[index] &- 48 <= 9 { index += 1 }
+        guard index == bytes.count, index > fractionStart else { return nil }
+        return !(integerDigits > 1 && bytes[integerStart] == 48)
     }
 }

@@ -12,7 +12,7 @@ import ImporterCore
 /// (docs/pipeline.md#sources).
 ///
 /// A large input can also be cut into parts (`nextPart`) that other threads parse.
-package final class CSVReader: PartitionedRecordReader {
+package final class CSVReader: PartitionedRecordReader, CellRecordReader {
     private var input: ChunkedInput
     private let options: CSVOptions
     private let path: String
@@ -21,7 +21,7 @@ package final class CSVReader: PartitionedRecordReader {
     /// The line at `input.position`.
     private var line = 1
     /// Start and end (exclusive) of each field of the record being parsed, and its flags.
-    private var fields: [FieldSpan] = []
+    private var fields: [CellSpan] = []
     private let nullValues: [[UInt8]]
     private var started = false
     /// The failed header row, returned before any other record (a part's: of the input it
@@ -32,13 +32,6 @@ package final class CSVReader: PartitionedRecordReader {
     /// A header may name a column twice (the last value wins): `model infer`'s sniffer, which
     /// numbers such names apart (docs/infer.md).
     private let repeatedColumns: Bool
-
-    private struct FieldSpan {
-        var start: Int
-        var end: Int
-        var quoted: Bool
-        var doubledQuotes: Bool
-    }
 
     private enum Scan {
         /// A whole record: it ends before `end`; the next one starts at `next`.
@@ -107,19 +100,59 @@ package final class CSVReader: PartitionedRecordReader {
         }
         while true {
             guard let record = try nextRecord() else { return nil }
-            if case .some = record.failure { return record }
-            if record.values.count == 1, record.raw.isEmpty { continue }  // blank line
-            guard record.values.count == names.count else {
-                var bad = record
-                bad.failure = Rejection(
-                    stage: .read, reason: .malformed,
-                    "the row has \(record.values.count) fields but the header has \(names.count); check for an unquoted delimiter or a missing field"
-                )
-                bad.values = []
-                return bad
-            }
-            return record
+            if let record = counted(record) { return record }
         }
+    }
+
+    /// The next row as cells when it has the header's fields and is ASCII (then no field's
+    /// value is made), else as `next()` gives it (docs/infer.md).
+    package func nextCells(_ observe: (RecordCells) -> Void) throws -> CellRead? {
+        if !started {
+            started = true
+            leading = try readHeader()
+        }
+        if let record = leading {
+            leading = nil
+            return .record(record)
+        }
+        while true {
+            switch try nextScanned() {
+            case nil: return nil
+            case .failed(let record): return .record(record)
+            case .record(let start, let end, _) where end == start && fields.count == 1:
+                continue  // a blank line
+            case .record(let start, let end, let line):
+                let bytes = input.bytes
+                let given = bytes.withUnsafeBufferPointer { buffer in
+                    guard fields.count == names.count, nullValues.isEmpty,
+                        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+                    else { return false }
+                    fields.withUnsafeBufferPointer { spans in
+                        observe(RecordCells(bytes: buffer, spans: spans, names: names, quote: options.quote))
+                    }
+                    return true
+                }
+                if given { return .cells }
+                if let record = counted(makeRecord(start: start, end: end, line: line)) { return .record(record) }
+            }
+        }
+    }
+
+    /// `record` as `next()` gives it: nil for a blank line, a failure for a row whose fields
+    /// are not the header's.
+    private func counted(_ record: SourceRecord) -> SourceRecord? {
+        if case .some = record.failure { return record }
+        if record.values.count == 1, record.raw.isEmpty { return nil }  // blank line
+        guard record.values.count == names.count else {
+            var bad = record
+            bad.failure = Rejection(
+                stage: .read, reason: .malformed,
+                "the row has \(record.values.count) fields but the header has \(names.count); check for an unquoted delimiter or a missing field"
+            )
+            bad.values = []
+            return bad
+        }
+        return record
     }
 
     /// Finds where the next `maximumRecords` records (or `maximumBytes`) end, the way
@@ -252,6 +285,21 @@ package final class CSVReader: PartitionedRecordReader {
 
     /// The next record, with its raw text, line and offset; nil at the end of the input.
     private func nextRecord() throws -> SourceRecord? {
+        switch try nextScanned() {
+        case nil: return nil
+        case .failed(let record): return record
+        case .record(let start, let end, let line): return makeRecord(start: start, end: end, line: line)
+        }
+    }
+
+    /// A row found by `scan`, its fields in `fields`, or a record of one that failed.
+    private enum Scanned {
+        case record(start: Int, end: Int, line: Int)
+        case failed(SourceRecord)
+    }
+
+    /// The next row, the input moved past it; nil at the end.
+    private func nextScanned() throws -> Scanned? {
         while true {
             if input.position >= input.bytes.count {
                 if try input.atEOF || !input.refill() { return nil }
@@ -260,19 +308,20 @@ package final class CSVReader: PartitionedRecordReader {
             switch scan(from: start) {
             case .needMore:
                 if input.atEOF {
-                    return unterminatedQuote(from: start)
+                    return .failed(unterminatedQuote(from: start))
                 }
-                if input.bytes.count - start > maxRecordBytes { return try oversizedRecord(from: start) }
+                if input.bytes.count - start > maxRecordBytes { return .failed(try oversizedRecord(from: start)) }
                 _ = try input.refill()
                 continue
             case .record(let end, _, _) where end - start > maxRecordBytes,
                 .textAfterQuote(let end, _, _) where end - start > maxRecordBytes:
-                return try oversizedRecord(from: start)
+                return .failed(try oversizedRecord(from: start))
             case .record(let end, let next, let newlines):
-                let record = makeRecord(start: start, end: end)
+                // The bytes stay where they are until the next read refills the window.
+                let scanned = Scanned.record(start: start, end: end, line: line)
                 input.position = next
                 line += newlines
-                return record
+                return scanned
             case .textAfterQuote(let end, let next, let newlines):
                 let record = failure(
                     start: start, end: end,
@@ -280,7 +329,7 @@ package final class CSVReader: PartitionedRecordReader {
                 )
                 input.position = next
                 line += newlines
-                return record
+                return .failed(record)
             }
         }
     }
@@ -341,7 +390,7 @@ package final class CSVReader: PartitionedRecordReader {
             values: [], failure: Rejection(stage: .read, reason: .malformed, message))
     }
 
-    private func makeRecord(start: Int, end: Int) -> SourceRecord {
+    private func makeRecord(start: Int, end: Int, line: Int) -> SourceRecord {
         let bytes = input.bytes
         var values: [FieldValue] = []
         values.reserveCapacity(fields.count)
@@ -398,7 +447,7 @@ package final class CSVReader: PartitionedRecordReader {
     /// (into `fields`).
     private func scan(from start: Int, keepingFields: Bool = true) -> Scan {
         // Filled as a local: appending to the property would check exclusive access each time.
-        var spans: [FieldSpan] = []
+        var spans: [CellSpan] = []
         swap(&spans, &fields)
         defer { swap(&spans, &fields) }
         spans.removeAll(keepingCapacity: true)
@@ -425,7 +474,7 @@ package final class CSVReader: PartitionedRecordReader {
                             buffer, from: contentStart, quote: quote, eof: eof, newlines: &newlines)
                     else { return .needMore }
                     if keepingFields {
-                        spans.append(FieldSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled))
+                        spans.append(CellSpan(start: contentStart, end: j, quoted: true, doubledQuotes: doubled))
                     }
                     i = j + 1
                     if i == count { return eof ? recordEnd(i) : .needMore }
@@ -444,7 +493,7 @@ package final class CSVReader: PartitionedRecordReader {
                         j += 1
                     }
                     if j == count && !eof { return .needMore }
-                    if keepingFields { spans.append(FieldSpan(start: i, end: j, quoted: false, doubledQuotes: false)) }
+                    if keepingFields { spans.append(CellSpan(start: i, end: j, quoted: false, doubledQuotes: false)) }
                     if j < count && buffer[j] == delimiter {
                         i = j + 1
                         continue

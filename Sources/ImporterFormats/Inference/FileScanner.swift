@@ -38,10 +38,7 @@ package enum FileScanner {
                 profile = try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
                 profile.encoding = encoding
             } else {
-                while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
-                    count += 1
-                    profile.observe(record, quotedCells: quoted)
-                }
+                count = try profile.observeRecords(of: reader, upTo: sample, quotedCells: quoted)
                 profile.sampled = sample.map { count >= $0 } ?? false
             }
             guard csv == nil, profile.holdsComposites else { return profile }
