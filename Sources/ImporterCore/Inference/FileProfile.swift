@@ -97,21 +97,24 @@ package struct FileProfile {
     package mutating func observe(_ cells: RecordCells) {
         let indices = columnIndices(for: cells.names)
         var unescaped: [UInt8] = []
-        for position in cells.spans.indices {
-            let span = cells.spans[position]
-            let text = UnsafeBufferPointer(rebasing: cells.bytes[span.start..<span.end])
-            guard span.doubledQuotes else {
-                columns[indices[position]].observe(bytes: text, markers: !span.quoted)
-                continue
+        // The columns taken once for the row, not once per cell.
+        columns.withUnsafeMutableBufferPointer { columns in
+            for position in cells.spans.indices {
+                let span = cells.spans[position]
+                let text = UnsafeBufferPointer(rebasing: cells.bytes[span.start..<span.end])
+                guard span.doubledQuotes else {
+                    columns[indices[position]].observe(bytes: text, markers: !span.quoted)
+                    continue
+                }
+                // A quote written twice stands for one.
+                unescaped.removeAll(keepingCapacity: true)
+                var index = 0
+                while index < text.count {
+                    unescaped.append(text[index])
+                    index += text[index] == cells.quote ? 2 : 1
+                }
+                unescaped.withUnsafeBufferPointer { columns[indices[position]].observe(bytes: $0, markers: false) }
             }
-            // A quote written twice stands for one.
-            unescaped.removeAll(keepingCapacity: true)
-            var index = 0
-            while index < text.count {
-                unescaped.append(text[index])
-                index += text[index] == cells.quote ? 2 : 1
-            }
-            unescaped.withUnsafeBufferPointer { columns[indices[position]].observe(bytes: $0, markers: false) }
         }
         records += 1
         if cells.spans.count < columns.count { fillMissing(indices) }

@@ -6,6 +6,7 @@ package struct CellSpan: Sendable {
     /// Quoted, with a quote inside written twice (`""`).
     package var doubledQuotes: Bool
 
+    @inlinable
     package init(start: Int, end: Int, quoted: Bool, doubledQuotes: Bool) {
         (self.start, self.end, self.quoted, self.doubledQuotes) = (start, end, quoted, doubledQuotes)
     }

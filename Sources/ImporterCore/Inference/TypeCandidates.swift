@@ -46,13 +46,8 @@ struct TypeCandidates {
     /// it: the value is made only when a candidate is judged by coercion.
     mutating func observe(bytes: UnsafeBufferPointer<UInt8>, form: KeyHash.Form) {
         count += 1
-        var made: FieldValue?
-        func field() -> FieldValue {
-            if let made { return made }
-            let field = FieldValue.text(String(decoding: bytes, as: UTF8.self))
-            made = field
-            return field
-        }
+        // Made only on the paths that judge by coercion (a column's first values, mostly).
+        func field() -> FieldValue { .text(String(decoding: bytes, as: UTF8.self)) }
         if integer || double || boolean {
             if case .integer(let number) = form {
                 narrowIntegers(number)
@@ -62,8 +57,9 @@ struct TypeCandidates {
                 if double {
                     if let plain = NumberShape.plainDecimal(bytes) {
                         double = plain
-                    } else if case .text(let text) = field() {
-                        double = Self.holdsDouble(text, field())
+                    } else {
+                        let field = field()
+                        if case .text(let text) = field { double = Self.holdsDouble(text, field) }
                     }
                 }
                 if boolean {
