@@ -42,6 +42,19 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(reason(.bool(true), .int32), .type)
     }
 
+    func testIntegersAreReadAsInt64ReadsThem() {
+        let texts = [
+            "0", "-0", "+0", "7", "+7", "-7", "007", "-007", " 42 ", "\t9\t", "", " ", "+", "-", "+-1", "1-", "1 2",
+            "1.0", "1e3", "0x10", "٣", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+            "-9223372036854775809", "+9223372036854775807", "99999999999999999999", "12a",
+        ]
+        for text in texts {
+            let trimmed = String(
+                text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            XCTAssertEqual(value(.text(text), .int64), Int64(trimmed).map(Value.integer), text)
+        }
+    }
+
     func testDoublesRefuseInfinityAndNaN() {
         XCTAssertEqual(value(.text("-12.5e2"), .double), .double(-1250))
         XCTAssertEqual(reason(.text("inf"), .double), .type)

@@ -46,14 +46,18 @@ package struct FieldTemplate: Sendable, Equatable {
     /// The text for one record, with each field's value from `value(ofField:)`: a string as it
     /// is, a JSON number, boolean, object or array as its JSON text. Nil when a field is null or
     /// missing (the computed value is null).
-    func render(_ value: (String) -> FieldValue?) -> String? {
+    /// The text, each field's value given by `value` of its place among the template's fields
+    /// (that of `fields`); nil when one is null or missing.
+    func render(_ value: (Int) -> FieldValue?) -> String? {
         var text = ""
+        var field = 0
         for part in parts {
             switch part {
             case .literal(let literal):
                 text += literal
-            case .field(let name):
-                switch value(name) {
+            case .field:
+                defer { field += 1 }
+                switch value(field) {
                 case .text(let string)?, .number(let string)?, .composite(let string)?, .collection(_, let string)?:
                     text += string
                 case .bool(let flag)?: text += flag ? "true" : "false"

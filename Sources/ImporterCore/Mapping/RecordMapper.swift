@@ -22,6 +22,8 @@ package final class RecordMapper {
     /// The resolution of the last `names` array seen; CSV records all share their header's.
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
+    /// Per computed attribute, the place in those names of each field its template names.
+    private var cachedSources: [[Int?]] = []
 
     /// Checks the map against the entity; errors name the pipeline file and the source's line.
     package init(entity: Entity, map: MapConfig, file: String, line: Int? = nil) throws {
@@ -63,6 +65,7 @@ package final class RecordMapper {
         self.computed = computed
         self.pathTargets = pathTargets
         pathRoots = Set(map.paths.map { String($0.prefix { $0 != "." }) })
+        cachedSources = Self.sources(of: computed, in: [])
     }
 
     private init(
@@ -75,6 +78,12 @@ package final class RecordMapper {
         self.computed = computed
         self.pathTargets = pathTargets
         self.pathRoots = pathRoots
+        cachedSources = Self.sources(of: computed, in: [])
+    }
+
+    /// Per computed attribute, the place in `names` of each field its template names.
+    private static func sources(of computed: [Computed], in names: [String]) -> [[Int?]] {
+        computed.map { $0.template.fields.map { names.firstIndex(of: $0) } }
     }
 
     /// A mapper with the same map for another thread, on `entity` (an equal one) and with arrays of
@@ -90,6 +99,7 @@ package final class RecordMapper {
         if record.names != cachedNames {
             cachedNames = record.names
             cachedTargets = record.names.map(target)
+            cachedSources = Self.sources(of: computed, in: record.names)
         }
         var fields = defaults.map { $0 ?? .null }
         for (position, value) in record.values.enumerated() {
@@ -108,10 +118,9 @@ package final class RecordMapper {
                     ))
             }
         }
-        for attribute in computed {
-            let text = attribute.template.render { field in
-                record.names.firstIndex(of: field).map { record.values[$0] }
-            }
+        for (number, attribute) in computed.enumerated() {
+            let sources = cachedSources[number]
+            let text = attribute.template.render { field in sources[field].map { record.values[$0] } }
             fields[attribute.index] = text.map(FieldValue.text) ?? defaults[attribute.index] ?? .null
         }
         return .success(fields)

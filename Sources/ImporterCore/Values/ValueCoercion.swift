@@ -58,7 +58,7 @@ package enum ValueCoercion {
             return coerceCoreDataText(text, to: type, fromJSONNumber: fromJSONNumber)
         case .int16, .int32, .int64:
             let trimmed = trimmingSpaces(text)
-            guard let number = Int64(trimmed) else {
+            guard let number = integer(trimmed) else {
                 if isInteger(trimmed) {
                     return .failure(
                         CoercionProblem(reason: .range, message: "'\(text)' does not fit in \(type.rawValue)"))
@@ -146,13 +146,38 @@ package enum ValueCoercion {
     }
 
     private static func trimmingSpaces(_ text: String) -> String {
-        guard let first = text.utf8.first, let last = text.utf8.last,
-            first == 32 || last == 32 || first == 9 || last == 9
-        else {
-            return text
+        var text = text
+        let padded = text.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            return first == 32 || last == 32 || first == 9 || last == 9
         }
+        guard padded else { return text }
         return String(
             text.trimmingPrefix { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
+    /// `Int64(text)`: a sign or none, then digits; nil when it is not that or overflows.
+    private static func integer(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard !bytes.isEmpty else { return nil }
+            let negative = bytes[0] == 45
+            var index = bytes[0] == 43 || negative ? 1 : 0
+            guard index < bytes.count else { return nil }
+            var value: Int64 = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- 48
+                guard digit <= 9 else { return nil }
+                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAgain) =
+                    negative
+                    ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+                guard !overflow, !overflowAgain else { return nil }
+                value = sum
+                index += 1
+            }
+            return value
+        }
     }
 
     private static func isInteger(_ text: String) -> Bool {
