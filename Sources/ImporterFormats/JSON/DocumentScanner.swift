@@ -20,6 +20,10 @@ struct DocumentScanner {
         let childPointers: [[UInt8]]
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
         let paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+        /// Bit n: a path's first key, or a path's whole name, is n bytes long (n < 64; bit 63
+        /// for longer ones): most keys are told apart from them by their length alone.
+        let rootLengths: UInt64
+        let nameLengths: UInt64
 
         init(
             childKeys: [[UInt8]], childNodes: [Int], childPointers: [[UInt8]],
@@ -28,7 +32,12 @@ struct DocumentScanner {
             (self.childKeys, self.childNodes, self.childPointers, self.paths) = (
                 childKeys, childNodes, childPointers, paths
             )
+            rootLengths = paths.reduce(0) { $0 | Self.lengthBit($1.keys[0].count) }
+            nameLengths = paths.reduce(0) { $0 | Self.lengthBit($1.nameBytes.count) }
         }
+
+        @inline(__always)
+        static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(min(length, 63)) }
     }
 
     /// Per shape node; nil when the shape needs the tree path (a dotted array path, say).
@@ -191,6 +200,8 @@ struct DocumentScanner {
         var nextChild = 0
         // Whether the stream was told that this object's children follow.
         var announced = false
+        // Whether a key is as long as a path's name (`"geo.lat": …`).
+        var mayBeSpelled = false
         cursor.i += 1
         cursor.skipSpace()
         if !cursor.take(125) {  // }
@@ -219,17 +230,21 @@ struct DocumentScanner {
                     let start = cursor.i
                     guard let value = value(&cursor) else { return nil }
                     values.append(value)
-                    for (index, path) in plan.paths.enumerated() where Self.equal(key, path.keys[0], cursor) {
-                        if path.keys.count == 1 {
-                            pathValues[pathBase + index] = value
-                            continue
-                        }
-                        var inner = cursor
-                        inner.i = start
-                        guard let found = locate(path.keys.dropFirst(), &inner) else { return nil }
-                        if found {
-                            guard let value = self.value(&inner) else { return nil }
-                            pathValues[pathBase + index] = value
+                    let lengthBit = Plan.lengthBit(key.count)
+                    if plan.nameLengths & lengthBit != 0 { mayBeSpelled = true }
+                    if plan.rootLengths & lengthBit != 0 {
+                        for (index, path) in plan.paths.enumerated() where Self.equal(key, path.keys[0], cursor) {
+                            if path.keys.count == 1 {
+                                pathValues[pathBase + index] = value
+                                continue
+                            }
+                            var inner = cursor
+                            inner.i = start
+                            guard let found = locate(path.keys.dropFirst(), &inner) else { return nil }
+                            if found {
+                                guard let value = self.value(&inner) else { return nil }
+                                pathValues[pathBase + index] = value
+                            }
                         }
                     }
                 }
@@ -247,7 +262,8 @@ struct DocumentScanner {
         for (index, path) in plan.paths.enumerated() {
             guard let found = pathValues[pathBase + index] else { continue }
             var spelled = false
-            for position in keyBase..<keys.count where childMask & (1 << UInt64(position - keyBase)) == 0 {
+            for position in keyBase..<keys.count
+            where mayBeSpelled && childMask & (1 << UInt64(position - keyBase)) == 0 {
                 if Self.equal(keys[position], path.nameBytes, cursor) {
                     spelled = true
                     break
