@@ -20,6 +20,8 @@ struct DocumentScanner {
         let childPointers: [[UInt8]]
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
         let paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+        /// Bit n: a child's array key is n bytes long (see `lengthBit`).
+        let childLengths: UInt64
         /// Bit n: a path's first key, or a path's whole name, is n bytes long (n < 64; bit 63
         /// for longer ones): most keys are told apart from them by their length alone.
         let rootLengths: UInt64
@@ -32,6 +34,7 @@ struct DocumentScanner {
             (self.childKeys, self.childNodes, self.childPointers, self.paths) = (
                 childKeys, childNodes, childPointers, paths
             )
+            childLengths = childKeys.reduce(0) { $0 | Self.lengthBit($1.count) }
             rootLengths = paths.reduce(0) { $0 | Self.lengthBit($1.keys[0].count) }
             nameLengths = paths.reduce(0) { $0 | Self.lengthBit($1.nameBytes.count) }
         }
@@ -208,7 +211,9 @@ struct DocumentScanner {
             while true {
                 guard keys.count - keyBase < 64, let key = cursor.plainKey() else { return nil }
                 keys.append(key)
-                if let child = Self.index(of: key, in: plan.childKeys, cursor) {
+                if plan.childLengths & Plan.lengthBit(key.count) != 0,
+                    let child = Self.index(of: key, in: plan.childKeys, cursor)
+                {
                     // Children in the pipeline's order keep the tree path's order of elements.
                     guard child >= nextChild else { return nil }
                     nextChild = child + 1

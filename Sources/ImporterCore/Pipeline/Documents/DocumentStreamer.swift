@@ -14,10 +14,10 @@ final class DocumentStreamer: DocumentStream {
     private struct Document {
         var prepared = DocumentPreparer.PreparedDocument(
             root: SourceRecord(line: 0, byteOffset: 0, raw: [], names: [], values: []))
-        /// The key the children of the root, and of each element with children (by index),
-        /// take; nil when its map rejects it.
+        /// The key the children of the root, and of each element with children (by index; none
+        /// for an element without), take; nil when its map rejects it.
         var rootKey: [FieldValue]??
-        var keys: [Int: [FieldValue]?] = [:]
+        var keys: [[FieldValue]??] = []
         /// Per node, the number in its chunk of its next record.
         var next: [Int] = []
         var assigning: [(index: Int, field: FieldValue)] = []
@@ -25,7 +25,15 @@ final class DocumentStreamer: DocumentStream {
         /// The key the children of element `parent` (nil: the root) took, nil when none could be.
         func key(of parent: Int?) -> [FieldValue]? {
             guard let parent else { return rootKey ?? nil }
-            return keys[parent] ?? nil
+            return parent < keys.count ? keys[parent] ?? nil : nil
+        }
+
+        /// What the children of element `slot` took, if it has children.
+        func taken(by slot: Int) -> [FieldValue]?? { slot < keys.count ? keys[slot] : nil }
+
+        mutating func setKey(_ key: [FieldValue]?, of slot: Int) {
+            if keys.count <= slot { keys.append(contentsOf: repeatElement(nil, count: slot + 1 - keys.count)) }
+            keys[slot] = .some(key)
         }
     }
 
@@ -52,11 +60,11 @@ final class DocumentStreamer: DocumentStream {
                 return
             }
             guard let parentKey = document.key(of: parent) else {
-                document.keys[slot] = .some(nil)
+                document.setKey(nil, of: slot)
                 return
             }
             preparer.assign(parentKey, position: position, node: node, to: &document.assigning)
-            document.keys[slot] = .some(preparer.keyFields(of: fields, node: node, assigning: document.assigning))
+            document.setKey(preparer.keyFields(of: fields, node: node, assigning: document.assigning), of: slot)
         }
     }
 
@@ -73,7 +81,8 @@ final class DocumentStreamer: DocumentStream {
                 outcome = preparer.preparer(of: node).outcome(
                     of: record, ordinal: ordinal, assigning: document.assigning)
             }
-            if let taken = document.keys[slot], let outcome, !Self.tookItsKey(taken, outcome, node: node, preparer) {
+            if let taken = document.taken(by: slot), let outcome, !Self.tookItsKey(taken, outcome, node: node, preparer)
+            {
                 return false
             }
             document.prepared.set(
