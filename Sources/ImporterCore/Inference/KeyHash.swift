@@ -62,24 +62,10 @@ enum KeyHash {
     /// `[+-]?digits` without a leading zero, as an Int64 (as `Int64(text)` reads it).
     private static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard !bytes.isEmpty else { return nil }
-        var index = 0
-        let negative = bytes[0] == 45
-        if bytes[0] == 43 || bytes[0] == 45 { index = 1 }
+        let index = bytes[0] == 43 || bytes[0] == 45 ? 1 : 0
         guard index < bytes.count, bytes.count - index <= 19 else { return nil }
         if bytes[index] == 48 && bytes.count - index > 1 { return nil }
-        var value: Int64 = 0
-        while index < bytes.count {
-            let digit = bytes[index] &- 48
-            guard digit <= 9 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) =
-                negative
-                ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-            index += 1
-        }
-        return value
+        return IntegerText.int64(bytes)
     }
 
     /// 32 hex digits, or 8-4-4-4-12 with hyphens, folded to lower case (as `UUIDText` reads it):

@@ -156,28 +156,10 @@ package enum ValueCoercion {
             text.trimmingPrefix { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
-    /// `Int64(text)`: a sign or none, then digits; nil when it is not that or overflows.
+    /// `Int64(text)`, read over the text's bytes.
     private static func integer(_ text: String) -> Int64? {
         var text = text
-        return text.withUTF8 { bytes -> Int64? in
-            guard !bytes.isEmpty else { return nil }
-            let negative = bytes[0] == 45
-            var index = bytes[0] == 43 || negative ? 1 : 0
-            guard index < bytes.count else { return nil }
-            var value: Int64 = 0
-            while index < bytes.count {
-                let digit = bytes[index] &- 48
-                guard digit <= 9 else { return nil }
-                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflowAgain) =
-                    negative
-                    ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
-                guard !overflow, !overflowAgain else { return nil }
-                value = sum
-                index += 1
-            }
-            return value
-        }
+        return text.withUTF8(IntegerText.int64)
     }
 
     private static func isInteger(_ text: String) -> Bool {
