@@ -63,34 +63,10 @@ struct HashSet64 {
         return true
     }
 
-    /// How many different hashes `hashes` holds (its table taken once per run of inserts);
-    /// `expectingUnique`: room for all of them at once.
+    /// How many different hashes `hashes` holds; `expectingUnique`: room for all of them at once.
     static func distinctCount(_ hashes: [UInt64], expectingUnique: Bool = false) -> Int {
         var set = HashSet64(capacity: expectingUnique ? hashes.count : min(hashes.count, startingCapacity))
-        hashes.withUnsafeBufferPointer { hashes in
-            var next = 0
-            while next < hashes.count {
-                // Inserts until the table is half full, then grows it.
-                let room = max(1, set.slots.count / 2 - set.count)
-                let end = min(hashes.count, next + room)
-                let mask = set.mask
-                let added = set.slots.withUnsafeMutableBufferPointer { slots -> Int in
-                    var added = 0
-                    for hash in hashes[next..<end] {
-                        var index = Int(truncatingIfNeeded: hash) & mask
-                        while slots[index] != 0 && slots[index] != hash { index = (index + 1) & mask }
-                        if slots[index] == 0 {
-                            slots[index] = hash
-                            added += 1
-                        }
-                    }
-                    return added
-                }
-                set.count += added
-                next = end
-                if next < hashes.count, (set.count + 1) * 2 > set.slots.count { set.grow() }
-            }
-        }
+        for hash in hashes { set.insert(hash) }
         return set.count
     }
 }
@@ -98,56 +74,37 @@ struct HashSet64 {
 /// Whether each key goes with one value (both 64-bit hashes, keys never 0): open addressing,
 /// growing from a small table, so that a key of a few thousand values (an hour, a flight
 /// number) is checked in a table that fits a cache.
-enum ImplicationCheck {
+struct ImplicationCheck {
+    private var keys = [UInt64](repeating: 0, count: 2 * HashSet64.startingCapacity)
+    private var values = [UInt64](repeating: 0, count: 2 * HashSet64.startingCapacity)
+    private var count = 0
+
     /// Whether every `keys[i]` goes with one value of `values[i]`; stops at the first that
     /// goes with two.
     static func holds(_ keys: [UInt64], _ values: [UInt64]) -> Bool {
         precondition(keys.count == values.count)
-        var size = 2 * HashSet64.startingCapacity
-        var tableKeys = [UInt64](repeating: 0, count: size), tableValues = tableKeys
-        var count = 0
-        return keys.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { values in
-                var next = 0
-                while next < keys.count {
-                    // Adds pairs until the table is half full, then grows it.
-                    let end = min(keys.count, next + max(1, size / 2 - count))
-                    let mask = size - 1
-                    let added = tableKeys.withUnsafeMutableBufferPointer { tableKeys in
-                        tableValues.withUnsafeMutableBufferPointer { tableValues -> Int? in
-                            var added = 0
-                            for position in next..<end {
-                                let key = keys[position]
-                                var index = Int(truncatingIfNeeded: key) & mask
-                                while tableKeys[index] != 0 && tableKeys[index] != key { index = (index + 1) & mask }
-                                if tableKeys[index] == 0 {
-                                    (tableKeys[index], tableValues[index]) = (key, values[position])
-                                    added += 1
-                                } else if tableValues[index] != values[position] {
-                                    return nil
-                                }
-                            }
-                            return added
-                        }
-                    }
-                    guard let added else { return false }
-                    count += added
-                    next = end
-                    if next < keys.count, (count + 1) * 2 > size {
-                        // Twice the slots, the pairs added again (they agree: no conflict).
-                        let (oldKeys, oldValues) = (tableKeys, tableValues)
-                        size *= 2
-                        tableKeys = [UInt64](repeating: 0, count: size)
-                        tableValues = tableKeys
-                        for (key, value) in zip(oldKeys, oldValues) where key != 0 {
-                            var index = Int(truncatingIfNeeded: key) & (size - 1)
-                            while tableKeys[index] != 0 { index = (index + 1) & (size - 1) }
-                            (tableKeys[index], tableValues[index]) = (key, value)
-                        }
-                    }
-                }
-                return true
-            }
-        }
+        var check = ImplicationCheck()
+        for (key, value) in zip(keys, values) where !check.add(key, value) { return false }
+        return true
+    }
+
+    /// Adds `key` with `value`; false if `key` was there with another value.
+    private mutating func add(_ key: UInt64, _ value: UInt64) -> Bool {
+        if (count + 1) * 2 > keys.count { grow() }
+        let mask = keys.count - 1
+        var index = Int(truncatingIfNeeded: key) & mask
+        while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
+        guard keys[index] == 0 else { return values[index] == value }
+        (keys[index], values[index]) = (key, value)
+        count += 1
+        return true
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldValues) = (keys, values)
+        keys = [UInt64](repeating: 0, count: oldKeys.count * 2)
+        values = keys
+        count = 0
+        for (key, value) in zip(oldKeys, oldValues) where key != 0 { _ = add(key, value) }
     }
 }

@@ -43,11 +43,10 @@ package struct FieldTemplate: Sendable, Equatable {
         self.parts = parts
     }
 
-    /// The text for one record, with each field's value from `value(ofField:)`: a string as it
-    /// is, a JSON number, boolean, object or array as its JSON text. Nil when a field is null or
-    /// missing (the computed value is null).
-    /// The text, each field's value given by `value` of its place among the template's fields
-    /// (that of `fields`); nil when one is null or missing.
+    /// The text for one record, each field's value given by `value` of the field's place among
+    /// the template's fields (as `fields` lists them): a string as it is, a JSON number,
+    /// boolean, object or array as its JSON text. Nil when a field is null or missing (the
+    /// computed value is null).
     func render(_ value: (Int) -> FieldValue?) -> String? {
         var text = ""
         var field = 0
