@@ -33,12 +33,14 @@ struct TypeCandidates {
         case .bool:
             booleanWord = true
             (integer, double, uuid, string, dates) = (false, false, false, false, 0)
-        case .text(let text):
-            observe(text, field: field, form: form ?? KeyHash.of(field).form, isNumber: false)
-        case .number(let text):
+        case .text(var text):
+            let form = form ?? KeyHash.of(field).form
+            text.withUTF8 { narrow($0, form: form, isNumber: false, field: field) }
+        case .number(var text):
             boolean = false
             uuid = false
-            observe(text, field: field, form: form ?? KeyHash.of(field).form, isNumber: true)
+            let form = form ?? KeyHash.of(field).form
+            text.withUTF8 { narrow($0, form: form, isNumber: true, field: field) }
         }
     }
 
@@ -46,53 +48,36 @@ struct TypeCandidates {
     /// it: the value is made only when a candidate is judged by coercion.
     mutating func observe(bytes: UnsafeBufferPointer<UInt8>, form: KeyHash.Form) {
         count += 1
-        // Made only on the paths that judge by coercion (a column's first values, mostly).
-        func field() -> FieldValue { .text(String(decoding: bytes, as: UTF8.self)) }
+        narrow(bytes, form: form, isNumber: false, field: nil)
+    }
+
+    /// Narrows the candidates by a value's text (`bytes`); `field` is the value, made from the
+    /// text when nil and a candidate is judged by coercion (a column's first values, mostly).
+    private mutating func narrow(
+        _ bytes: UnsafeBufferPointer<UInt8>, form: KeyHash.Form, isNumber: Bool, field: FieldValue?
+    ) {
+        func value() -> FieldValue { field ?? .text(String(decoding: bytes, as: UTF8.self)) }
         if integer || double || boolean {
             if case .integer(let number) = form {
                 narrowIntegers(number)
-                if boolean { boolean = accepts(field(), .boolean) }
+                if boolean { boolean = accepts(value(), .boolean) }
             } else {
                 integer = false
                 if double {
-                    if let plain = NumberShape.plainDecimal(bytes) {
-                        double = plain
-                    } else {
-                        let field = field()
-                        if case .text(let text) = field { double = Self.holdsDouble(text, field) }
-                    }
+                    double =
+                        NumberShape.plainDecimal(bytes)
+                        ?? Self.holdsDouble(String(decoding: bytes, as: UTF8.self), value())
                 }
                 if boolean {
-                    boolean = accepts(field(), .boolean)
+                    boolean = accepts(value(), .boolean)
                     if boolean { booleanWord = true }
                 }
             }
         }
         if uuid { uuid = form == .uuid }
-        if dates & 1 != 0, form != .iso8601 { dates &= ~1 }
-        if dates & ~1 != 0 { narrowDates(field(), skippingISO: true) }
-    }
-
-    private mutating func observe(_ text: String, field: FieldValue, form: KeyHash.Form, isNumber: Bool) {
-        if integer || double || boolean { narrowNumbers(text, field: field, form: form) }
-        if uuid { uuid = form == .uuid }
-        guard dates != 0 else { return }
+        // ISO-8601 text was recognised by `KeyHash`; a JSON number is judged by coercion.
         if !isNumber, dates & 1 != 0, form != .iso8601 { dates &= ~1 }
-        narrowDates(field, skippingISO: !isNumber)
-    }
-
-    private mutating func narrowNumbers(_ text: String, field: FieldValue, form: KeyHash.Form) {
-        if case .integer(let number) = form {
-            narrowIntegers(number)
-            if boolean { boolean = accepts(field, .boolean) }
-            return
-        }
-        integer = false
-        if double { double = NumberShape.plainDecimal(text) ?? Self.holdsDouble(text, field) }
-        if boolean {
-            boolean = accepts(field, .boolean)
-            if boolean { booleanWord = true }
-        }
+        if (isNumber ? dates : dates & ~1) != 0 { narrowDates(value(), skippingISO: !isNumber) }
     }
 
     /// Int64 reads the text, so a double reads it too; as a boolean only 0 and 1 are read.
@@ -103,7 +88,7 @@ struct TypeCandidates {
         }
     }
 
-    /// Whether a double column holds `text` (not `plainDecimal`'s form).
+    /// Whether a double column holds `field`, whose text is `text` (not of `plainDecimal`'s form).
     private static func holdsDouble(_ text: String, _ field: FieldValue) -> Bool {
         let shape = NumberShape(text)
         guard !shape.leadingZero, !shape.oversizedInteger else { return false }
