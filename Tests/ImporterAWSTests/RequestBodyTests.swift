@@ -63,12 +63,51 @@ final class RequestBodyTests: XCTestCase {
             ]))
     }
 
+    /// An item sent as the text `DynamoItemCoding` writes is the item sent as typed attributes.
+    func testItemsSentAsTextAreTheItemsSentAsAttributes() throws {
+        for coding in [DynamoItemCodingTests.iso, DynamoItemCodingTests.epoch] {
+            let rows = DynamoItemCodingTests.edgeRows
+            let typed = rows.map { ItemContent.attributes(coding.encodeObject($0)) }
+            let texts = rows.map { ItemContent.text(coding.itemText($0)) }
+            func batch(_ items: [ItemContent]) -> DynamoDB.BatchWriteItem {
+                DynamoDB.BatchWriteItem(requestItems: ["T": items.map { DynamoDB.WriteRequest(put: $0) }])
+            }
+            func transaction(_ items: [ItemContent]) -> DynamoDB.TransactWriteItems {
+                let condition = DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": "id"])
+                return DynamoDB.TransactWriteItems(
+                    puts: items.map { DynamoDB.PutItem(tableName: "T", content: $0, condition: condition) },
+                    token: "same")
+            }
+            try assertSameJSON(batch(texts), as: batch(typed))
+            try assertSameJSON(transaction(texts), as: transaction(typed))
+            for (text, item) in zip(texts, typed) {
+                try assertSameJSON(
+                    DynamoDB.PutItem(tableName: "T", content: text), as: DynamoDB.PutItem(tableName: "T", content: item)
+                )
+                XCTAssertEqual(try text.attributes(), try item.attributes())
+            }
+            // What JSONEncoder makes of a text item is the typed item's JSON too.
+            try assertSameJSON(batch(texts))
+        }
+    }
+
     func testAValueThatIsNotAnAttributeValueIsRefused() {
         let put = DynamoDB.PutItem(tableName: "T", item: ["id": .s("1"), "odd": .unrecognized(#"{"BOOL": 1}"#)])
         XCTAssertThrowsError(try put.body()) { error in
             XCTAssertTrue("\(error)".contains(#"not a DynamoDB attribute value: {"BOOL": 1}"#), "\(error)")
         }
         XCTAssertThrowsError(try JSONEncoder().encode(put))
+    }
+
+    /// Two requests' bodies are the same JSON.
+    private func assertSameJSON<Request: DynamoDB.Operation>(_ request: Request, as other: Request, line: UInt = #line)
+        throws
+    {
+        let body = try request.body()
+        let parsed = try JSONSerialization.jsonObject(with: body) as? NSDictionary
+        let expected = try JSONSerialization.jsonObject(with: other.body()) as? NSDictionary
+        XCTAssertNotNil(parsed, "\(Request.name): not a JSON object", line: line)
+        XCTAssertEqual(parsed, expected, "\(Request.name): \(String(decoding: body, as: UTF8.self))", line: line)
     }
 
     private func assertSameJSON<Request: DynamoDB.Operation>(_ request: Request, line: UInt = #line) throws {

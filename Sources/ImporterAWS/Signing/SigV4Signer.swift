@@ -150,7 +150,7 @@ package struct SigV4Signer: Sendable {
     }
 
     /// `host[:port]` as a client sends it: the port only when the URL names a non-default one.
-    static func hostHeaderValue(for url: URL) -> String? {
+    package static func hostHeaderValue(for url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             var host = components.percentEncodedHost, !host.isEmpty
         else { return nil }
@@ -177,11 +177,17 @@ package struct SigV4Signer: Sendable {
     }
 
     private static let upperHexDigits = Array("0123456789ABCDEF")
-    private static let lowerHexDigits = Array("0123456789abcdef")
+    private static let lowerHexDigits = Array("0123456789abcdef".utf8)
 
     /// Lowercase hex, as SigV4 writes signatures and hashes.
     static func hex(_ bytes: [UInt8]) -> String {
-        String(bytes.flatMap { [lowerHexDigits[Int($0 >> 4)], lowerHexDigits[Int($0 & 15)]] })
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(lowerHexDigits[Int(byte >> 4)])
+            text.append(lowerHexDigits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
@@ -197,7 +203,26 @@ struct SigV4Timestamp: Equatable {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var utc = tm()
         gmtime_r(&seconds, &utc)
-        day = String(format: "%04d%02d%02d", Int(utc.tm_year) + 1900, Int(utc.tm_mon) + 1, Int(utc.tm_mday))
-        dateTime = day + String(format: "T%02d%02d%02dZ", Int(utc.tm_hour), Int(utc.tm_min), Int(utc.tm_sec))
+        // Digits written by hand: `String(format:)` took a fifth of a request's signing.
+        var text: [UInt8] = []
+        text.reserveCapacity(16)
+        func append(_ number: Int32, digits: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8((number / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        append(utc.tm_year + 1900, digits: 4)
+        append(utc.tm_mon + 1, digits: 2)
+        append(utc.tm_mday, digits: 2)
+        day = String(decoding: text, as: UTF8.self)
+        text.append(UInt8(ascii: "T"))
+        append(utc.tm_hour, digits: 2)
+        append(utc.tm_min, digits: 2)
+        append(utc.tm_sec, digits: 2)
+        text.append(UInt8(ascii: "Z"))
+        dateTime = String(decoding: text, as: UTF8.self)
     }
 }

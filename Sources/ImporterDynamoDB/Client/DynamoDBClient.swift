@@ -22,6 +22,9 @@ public final class DynamoDBClient: Sendable {
     package let redactor: SecretRedactor
     private let signer: SigV4Signer
     private let transport: HTTPTransport
+    /// The headers every request sends before it is signed: the `Host` among them, derived
+    /// from the endpoint once rather than at each signature.
+    private let fixedHeaders: [(name: String, value: String)]
 
     /// A client of the endpoint, region and credentials of `configuration`.
     ///
@@ -44,6 +47,8 @@ public final class DynamoDBClient: Sendable {
         redactor = SecretRedactor(credentials: configuration.credentials, endpoint: configuration.endpoint)
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region, service: "dynamodb")
         transport = HTTPTransport(limit: connections, timeout: timeout)
+        fixedHeaders =
+            SigV4Signer.hostHeaderValue(for: configuration.endpoint).map { [(name: "Host", value: $0)] } ?? []
     }
 
     /// The endpoint as messages show it: no user, password or query (docs/dynamodb.md).
@@ -127,7 +132,7 @@ public final class DynamoDBClient: Sendable {
     package func sendOnce(_ operation: String, _ body: Data) async throws -> Data {
         let headers = signer.sign(
             method: "POST", url: endpoint,
-            headers: [
+            headers: fixedHeaders + [
                 (name: "Content-Type", value: "application/x-amz-json-1.0"),
                 (name: "X-Amz-Target", value: "DynamoDB_20120810.\(operation)"),
             ], body: Array(body), date: Date())

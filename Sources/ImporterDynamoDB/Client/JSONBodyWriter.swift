@@ -79,6 +79,18 @@ struct JSONBodyWriter {
         try self.item(item)
     }
 
+    /// A member whose value is an item, typed or already JSON text.
+    mutating func member(_ name: String, _ content: ItemContent) throws {
+        key(name)
+        switch content {
+        case .attributes(let item): try self.item(item)
+        case .text(let text):
+            separate()
+            bytes.append(contentsOf: text)
+            afterValue = true
+        }
+    }
+
     mutating func item(_ item: DynamoItem) throws {
         try object { json in
             for (name, value) in item {

@@ -128,14 +128,17 @@ package enum DynamoDB {
         package static let writes = true
         package typealias Response = WriteResponse
         package var tableName: String
-        package var item: DynamoItem
+        package var item: ItemContent
         package var conditionExpression: String?
         package var expressionAttributeNames: [String: String]?
         package var expressionAttributeValues: DynamoItem?
         /// nil by default: a put inside a transaction may not carry it (the transaction does).
         package var returnConsumedCapacity: String?
         package init(tableName: String, item: DynamoItem, condition: Condition? = nil) {
-            (self.tableName, self.item) = (tableName, item)
+            self.init(tableName: tableName, content: .attributes(item), condition: condition)
+        }
+        package init(tableName: String, content: ItemContent, condition: Condition? = nil) {
+            (self.tableName, item) = (tableName, content)
             conditionExpression = condition?.expression
             expressionAttributeNames = condition?.names
             expressionAttributeValues = condition?.values
@@ -314,7 +317,7 @@ package enum DynamoDB {
 
     package struct WriteRequest: Codable, Sendable {
         package struct Put: Codable, Sendable {
-            package var item: DynamoItem
+            package var item: ItemContent
             enum CodingKeys: String, CodingKey { case item = "Item" }
         }
         package struct Delete: Codable, Sendable {
@@ -323,7 +326,8 @@ package enum DynamoDB {
         }
         package var putRequest: Put?
         package var deleteRequest: Delete?
-        package init(put item: DynamoItem) { putRequest = Put(item: item) }
+        package init(put item: DynamoItem) { putRequest = Put(item: .attributes(item)) }
+        package init(put content: ItemContent) { putRequest = Put(item: content) }
         enum CodingKeys: String, CodingKey { case putRequest = "PutRequest", deleteRequest = "DeleteRequest" }
     }
 

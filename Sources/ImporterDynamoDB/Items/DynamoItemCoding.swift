@@ -35,6 +35,11 @@ package struct DynamoItemCoding: Sendable {
     /// `values` holds one value per attribute, by position. Doubles must be finite (docs/values.md
     /// refuses `inf`/`nan` before a value is made).
     package func encode(_ values: [Value]) -> String {
+        String(decoding: itemText(values), as: UTF8.self)
+    }
+
+    /// `encode`'s text as bytes: what a write request carries (`ItemContent.text`).
+    package func itemText(_ values: [Value]) -> [UInt8] {
         precondition(
             values.count == entity.attributes.count,
             "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
@@ -56,7 +61,7 @@ package struct DynamoItemCoding: Sendable {
             json.append(UInt8(ascii: "}"))
         }
         json.append(UInt8(ascii: "}"))
-        return String(decoding: json, as: UTF8.self)
+        return json
     }
 
     /// The item as typed attribute values, nulls omitted: what decoding `encode`'s text gives.

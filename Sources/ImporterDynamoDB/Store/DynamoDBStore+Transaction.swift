@@ -126,7 +126,8 @@ extension DynamoDBStore {
         let condition = Self.unchangedSinceRead(item)
         switch item.change {
         case .put(let values):
-            return .put(DynamoDB.PutItem(tableName: table, item: coding.encodeObject(values), condition: condition))
+            return .put(
+                DynamoDB.PutItem(tableName: table, content: .text(coding.itemText(values)), condition: condition))
         case .delete where item.stored != nil:
             var delete = DynamoDB.DeleteItem(tableName: table, key: coding.key(item.key), condition: condition)
             delete.returnConsumedCapacity = nil

@@ -46,6 +46,8 @@ struct EntityWriter: Sendable {
         /// nil: an insert (the key must not exist); else the version the item must still have.
         let expectedVersion: Int64?
         let outcome: WriteOutcome
+        /// The item's size as DynamoDB counts it (`DynamoItemCoding.itemSize`).
+        let size: Int
     }
 
     /// What became of a planned write.
@@ -188,12 +190,12 @@ struct EntityWriter: Sendable {
                 planned.append(
                     Planned(
                         record: index, item: item, expectedVersion: nil,
-                        outcome: WriteOutcome(.inserted, conflict: conflict)))
+                        outcome: WriteOutcome(.inserted, conflict: conflict), size: coding.itemSize(item)))
             case .update(let item, let expectedVersion):
                 planned.append(
                     Planned(
                         record: index, item: item, expectedVersion: expectedVersion,
-                        outcome: WriteOutcome(.updated, conflict: conflict)))
+                        outcome: WriteOutcome(.updated, conflict: conflict), size: coding.itemSize(item)))
             case .unchanged:
                 outcomes[index] = WriteOutcome(.unchanged, conflict: conflict)
             case .rolledBack:
@@ -204,13 +206,12 @@ struct EntityWriter: Sendable {
             }
         }
         return planned.filter { write in
-            let size = coding.itemSize(write.item)
-            guard size > Self.maxItemBytes else { return true }
+            guard write.size > Self.maxItemBytes else { return true }
             outcomes[write.record] = WriteOutcome(
                 .rejected(
                     Rejection(
                         stage: .write, reason: .size,
-                        "the item is \(size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes"
+                        "the item is \(write.size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes"
                     )))
             return false
         }
@@ -268,7 +269,7 @@ struct EntityWriter: Sendable {
     func sendTransaction(_ writes: [Planned]) async throws -> [Sent] {
         let puts = writes.map(conditionalPut)
         // A transactional write costs twice a plain one.
-        let units = 2 * writes.reduce(0) { $0 + writeUnits($1.item) }
+        let units = 2 * writes.reduce(0) { $0 + writeUnits($1) }
         var attempt = 1
         while true {
             do {
@@ -325,7 +326,7 @@ struct EntityWriter: Sendable {
             } else {
                 DynamoDB.Condition("attribute_not_exists(#k)", names: ["#k": entity.hashKey])
             }
-        return DynamoDB.PutItem(tableName: table, item: coding.encodeObject(write.item), condition: condition)
+        return DynamoDB.PutItem(tableName: table, content: .text(coding.itemText(write.item)), condition: condition)
     }
 
     /// Sends one write as a conditional PutItem.
@@ -333,7 +334,7 @@ struct EntityWriter: Sendable {
         var put = conditionalPut(write)
         put.returnConsumedCapacity = DynamoDB.totalCapacity
         do {
-            _ = try await client.send(put, retries: retries, entity: entity.name, writeUnits: writeUnits(write.item))
+            _ = try await client.send(put, retries: retries, entity: entity.name, writeUnits: writeUnits(write))
             return .done
         } catch let error as DynamoDBError where error.code == .conditionalCheckFailed {
             return .conditionFailed
@@ -353,9 +354,9 @@ struct EntityWriter: Sendable {
         for start in stride(from: 0, to: writes.count, by: Self.batchWriteLimit) {
             let chunk = Array(writes[start..<min(start + Self.batchWriteLimit, writes.count)])
             var request = DynamoDB.BatchWriteItem(requestItems: [
-                table: chunk.map { DynamoDB.WriteRequest(put: coding.encodeObject($0.item)) }
+                table: chunk.map { DynamoDB.WriteRequest(put: .text(coding.itemText($0.item))) }
             ])
-            let chunkUnits = chunk.reduce(0) { $0 + writeUnits($1.item) }
+            let chunkUnits = chunk.reduce(0) { $0 + writeUnits($1) }
             var units = chunkUnits
             var attempt = 1
             do {
@@ -409,9 +410,9 @@ struct EntityWriter: Sendable {
         }
     }
 
-    /// The write capacity units a plain write of `item` consumes: one per started KB.
-    private func writeUnits(_ item: [Value]) -> Double {
-        Double((coding.itemSize(item) + 1023) / 1024)
+    /// The write capacity units a plain write consumes: one per started KB of its item.
+    private func writeUnits(_ write: Planned) -> Double {
+        Double((write.size + 1023) / 1024)
     }
 
     /// Backs off before re-sending unprocessed keys or items: DynamoDB throttled some of them,
