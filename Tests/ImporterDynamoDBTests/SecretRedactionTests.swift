@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -77,9 +78,16 @@ final class SecretRedactionTests: XCTestCase {
             sources: """
                   - { entity: Location, path: s3://dumps/locations.csv, format: csv }
                 """, destination: "{ type: sqlite, path: \(out)/s3/locations.sqlite }", attempts: 1)
-        for command in [["inspect", dynamoOnce], ["run", s3Once, "--quiet"]] {
-            let result = try ImporterProcess.run(
-                command, environment: environment(endpoint: unanswered, reports: out + "/reports-closed"))
+        // The two commands wait out their connect timeouts side by side.
+        let closedCommands = [["inspect", dynamoOnce], ["run", s3Once, "--quiet"]]
+        let closedEnvironment = environment(endpoint: unanswered, reports: out + "/reports-closed")
+        let closedResults = Mutex<[Int: Result<ImporterProcess.Result, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: closedCommands.count) { index in
+            let result = Result { try ImporterProcess.run(closedCommands[index], environment: closedEnvironment) }
+            closedResults.withLock { $0[index] = result }
+        }
+        for (index, command) in closedCommands.enumerated() {
+            let result = try closedResults.withLock { $0[index]! }.get()
             let what = "closed port: importer \(command.joined(separator: " "))"
             XCTAssertNotEqual(result.status, 0, what)
             XCTAssertTrue(
@@ -140,19 +148,43 @@ final class SecretRedactionTests: XCTestCase {
     /// Fails when `text` holds a secret, or any 10 characters in a row of one (a secret cut
     /// short by an excerpt is still a leak).
     private func assertNoSecret(in text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        assertNoSecret(in: Array(text.utf8), what, file: file, line: line)
+    }
+
+    /// No 10 bytes of a secret (they are ASCII: 10 characters) in `bytes`; searched by
+    /// bytes, since the files are searched again after every command.
+    private func assertNoSecret(in bytes: [UInt8], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for secret in Self.secrets {
-            let characters = Array(secret)
+            let characters = Array(secret.utf8)
             let width = min(10, characters.count)
             for start in 0...(characters.count - width) {
-                let piece = String(characters[start..<(start + width)])
-                if let range = text.range(of: piece) {
-                    let from =
-                        text.index(range.lowerBound, offsetBy: -80, limitedBy: text.startIndex) ?? text.startIndex
-                    let to = text.index(range.upperBound, offsetBy: 80, limitedBy: text.endIndex) ?? text.endIndex
-                    let context = text[from..<to]
-                    XCTFail("\(what) shows '\(piece)' of a secret: …\(context)…", file: file, line: line)
-                    break
+                let piece = Array(characters[start..<(start + width)])
+                guard let offset = Self.offset(of: piece, in: bytes) else { continue }
+                let context = String(
+                    decoding: bytes[max(0, offset - 80)..<min(bytes.count, offset + width + 80)], as: UTF8.self)
+                XCTFail(
+                    "\(what) shows '\(String(decoding: piece, as: UTF8.self))' of a secret: …\(context)…", file: file,
+                    line: line)
+                break
+            }
+        }
+    }
+
+    /// Where `needle` first occurs in `haystack`: its first byte found by `memchr`, the rest
+    /// compared by `memcmp`.
+    private static func offset(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        return haystack.withUnsafeBytes { text in
+            needle.withUnsafeBytes { piece -> Int? in
+                let last = text.count - piece.count
+                var at = 0
+                while at <= last {
+                    guard let found = memchr(text.baseAddress! + at, Int32(first), last - at + 1) else { return nil }
+                    at = text.baseAddress!.distance(to: UnsafeRawPointer(found))
+                    if memcmp(found, piece.baseAddress!, piece.count) == 0 { return at }
+                    at += 1
                 }
+                return nil
             }
         }
     }
@@ -169,7 +201,7 @@ final class SecretRedactionTests: XCTestCase {
                 continue
             }
             let data = try Data(contentsOf: URL(fileURLWithPath: full))
-            assertNoSecret(in: String(decoding: data, as: UTF8.self), "\(what): file \(path)", file: file, line: line)
+            assertNoSecret(in: [UInt8](data), "\(what): file \(path)", file: file, line: line)
         }
     }
 }
