@@ -62,13 +62,12 @@ package enum ReaderFactory {
     /// The reader of a source's documents (docs/documents.md): a JSON array's elements or
     /// NDJSON's lines, each with the records of its arrays.
     private static func makeDocumentReader(source: SourceConfig, bytes: ByteSource, name: String) -> RecordReader {
-        if (source.format ?? InputFormat(path: name)) == .ndjson {
-            return PartitionedDocumentLines(
-                lines: NDJSONReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes),
-                shape: DocumentShape(source))
-        }
-        return DocumentReader(
-            base: JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes),
-            shape: DocumentShape(source))
+        let texts: PartitionedRecordReader =
+            if (source.format ?? InputFormat(path: name)) == .ndjson {
+                NDJSONReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
+            } else {
+                JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
+            }
+        return PartitionedDocuments(texts: texts, shape: DocumentShape(source))
     }
 }

@@ -125,6 +125,84 @@ final class JSONReaderTests: XCTestCase {
         }
     }
 
+    /// A JSON array cut into parts of whole elements gives the records, and the rejections, of
+    /// one reader: breaks in the array, elements over `maxRecordBytes`, a truncated file, windows
+    /// refilled mid-element.
+    func testJSONArrayPartsReadOnTheirOwnGiveTheSameRecordsAsOneReader() throws {
+        var long = "[\n"
+        for index in 0..<25_000 {  // more than one refill of the reader's window
+            if index > 0 { long += index % 7 == 0 ? ",\r\n" : ", " }
+            switch index % 13 {
+            case 0: long += "{\"id\":\(index),\"note\":\"a \\\"quoted\\\" ] } , text\"}"
+            case 4: long += "{\"id\":\(index),\"nested\":{\"a\":[1,{\"b\":\"}\"}],\"c\":\"x\"}}"
+            case 6: long += "[\(index)]"
+            case 9: long += "{\"id\":\(index),\"bad\":tru}"
+            default: long += "{\"id\":\(index),\"comment\":\"comment number \(index)\",\"n\":\(index).5}"
+            }
+        }
+        long += "\n]\n"
+        let oversized = "{\"id\":\"big\",\"text\":\"" + String(repeating: "y", count: 5000) + "\"}"
+        let inputs: [(String, [UInt8], Int)] = [
+            (
+                "edges",
+                Array("\u{FEFF}[ {\"id\":1} ,\n 42, {\"id\":\"".utf8) + [0xFF]
+                    + Array("\"}, [1,2] ,\n\n {\"id\":3, \"s\":\"caf\\u00e9\"} ]\n".utf8), 1 << 20
+            ),
+            ("empty array", Array("  [ ]  ".utf8), 1 << 20),
+            ("not an array", Array("{\"id\":1}".utf8), 1 << 20),
+            ("trailing comma", Array("[{\"id\":1},{\"id\":2},]".utf8), 1 << 20),
+            ("text after", Array("[{\"id\":1}] x".utf8), 1 << 20),
+            ("missing comma", Array("[{\"id\":1} {\"id\":2}]".utf8), 1 << 20),
+            ("truncated", Array("[{\"id\":1},{\"id\":2,\"a\":\"".utf8), 1 << 20),
+            ("unclosed", Array("[{\"id\":1},{\"id\":2}".utf8), 1 << 20),
+            ("oversized", Array(("[{\"id\":0}," + oversized + ",{\"id\":1}," + oversized + "]").utf8), 1000),
+            ("long", Array(long.utf8), 1 << 20),
+        ]
+        for (name, bytes, maxRecordBytes) in inputs {
+            let plain = files.write("\(name).json", bytes)
+            let gzip = Process()
+            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            gzip.arguments = ["-k", plain]
+            try gzip.run()
+            gzip.waitUntilExit()
+            let whole = try readAll(JSONArrayReader(path: plain, maxRecordBytes: maxRecordBytes)).map(signature)
+            if name == "edges" {
+                let records = try readAll(JSONArrayReader(path: plain))
+                XCTAssertEqual(records.map { $0.failure?.reason }, [nil, .malformed, .encoding, .malformed, nil])
+                XCTAssertEqual(records.map(\.line), [1, 2, 2, 2, 4])
+                XCTAssertEqual(records[4].fields["s"]!, "café")
+            }
+            if name == "long" {
+                XCTAssertEqual(whole.count, 25_000)
+                let rejected = (0..<25_000).filter { [6, 9].contains($0 % 13) }.count
+                XCTAssertEqual(whole.filter { !$0.hasSuffix(" ok") }.count, rejected)
+            }
+            for path in [plain, plain + ".gz"] {
+                let again = try readAll(JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)).map(signature)
+                XCTAssertEqual(again, whole, "\(name), whole")
+                for maximum in name == "long" ? [4096] : [1, 2, 3, 4096] {
+                    let splitter = try JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)
+                    var parts: [String] = []
+                    var partCount = 0
+                    while let part = try splitter.nextPart(maximumRecords: maximum) {
+                        parts += try readAll(part).map(signature)
+                        partCount += 1
+                    }
+                    XCTAssertEqual(parts, whole, "\(path), parts of \(maximum)")
+                    if maximum == 1 { XCTAssertEqual(partCount, whole.count, name) }
+                }
+                for maximumBytes in name == "long" ? [65_536] : [1, 64] {
+                    let splitter = try JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)
+                    var parts: [String] = []
+                    while let part = try splitter.nextPart(maximumRecords: 4096, maximumBytes: maximumBytes) {
+                        parts += try readAll(part).map(signature)
+                    }
+                    XCTAssertEqual(parts, whole, "\(path), parts of \(maximumBytes) bytes")
+                }
+            }
+        }
+    }
+
     /// DynamoDB export lines cut into parts read as they do whole.
     func testDynamoDBItemPartsGiveTheSameRecords() throws {
         let text =

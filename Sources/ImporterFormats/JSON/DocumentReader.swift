@@ -49,20 +49,21 @@ package final class DocumentReader: DocumentRecordReader {
     package func next() throws -> SourceRecord? { try nextDocument()?.root }
 }
 
-/// Documents one per line (NDJSON), which can be cut into parts of whole lines that other
-/// threads parse, each with a parser of its own.
-final class PartitionedDocumentLines: PartitionedDocumentReader {
-    private let lines: NDJSONReader
+/// Documents one per line (NDJSON) or one per element of a JSON array, which can be cut into
+/// parts of whole documents that other threads parse, each with a parser of its own.
+final class PartitionedDocuments: PartitionedDocumentReader {
+    private let texts: PartitionedRecordReader
     private let reader: DocumentReader
     private let shape: DocumentShape
 
-    init(lines: NDJSONReader, shape: DocumentShape) {
-        self.lines = lines
+    /// `texts` reads the documents' text (layout `.document`).
+    init(texts: PartitionedRecordReader, shape: DocumentShape) {
+        self.texts = texts
         self.shape = shape
-        reader = DocumentReader(base: lines, shape: shape)
+        reader = DocumentReader(base: texts, shape: shape)
     }
 
-    var bytesRead: Int64 { lines.bytesRead }
+    var bytesRead: Int64 { texts.bytesRead }
 
     func next() throws -> SourceRecord? { try reader.next() }
 
@@ -73,7 +74,7 @@ final class PartitionedDocumentLines: PartitionedDocumentReader {
     }
 
     func nextDocumentPart(maximumRecords: Int, maximumBytes: Int) throws -> sending DocumentRecordReader? {
-        guard let part = try lines.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {
+        guard let part = try texts.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) else {
             return nil
         }
         return DocumentReader(base: part, shape: shape)

@@ -8,9 +8,13 @@ import ImporterCore
 /// the array itself (a missing `,`, a trailing comma, a stray `}`, text after `]`, a truncated
 /// file) ends the reading with one rejection naming the line and column: what follows cannot be
 /// read reliably, and it is counted as that one rejected record.
-package final class JSONArrayReader: RecordReader {
+///
+/// A large input can also be cut into parts of whole elements (`nextPart`), which other threads
+/// parse, each part with a parser of its own: here only the elements' ends are found.
+package final class JSONArrayReader: PartitionedRecordReader {
     private var input: ChunkedInput
     private let parser: JSONTextParser
+    private let layout: JSONRecordLayout
     private let maxRecordBytes: Int
     /// The line at `input.position`, and the input offset where it starts (for columns).
     private var line = 1
@@ -40,12 +44,54 @@ package final class JSONArrayReader: RecordReader {
     ) {
         input = ChunkedInput(source: source)
         parser = JSONTextParser(layout: layout)
+        self.layout = layout
         self.maxRecordBytes = maxRecordBytes
     }
 
     package var bytesRead: Int64 { input.bytesConsumed }
 
     package func next() throws -> SourceRecord? {
+        switch try nextElement() {
+        case nil: return nil
+        case .record(let record): return record
+        case .text(let range, let line, let offset):
+            // Parsed before the next call moves or refills the input.
+            return parser.record(input.bytes, range, line: line, offset: offset)
+        }
+    }
+
+    /// The next elements (at most `maximumRecords`, and none begun once the part holds
+    /// `maximumBytes`) as a reader of their own, which parses them on whatever thread reads it;
+    /// nil at the end of the array. A rejection found while cutting (a break in the array, an
+    /// element over `maxRecordBytes`) comes out of the part in its place.
+    package func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
+        var bytes: [UInt8] = []
+        var elements: [JSONArrayPart.Element] = []
+        while elements.count < maximumRecords && bytes.count < maximumBytes {
+            guard let element = try nextElement() else { break }
+            switch element {
+            case .text(let range, let line, let offset):
+                let start = bytes.count
+                bytes.append(contentsOf: input.bytes[range])
+                elements.append(.text(start..<bytes.count, line: line, offset: offset))
+            case .record(let record):
+                var copied = record
+                copied.raw = ArraySlice(Array(record.raw))  // nothing shared with this reader's window
+                elements.append(.record(copied))
+            }
+        }
+        guard !elements.isEmpty else { return nil }
+        return JSONArrayPart(bytes: bytes, elements: elements, layout: layout)
+    }
+
+    /// What `next()` reads next: an element's text, not yet parsed, or a record made already (a rejection).
+    private enum NextElement {
+        /// The element's bytes in `input.bytes` (the input has moved past them), its first line and offset.
+        case text(Range<Int>, line: Int, offset: Int64)
+        case record(SourceRecord)
+    }
+
+    private func nextElement() throws -> NextElement? {
         while true {
             let atEnd = try !skipSpace()
             switch state {
@@ -116,9 +162,10 @@ package final class JSONArrayReader: RecordReader {
         lineStart = input.offset(of: index + 1)
     }
 
-    /// Reads the element starting at the current position: its record, or its rejection when it
-    /// is larger than `maxRecordBytes` (skipped in bounded memory) or cut off by the end of the file.
-    private func element() throws -> SourceRecord {
+    /// Finds the end of the element starting at the current position: its text, or its rejection
+    /// when it is larger than `maxRecordBytes` (skipped in bounded memory) or cut off by the end
+    /// of the file.
+    private func element() throws -> NextElement {
         let firstLine = line
         let start = input.offset(of: input.position)
         var scan = ElementScan()
@@ -131,11 +178,10 @@ package final class JSONArrayReader: RecordReader {
                 if excerpt != nil || input.offset(of: end) - start > maxRecordBytes {
                     let raw = excerpt ?? SourceRecord.excerpt(of: input.bytes[input.position..<end])
                     input.position = end
-                    return oversized(raw, line: firstLine, offset: start, size: input.offset(of: end) - start)
+                    return .record(oversized(raw, line: firstLine, offset: start, size: input.offset(of: end) - start))
                 }
-                let record = parser.record(input.bytes, input.position..<end, line: firstLine, offset: start)
-                input.position = end
-                return record
+                defer { input.position = end }
+                return .text(input.position..<end, line: firstLine, offset: start)
             }
             cursor = input.bytes.count
             if excerpt == nil, input.offset(of: cursor) - start > maxRecordBytes {
@@ -146,10 +192,11 @@ package final class JSONArrayReader: RecordReader {
             if try input.atEOF || !input.refill() {
                 state = .done
                 let raw = excerpt ?? input.bytes[input.position..<input.bytes.count]
-                return SourceRecord(
-                    line: firstLine, byteOffset: start, raw: raw, names: [], values: [],
-                    failure: Rejection(
-                        stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)"))
+                return .record(
+                    SourceRecord(
+                        line: firstLine, byteOffset: start, raw: raw, names: [], values: [],
+                        failure: Rejection(
+                            stage: .read, reason: .malformed, "the file ends inside this element (truncated file?)")))
             }
             cursor = input.position + scanned
         }
@@ -163,21 +210,55 @@ package final class JSONArrayReader: RecordReader {
     }
 
     /// Ends the reading with one rejection at the current position: the rest of its line as raw text.
-    private func structureFailure(_ message: String) -> SourceRecord {
+    private func structureFailure(_ message: String) -> NextElement {
         state = .done
         let bytes = input.bytes
         let start = min(input.position, bytes.count)
         var end = start
         while end < bytes.count, bytes[end] != 10, end - start < SourceRecord.excerptBytes { end += 1 }
         let column = input.offset(of: start) - lineStart + 1
-        return SourceRecord(
-            line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end], names: [], values: [],
-            failure: Rejection(
-                stage: .read, reason: .malformed, "column \(column): \(message); the rest of the file is not read"))
+        return .record(
+            SourceRecord(
+                line: line, byteOffset: input.offset(of: start), raw: bytes[start..<end], names: [], values: [],
+                failure: Rejection(
+                    stage: .read, reason: .malformed, "column \(column): \(message); the rest of the file is not read"
+                )))
     }
 
     private func shown(_ byte: UInt8) -> String {
         byte >= 32 && byte < 127 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+}
+
+/// Elements cut from a JSON array by `JSONArrayReader.nextPart`, with bytes of their own: each
+/// is parsed when it is read, by the part's own parser (on the thread that reads the part).
+final class JSONArrayPart: RecordReader {
+    enum Element {
+        /// An element's text in `bytes`, its first line and its offset in the whole input.
+        case text(Range<Int>, line: Int, offset: Int64)
+        /// A rejection made while cutting.
+        case record(SourceRecord)
+    }
+
+    private let bytes: [UInt8]
+    private let elements: [Element]
+    private let parser: JSONTextParser
+    private var index = 0
+    let bytesRead: Int64 = 0
+
+    init(bytes: [UInt8], elements: [Element], layout: JSONRecordLayout) {
+        self.bytes = bytes
+        self.elements = elements
+        parser = JSONTextParser(layout: layout)
+    }
+
+    func next() throws -> SourceRecord? {
+        guard index < elements.count else { return nil }
+        defer { index += 1 }
+        switch elements[index] {
+        case .text(let range, let line, let offset): return parser.record(bytes, range, line: line, offset: offset)
+        case .record(let record): return record
+        }
     }
 }
 
