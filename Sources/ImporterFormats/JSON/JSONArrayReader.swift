@@ -66,7 +66,7 @@ package final class JSONArrayReader: PartitionedRecordReader {
     /// element over `maxRecordBytes`) comes out of the part in its place.
     package func nextPart(maximumRecords: Int, maximumBytes: Int) throws -> sending RecordReader? {
         var bytes: [UInt8] = []
-        var elements: [JSONArrayPart.Element] = []
+        var elements: [JSONArrayElement] = []
         while elements.count < maximumRecords && bytes.count < maximumBytes {
             guard let element = try nextElement() else { break }
             switch element {
@@ -84,14 +84,9 @@ package final class JSONArrayReader: PartitionedRecordReader {
         return JSONArrayPart(bytes: bytes, elements: elements, layout: layout)
     }
 
-    /// What `next()` reads next: an element's text, not yet parsed, or a record made already (a rejection).
-    private enum NextElement {
-        /// The element's bytes in `input.bytes` (the input has moved past them), its first line and offset.
-        case text(Range<Int>, line: Int, offset: Int64)
-        case record(SourceRecord)
-    }
-
-    private func nextElement() throws -> NextElement? {
+    /// The next element: its text in `input.bytes` (the input has moved past it), not yet
+    /// parsed, or a record made already (a rejection).
+    private func nextElement() throws -> JSONArrayElement? {
         while true {
             let atEnd = try !skipSpace()
             switch state {
@@ -165,7 +160,7 @@ package final class JSONArrayReader: PartitionedRecordReader {
     /// Finds the end of the element starting at the current position: its text, or its rejection
     /// when it is larger than `maxRecordBytes` (skipped in bounded memory) or cut off by the end
     /// of the file.
-    private func element() throws -> NextElement {
+    private func element() throws -> JSONArrayElement {
         let firstLine = line
         let start = input.offset(of: input.position)
         var scan = ElementScan()
@@ -210,7 +205,7 @@ package final class JSONArrayReader: PartitionedRecordReader {
     }
 
     /// Ends the reading with one rejection at the current position: the rest of its line as raw text.
-    private func structureFailure(_ message: String) -> NextElement {
+    private func structureFailure(_ message: String) -> JSONArrayElement {
         state = .done
         let bytes = input.bytes
         let start = min(input.position, bytes.count)
@@ -230,23 +225,24 @@ package final class JSONArrayReader: PartitionedRecordReader {
     }
 }
 
+/// An element of a JSON array as its reader finds it.
+enum JSONArrayElement {
+    /// Its text's range in the bytes it was found in, its first line and its offset in the input.
+    case text(Range<Int>, line: Int, offset: Int64)
+    /// A record made already: a rejection found while looking for the element's end.
+    case record(SourceRecord)
+}
+
 /// Elements cut from a JSON array by `JSONArrayReader.nextPart`, with bytes of their own: each
 /// is parsed when it is read, by the part's own parser (on the thread that reads the part).
 final class JSONArrayPart: RecordReader {
-    enum Element {
-        /// An element's text in `bytes`, its first line and its offset in the whole input.
-        case text(Range<Int>, line: Int, offset: Int64)
-        /// A rejection made while cutting.
-        case record(SourceRecord)
-    }
-
     private let bytes: [UInt8]
-    private let elements: [Element]
+    private let elements: [JSONArrayElement]
     private let parser: JSONTextParser
     private var index = 0
     let bytesRead: Int64 = 0
 
-    init(bytes: [UInt8], elements: [Element], layout: JSONRecordLayout) {
+    init(bytes: [UInt8], elements: [JSONArrayElement], layout: JSONRecordLayout) {
         self.bytes = bytes
         self.elements = elements
         parser = JSONTextParser(layout: layout)
