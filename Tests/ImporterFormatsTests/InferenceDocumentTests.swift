@@ -104,6 +104,48 @@ final class InferenceDocumentTests: XCTestCase {
         XCTAssertEqual(profile.records, 2)
     }
 
+    /// Documents profiled in parts on two threads give the model and pipeline one thread gives,
+    /// over several parts whose shapes differ: an array that holds elements only in later
+    /// documents, a child array and an object field first met late, a field that is an object
+    /// early and text later, nulls, and a JSON array file as well as NDJSON.
+    func testDocumentsProfiledInPartsGiveTheModelOfOneThread() throws {
+        var documents: [String] = []
+        for index in 0..<6_000 {
+            let late = index >= 4_000
+            let lines = (0..<(index % 4)).map { line in
+                let adjustments =
+                    late
+                    ? #"[{"_id": {"$oid": "65f1a2b3c4d5e6f7081\#(String(format: "%05d", index * 4 + line))"}, "amount": \#(line).5}]"#
+                    : "[]"
+                return #"{"sku": "S\#(line)", "qty": \#(index % 9), "adjustments": \#(adjustments)}"#
+            }
+            let note = index < 3_000 ? #"{"text": "n\#(index)"}"# : #""plain \#(index)""#
+            let gift = late ? #", "gift": {"wrap": \#(index % 2 == 0)}, "returns": [{"reason": "r\#(index)"}]"# : ""
+            documents.append(
+                #"{"orderId": "A-\#(index)", "note": \#(note), "shipTo": \#(index % 5 == 0 ? "null" : #"{"city": "C\#(index % 30)"}"#), "lines": [\#(lines.joined(separator: ", "))]\#(gift), "pad": "\#(String(repeating: "x", count: 200))"}"#
+            )
+        }
+        let ndjson = fixture.write("orders.ndjson", documents.joined(separator: "\n") + "\n")
+        let json = fixture.write("orders.json", "[\n" + documents.joined(separator: ",\n") + "\n]\n")
+        for path in [ndjson, json] {
+            let one = try FileScanner.profile(path: path, parallel: false)
+            let two = try FileScanner.profile(path: path, parallel: true)
+            XCTAssertEqual(one.records, 6_000, path)
+            XCTAssertEqual(two.records, one.records, path)
+            XCTAssertEqual(two.objectFields, one.objectFields, path)
+            XCTAssertEqual(two.children.map(\.arrayPath), one.children.map(\.arrayPath), path)
+            XCTAssertEqual(one.children.map(\.arrayPath), [["lines"], ["returns"]], path)
+            let inferredOne = try ModelInference.infer([one], modelName: "Test")
+            let inferredTwo = try ModelInference.infer([two], modelName: "Test")
+            XCTAssertEqual(inferredTwo.modelYAML, inferredOne.modelYAML, path)
+            XCTAssertEqual(
+                inferredTwo.pipelineYAML(modelPath: "m.yaml", sourcePaths: [path], name: "t"),
+                inferredOne.pipelineYAML(modelPath: "m.yaml", sourcePaths: [path], name: "t"), path)
+            XCTAssertTrue(inferredOne.modelYAML.contains("Adjustment"), inferredOne.modelYAML)
+            XCTAssertTrue(inferredOne.modelYAML.contains("giftWrap"), inferredOne.modelYAML)
+        }
+    }
+
     func testSampleReadsTheFirstDocumentsOnly() throws {
         let inferred = try fixture.infer("orders.ndjson", orders, sample: 1)
         XCTAssertEqual(inferred.model.entities.map(\.name), ["Order", "Line", "Adjustment"])

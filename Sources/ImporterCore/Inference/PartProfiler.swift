@@ -8,7 +8,7 @@ import Foundation
 package enum PartProfiler {
     static let threadCount = 2
     /// Records per part.
-    static let partSize = 8192
+    package static let partSize = 8192
 
     private struct Part {
         let sequence: Int
@@ -29,22 +29,31 @@ package enum PartProfiler {
         _ reader: PartitionedRecordReader, into empty: FileProfile,
         quotedCells: @escaping @Sendable (SourceRecord) -> Set<Int>
     ) throws -> FileProfile {
-        let parts = BoundedChannel<Part?>(capacity: threadCount * 2)
         let (path, format, csv, expected) = (empty.path, empty.format, empty.csv, empty.expectedRecords)
+        let parts = try map(reader) { part in
+            var profile = FileProfile(path: path, format: format, csv: csv)
+            profile.expectedRecords = min(expected, partSize)
+            _ = try profile.observeRecords(of: part, quotedCells: quotedCells)
+            return profile
+        }
+        var profile = empty
+        for part in parts { profile.append(part) }
+        return profile
+    }
+
+    /// `body` of every part `reader` cuts (`partSize` records each, fewer once a part holds
+    /// `maximumBytes`), run on `threadCount` threads, each part on one; the results in file
+    /// order. The first error, of cutting or of a part, is thrown once every thread is done.
+    package static func map<Result>(
+        _ reader: PartitionedRecordReader, maximumBytes: Int = .max,
+        _ body: @escaping @Sendable (RecordReader) throws -> Result
+    ) throws -> [Result] {
+        let parts = BoundedChannel<Part?>(capacity: threadCount * 2)
         let threads = (0..<threadCount).map { number in
-            StageThread("infer part profiler \(number + 1)", owning: ()) { _ -> [(Int, Result<FileProfile, Error>)] in
-                var done: [(Int, Result<FileProfile, Error>)] = []
+            StageThread("infer part profiler \(number + 1)", owning: ()) { _ -> [(Int, Swift.Result<Result, Error>)] in
+                var done: [(Int, Swift.Result<Result, Error>)] = []
                 while let part = parts.take() {
-                    var profile = FileProfile(path: path, format: format, csv: csv)
-                    profile.expectedRecords = min(expected, partSize)
-                    done.append(
-                        (
-                            part.sequence,
-                            Result {
-                                _ = try profile.observeRecords(of: part.reader, quotedCells: quotedCells)
-                                return profile
-                            }
-                        ))
+                    done.append((part.sequence, Swift.Result { try body(part.reader) }))
                 }
                 return done
             }
@@ -52,7 +61,7 @@ package enum PartProfiler {
         var sequence = 0
         var cutError: Error?
         do {
-            while let reader = try reader.nextPart(maximumRecords: partSize) {
+            while let reader = try reader.nextPart(maximumRecords: partSize, maximumBytes: maximumBytes) {
                 parts.put(Part(sequence: sequence, reader: reader))
                 sequence += 1
             }
@@ -62,8 +71,6 @@ package enum PartProfiler {
         for _ in threads { parts.put(nil) }
         let done = threads.flatMap { $0.join() }.sorted { $0.0 < $1.0 }
         if let cutError { throw cutError }
-        var profile = empty
-        for (_, result) in done { profile.append(try result.get()) }
-        return profile
+        return try done.map { try $0.1.get() }
     }
 }

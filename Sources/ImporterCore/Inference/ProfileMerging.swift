@@ -2,7 +2,7 @@
 /// (`PartProfiler` profiles parts on several threads).
 extension FileProfile {
     /// Adds the records of `next`, which follow this profile's records in the file.
-    mutating func append(_ next: FileProfile) {
+    package mutating func append(_ next: FileProfile) {
         for column in next.columns where !columns.contains(where: { $0.name == column.name }) {
             var added = ColumnProfile(name: column.name, missingRecords: records)
             added.hashes.reserveCapacity(expectedRecords + expectedRecords / 16)

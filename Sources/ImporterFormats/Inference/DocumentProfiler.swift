@@ -6,39 +6,81 @@ import ImporterCore
 /// their nested objects' fields as dotted names (`currency.code`), and a `ChildProfile` of the
 /// elements of each array of objects, nested as the arrays are.
 enum DocumentProfiler {
+    /// Bytes of documents a part holds (at least one document): documents are large records.
+    static let partBytes = 1 << 20
+
     /// The profile of the documents `makeReader` reads (called once per pass); `root` is the
     /// file's profile before any record (its path, format, encoding and expected records). Nil
-    /// when no field holds objects or arrays of objects.
-    static func profile(root: FileProfile, sample: Int?, makeReader: () throws -> RecordReader) throws
-        -> FileProfile?
-    {
-        let nested = NestedJSON()
-        let shape = FieldShape()
-        let count = try read(makeReader(), sample: sample) { record in
-            shape.observe(names: record.names, values: record.values, reader: nested)
+    /// when no field holds objects or arrays of objects. `parallel`: each pass cut into parts
+    /// that two threads read (`PartProfiler`), joined in file order into what one thread finds.
+    static func profile(
+        root: FileProfile, sample: Int?, parallel: Bool, makeReader: () throws -> RecordReader
+    ) throws -> FileProfile? {
+        func partitioned() throws -> PartitionedRecordReader? {
+            guard parallel, sample == nil else { return nil }
+            return try makeReader() as? PartitionedRecordReader
+        }
+        var shape = FieldShape()
+        var count = 0
+        if let reader = try partitioned() {
+            for part in try PartProfiler.map(reader, maximumBytes: partBytes, { try shapes(of: $0) }) {
+                shape.append(part.shape)
+                count += part.count
+            }
+        } else {
+            (shape, count) = try shapes(of: makeReader(), sample: sample)
         }
         guard shape.holdsNesting else { return nil }
         var fresh = FileProfile(path: root.path, format: root.format, csv: nil)
         fresh.expectedRecords = max(root.expectedRecords, count)
         fresh.encoding = root.encoding
         fresh.sampled = sample.map { count >= $0 } ?? false
-        let profiler = EntityProfiler(profile: fresh, nested: nested)
-        try read(makeReader(), sample: sample) { record in
-            if record.failure != nil { return profiler.profile.observe(record) }
-            profiler.observe(record, names: record.names, values: record.values, shape: shape)
+        if let reader = try partitioned() {
+            let (path, format) = (root.path, root.format)
+            let settled = shape
+            let parts = try PartProfiler.map(reader, maximumBytes: partBytes) { part in
+                var empty = FileProfile(path: path, format: format, csv: nil)
+                empty.expectedRecords = PartProfiler.partSize
+                let profiler = EntityProfiler(profile: empty)
+                try profiler.observe(part, shape: settled, nested: NestedJSON())
+                return profiler.finished()
+            }
+            var joined = fresh
+            for part in parts { joined.appendDocuments(part) }
+            return joined
         }
+        let profiler = EntityProfiler(profile: fresh)
+        try profiler.observe(makeReader(), upTo: sample, shape: shape, nested: NestedJSON())
         return profiler.finished()
     }
 
-    /// Reads the records (the first `sample`); returns how many.
-    @discardableResult
-    private static func read(_ reader: RecordReader, sample: Int?, _ body: (SourceRecord) -> Void) throws -> Int {
+    /// The shapes of the fields of the records `reader` reads (the first `sample`), and how many it read.
+    private static func shapes(of reader: RecordReader, sample: Int? = nil) throws -> (shape: FieldShape, count: Int) {
+        let nested = NestedJSON()
+        var shape = FieldShape()
         var count = 0
         while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
             count += 1
-            body(record)
+            shape.observe(names: record.names, values: record.values, reader: nested)
         }
-        return count
+        return (shape, count)
+    }
+}
+
+extension FileProfile {
+    /// Adds the profile of the documents that follow in the file: the entity's records, its
+    /// object fields and, array by array, its children's records (a child first seen in
+    /// `next` is added after the others, as one pass would have met it).
+    mutating func appendDocuments(_ next: FileProfile) {
+        append(next)
+        for field in next.objectFields where !objectFields.contains(field) { objectFields.append(field) }
+        for child in next.children {
+            if let index = children.firstIndex(where: { $0.arrayPath == child.arrayPath }) {
+                children[index].profile.appendDocuments(child.profile)
+            } else {
+                children.append(child)
+            }
+        }
     }
 }
 
@@ -46,28 +88,41 @@ enum DocumentProfiler {
 /// arrays under them.
 private final class EntityProfiler {
     var profile: FileProfile
-    let nested: NestedJSON
     /// The arrays of objects under these records, by dotted path, in the order first seen.
     private var children: [(path: [String], profiler: EntityProfiler)] = []
     private var childIndex: [[String]: Int] = [:]
     private var objectFields: [String] = []
 
-    init(profile: FileProfile, nested: NestedJSON) {
+    init(profile: FileProfile) {
         self.profile = profile
-        self.nested = nested
+    }
+
+    /// Profiles the records `reader` reads (the first `sample`), `shape` their fields' shapes.
+    func observe(_ reader: RecordReader, upTo sample: Int? = nil, shape: FieldShape, nested: NestedJSON) throws {
+        var count = 0
+        while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
+            count += 1
+            if record.failure != nil {
+                profile.observe(record)
+                continue
+            }
+            observe(record, names: record.names, values: record.values, shape: shape, nested: nested)
+        }
     }
 
     /// Profiles one record, `names` and `values` its fields, `shape` theirs.
-    func observe(_ record: SourceRecord, names: [String], values: [FieldValue], shape: FieldShape) {
+    func observe(
+        _ record: SourceRecord, names: [String], values: [FieldValue], shape: FieldShape, nested: NestedJSON
+    ) {
         var flat = SourceRecord(
             line: record.line, byteOffset: record.byteOffset, raw: [], names: [], values: [])
-        flatten(names, values, shape: shape, prefix: [], into: &flat, of: record)
+        flatten(names, values, shape: shape, prefix: [], into: &flat, of: record, nested: nested)
         profile.observe(flat)
     }
 
     private func flatten(
         _ names: [String], _ values: [FieldValue], shape: FieldShape, prefix: [String], into flat: inout SourceRecord,
-        of record: SourceRecord
+        of record: SourceRecord, nested: NestedJSON
     ) {
         for (name, value) in zip(names, values) {
             let member = shape.existing(name)
@@ -80,11 +135,11 @@ private final class EntityProfiler {
             switch nested.nested(text) {
             case .object(let names, let values) where member.settled == .object:
                 if prefix.isEmpty && !objectFields.contains(name) { objectFields.append(name) }
-                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, of: record)
+                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, of: record, nested: nested)
             case .objects(let elements) where member.settled == .arrayOfObjects:
                 let child = self.child(at: prefix + [name])
                 for element in elements {
-                    child.observe(record, names: element.names, values: element.values, shape: member)
+                    child.observe(record, names: element.names, values: element.values, shape: member, nested: nested)
                 }
             default:
                 append(prefix + [name], value, to: &flat)
@@ -105,7 +160,7 @@ private final class EntityProfiler {
         if let index = childIndex[path] { return children[index].profiler }
         var empty = FileProfile(path: profile.path, format: profile.format, csv: nil)
         empty.sampled = profile.sampled
-        let child = EntityProfiler(profile: empty, nested: nested)
+        let child = EntityProfiler(profile: empty)
         childIndex[path] = children.count
         children.append((path, child))
         return child

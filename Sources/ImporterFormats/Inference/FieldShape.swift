@@ -4,8 +4,8 @@ import ImporterCore
 /// (docs/infer.md#documents): values, objects (whose fields are read as dotted names), or
 /// arrays of objects (whose elements are the records of a child entity). A field that holds
 /// objects in one record and text in another is values: its object or array text is kept.
-final class FieldShape {
-    enum Kind {
+struct FieldShape: Sendable {
+    enum Kind: Sendable {
         /// Only nulls, or not seen yet.
         case unseen
         case value
@@ -19,14 +19,6 @@ final class FieldShape {
     /// Whether an array of objects held an element: `[]` everywhere is no child entity.
     private var heldElements = false
 
-    /// The shape of the field `name` of this object or these elements.
-    func field(_ name: String) -> FieldShape {
-        if let shape = fields[name] { return shape }
-        let shape = FieldShape()
-        fields[name] = shape
-        return shape
-    }
-
     /// The shape of `name` as classified, if any record held it.
     func existing(_ name: String) -> FieldShape? { fields[name] }
 
@@ -36,33 +28,42 @@ final class FieldShape {
     /// What the field was classified as once every record was seen.
     var settled: Kind { kind == .arrayOfObjects && !heldElements ? .value : kind }
 
-    func see(_ seen: Kind, elements: Int = 0) {
+    mutating func see(_ seen: Kind, elements: Int = 0) {
         kind = kind == .unseen || kind == seen ? seen : .value
         if elements > 0 { heldElements = true }
     }
 
     /// Learns the shapes of a record's fields (`reader` parses the nested text).
-    func observe(names: [String], values: [FieldValue], reader: NestedJSON) {
+    mutating func observe(names: [String], values: [FieldValue], reader: NestedJSON) {
         for (name, value) in zip(names, values) {
-            let member = field(name)
             switch value {
-            case .null: continue
+            case .null:
+                if fields[name] == nil { fields[name] = FieldShape() }
             case .composite(let text):
                 switch reader.nested(text) {
                 case .object(let names, let values):
-                    member.see(.object)
-                    member.observe(names: names, values: values, reader: reader)
+                    fields[name, default: FieldShape()].see(.object)
+                    fields[name, default: FieldShape()].observe(names: names, values: values, reader: reader)
                 case .objects(let elements):
-                    member.see(.arrayOfObjects, elements: elements.count)
+                    fields[name, default: FieldShape()].see(.arrayOfObjects, elements: elements.count)
                     for element in elements {
-                        member.observe(names: element.names, values: element.values, reader: reader)
+                        fields[name, default: FieldShape()].observe(
+                            names: element.names, values: element.values, reader: reader)
                     }
                 case .other:
-                    member.see(.value)
+                    fields[name, default: FieldShape()].see(.value)
                 }
-            default: member.see(.value)
+            default: fields[name, default: FieldShape()].see(.value)
             }
         }
+    }
+
+    /// Adds what the records of a later part of the file held: the shape one pass over both
+    /// would have found.
+    mutating func append(_ next: FieldShape) {
+        if next.kind != .unseen { see(next.kind) }
+        if next.heldElements { heldElements = true }
+        for (name, shape) in next.fields { fields[name, default: FieldShape()].append(shape) }
     }
 }
 

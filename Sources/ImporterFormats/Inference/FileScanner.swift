@@ -23,18 +23,18 @@ package enum FileScanner {
         profile.encoding = encoding
         profile.expectedRecords = min(estimate, sample ?? estimate)
         var count = 0
+        let parallel = sample == nil && (parallel ?? PartProfiler.coresAreIdle())
         do {
             let makeReader = { try ReaderFactory.makeReader(source: source, path: path) }
             // JSON whose first records hold objects or arrays: read as documents at once.
             if csv == nil, try holdsComposites(makeReader()),
-                let documents = try DocumentProfiler.profile(root: profile, sample: sample, makeReader: makeReader)
+                let documents = try DocumentProfiler.profile(
+                    root: profile, sample: sample, parallel: parallel, makeReader: makeReader)
             {
                 return documents
             }
             let reader = try makeReader()
-            if sample == nil, let partitioned = reader as? PartitionedRecordReader,
-                parallel ?? PartProfiler.coresAreIdle()
-            {
+            if parallel, let partitioned = reader as? PartitionedRecordReader {
                 profile = try PartProfiler.profile(partitioned, into: profile, quotedCells: quoted)
                 profile.encoding = encoding
             } else {
@@ -43,7 +43,8 @@ package enum FileScanner {
             }
             guard csv == nil, profile.holdsComposites else { return profile }
             // Objects or arrays in later JSON records: read again as documents.
-            return try DocumentProfiler.profile(root: profile, sample: sample, makeReader: makeReader) ?? profile
+            return try DocumentProfiler.profile(
+                root: profile, sample: sample, parallel: parallel, makeReader: makeReader) ?? profile
         } catch let error as InputError {
             throw ConfigurationError(file: path, "cannot be read: \(error.message); check the file")
         }
