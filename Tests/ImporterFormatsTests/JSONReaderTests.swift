@@ -78,12 +78,7 @@ final class JSONReaderTests: XCTestCase {
             ("huge line", Array(("{\"id\":0}\n" + huge + "\n{\"id\":1}\n" + huge).utf8)),
         ]
         for (name, bytes) in inputs {
-            let plain = files.write("\(name).ndjson", bytes)
-            let gzip = Process()
-            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            gzip.arguments = ["-k", plain]
-            try gzip.run()
-            gzip.waitUntilExit()
+            let plain = try writeWithGzippedCopy("\(name).ndjson", bytes)
             let whole = try readAll(NDJSONReader(path: plain)).map(signature)
             XCTAssertGreaterThan(whole.count, 0, name)
             if name == "edges" {
@@ -100,24 +95,14 @@ final class JSONReaderTests: XCTestCase {
                 XCTAssertEqual(try readAll(NDJSONReader(path: path)).map(signature), whole, "\(name), whole")
                 for maximum in name == "long" ? [3, 4096] : [1, 2, 3, 4096] {
                     let splitter = try NDJSONReader(path: path)
-                    var parts: [String] = []
-                    var partCount = 0
-                    while let part = try splitter.nextPart(maximumRecords: maximum) {
-                        parts += try readAll(part).map(signature)
-                        partCount += 1
-                    }
+                    let (parts, partCount) = try readParts(of: splitter, maximumRecords: maximum)
                     XCTAssertEqual(parts, whole, "\(path), parts of \(maximum)")
                     if path == plain { XCTAssertEqual(splitter.bytesRead, Int64(bytes.count), name) }
                     if maximum == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count, name) }
                 }
                 for maximumBytes in [1, 16] {
-                    let splitter = try NDJSONReader(path: path)
-                    var parts: [String] = []
-                    var partCount = 0
-                    while let part = try splitter.nextPart(maximumRecords: 4096, maximumBytes: maximumBytes) {
-                        parts += try readAll(part).map(signature)
-                        partCount += 1
-                    }
+                    let (parts, partCount) = try readParts(
+                        of: NDJSONReader(path: path), maximumRecords: 4096, maximumBytes: maximumBytes)
                     XCTAssertEqual(parts, whole, "\(path), parts of \(maximumBytes) bytes")
                     if maximumBytes == 1 { XCTAssertGreaterThanOrEqual(partCount, whole.count, name) }
                 }
@@ -159,12 +144,7 @@ final class JSONReaderTests: XCTestCase {
             ("long", Array(long.utf8), 1 << 20),
         ]
         for (name, bytes, maxRecordBytes) in inputs {
-            let plain = files.write("\(name).json", bytes)
-            let gzip = Process()
-            gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            gzip.arguments = ["-k", plain]
-            try gzip.run()
-            gzip.waitUntilExit()
+            let plain = try writeWithGzippedCopy("\(name).json", bytes)
             let whole = try readAll(JSONArrayReader(path: plain, maxRecordBytes: maxRecordBytes)).map(signature)
             if name == "edges" {
                 let records = try readAll(JSONArrayReader(path: plain))
@@ -181,22 +161,15 @@ final class JSONReaderTests: XCTestCase {
                 let again = try readAll(JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)).map(signature)
                 XCTAssertEqual(again, whole, "\(name), whole")
                 for maximum in name == "long" ? [4096] : [1, 2, 3, 4096] {
-                    let splitter = try JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)
-                    var parts: [String] = []
-                    var partCount = 0
-                    while let part = try splitter.nextPart(maximumRecords: maximum) {
-                        parts += try readAll(part).map(signature)
-                        partCount += 1
-                    }
+                    let (parts, partCount) = try readParts(
+                        of: JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes), maximumRecords: maximum)
                     XCTAssertEqual(parts, whole, "\(path), parts of \(maximum)")
                     if maximum == 1 { XCTAssertEqual(partCount, whole.count, name) }
                 }
                 for maximumBytes in name == "long" ? [65_536] : [1, 64] {
-                    let splitter = try JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes)
-                    var parts: [String] = []
-                    while let part = try splitter.nextPart(maximumRecords: 4096, maximumBytes: maximumBytes) {
-                        parts += try readAll(part).map(signature)
-                    }
+                    let (parts, _) = try readParts(
+                        of: JSONArrayReader(path: path, maxRecordBytes: maxRecordBytes), maximumRecords: 4096,
+                        maximumBytes: maximumBytes)
                     XCTAssertEqual(parts, whole, "\(path), parts of \(maximumBytes) bytes")
                 }
             }
@@ -218,6 +191,30 @@ final class JSONReaderTests: XCTestCase {
             }
             XCTAssertEqual(parts, whole, "parts of \(maximum)")
         }
+    }
+
+    /// Writes `bytes` to the file `name` and a gzipped copy beside it (`name.gz`); returns the path.
+    private func writeWithGzippedCopy(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let plain = files.write(name, bytes)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-k", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        return plain
+    }
+
+    /// The signatures of every record of every part `splitter` cuts, and how many parts it cut.
+    private func readParts(of splitter: PartitionedRecordReader, maximumRecords: Int, maximumBytes: Int = .max) throws
+        -> (signatures: [String], parts: Int)
+    {
+        var signatures: [String] = []
+        var parts = 0
+        while let part = try splitter.nextPart(maximumRecords: maximumRecords, maximumBytes: maximumBytes) {
+            signatures += try readAll(part).map(signature)
+            parts += 1
+        }
+        return (signatures, parts)
     }
 
     private func signature(_ record: SourceRecord) -> String {
