@@ -41,16 +41,16 @@ enum DocumentProfiler {
             let parts = try PartProfiler.map(reader, maximumBytes: partBytes) { part in
                 var empty = FileProfile(path: path, format: format, csv: nil)
                 empty.expectedRecords = PartProfiler.partSize
-                let profiler = EntityProfiler(profile: empty)
-                try profiler.observe(part, shape: settled, nested: NestedJSON())
+                let profiler = EntityProfiler(profile: empty, nested: NestedJSON())
+                try profiler.observe(part, shape: settled)
                 return profiler.finished()
             }
             var joined = fresh
             for part in parts { joined.appendDocuments(part) }
             return joined
         }
-        let profiler = EntityProfiler(profile: fresh)
-        try profiler.observe(makeReader(), upTo: sample, shape: shape, nested: NestedJSON())
+        let profiler = EntityProfiler(profile: fresh, nested: NestedJSON())
+        try profiler.observe(makeReader(), upTo: sample, shape: shape)
         return profiler.finished()
     }
 
@@ -88,17 +88,19 @@ extension FileProfile {
 /// arrays under them.
 private final class EntityProfiler {
     var profile: FileProfile
+    let nested: NestedJSON
     /// The arrays of objects under these records, by dotted path, in the order first seen.
     private var children: [(path: [String], profiler: EntityProfiler)] = []
     private var childIndex: [[String]: Int] = [:]
     private var objectFields: [String] = []
 
-    init(profile: FileProfile) {
+    init(profile: FileProfile, nested: NestedJSON) {
         self.profile = profile
+        self.nested = nested
     }
 
     /// Profiles the records `reader` reads (the first `sample`), `shape` their fields' shapes.
-    func observe(_ reader: RecordReader, upTo sample: Int? = nil, shape: FieldShape, nested: NestedJSON) throws {
+    func observe(_ reader: RecordReader, upTo sample: Int? = nil, shape: FieldShape) throws {
         var count = 0
         while sample.map({ count < $0 }) ?? true, let record = try reader.next() {
             count += 1
@@ -106,23 +108,21 @@ private final class EntityProfiler {
                 profile.observe(record)
                 continue
             }
-            observe(record, names: record.names, values: record.values, shape: shape, nested: nested)
+            observe(record, names: record.names, values: record.values, shape: shape)
         }
     }
 
     /// Profiles one record, `names` and `values` its fields, `shape` theirs.
-    func observe(
-        _ record: SourceRecord, names: [String], values: [FieldValue], shape: FieldShape, nested: NestedJSON
-    ) {
+    func observe(_ record: SourceRecord, names: [String], values: [FieldValue], shape: FieldShape) {
         var flat = SourceRecord(
             line: record.line, byteOffset: record.byteOffset, raw: [], names: [], values: [])
-        flatten(names, values, shape: shape, prefix: [], into: &flat, of: record, nested: nested)
+        flatten(names, values, shape: shape, prefix: [], into: &flat, of: record)
         profile.observe(flat)
     }
 
     private func flatten(
         _ names: [String], _ values: [FieldValue], shape: FieldShape, prefix: [String], into flat: inout SourceRecord,
-        of record: SourceRecord, nested: NestedJSON
+        of record: SourceRecord
     ) {
         for (name, value) in zip(names, values) {
             let member = shape.existing(name)
@@ -135,11 +135,11 @@ private final class EntityProfiler {
             switch nested.nested(text) {
             case .object(let names, let values) where member.settled == .object:
                 if prefix.isEmpty && !objectFields.contains(name) { objectFields.append(name) }
-                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, of: record, nested: nested)
+                flatten(names, values, shape: member, prefix: prefix + [name], into: &flat, of: record)
             case .objects(let elements) where member.settled == .arrayOfObjects:
                 let child = self.child(at: prefix + [name])
                 for element in elements {
-                    child.observe(record, names: element.names, values: element.values, shape: member, nested: nested)
+                    child.observe(record, names: element.names, values: element.values, shape: member)
                 }
             default:
                 append(prefix + [name], value, to: &flat)
@@ -160,7 +160,7 @@ private final class EntityProfiler {
         if let index = childIndex[path] { return children[index].profiler }
         var empty = FileProfile(path: profile.path, format: profile.format, csv: nil)
         empty.sampled = profile.sampled
-        let child = EntityProfiler(profile: empty)
+        let child = EntityProfiler(profile: empty, nested: nested)
         childIndex[path] = children.count
         children.append((path, child))
         return child

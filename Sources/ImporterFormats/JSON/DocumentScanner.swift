@@ -266,14 +266,12 @@ struct DocumentScanner {
         var pathMask: UInt64 = 0
         for (index, path) in plan.paths.enumerated() {
             guard let found = pathValues[pathBase + index] else { continue }
-            var spelled = false
-            for position in keyBase..<keys.count
-            where mayBeSpelled && childMask & (1 << UInt64(position - keyBase)) == 0 {
-                if Self.equal(keys[position], path.nameBytes, cursor) {
-                    spelled = true
-                    break
+            let spelled =
+                mayBeSpelled
+                && (keyBase..<keys.count).contains { position in
+                    childMask & (1 << UInt64(position - keyBase)) == 0
+                        && Self.equal(keys[position], path.nameBytes, cursor)
                 }
-            }
             guard !spelled else { continue }
             pathMask |= 1 << UInt64(index)
             values.append(found)
