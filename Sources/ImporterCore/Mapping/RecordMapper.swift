@@ -96,12 +96,24 @@ package final class RecordMapper {
 
     /// The record's fields by attribute position, or the rejection of an unknown field.
     package func map(_ record: SourceRecord) -> Result<[FieldValue], Rejection> {
+        var fields: [FieldValue] = []
+        if let rejection = map(record, into: &fields) { return .failure(rejection) }
+        return .success(fields)
+    }
+
+    /// Sets `fields` to the record's fields by attribute position, in the storage it has (a
+    /// buffer kept for every record); returns the rejection of an unknown field, else nil.
+    package func map(_ record: SourceRecord, into fields: inout [FieldValue]) -> Rejection? {
         if record.names != cachedNames {
             cachedNames = record.names
             cachedTargets = record.names.map(target)
             cachedSources = Self.sources(of: computed, in: record.names)
         }
-        var fields = defaults.map { $0 ?? .null }
+        if fields.count == defaults.count {
+            for index in defaults.indices { fields[index] = defaults[index] ?? .null }
+        } else {
+            fields = defaults.map { $0 ?? .null }
+        }
         for (position, value) in record.values.enumerated() {
             switch cachedTargets[position] {
             case .attribute(let index):
@@ -111,11 +123,10 @@ package final class RecordMapper {
                 continue
             case .unknown:
                 let name = record.names[position]
-                return .failure(
-                    Rejection(
-                        stage: .map, reason: .unknownField, field: name,
-                        "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"
-                    ))
+                return Rejection(
+                    stage: .map, reason: .unknownField, field: name,
+                    "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"
+                )
             }
         }
         for (number, attribute) in computed.enumerated() {
@@ -123,7 +134,7 @@ package final class RecordMapper {
             let text = attribute.template.render { field in sources[field].map { record.values[$0] } }
             fields[attribute.index] = text.map(FieldValue.text) ?? defaults[attribute.index] ?? .null
         }
-        return .success(fields)
+        return nil
     }
 
     private func target(_ name: String) -> Target {

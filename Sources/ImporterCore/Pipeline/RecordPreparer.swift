@@ -35,7 +35,7 @@ final class RecordPreparer {
     /// Prepares `record`, the chunk's next one, and adds it to the chunk's records or rejects.
     func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
         let ordinal = chunk.count
-        switch outcome(of: record, ordinal: ordinal) {
+        switch outcome(of: record, ordinal: ordinal, keepingFields: false) {
         case .prepared(let prepared, _): chunk.records.append(prepared)
         case .rejected(let key, let rejection): chunk.reject(record, ordinal: ordinal, key: key, rejection)
         }
@@ -50,14 +50,22 @@ final class RecordPreparer {
         case rejected(key: Value?, Rejection)
     }
 
+    /// The buffer records are mapped into when their fields are not kept: not one array
+    /// allocated and freed per record.
+    private var mapped: [FieldValue] = []
+
     /// Maps, validates and migrates `record`, numbered `ordinal` in its chunk; `assigning`
     /// fields are set after the map (a document's child takes its parent's key and its position).
-    func outcome(of record: SourceRecord, ordinal: Int, assigning: [(index: Int, field: FieldValue)] = []) -> Outcome {
+    /// Without `keepingFields`, the outcome's fields are empty.
+    func outcome(
+        of record: SourceRecord, ordinal: Int, assigning: [(index: Int, field: FieldValue)] = [],
+        keepingFields: Bool = true
+    ) -> Outcome {
         if let failure = record.failure { return .rejected(key: nil, failure) }
-        var fields: [FieldValue]
-        switch mapper.map(record) {
-        case .success(let mapped): fields = mapped
-        case .failure(let rejection):
+        var fields: [FieldValue] = []
+        swap(&fields, &mapped)
+        defer { if !keepingFields { swap(&fields, &mapped) } }
+        if let rejection = mapper.map(record, into: &fields) {
             return .rejected(
                 key: key { name in
                     if let index = entity.attributeIndex[name],
@@ -86,7 +94,7 @@ final class RecordPreparer {
             PreparedRecord(
                 inputIndex: inputIndex, line: record.line, byteOffset: record.byteOffset, raw: record.raw,
                 values: values, ordinal: ordinal),
-            fields: fields)
+            fields: keepingFields ? fields : [])
     }
 
     /// The fields `record` maps to, with `assigning` set, at `indices`; nil when its map rejects

@@ -290,8 +290,9 @@ final class WriteStage {
                 return loseUncommitted()
             }
             uncommitted[input]!.records += records.count
-            for record in records where record.ordinal > lastOrdinal[input, default: -1] {
-                lastOrdinal[input] = record.ordinal
+            // By index: a record copied out of the array would be retained and released.
+            for index in records.indices where records[index].ordinal > lastOrdinal[input, default: -1] {
+                lastOrdinal[input] = records[index].ordinal
             }
         } catch let partial as PartialWriteError where !(store?.rollsBack ?? true) {
             // A store that cannot roll back: what it acknowledged is written, whatever follows.

@@ -31,6 +31,10 @@ package struct RecordValidator: Sendable {
     private let patterns: [NSRegularExpression?]
     /// Per attribute: whether a value that is not null has anything to be checked against.
     private let constrained: [Bool]
+    /// Per attribute, its type and default: read per record from arrays of values, not from the
+    /// attribute objects (each one read would be retained and released).
+    private let types: [AttributeType]
+    private let defaults: [Value?]
 
     package init(entity: Entity, dateFormat: DateFormat) {
         self.entity = entity
@@ -43,24 +47,27 @@ package struct RecordValidator: Sendable {
                 || attribute.pattern != nil
                 || attribute.allowedValues != nil
         }
+        types = entity.attributes.map(\.type)
+        defaults = entity.attributes.map(\.defaultValue)
     }
 
     /// Typed values by attribute position, or the first problem found.
     package func validate(_ fields: [FieldValue]) -> Result<[Value], Rejection> {
         var values = [Value]()
         values.reserveCapacity(fields.count)
-        for (index, attribute) in entity.attributes.enumerated() {
+        for index in types.indices {
             var value: Value
-            switch ValueCoercion.coerce(fields[index], to: attribute.type, dateFormat: dateFormat) {
+            switch ValueCoercion.coerce(fields[index], to: types[index], dateFormat: dateFormat) {
             case .success(let coerced): value = coerced
             case .failure(let problem):
+                let name = entity.attributes[index].name
                 return .failure(
-                    Rejection(
-                        stage: .validate, reason: problem.reason, field: attribute.name,
-                        "\(attribute.name): \(problem.message)"))
+                    Rejection(stage: .validate, reason: problem.reason, field: name, "\(name): \(problem.message)"))
             }
-            if value.isNull, let fallback = attribute.defaultValue { value = fallback }
-            if value.isNull || constrained[index], let problem = check(value, attribute, patterns[index]) {
+            if value.isNull, let fallback = defaults[index] { value = fallback }
+            if value.isNull || constrained[index],
+                let problem = check(value, entity.attributes[index], patterns[index])
+            {
                 return .failure(problem)
             }
             values.append(value)

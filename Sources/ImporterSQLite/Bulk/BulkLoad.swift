@@ -61,8 +61,8 @@ final class BulkLoad {
         outcomes.reserveCapacity(records.count)
         var staged: [(values: [Value], version: Int64)] = []
         staged.reserveCapacity(records.count)
-        for record in records {
-            let values = record.values
+        for index in records.indices {
+            let values = records[index].values
             if let version = rules.newItemVersion(values) {
                 staged.append((values, version))
                 outcomes.append(WriteOutcome(.inserted))

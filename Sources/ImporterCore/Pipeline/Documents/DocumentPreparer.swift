@@ -112,6 +112,17 @@ final class DocumentPreparer {
         /// a rejected element.
         var outcomes: [RecordPreparer.Outcome?] = []
 
+        /// This document, leaving an empty one in its place.
+        mutating func take() -> PreparedDocument {
+            var taken = PreparedDocument(origins: [], outcomes: [])
+            swap(&self, &taken)
+            return taken
+        }
+
+        private init(origins: [Origin], outcomes: [RecordPreparer.Outcome?]) {
+            (self.origins, self.outcomes) = (origins, outcomes)
+        }
+
         init(root: SourceRecord) {
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw))
@@ -171,8 +182,10 @@ final class DocumentPreparer {
     /// Adds the records of `prepared` to the chunks: a record under a rejected element is
     /// rejected with it; with `documents: whole`, one problem rejects them all. Marks the
     /// document's end in each chunk.
-    func finish(_ prepared: PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
-        var outcomes = prepared.outcomes
+    func finish(_ prepared: consuming PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
+        // Moved out, so that rejecting a record below changes the array in place.
+        var outcomes: [RecordPreparer.Outcome?] = []
+        swap(&outcomes, &prepared.outcomes)
         let origins = prepared.origins
         func pointer(_ index: Int) -> String { index == 0 ? "" : pointers[index - 1] }
         // Per record: the record whose rejection it shares (itself, or the nearest rejected one
@@ -211,10 +224,11 @@ final class DocumentPreparer {
             rejectWhole(prepared.origins, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
         } else {
             for index in outcomes.indices {
-                let origin = origins[index]
-                let node = origin.node
+                let node = origins[index].node
                 switch outcomes[index] {
-                case .prepared(let record, _)?:
+                case .prepared?:
+                    // Moved, not copied: its values and text are not retained once more.
+                    guard case .prepared(let record, _)? = outcomes[index].take() else { continue }
                     chunks[node].records.append(record)
                     if index == 0 {
                         chunks[node].pointers.append("")
@@ -224,10 +238,10 @@ final class DocumentPreparer {
                     _ = ordinal(node)
                 case .rejected(let key, let rejection)?:
                     chunks[node].reject(
-                        Self.record(origin), ordinal: ordinal(node), key: key,
+                        Self.record(origins[index]), ordinal: ordinal(node), key: key,
                         rejection.located(at: pointer(index)))
                 case nil:
-                    var record = Self.record(origin)
+                    var record = Self.record(origins[index])
                     record.raw = []
                     chunks[node].reject(
                         record, ordinal: ordinal(node), key: nil, .withHolder(of: cause(of: index), at: pointer(index)),

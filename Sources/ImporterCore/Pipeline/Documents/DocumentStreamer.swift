@@ -78,8 +78,10 @@ final class DocumentStreamer: DocumentStream {
             var outcome: RecordPreparer.Outcome?
             if let parentKey = document.key(of: parent) {
                 preparer.assign(parentKey, position: position, node: node, to: &document.assigning)
+                // Its fields are kept only to check the key its children took.
                 outcome = preparer.preparer(of: node).outcome(
-                    of: record, ordinal: ordinal, assigning: document.assigning)
+                    of: record, ordinal: ordinal, assigning: document.assigning,
+                    keepingFields: document.taken(by: slot) != nil)
             }
             if let taken = document.taken(by: slot), let outcome, !Self.tookItsKey(taken, outcome, node: node, preparer)
             {
@@ -97,10 +99,13 @@ final class DocumentStreamer: DocumentStream {
     func root(_ record: SourceRecord, pointers: PointerTable) -> Bool {
         let preparer = preparer
         let prepared = modify { document -> DocumentPreparer.PreparedDocument? in
-            let outcome = preparer.preparer(of: 0).outcome(of: record, ordinal: document.next[0])
+            let outcome = preparer.preparer(of: 0).outcome(
+                of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
             document.prepared.outcomes[0] = DocumentPreparer.PreparedDocument.withoutFields(outcome)
-            return document.prepared
+            // Taken, not copied: a large document's bookkeeping is not held while its records
+            // are staged, nor copied when `finish` changes it.
+            return document.prepared.take()
         }
         guard let prepared else { return false }
         preparer.finish(prepared, pointers: pointers, into: &chunks)
