@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import ImporterCore
 
 final class ValueCoercionTests: XCTestCase {
@@ -63,6 +64,41 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(reason(.text("1e999"), .double), .range)
         XCTAssertEqual(reason(.text("1e39"), .float), .range)
         XCTAssertEqual(value(.text("0.1"), .float), .double(Double(Float(0.1))))
+    }
+
+    /// Plain decimals are read on a fast path over their bytes: every one must be the double
+    /// `Double(text)` reads, bit for bit (a division rounded once, as `strtod` rounds).
+    func testPlainDecimalsReadAsDoubleReadsThem() {
+        var texts = [
+            "0", "-0", "0.0", "-0.0", "1", "-1", "0.1", "0.2", "0.3", "1.5", "-12.345", "007.500", "123456789012345",
+            "12345678.9012345", "0.000000000000001", "999999999999999", "-999999999999999", "9007199254740991",
+            "1234567890123456", "0.1234567890123456", "40.7128", "-74.0060", "2.2250738585072014", "1.7976931348623157",
+            // Declined by the fast path, read by `Double`, or refused: the same either way.
+            "1.", ".5", "-.5", "+1.5", "1e5", "1.5E-3", " 1.5", "1.5 ", "1..5", "1.2.3", "-", ".", "", "--1", "1-",
+            "0x10", "inf", "nan", "١٢",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let whole = UInt64.random(in: 0..<1_000_000_000, using: &generator)
+            let fraction = UInt64.random(in: 0..<10_000_000, using: &generator)
+            let width = Int.random(in: 1...7, using: &generator)
+            let sign = Bool.random(using: &generator) ? "-" : ""
+            let digits = String(String(fraction).prefix(width))
+            texts.append("\(sign)\(whole).\(digits)")
+            texts.append("\(sign)0.\(String(repeating: "0", count: width))\(digits)")
+        }
+        for text in texts {
+            let expected = Double(text.trimmingCharacters(in: .whitespaces)).flatMap { number -> Value? in
+                let literal = text.trimmingCharacters(in: .whitespaces)
+                let plain = !literal.isEmpty && literal.utf8.allSatisfy { "0123456789+-.eE".utf8.contains($0) }
+                return plain && number.isFinite ? .double(number) : nil
+            }
+            let read = value(.text(text), .double)
+            XCTAssertEqual(read, expected, "'\(text)'")
+            if case .double(let got)? = read, case .double(let want)? = expected {
+                XCTAssertEqual(got.bitPattern, want.bitPattern, "'\(text)': the sign of zero, and every bit")
+            }
+        }
     }
 
     func testDatesAreNormalisedToUTCMilliseconds() {

@@ -80,10 +80,17 @@ package enum ValueCoercion {
             }
             return .success(.decimal(canonical))
         case .double, .float:
-            let trimmed = trimmingSpaces(text)
-            guard isDecimalLiteral(trimmed), let number = Double(trimmed) else {
-                return .failure(
-                    CoercionProblem(reason: .type, message: "'\(text)' is not a number (inf and nan are refused)"))
+            var plain = text
+            let number: Double
+            if let read = plain.withUTF8(DoubleText.plain) {
+                number = read
+            } else {
+                let trimmed = trimmingSpaces(text)
+                guard isDecimalLiteral(trimmed), let read = Double(trimmed) else {
+                    return .failure(
+                        CoercionProblem(reason: .type, message: "'\(text)' is not a number (inf and nan are refused)"))
+                }
+                number = read
             }
             guard number.isFinite else {
                 return .failure(
