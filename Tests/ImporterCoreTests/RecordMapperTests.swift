@@ -29,6 +29,28 @@ final class RecordMapperTests: XCTestCase {
         XCTAssertEqual(given[2], .text("hi"))
     }
 
+    /// Two fields that fill one attribute (a renamed one and one of the attribute's own name):
+    /// the later one in the record wins unless it is null, whichever order the header has, and
+    /// a buffer mapped into again holds only the new record's fields.
+    func testTwoFieldsOfOneAttributeTakeTheRecordsOrder() throws {
+        var map = MapConfig()
+        map.rename = ["note": "comment"]
+        let mapper = try RecordMapper(entity: entity, map: map, file: "p.yaml")
+        var fields: [FieldValue] = []
+        XCTAssertNil(
+            mapper.map(record([("id", .text("a")), ("comment", .text("1")), ("note", .text("2"))]), into: &fields))
+        XCTAssertEqual(fields, [.text("a"), .null, .text("2"), .null])
+        XCTAssertNil(mapper.map(record([("id", .text("b")), ("comment", .text("1")), ("note", .null)]), into: &fields))
+        XCTAssertEqual(fields, [.text("b"), .null, .text("1"), .null])
+        XCTAssertNil(
+            mapper.map(record([("id", .text("c")), ("note", .text("2")), ("comment", .text("1"))]), into: &fields))
+        XCTAssertEqual(fields, [.text("c"), .null, .text("1"), .null])
+        XCTAssertNil(mapper.map(record([("id", .text("d")), ("comment", .null)]), into: &fields))
+        XCTAssertEqual(fields, [.text("d"), .null, .null, .null])
+        XCTAssertNil(mapper.map(record([("checkinTime", .text("2024-01-01"))]), into: &fields))
+        XCTAssertEqual(fields, [.null, .text("2024-01-01"), .null, .null])
+    }
+
     func testUnknownFieldsAreRejectedUnlessIgnored() throws {
         let strict = try RecordMapper(entity: entity, map: MapConfig(), file: "p.yaml")
         guard case .failure(let rejection) = strict.map(record([("id", .text("a")), ("mood", .text("happy"))])) else {

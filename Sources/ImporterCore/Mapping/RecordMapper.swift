@@ -24,6 +24,11 @@ package final class RecordMapper {
     private var cachedTargets: [Target] = []
     /// Per computed attribute, the place in those names of each field its template names.
     private var cachedSources: [[Int?]] = []
+    /// Per attribute, the place in those names of the field that fills it (-1: none); nil when
+    /// two fields fill one attribute, and the record's order decides field by field.
+    private var cachedPlaces: [Int]?
+    /// The place in those names of the first unknown field.
+    private var cachedUnknown: Int?
 
     /// Checks the map against the entity; errors name the pipeline file and the source's line.
     package init(entity: Entity, map: MapConfig, file: String, line: Int? = nil) throws {
@@ -108,25 +113,35 @@ package final class RecordMapper {
             cachedNames = record.names
             cachedTargets = record.names.map(target)
             cachedSources = Self.sources(of: computed, in: record.names)
+            cachedUnknown = cachedTargets.firstIndex { if case .unknown = $0 { true } else { false } }
+            cachedPlaces = Self.places(of: cachedTargets, attributes: defaults.count)
         }
-        if fields.count == defaults.count {
-            for index in defaults.indices { fields[index] = defaults[index] ?? .null }
+        if let unknown = cachedUnknown {
+            let name = record.names[unknown]
+            return Rejection(
+                stage: .map, reason: .unknownField, field: name,
+                "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"
+            )
+        }
+        if fields.count != defaults.count { fields = defaults.map { $0 ?? .null } }
+        if let places = cachedPlaces {
+            // Each attribute written once: its field's value, else its default.
+            let values = record.values
+            fields.withUnsafeMutableBufferPointer { fields in
+                for index in fields.indices {
+                    let place = places[index]
+                    if place >= 0, !values[place].isNull {
+                        fields[index] = values[place]
+                    } else {
+                        fields[index] = defaults[index] ?? .null
+                    }
+                }
+            }
         } else {
-            fields = defaults.map { $0 ?? .null }
-        }
-        for (position, value) in record.values.enumerated() {
-            switch cachedTargets[position] {
-            case .attribute(let index):
-                if case .null = value { continue }
+            for index in defaults.indices { fields[index] = defaults[index] ?? .null }
+            for (position, value) in record.values.enumerated() {
+                guard case .attribute(let index) = cachedTargets[position], !value.isNull else { continue }
                 fields[index] = value
-            case .dropped:
-                continue
-            case .unknown:
-                let name = record.names[position]
-                return Rejection(
-                    stage: .map, reason: .unknownField, field: name,
-                    "field '\(name)' is not an attribute of \(entity.name); add it to the model, or to map.drop, or set map.ignoreUnknown: true"
-                )
             }
         }
         for (number, attribute) in computed.enumerated() {
@@ -135,6 +150,18 @@ package final class RecordMapper {
             fields[attribute.index] = text.map(FieldValue.text) ?? defaults[attribute.index] ?? .null
         }
         return nil
+    }
+
+    /// Per attribute, the place of the one field whose target it is (-1: none); nil when two
+    /// fields have the same one.
+    private static func places(of targets: [Target], attributes: Int) -> [Int]? {
+        var places = [Int](repeating: -1, count: attributes)
+        for (position, target) in targets.enumerated() {
+            guard case .attribute(let index) = target else { continue }
+            guard places[index] < 0 else { return nil }
+            places[index] = position
+        }
+        return places
     }
 
     private func target(_ name: String) -> Target {

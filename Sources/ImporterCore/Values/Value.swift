@@ -72,4 +72,6 @@ public enum FieldValue: Sendable, Equatable {
     /// A DynamoDB set, list or map (`type` SS, NS, BS, L or M) as the exact text of its typed
     /// value, `{"SS":["a","b"]}`: a string attribute stores that text, any other type refuses it.
     case collection(type: String, json: String)
+
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
 }
