@@ -191,6 +191,8 @@ final class CSVReaderTests: XCTestCase {
             ),
             ("encoding", Array("id,name\n1,".utf8) + [0xFF, 0xFE] + Array("\n2,ok\n".utf8)),
             ("bad header", Array("id,\"name\"x\n1,a\n".utf8)),
+            // Lines without quotes, cut a word at a time, beside carriage returns of every kind.
+            ("plain lines", Array("id,name\r\n1,a\r\n2,b\n3,c\r\r\n4,\"q\"\n5,e\rf\n\n6,g,h\n7,long line\r\n8,g".utf8)),
             ("long", Array(long.utf8)),
         ]
         for (name, bytes) in inputs {

@@ -177,6 +177,12 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
             if cursor >= input.bytes.count {
                 if try input.atEOF || !refill() { break }
             }
+            if let end = plainLineEnd(from: cursor) {
+                cursor = end + 1
+                line += 1
+                records += 1
+                continue
+            }
             switch scan(from: cursor, keepingFields: false) {
             case .needMore:
                 if input.atEOF {
@@ -441,6 +447,26 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
             index += slice[index] == options.quote ? 2 : 1
         }
         return out
+    }
+
+    /// The line feed that ends the record starting at `start` when its line has no quote and no
+    /// carriage return but one just before that line feed: such a record is its line, as `scan`
+    /// reads it, found a word at a time (the parts' parsers read its fields). Nil for any other
+    /// record, or a line not all read.
+    private func plainLineEnd(from start: Int) -> Int? {
+        let quote = options.quote, delimiter = options.delimiter
+        guard delimiter != 10, delimiter != 13 else { return nil }
+        return input.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var j = CSVBytes.skipWords(buffer, from: start, withoutAny: 10, 13, quote)
+            while j < buffer.count {
+                let byte = buffer[j]
+                if byte == 10 { return j }
+                if byte == 13, j + 1 < buffer.count, buffer[j + 1] == 10 { return j + 1 }
+                if byte == 13 || byte == quote { return nil }
+                j += 1
+            }
+            return nil
+        }
     }
 
     /// Finds the end of the record starting at `start` and, when `keepingFields`, its fields
