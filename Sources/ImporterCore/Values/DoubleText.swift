@@ -1,14 +1,14 @@
 /// Doubles read from text's bytes, as `Double(text)` reads them (docs/values.md), on a fast path
 /// for the commonest spelling.
 enum DoubleText {
-    /// Exact powers of ten as doubles: 10^0 through 10^22 (10^23 is not a double).
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
+    /// Powers of ten as doubles, each exact: 10^0 through 10^15.
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
         (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     /// The double a plain decimal spells: an optional `-`, digits, and optionally a point and
-    /// digits (`-12.345`), at most 15 digits in all and at most 22 after the point. Nil for
-    /// any other text, which `Double(text)` reads instead.
+    /// digits (`-12.345`), at most 15 digits in all. Nil for any other text, which
+    /// `Double(text)` reads instead.
     ///
     /// Its digits as a whole number are below 2^53 and so are exact as a double, as is the power
     /// of ten it is divided by: the one division rounds correctly, as `strtod` does.
