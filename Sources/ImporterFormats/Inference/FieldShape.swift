@@ -36,25 +36,27 @@ struct FieldShape: Sendable {
     /// Learns the shapes of a record's fields (`reader` parses the nested text).
     mutating func observe(names: [String], values: [FieldValue], reader: NestedJSON) {
         for (name, value) in zip(names, values) {
-            switch value {
-            case .null:
-                if fields[name] == nil { fields[name] = FieldShape() }
-            case .composite(let text):
-                switch reader.nested(text) {
-                case .object(let names, let values):
-                    fields[name, default: FieldShape()].see(.object)
-                    fields[name, default: FieldShape()].observe(names: names, values: values, reader: reader)
-                case .objects(let elements):
-                    fields[name, default: FieldShape()].see(.arrayOfObjects, elements: elements.count)
-                    for element in elements {
-                        fields[name, default: FieldShape()].observe(
-                            names: element.names, values: element.values, reader: reader)
-                    }
-                case .other:
-                    fields[name, default: FieldShape()].see(.value)
-                }
-            default: fields[name, default: FieldShape()].see(.value)
+            // Changed in place: a copy taken out of the dictionary would copy its fields too.
+            fields[name, default: FieldShape()].observe(value, reader: reader)
+        }
+    }
+
+    /// Learns the shape of one value of this field; a null teaches nothing.
+    private mutating func observe(_ value: FieldValue, reader: NestedJSON) {
+        switch value {
+        case .null: return
+        case .composite(let text):
+            switch reader.nested(text) {
+            case .object(let names, let values):
+                see(.object)
+                observe(names: names, values: values, reader: reader)
+            case .objects(let elements):
+                see(.arrayOfObjects, elements: elements.count)
+                for element in elements { observe(names: element.names, values: element.values, reader: reader) }
+            case .other:
+                see(.value)
             }
+        default: see(.value)
         }
     }
 

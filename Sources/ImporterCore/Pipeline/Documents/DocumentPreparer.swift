@@ -114,14 +114,13 @@ final class DocumentPreparer {
 
         /// This document, leaving an empty one in its place.
         mutating func take() -> PreparedDocument {
-            var taken = PreparedDocument(origins: [], outcomes: [])
+            var taken = PreparedDocument()
             swap(&self, &taken)
             return taken
         }
 
-        private init(origins: [Origin], outcomes: [RecordPreparer.Outcome?]) {
-            (self.origins, self.outcomes) = (origins, outcomes)
-        }
+        /// No record: what `take` leaves.
+        private init() {}
 
         init(root: SourceRecord) {
             origins.append(
