@@ -131,4 +131,54 @@ final class DatabaseTests: XCTestCase {
         try database.execute("INSERT INTO item (id, name) VALUES (?, ?)", [.string("a"), .string("n")])
         XCTAssertEqual(try database.integer(sql), 1)
     }
+
+    /// Text bound in place (`BoundText`) is stored as bound by copy, whatever its length: rows
+    /// that fill several blocks, a value longer than a block, empty and non-ASCII text, decimals
+    /// and dates; and the room is used again for the next rows without changing the stored ones.
+    func testTextBoundInPlaceIsStoredAsTextBoundByCopy() throws {
+        let database = try database()
+        try database.execute("CREATE TABLE bound (row INTEGER, a TEXT, b TEXT, c TEXT, d TEXT)")
+        try database.execute("CREATE TABLE copied (row INTEGER, a TEXT, b TEXT, c TEXT, d TEXT)")
+        let inPlace = try database.prepare("INSERT INTO bound VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)")
+        let text = BoundText()
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["", "a", "Łódź", "日本語", "x y", String(repeating: "z", count: 300)]
+        func randomValue() -> Value {
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0:
+                .string((0..<Int.random(in: 0..<4, using: &generator)).map { _ in pieces.randomElement()! }.joined())
+            case 1: .decimal("-\(Int.random(in: 0..<1_000_000, using: &generator)).25")
+            case 2: .date(Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &generator))
+            case 3: .string(String(repeating: "é", count: Int.random(in: 1..<BoundText.blockSize, using: &generator)))
+            case 4: .null
+            default: .integer(Int64.random(in: .min ... .max, using: &generator))
+            }
+        }
+        // Two values longer than a block: bound by copy, as they do not fit.
+        let rows: [[Value]] =
+            (0..<400).map { row in [.integer(Int64(row))] + (0..<4).map { _ in randomValue() } }
+            + [[.integer(400), .string(String(repeating: "q", count: 70_000)), .string(""), .null, .date(0)]]
+            + [[.integer(401), .string("after"), .string(String(repeating: "w", count: 1 << 17)), .null, .null]]
+        for pair in stride(from: 0, to: rows.count, by: 2) {
+            text.removeAll()
+            for (offset, row) in rows[pair..<pair + 2].enumerated() {
+                for (column, value) in row.enumerated() {
+                    try inPlace.bind(value, at: Int32(offset * 5 + column + 1), textIn: text)
+                }
+            }
+            defer { inPlace.reset() }
+            try inPlace.step()
+            try database.execute(
+                "INSERT INTO copied VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)", rows[pair] + rows[pair + 1])
+        }
+        let columns = "row, quote(a), quote(b), quote(c), quote(d)"
+        let bound = try database.rows(
+            "SELECT \(columns) FROM bound ORDER BY row", names: ["row", "a", "b", "c", "d"])
+        let copied = try database.rows(
+            "SELECT \(columns) FROM copied ORDER BY row", names: ["row", "a", "b", "c", "d"])
+        XCTAssertEqual(bound.count, rows.count)
+        XCTAssertEqual(bound.indices.filter { bound[$0] != copied[$0] }, [], "rows stored otherwise than bound by copy")
+        XCTAssertEqual(bound[400]["d"], "'1970-01-01T00:00:00.000Z'")
+        XCTAssertEqual(bound[401]["a"], "'after'")
+    }
 }

@@ -26,6 +26,8 @@ final class StagedRows {
     /// Per entity, an INSERT of `rowsPerInsert` rows: one statement run for many rows.
     private var batchInserts: [String: Statement] = [:]
     private static let rowsPerInsert = 64
+    /// The text of the rows being inserted, which SQLite reads in place.
+    private let boundText = BoundText()
     /// The page cache while SQLite sorts staged rows, which also bounds the sorter's memory per
     /// thread: 2 MiB. Sorted runs that fit in the CPU's caches sort faster than fewer, larger
     /// runs, and merging them costs less than it saves: the key index of 1M staged rows took
@@ -118,11 +120,13 @@ final class StagedRows {
             let count = batch ? Self.rowsPerInsert : 1
             let insert = batch ? batchInserts[entity.name]! : inserts[entity.name]!
             try insert.withArguments(staged[start].values) {
+                // Every parameter is bound again below: the text of the last rows is not read.
+                boundText.removeAll()
                 for (row, (values, version)) in staged[start..<start + count].enumerated() {
                     if inOrder { (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: values)) }
                     let base = row * columns + 1
                     for index in values.indices where index != versionIndex {
-                        try insert.bind(values[index], at: Int32(base + index))
+                        try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
                     }
                     try insert.bind(Int32(base + versionIndex), int64: version)
                 }

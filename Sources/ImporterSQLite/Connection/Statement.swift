@@ -88,6 +88,35 @@ final class Statement {
         }
     }
 
+    /// Binds a value as `bind(_:at:)` does, its text (and a date's) copied into `text`, which
+    /// SQLite reads in place: `text` must keep it until this statement has run and is bound anew.
+    func bind(_ value: Value, at index: Int32, textIn text: BoundText) throws {
+        let code: Int32?
+        switch value {
+        case .string(let string), .decimal(let string):
+            code =
+                string.utf8.withContiguousStorageIfAvailable { bytes in
+                    text.copy(UnsafeRawBufferPointer(bytes)).map { bindStatic(index, $0, bytes.count) }
+                } ?? nil
+        case .date(let millis):
+            code = text.reserve(ISO8601.maximumLength).map { room in
+                let count = ISO8601.format(
+                    millis: millis,
+                    into: UnsafeMutableBufferPointer(
+                        start: room.assumingMemoryBound(to: UInt8.self), count: ISO8601.maximumLength))
+                text.giveBack(ISO8601.maximumLength - count)
+                return bindStatic(index, UnsafeRawPointer(room), count)
+            }
+        default: code = nil
+        }
+        if let code { try check(code) } else { try bind(value, at: index) }
+    }
+
+    @inline(__always)
+    private func bindStatic(_ index: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int32 {
+        sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+    }
+
     /// Binds the first `count` columns of `row`'s current row as they are stored (type and
     /// bytes) to the parameters 1…`count`.
     func bind(columnsOf row: Statement, count: Int32) throws {
