@@ -132,9 +132,9 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(try database.integer(sql), 1)
     }
 
-    /// Text bound in place (`BoundText`) is stored as bound by copy, whatever its length: rows
-    /// that fill several blocks, a value longer than a block, empty and non-ASCII text, decimals
-    /// and dates; and the room is used again for the next rows without changing the stored ones.
+    /// Values bound with their text in place (`BoundText`) are stored as bound by copy: rows
+    /// that fill several blocks, a value longer than a block, empty and non-ASCII text, decimals,
+    /// dates, numbers and nulls; the room is used again for the next rows, leaving stored ones.
     func testTextBoundInPlaceIsStoredAsTextBoundByCopy() throws {
         let database = try database()
         try database.execute("CREATE TABLE bound (row INTEGER, a TEXT, b TEXT, c TEXT, d TEXT)")
@@ -144,13 +144,15 @@ final class DatabaseTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["", "a", "Łódź", "日本語", "x y", String(repeating: "z", count: 300)]
         func randomValue() -> Value {
-            switch Int.random(in: 0..<6, using: &generator) {
+            switch Int.random(in: 0..<8, using: &generator) {
             case 0:
                 .string((0..<Int.random(in: 0..<4, using: &generator)).map { _ in pieces.randomElement()! }.joined())
             case 1: .decimal("-\(Int.random(in: 0..<1_000_000, using: &generator)).25")
             case 2: .date(Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &generator))
             case 3: .string(String(repeating: "é", count: Int.random(in: 1..<BoundText.blockSize, using: &generator)))
             case 4: .null
+            case 5: .double(Double.random(in: -1e9...1e9, using: &generator))
+            case 6: .boolean(Bool.random(using: &generator))
             default: .integer(Int64.random(in: .min ... .max, using: &generator))
             }
         }

@@ -125,8 +125,11 @@ final class StagedRows {
                 for (row, (values, version)) in staged[start..<start + count].enumerated() {
                     if inOrder { (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: values)) }
                     let base = row * columns + 1
-                    for index in values.indices where index != versionIndex {
-                        try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
+                    // Read in place: a value copied out of the array would be retained and released.
+                    try values.withUnsafeBufferPointer { values in
+                        for index in values.indices where index != versionIndex {
+                            try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
+                        }
                     }
                     try insert.bind(Int32(base + versionIndex), int64: version)
                 }

@@ -93,6 +93,10 @@ final class Statement {
     func bind(_ value: Value, at index: Int32, textIn text: BoundText) throws {
         let code: Int32?
         switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+        case .double(let number): code = sqlite3_bind_double(handle, index, number)
+        case .boolean(let flag): code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
         case .string(let string), .decimal(let string):
             code =
                 string.utf8.withContiguousStorageIfAvailable { bytes in
@@ -107,7 +111,7 @@ final class Statement {
                 text.giveBack(ISO8601.maximumLength - count)
                 return bindStatic(index, UnsafeRawPointer(room), count)
             }
-        default: code = nil
+        case .binary, .pair: code = nil
         }
         if let code { try check(code) } else { try bind(value, at: index) }
     }
