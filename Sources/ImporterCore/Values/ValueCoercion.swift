@@ -7,6 +7,9 @@ package struct CoercionProblem: Error, Sendable {
 
 /// Turns reader fields into typed values (docs/values.md).
 package enum ValueCoercion {
+    /// Inlined into the validator's loop over a record's fields: called, it took each field as a
+    /// copy of its own, made and destroyed per field.
+    @inline(__always)
     package static func coerce(_ field: FieldValue, to type: AttributeType, dateFormat: DateFormat) -> Result<
         Value, CoercionProblem
     > {
