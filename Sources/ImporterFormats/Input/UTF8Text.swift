@@ -6,7 +6,14 @@
 enum UTF8Text {
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if isASCII(bytes) {
+            // Copied into the string's storage: `String(decoding:)` would look for a repair first.
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                guard let base = bytes.baseAddress else { return 0 }
+                buffer.baseAddress!.initialize(from: base, count: bytes.count)
+                return bytes.count
+            }
+        }
         return String(validating: bytes, as: UTF8.self)
     }
 
