@@ -6,15 +6,19 @@
 enum UTF8Text {
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if isASCII(bytes) {
-            // Copied into the string's storage: `String(decoding:)` would look for a repair first.
-            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                guard let base = bytes.baseAddress else { return 0 }
-                buffer.baseAddress!.initialize(from: base, count: bytes.count)
-                return bytes.count
-            }
-        }
+        if isASCII(bytes) { return ascii(bytes) }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Bytes known to be ASCII (checked, or a JSON number's) as a String: copied into its storage
+    /// as they are, where `String(decoding:)` would look for bytes to repair first.
+    @inline(__always)
+    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            guard let base = bytes.baseAddress else { return 0 }
+            buffer.baseAddress!.initialize(from: base, count: bytes.count)
+            return bytes.count
+        }
     }
 
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

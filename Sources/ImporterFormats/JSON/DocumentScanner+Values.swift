@@ -134,8 +134,7 @@ extension DocumentScanner {
         case 45, 48...57:  // - 0-9
             guard let end = JSONNumber.end(base, from: start, count: cursor.count) else { return nil }
             cursor.i = end
-            return .number(
-                String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self))
+            return .number(UTF8Text.ascii(UnsafeBufferPointer(start: base + start, count: end - start)))
         default:
             if cursor.take("true") { return .bool(true) }
             if cursor.take("false") { return .bool(false) }
