@@ -19,7 +19,7 @@ package final class RecordMapper {
     private let pathTargets: [String: Int]
     /// The first names of the map's paths: objects read through them, not fields of their own.
     private let pathRoots: Set<String>
-    /// The resolution of the last `names` array seen; CSV records all share their header's.
+    /// The resolution of the last `names` array seen; the records of one part of a file share theirs.
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
     /// Per computed attribute, the place in those names of each field its template names.
@@ -109,12 +109,16 @@ package final class RecordMapper {
     /// Sets `fields` to the record's fields by attribute position, in the storage it has (a
     /// buffer kept for every record); returns the rejection of an unknown field, else nil.
     package func map(_ record: SourceRecord, into fields: inout [FieldValue]) -> Rejection? {
-        if record.names != cachedNames {
+        // The same array first (each part of a file has a copy of its header's): names are
+        // compared once per array, not per record.
+        if !Self.sameArray(record.names, cachedNames) {
+            if record.names != cachedNames {
+                cachedTargets = record.names.map(target)
+                cachedSources = Self.sources(of: computed, in: record.names)
+                cachedUnknown = cachedTargets.firstIndex { if case .unknown = $0 { true } else { false } }
+                cachedPlaces = Self.places(of: cachedTargets, attributes: defaults.count)
+            }
             cachedNames = record.names
-            cachedTargets = record.names.map(target)
-            cachedSources = Self.sources(of: computed, in: record.names)
-            cachedUnknown = cachedTargets.firstIndex { if case .unknown = $0 { true } else { false } }
-            cachedPlaces = Self.places(of: cachedTargets, attributes: defaults.count)
         }
         if let unknown = cachedUnknown {
             let name = record.names[unknown]
@@ -150,6 +154,12 @@ package final class RecordMapper {
             fields[attribute.index] = text.map(FieldValue.text) ?? defaults[attribute.index] ?? .null
         }
         return nil
+    }
+
+    private static func sameArray(_ first: [String], _ second: [String]) -> Bool {
+        first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { first.baseAddress == $0.baseAddress && first.count == $0.count }
+        }
     }
 
     /// Per attribute, the place of the one field whose target it is (-1: none); nil when two
