@@ -266,4 +266,53 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(records[29_999].line, 30_001)
         XCTAssertEqual(records[29_999].fields["id"]!, "29999")
     }
+
+    /// The end of an element and the line feeds in it, found over windows that grow by a few
+    /// bytes at a time (as the reader refills): strings with escaped quotes and backslashes,
+    /// brackets, commas and raw line feeds in them; nesting; scalars ended by a comma, a space,
+    /// a line feed or the array's `]`.
+    func testElementScanFindsEachElementsEndAndLineFeedsAcrossWindows() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "é", "\\\"", "\\\\", "{", "}", "[", "]", ",", " ", "\n", "\\n", ":"]
+        func string() -> String {
+            "\"" + (0..<Int.random(in: 0..<12, using: &generator)).map { _ in pieces.randomElement()! }.joined() + "\""
+        }
+        func space() -> String { ["", " ", "\n", " \n  "].randomElement()! }
+        func value(_ depth: Int) -> String {
+            switch Int.random(in: 0..<(depth < 3 ? 6 : 4), using: &generator) {
+            case 0: return string()
+            case 1: return String(Int.random(in: -100_000...100_000, using: &generator)) + ".5e3"
+            case 2: return ["true", "false", "null"].randomElement()!
+            case 3: return string()
+            case 4:
+                let members = (0..<Int.random(in: 0..<4, using: &generator)).map { _ in
+                    space() + string() + space() + ":" + space() + value(depth + 1) + space()
+                }
+                return "{" + members.joined(separator: ",") + "}"
+            default:
+                let items = (0..<Int.random(in: 0..<4, using: &generator)).map { _ in
+                    space() + value(depth + 1) + space()
+                }
+                return "[" + items.joined(separator: ",") + "]"
+            }
+        }
+        for _ in 0..<2_000 {
+            let element = value(Int.random(in: 0..<2, using: &generator) == 0 ? 0 : 2)
+            let bytes = Array((element + [",", " ", "\n", "]"].randomElement()! + "{}").utf8)
+            let length = element.utf8.count
+            let lineFeeds = (0..<length).filter { bytes[$0] == 10 }
+            var scan = ElementScan()
+            var window = 0, cursor = 0
+            var found: Int?
+            var newlines: [Int] = []
+            while found == nil, window < bytes.count {
+                window = min(bytes.count, window + Int.random(in: 1...16, using: &generator))
+                found = bytes[..<window].withUnsafeBufferPointer { scan.end(in: $0, from: cursor) }
+                newlines += scan.takeNewlines()
+                cursor = window
+            }
+            XCTAssertEqual(found, length, element)
+            XCTAssertEqual(newlines, lineFeeds, element)
+        }
+    }
 }

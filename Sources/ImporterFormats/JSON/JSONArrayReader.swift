@@ -267,10 +267,33 @@ struct ElementScan {
     /// Indices of line feeds passed since the last `takeNewlines()`.
     private var newlines: [Int] = []
 
+    /// Per byte, what the scan stops at: inside an object or array and outside strings
+    /// (`inElement`: quotes, brackets, braces, line feeds), and inside strings (`inText`:
+    /// quotes, backslashes, line feeds). Every other byte is passed over without a look.
+    private static let stops: [UInt8] = (0...255).map { byte in
+        (Array("\"{}[]\n".utf8).contains(UInt8(byte)) ? inElement : 0)
+            | (Array("\"\\\n".utf8).contains(UInt8(byte)) ? inText : 0)
+    }
+    private static let inElement: UInt8 = 1
+    private static let inText: UInt8 = 2
+
     /// The end (exclusive) of the element in `buffer`, scanning from `start`; nil if the window ends first.
     mutating func end(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        Self.stops.withUnsafeBufferPointer { end(in: buffer, from: start, stops: $0) }
+    }
+
+    private mutating func end(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, stops: UnsafeBufferPointer<UInt8>)
+        -> Int?
+    {
         var i = start
         while i < buffer.count {
+            // The bytes that change nothing: within a string (not after a backslash), or
+            // within the element outside strings.
+            let passed = inString ? (escaped ? 0 : Self.inText) : (depth > 0 ? Self.inElement : 0)
+            if passed != 0 {
+                while i < buffer.count, stops[Int(buffer[i])] & passed == 0 { i += 1 }
+                if i == buffer.count { break }
+            }
             let byte = buffer[i]
             if byte == 10 { newlines.append(i) }
             if inString {
