@@ -36,6 +36,28 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[0].fields["c"]!, nil)
     }
 
+    /// Markers of any length are nulls, and cells of a marker's length that are not one stay
+    /// text (markers are told apart first by their lengths; 63 bytes and over share one).
+    func testNullMarkersOfEveryLengthAndOnlyThemAreNull() throws {
+        var options = CSVOptions()
+        let long = String(repeating: "n", count: 70)
+        options.nullValues = ["NA", "NULL", long]
+        let cells = [
+            "NA", "NB", "NULL", "NULX", long, String(repeating: "n", count: 69) + "x",
+            String(repeating: "n", count: 64), "N", "", "nan",
+        ]
+        let header = (0..<cells.count).map { "c\($0)" }
+        let records = try read(
+            header.joined(separator: ",") + "\n" + cells.joined(separator: ",") + "\n", options: options)
+        XCTAssertEqual(
+            header.map { records[0].fields[$0]! },
+            [
+                nil, "NB", nil, "NULX", nil, String(repeating: "n", count: 69) + "x", String(repeating: "n", count: 64),
+                "N", "",
+                "nan",
+            ])
+    }
+
     func testCustomDelimiterQuoteAndColumnsWithoutHeader() throws {
         var options = CSVOptions()
         options.delimiter = UInt8(ascii: ";")
