@@ -115,8 +115,8 @@ final class KeyStage {
     /// Counts a missing reference that did not reject its record.
     func report(_ missing: DocumentKeys.MissingReference) {
         recorder.missingReference(
-            input: missing.input, relationship: missing.relationship, target: missing.target, action: missing.action,
-            line: missing.line, key: missing.key, missing.message)
+            input: missing.input, relationship: missing.reference.relationship, target: missing.reference.parent.name,
+            action: missing.reference.policy, line: missing.line, key: missing.key, missing.message)
     }
 
     /// Records the keys of a document that passed the checks (`check(…document:)`, which found
@@ -135,18 +135,23 @@ final class KeyStage {
         let attributeIndices: [Int]
         let parent: Entity
         let policy: ReferencePolicy
+        /// `stationId`, or `[stationId, hour]`: the attributes, for messages.
+        let attributes: String
 
-        init(relationship: String, attributeIndices: [Int], parent: Entity, policy: ReferencePolicy) {
+        init(relationship: String, attributeIndices: [Int], parent: Entity, policy: ReferencePolicy, of entity: Entity)
+        {
             self.relationship = relationship
             self.attributeIndices = attributeIndices
             self.parent = parent
             self.policy = policy
+            let names = attributeIndices.map { entity.attributes[$0].name }
+            attributes = names.count == 1 ? names[0] : "[\(names.joined(separator: ", "))]"
         }
 
-        /// `stationId`, or `[stationId, hour]`: the attributes, for messages.
-        func attributes(of entity: Entity) -> String {
-            let names = attributeIndices.map { entity.attributes[$0].name }
-            return names.count == 1 ? names[0] : "[\(names.joined(separator: ", "))]"
+        /// What a record told: its parent's `key` names no parent.
+        func message(naming key: Value) -> String {
+            let shown = attributeIndices.count == 1 ? "'\(key)'" : key.description
+            return "\(attributes): \(shown) names no \(parent.name) in this run's input or in the store"
         }
     }
 
@@ -159,7 +164,7 @@ final class KeyStage {
             return Reference(
                 relationship: relationship.name, attributeIndices: relationship.keys.map { entity.attributeIndex[$0]! },
                 parent: parent,
-                policy: inputs[input].source.references.policy(for: relationship.name))
+                policy: inputs[input].source.references.policy(for: relationship.name), of: entity)
         }
     }
 
@@ -194,7 +199,8 @@ final class KeyStage {
     ) -> Rejection? {
         do {
             // Counted once the record passed every check: a duplicate stores nothing.
-            var missing: [(reference: Reference, message: String)] = []
+            // Each with the key that names no parent; its message is made only if it is listed.
+            var missing: [(reference: Reference, key: Value)] = []
             // a null reference is not missing
             for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
                 // A document's own keys first: a child's parent is mostly in its document, and
@@ -202,16 +208,14 @@ final class KeyStage {
                 if try document?.contains(fingerprint) == true || ledger.contains(fingerprint: fingerprint) { continue }
                 let key = Value.key(values, at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
-                let attribute = reference.attributes(of: entity)
-                let shown = reference.attributeIndices.count == 1 ? "'\(key)'" : key.description
-                let message =
-                    "\(attribute): \(shown) names no \(reference.parent.name) in this run's input or in the store"
                 guard reference.policy != .reject else {
                     return Rejection(
-                        stage: .validate, reason: .reference, field: attribute, target: reference.parent.name, message)
+                        stage: .validate, reason: .reference, field: reference.attributes,
+                        target: reference.parent.name,
+                        reference.message(naming: key))
                 }
                 if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
-                missing.append((reference, message))
+                missing.append((reference, key))
             }
             let own = fingerprints[fingerprints.endIndex - 1]
             let first =
@@ -229,10 +233,9 @@ final class KeyStage {
             }
             guard !missing.isEmpty else { return nil }
             let key = entity.key(of: values)
-            for (reference, message) in missing {
+            for (reference, named) in missing {
                 let missingReference = DocumentKeys.MissingReference(
-                    input: location.inputIndex, relationship: reference.relationship, target: reference.parent.name,
-                    action: reference.policy, line: location.line, key: key, message: message)
+                    input: location.inputIndex, reference: reference, line: location.line, key: key, named: named)
                 if let document { document.missing.append(missingReference) } else { report(missingReference) }
             }
         } catch {

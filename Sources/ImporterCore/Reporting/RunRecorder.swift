@@ -178,19 +178,18 @@ final class RunRecorder: Sendable {
     /// Counts a reference that named no item and was nullified or kept (`action`).
     func missingReference(
         input: Int, relationship: String, target: String, action: ReferencePolicy, line: Int, key: Value,
-        _ message: String
+        _ message: @autoclosure () -> String
     ) {
-        let keyText = ReportedKey(key)
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
-            var counted =
-                state.references[entity, default: [:]][relationship]
-                ?? RunReport.MissingReferences(target: target, action: action.rawValue, missing: 0, examples: [])
-            counted.missing += 1
-            if counted.examples.count < Self.examplesPerReference {
-                counted.examples.append(.init(source: source, line: line, key: keyText, message: message))
+            // Counted in place; the key's text and the message are made only for an example.
+            state.references[entity, default: [:]][
+                relationship, default: .init(target: target, action: action.rawValue, missing: 0, examples: [])
+            ].missing += 1
+            if state.references[entity]![relationship]!.examples.count < Self.examplesPerReference {
+                state.references[entity]![relationship]!.examples.append(
+                    .init(source: source, line: line, key: ReportedKey(key), message: message()))
             }
-            state.references[entity, default: [:]][relationship] = counted
         }
     }
 

@@ -6,12 +6,14 @@ final class DocumentKeys {
     /// counted once its document passed.
     struct MissingReference {
         let input: Int
-        let relationship: String
-        let target: String
-        let action: ReferencePolicy
+        let reference: KeyStage.Reference
         let line: Int
+        /// The key of the record holding the reference.
         let key: Value
-        let message: String
+        /// The key it names, of no parent.
+        let named: Value
+
+        var message: String { reference.message(naming: named) }
     }
 
     /// The document's keys so far, in order, with where each was read.
