@@ -148,7 +148,7 @@ final class KeyStage {
             attributes = names.count == 1 ? names[0] : "[\(names.joined(separator: ", "))]"
         }
 
-        /// The message for a record whose reference names `key`, which is no parent.s key.
+        /// The message for a record whose reference names `key`, which is no parent's key.
         func message(naming key: Value) -> String {
             let shown = attributeIndices.count == 1 ? "'\(key)'" : key.description
             return "\(attributes): \(shown) names no \(parent.name) in this run's input or in the store"
