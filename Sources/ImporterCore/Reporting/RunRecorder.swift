@@ -183,14 +183,18 @@ final class RunRecorder: Sendable {
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
             // Counted in place; the key's text and the message are made only for an example.
-            state.references[entity, default: [:]][
-                relationship, default: .init(target: target, action: action.rawValue, missing: 0, examples: [])
-            ].missing += 1
-            if state.references[entity]![relationship]!.examples.count < Self.examplesPerReference {
-                state.references[entity]![relationship]!.examples.append(
-                    .init(source: source, line: line, key: ReportedKey(key), message: message()))
-            }
+            Self.count(
+                &state.references[entity, default: [:]][
+                    relationship, default: .init(target: target, action: action.rawValue, missing: 0, examples: [])],
+                example: .init(source: source, line: line, key: ReportedKey(key), message: message()))
         }
+    }
+
+    private static func count(
+        _ counted: inout RunReport.MissingReferences, example: @autoclosure () -> RunReport.RejectExample
+    ) {
+        counted.missing += 1
+        if counted.examples.count < examplesPerReference { counted.examples.append(example()) }
     }
 
     /// Entity → relationship → the missing references it stored anyway.

@@ -72,48 +72,35 @@ final class Statement {
             })
     }
 
-    /// Binds a value as it is stored (docs/values.md, `ValueColumns`).
-    func bind(_ value: Value, at index: Int32) throws {
+    /// Binds a value as it is stored (docs/values.md, `ValueColumns`). With `text`, the bytes of
+    /// a string, a decimal or a date are copied there and SQLite reads them in place, without a
+    /// copy of its own: `text` must keep them until this statement has run and is bound anew.
+    func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws {
         switch value {
         case .null: try bindNull(index)
-        case .string(let text), .decimal(let text): try bind(index, text: text)
+        case .string(let string), .decimal(let string):
+            guard let text,
+                let code = string.utf8.withContiguousStorageIfAvailable({ bytes in
+                    text.copy(UnsafeRawBufferPointer(bytes)).map { bindStatic(index, $0, bytes.count) }
+                }) ?? nil
+            else { return try bind(index, text: string) }
+            try check(code)
         case .integer(let number): try bind(index, int64: number)
         case .double(let number): try bind(index, double: number)
-        case .date(let millis): try bind(index, date: millis)
+        case .date(let millis):
+            guard let text, let room = text.reserve(ISO8601.maximumLength) else { return try bind(index, date: millis) }
+            let count = ISO8601.format(
+                millis: millis,
+                into: UnsafeMutableBufferPointer(
+                    start: room.assumingMemoryBound(to: UInt8.self), count: ISO8601.maximumLength))
+            text.giveBack(ISO8601.maximumLength - count)
+            try check(bindStatic(index, UnsafeRawPointer(room), count))
         case .boolean(let flag): try bind(index, int64: flag ? 1 : 0)
         case .binary(let bytes): try bind(index, blob: bytes)
         case .pair:
             // A (hash, range) key binds as its two attributes (`Entity.keyParts`), never as one value.
             throw SQLiteError(code: SQLITE_MISUSE, message: "a (hash, range) key bound as one value", sql: sql)
         }
-    }
-
-    /// Binds a value as `bind(_:at:)` does, its text (and a date's) copied into `text`, which
-    /// SQLite reads in place: `text` must keep it until this statement has run and is bound anew.
-    func bind(_ value: Value, at index: Int32, textIn text: BoundText) throws {
-        let code: Int32?
-        switch value {
-        case .null: code = sqlite3_bind_null(handle, index)
-        case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-        case .double(let number): code = sqlite3_bind_double(handle, index, number)
-        case .boolean(let flag): code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
-        case .string(let string), .decimal(let string):
-            code =
-                string.utf8.withContiguousStorageIfAvailable { bytes in
-                    text.copy(UnsafeRawBufferPointer(bytes)).map { bindStatic(index, $0, bytes.count) }
-                } ?? nil
-        case .date(let millis):
-            code = text.reserve(ISO8601.maximumLength).map { room in
-                let count = ISO8601.format(
-                    millis: millis,
-                    into: UnsafeMutableBufferPointer(
-                        start: room.assumingMemoryBound(to: UInt8.self), count: ISO8601.maximumLength))
-                text.giveBack(ISO8601.maximumLength - count)
-                return bindStatic(index, UnsafeRawPointer(room), count)
-            }
-        case .binary, .pair: code = nil
-        }
-        if let code { try check(code) } else { try bind(value, at: index) }
     }
 
     @inline(__always)
