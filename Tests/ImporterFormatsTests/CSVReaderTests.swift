@@ -40,22 +40,15 @@ final class CSVReaderTests: XCTestCase {
     /// text (markers are told apart first by their lengths; 63 bytes and over share one).
     func testNullMarkersOfEveryLengthAndOnlyThemAreNull() throws {
         var options = CSVOptions()
-        let long = String(repeating: "n", count: 70)
+        let long = String(repeating: "n", count: 70), nearlyLong = String(repeating: "n", count: 69) + "x"
+        let alsoLong = String(repeating: "n", count: 64)
         options.nullValues = ["NA", "NULL", long]
-        let cells = [
-            "NA", "NB", "NULL", "NULX", long, String(repeating: "n", count: 69) + "x",
-            String(repeating: "n", count: 64), "N", "", "nan",
-        ]
+        let cells = ["NA", "NB", "NULL", "NULX", long, nearlyLong, alsoLong, "N", "", "nan"]
         let header = (0..<cells.count).map { "c\($0)" }
         let records = try read(
             header.joined(separator: ",") + "\n" + cells.joined(separator: ",") + "\n", options: options)
         XCTAssertEqual(
-            header.map { records[0].fields[$0]! },
-            [
-                nil, "NB", nil, "NULX", nil, String(repeating: "n", count: 69) + "x", String(repeating: "n", count: 64),
-                "N", "",
-                "nan",
-            ])
+            header.map { records[0].fields[$0]! }, [nil, "NB", nil, "NULX", nil, nearlyLong, alsoLong, "N", "", "nan"])
     }
 
     func testCustomDelimiterQuoteAndColumnsWithoutHeader() throws {
