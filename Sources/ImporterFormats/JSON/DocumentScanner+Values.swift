@@ -336,18 +336,15 @@ extension DocumentScanner {
         let start = cursor.i + 1
         var j = start
         var escaped = false
-        while j < cursor.count {
+        while true {
+            j = cursor.stringStop(from: j)
+            guard j < cursor.count else { return nil }
             let byte = cursor.base[j]
             if byte == 34 { break }
             if byte < 32 { return nil }
-            if byte == 92 {
-                escaped = true
-                j += 2
-                continue
-            }
-            j += 1
+            escaped = true  // a backslash
+            j += 2
         }
-        guard j < cursor.count else { return nil }
         cursor.i = j + 1
         let content = UnsafeBufferPointer(start: cursor.base + start, count: j - start)
         return escaped ? unescaped(content) : UTF8Text.string(content)

@@ -234,7 +234,6 @@ struct DocumentScanner {
                 } else {
                     let start = cursor.i
                     guard let value = value(&cursor) else { return nil }
-                    values.append(value)
                     let lengthBit = Plan.lengthBit(key.count)
                     if plan.nameLengths & lengthBit != 0 { mayBeSpelled = true }
                     if plan.rootLengths & lengthBit != 0 {
@@ -252,6 +251,8 @@ struct DocumentScanner {
                             }
                         }
                     }
+                    // Last: the value is moved in, not copied.
+                    values.append(value)
                 }
                 cursor.skipSpace()
                 if cursor.take(44) {  // ,

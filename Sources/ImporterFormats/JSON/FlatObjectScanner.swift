@@ -166,21 +166,18 @@ private extension JSONCursor {
     /// `\u` escape, a control character or no end. `escaped` tells whether it has escapes.
     @inline(__always) func stringEnd(escaped: inout Bool) -> Int? {
         var j = i + 1
-        while j < count {
+        while true {
+            j = stringStop(from: j)
+            guard j < count else { return nil }
             let byte = base[j]
             if byte == 34 { return j + 1 }
-            if byte < 32 { return nil }
-            if byte == 92 {
-                guard j + 1 < count else { return nil }
-                switch base[j + 1] {
-                case 34, 92, 47, 98, 102, 110, 114, 116: escaped = true
-                default: return nil  // \u, or not an escape
-                }
-                j += 2
-                continue
+            // A control character, or a backslash.
+            guard byte == 92, j + 1 < count else { return nil }
+            switch base[j + 1] {
+            case 34, 92, 47, 98, 102, 110, 114, 116: escaped = true
+            default: return nil  // \u, or not an escape
             }
-            j += 1
+            j += 2
         }
-        return nil
     }
 }

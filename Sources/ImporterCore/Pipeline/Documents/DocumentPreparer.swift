@@ -129,35 +129,55 @@ final class DocumentPreparer {
         }
 
         /// Sets the record at `index`, which may come before those above it: an element ends
-        /// after its children.
-        mutating func set(_ origin: Origin, _ outcome: RecordPreparer.Outcome?, at index: Int) {
-            while origins.count <= index {
-                origins.append(Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: []))
-                outcomes.append(nil)
+        /// after its children. Both are moved in, not copied (a copy retains each of their
+        /// buffers once more).
+        mutating func set(_ origin: consuming Origin, _ outcome: consuming RecordPreparer.Outcome?, at index: Int) {
+            if origins.count < index {
+                let missing = index - origins.count
+                origins.append(
+                    contentsOf: repeatElement(
+                        Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: []), count: missing))
+                outcomes.append(contentsOf: repeatElement(nil, count: missing))
             }
-            origins[index] = origin
-            outcomes[index] = Self.withoutFields(outcome)
+            if origins.count == index {
+                origins.append(origin)
+                outcomes.append(Self.withoutFields(outcome))
+            } else {
+                origins[index] = origin
+                outcomes[index] = Self.withoutFields(outcome)
+            }
         }
 
         /// An outcome without the mapped fields of its record, which no one reads once its
         /// children have their parent's key.
-        static func withoutFields(_ outcome: RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
-            guard case .prepared(let record, let fields)? = outcome, !fields.isEmpty else { return outcome }
-            return .prepared(record, fields: [])
+        static func withoutFields(_ outcome: consuming RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
+            switch consume outcome {
+            case .prepared(let record, let fields)? where !fields.isEmpty: .prepared(record, fields: [])
+            case let other: other
+            }
         }
     }
 
     /// Sets `assigning` to the fields a record of `node` is given: its parent's key, its position.
+    /// A node's records are given the same attributes, so `assigning` as the node's last record
+    /// left it only has its fields overwritten.
     func assign(
         _ parentKey: [FieldValue], position: Int, node: Int, to assigning: inout [(index: Int, field: FieldValue)]
     ) {
-        assigning.removeAll(keepingCapacity: true)
-        for (attribute, field) in zip(plans[node].parentKeyAttributes, parentKey) {
-            assigning.append((attribute, field))
+        let attributes = plans[node].parentKeyAttributes, positionAttribute = plans[node].positionAttribute
+        let count = attributes.count + (positionAttribute == nil ? 0 : 1)
+        guard parentKey.count == attributes.count, assigning.count == count,
+            assigning.indices.allSatisfy({
+                assigning[$0].index == ($0 < attributes.count ? attributes[$0] : positionAttribute)
+            })
+        else {
+            assigning.removeAll(keepingCapacity: true)
+            for (attribute, field) in zip(attributes, parentKey) { assigning.append((attribute, field)) }
+            if let positionAttribute { assigning.append((positionAttribute, .number(String(position)))) }
+            return
         }
-        if let attribute = plans[node].positionAttribute {
-            assigning.append((attribute, .number(String(position))))
-        }
+        for index in parentKey.indices { assigning[index].field = parentKey[index] }
+        if positionAttribute != nil { assigning[count - 1].field = .number(String(position)) }
     }
 
     /// The fields of its key that the children of a record of `node` take: from `record` as

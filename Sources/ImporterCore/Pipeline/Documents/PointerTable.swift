@@ -17,22 +17,35 @@ package struct PointerTable: Sendable {
     /// Appends the pointer of element `position` of the array at `arrayPointer` (`/towns`) in
     /// the element whose pointer is this table's `parent`th, or in the root (nil).
     package mutating func append(position: Int, of arrayPointer: [UInt8], under parent: Int?) {
-        // Byte by byte: a slice of `bytes` appended to it would copy the whole buffer.
-        if let parent {
-            for index in range(of: parent) { bytes.append(bytes[index]) }
+        let inherited = parent.map(range(of:)) ?? 0..<0
+        var digits = 1
+        var power = 10
+        while power <= position {
+            digits += 1
+            power &*= 10
         }
-        bytes.append(contentsOf: arrayPointer)
-        bytes.append(47)  // /
-        if position == 0 {
-            bytes.append(48)  // 0
-        } else {
-            let start = bytes.count
+        let count = inherited.count + arrayPointer.count + 1 + digits
+        // Put together on the stack, then appended at once: a slice of `bytes` appended to it
+        // would copy the whole buffer, and appending byte by byte checks its capacity each time.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { pointer in
+            let base = pointer.baseAddress!
+            if !inherited.isEmpty {
+                bytes.withUnsafeBufferPointer {
+                    base.update(from: $0.baseAddress! + inherited.lowerBound, count: inherited.count)
+                }
+            }
+            var end = inherited.count
+            arrayPointer.withUnsafeBufferPointer { segment in
+                if let source = segment.baseAddress { (base + end).update(from: source, count: segment.count) }
+            }
+            end += arrayPointer.count
+            base[end] = 47  // /
             var rest = position
-            while rest > 0 {
-                bytes.append(48 + UInt8(rest % 10))
+            for offset in 1...digits {
+                base[count - offset] = 48 + UInt8(rest % 10)
                 rest /= 10
             }
-            bytes[start...].reverse()
+            bytes.append(contentsOf: UnsafeBufferPointer(pointer))
         }
         ends.append(bytes.count)
     }
