@@ -1,3 +1,5 @@
+import Foundation
+
 /// Strings from bytes that must be valid UTF-8 (invalid bytes are a rejection, never repaired).
 ///
 /// ASCII — most fields of most dumps — is recognised eight bytes at a time and becomes a String
@@ -7,7 +9,14 @@ enum UTF8Text {
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         if isASCII(bytes) { return ascii(bytes) }
-        return String(validating: bytes, as: UTF8.self)
+        // Decoded with repairs, then compared: the same bytes back means they were UTF-8. This is
+        // one pass of the standard library's UTF-8 check, where `String(validating:as:)`, generic
+        // over its encoding, looks up type metadata on every call.
+        let string = String(decoding: bytes, as: UTF8.self)
+        let unchanged = string.utf8.withContiguousStorageIfAvailable { decoded in
+            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+        return unchanged == true ? string : nil
     }
 
     /// Bytes known to be ASCII (checked, or a JSON number's) as a String: copied into its storage

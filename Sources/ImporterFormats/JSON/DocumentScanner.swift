@@ -233,15 +233,34 @@ struct DocumentScanner {
                     }
                 } else {
                     let start = cursor.i
-                    guard let value = value(&cursor) else { return nil }
                     let lengthBit = Plan.lengthBit(key.count)
                     if plan.nameLengths & lengthBit != 0 { mayBeSpelled = true }
-                    if plan.rootLengths & lengthBit != 0 {
+                    let isRoot = plan.rootLengths & lengthBit != 0
+                    // A plain object under paths two keys long (`geo` of `geo.lat`): its members
+                    // are read once, not once for the object and again for each path.
+                    let membersRead =
+                        isRoot && cursor.peek == 123 && !Self.mayBeWrapper(cursor, at: start)
+                        && plan.paths.contains { $0.keys.count == 2 && Self.equal(key, $0.keys[0], cursor) }
+                    let value: FieldValue
+                    if membersRead {
+                        guard readMembers(&cursor, of: key, plan: plan, pathBase: pathBase),
+                            Self.isText(cursor, from: start, to: cursor.i)
+                        else { return nil }
+                        value = .composite(
+                            String(
+                                decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start),
+                                as: UTF8.self))
+                    } else {
+                        guard let read = self.value(&cursor) else { return nil }
+                        value = read
+                    }
+                    if isRoot {
                         for (index, path) in plan.paths.enumerated() where Self.equal(key, path.keys[0], cursor) {
                             if path.keys.count == 1 {
                                 pathValues[pathBase + index] = value
                                 continue
                             }
+                            if membersRead && path.keys.count == 2 { continue }
                             var inner = cursor
                             inner.i = start
                             guard let found = locate(path.keys.dropFirst(), &inner) else { return nil }
@@ -281,6 +300,36 @@ struct DocumentScanner {
             return nil
         }
         return (names, values)
+    }
+
+    /// Moves past the plain object at the cursor, held by key `root`, checked as `skip` checks
+    /// it, and puts the value of each of `plan`'s paths two keys long under it in `pathValues`
+    /// (from `pathBase`); false to decline.
+    private mutating func readMembers(_ cursor: inout JSONCursor, of root: Range<Int>, plan: Plan, pathBase: Int)
+        -> Bool
+    {
+        let keyBase = keys.count
+        defer { keys.removeSubrange(keyBase...) }
+        cursor.i += 1
+        cursor.skipSpace()
+        if cursor.take(125) { return true }  // }
+        while true {
+            guard keys.count - keyBase < 64, let member = cursor.plainKey() else { return false }
+            for earlier in keys[keyBase...] where Self.equal(earlier, member, cursor) { return false }
+            keys.append(member)
+            let path = plan.paths.firstIndex {
+                $0.keys.count == 2 && Self.equal(root, $0.keys[0], cursor) && Self.equal(member, $0.keys[1], cursor)
+            }
+            if let path {
+                guard let value = value(&cursor) else { return false }
+                pathValues[pathBase + path] = value
+            } else {
+                guard skip(&cursor) else { return false }
+            }
+            cursor.skipSpace()
+            guard cursor.take(44) else { return cursor.take(125) }  // , }
+            cursor.skipSpace()
+        }
     }
 
     /// Adds a record per element of the array at the cursor (its `[`, at `arrayPointer` in the
