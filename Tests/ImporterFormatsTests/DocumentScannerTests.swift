@@ -97,10 +97,12 @@ final class DocumentScannerTests: XCTestCase {
         let root = try XCTUnwrap(scan(#"{"at":{"$date":{"$numberLong":"1772442900123"}},"id":{"$oid":"65f1"}}"#)).root
         XCTAssertEqual(root.values, [.text("2026-03-02T09:15:00.123Z"), .text("65f1")])
         XCTAssertEqual(
-            [0, -1, 951_782_400_007, 253_402_300_800_000].map { ExtendedJSON.isoText(millisecondsSinceEpoch: $0) },
+            [0, -1, 951_782_400_007, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000].map {
+                ExtendedJSON.isoText(millisecondsSinceEpoch: $0)
+            },
             [
                 "1970-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "2000-02-29T00:00:00.007Z",
-                "10000-01-01T00:00:00.000Z",
+                "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "10000-01-01T00:00:00.000Z",
             ])
     }
 

@@ -60,6 +60,8 @@ enum ExtendedJSON {
 
     /// `2023-11-14T22:13:20.000Z` for a count of milliseconds since 1970.
     static func isoText(millisecondsSinceEpoch millis: Int64) -> String {
+        // Years 0 to 9999: written as the model's timestamps are, without the C library's calendar.
+        if (-62_167_219_200_000..<253_402_300_800_000).contains(millis) { return ISO8601.format(millis: millis) }
         let seconds = millis.quotientAndRemainder(dividingBy: 1000)
         let (whole, fraction) = seconds.remainder < 0 ? (seconds.quotient - 1, seconds.remainder + 1000) : seconds
         var time = time_t(whole)
