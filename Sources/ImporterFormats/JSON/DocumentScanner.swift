@@ -194,9 +194,10 @@ struct DocumentScanner {
         let keyBase = keys.count, pathBase = pathValues.count
         defer {
             keys.removeSubrange(keyBase...)
-            pathValues.removeSubrange(pathBase...)
+            // One by one: a node has a few paths, and removing or adding a range costs more.
+            while pathValues.count > pathBase { pathValues.removeLast() }
         }
-        pathValues.append(contentsOf: repeatElement(nil, count: plan.paths.count))
+        for _ in 0..<plan.paths.count { pathValues.append(nil) }
         var values: [FieldValue] = []
         values.reserveCapacity(lastNames[node].count)
         var childMask: UInt64 = 0

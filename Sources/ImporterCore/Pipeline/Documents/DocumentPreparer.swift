@@ -159,18 +159,14 @@ final class DocumentPreparer {
     }
 
     /// Sets `assigning` to the fields a record of `node` is given: its parent's key, its position.
-    /// A node's records are given the same attributes, so `assigning` as the node's last record
-    /// left it only has its fields overwritten.
+    /// `assigning` is the node's own, kept from its last record: the same attributes, whose
+    /// fields are overwritten in place.
     func assign(
         _ parentKey: [FieldValue], position: Int, node: Int, to assigning: inout [(index: Int, field: FieldValue)]
     ) {
         let attributes = plans[node].parentKeyAttributes, positionAttribute = plans[node].positionAttribute
         let count = attributes.count + (positionAttribute == nil ? 0 : 1)
-        guard parentKey.count == attributes.count, assigning.count == count,
-            assigning.indices.allSatisfy({
-                assigning[$0].index == ($0 < attributes.count ? attributes[$0] : positionAttribute)
-            })
-        else {
+        guard parentKey.count == attributes.count, assigning.count == count else {
             assigning.removeAll(keepingCapacity: true)
             for (attribute, field) in zip(attributes, parentKey) { assigning.append((attribute, field)) }
             if let positionAttribute { assigning.append((positionAttribute, .number(String(position)))) }

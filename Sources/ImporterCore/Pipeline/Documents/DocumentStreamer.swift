@@ -20,7 +20,8 @@ final class DocumentStreamer: DocumentStream {
         var keys: [[FieldValue]??] = []
         /// Per node, the number in its chunk of its next record.
         var next: [Int] = []
-        var assigning: [(index: Int, field: FieldValue)] = []
+        /// Per node, the fields its records are given (see `DocumentPreparer.assign`).
+        var assigning: [[(index: Int, field: FieldValue)]] = []
 
         /// The key the children of element `parent` (nil: the root) took, nil when none could be.
         func key(of parent: Int?) -> [FieldValue]? {
@@ -40,6 +41,7 @@ final class DocumentStreamer: DocumentStream {
     init(preparer: DocumentPreparer, chunks: [ParsedChunk]) {
         self.preparer = preparer
         self.chunks = chunks
+        document.assigning = preparer.inputs.map { _ in [] }
     }
 
     func begin(_ root: SourceRecord) {
@@ -63,8 +65,8 @@ final class DocumentStreamer: DocumentStream {
                 document.setKey(nil, of: slot)
                 return
             }
-            preparer.assign(parentKey, position: position, node: node, to: &document.assigning)
-            document.setKey(preparer.keyFields(of: fields, node: node, assigning: document.assigning), of: slot)
+            preparer.assign(parentKey, position: position, node: node, to: &document.assigning[node])
+            document.setKey(preparer.keyFields(of: fields, node: node, assigning: document.assigning[node]), of: slot)
         }
     }
 
@@ -77,10 +79,10 @@ final class DocumentStreamer: DocumentStream {
             document.next[node] += 1
             var outcome: RecordPreparer.Outcome?
             if let parentKey = document.key(of: parent) {
-                preparer.assign(parentKey, position: position, node: node, to: &document.assigning)
+                preparer.assign(parentKey, position: position, node: node, to: &document.assigning[node])
                 // Its fields are kept only to check the key its children took.
                 outcome = preparer.preparer(of: node).outcome(
-                    of: record, ordinal: ordinal, assigning: document.assigning,
+                    of: record, ordinal: ordinal, assigning: document.assigning[node],
                     keepingFields: document.taken(by: slot) != nil)
             }
             if let taken = document.taken(by: slot), let outcome, !Self.tookItsKey(taken, outcome, node: node, preparer)
