@@ -44,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         // SHA-256 and HMAC (model checksums, input fingerprints, archives, SigV4).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
@@ -94,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "importer",
             dependencies: [
-                "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive",
+                "ImporterCore", "ImporterFormats", "ImporterSQLite", "ImporterArchive", "CMalloc",
                 .target(name: "ImporterAWS", condition: .when(traits: ["DynamoDB"])),
                 .target(name: "ImporterDynamoDB", condition: .when(traits: ["DynamoDB"])),
                 .target(name: "ImporterS3", condition: .when(traits: ["DynamoDB"])),

@@ -22,6 +22,7 @@ struct Importer: ParsableCommand {
     static func main() {
         // The library logs its warnings and notices; they are shown as the command's own lines.
         LoggingSystem.bootstrap(StandardErrorLogHandler.init)
+        MemoryReturn.configure()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             try checkHelpTopic(arguments)
