@@ -22,8 +22,9 @@ struct DocumentCheck {
         self.ordinalBases = ordinalBases
     }
 
-    /// What a record of a document came to.
-    private enum Verdict {
+    /// What a record of a document came to. Indirect: a rejection is rare and large, and a
+    /// verdict is kept for every record of a document until its end.
+    private indirect enum Verdict {
         case passed
         /// Rejected by its own check: listed.
         case failed(Rejection)

@@ -97,16 +97,31 @@ final class DocumentPreparer {
     /// A document's records as they were prepared, with where each came from: the root's at 0,
     /// element `i`'s at `i + 1`.
     struct PreparedDocument {
-        /// Where a record came from, kept once its source values are freed.
+        /// Where a record came from, kept once its source values are freed: 40 bytes, where the
+        /// record's own text would be 32 (and a retain) more, for each element of a large document.
         struct Origin {
-            let node: Int
-            /// Its parent's index here (0: the root); nil for the root.
-            let parent: Int?
+            private let storedNode: Int32
+            private let storedParent: Int32
             let line: Int
             let byteOffset: Int64
-            let raw: ArraySlice<UInt8>
+            /// Its text's place in the document's (`PreparedDocument.text`).
+            let raw: Range<Int>
+
+            init(node: Int, parent: Int?, line: Int, byteOffset: Int64, raw: Range<Int>) {
+                storedNode = Int32(node)
+                storedParent = Int32(parent ?? -1)
+                self.line = line
+                self.byteOffset = byteOffset
+                self.raw = raw
+            }
+
+            var node: Int { Int(storedNode) }
+            /// Its parent's index here (0: the root); nil for the root.
+            var parent: Int? { storedParent < 0 ? nil : Int(storedParent) }
         }
 
+        /// The document's text: its root's, of which its elements' are slices.
+        private(set) var text: ArraySlice<UInt8> = []
         var origins: [Origin] = []
         /// Each record's outcome, without its mapped fields; nil for one not prepared, under
         /// a rejected element.
@@ -123,9 +138,17 @@ final class DocumentPreparer {
         private init() {}
 
         init(root: SourceRecord) {
+            text = root.raw
             origins.append(
-                Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw))
+                Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
             outcomes.append(nil)
+        }
+
+        /// The record of `origin`'s place, without fields; without its text when not `withText`.
+        func record(_ origin: Origin, withText: Bool = true) -> SourceRecord {
+            SourceRecord(
+                line: origin.line, byteOffset: origin.byteOffset,
+                raw: withText && !origin.raw.isEmpty ? text[origin.raw] : [], names: [], values: [])
         }
 
         /// Sets the record at `index`, which may come before those above it: an element ends
@@ -136,7 +159,7 @@ final class DocumentPreparer {
                 let missing = index - origins.count
                 origins.append(
                     contentsOf: repeatElement(
-                        Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: []), count: missing))
+                        Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: 0..<0), count: missing))
                 outcomes.append(contentsOf: repeatElement(nil, count: missing))
             }
             if origins.count == index {
@@ -229,14 +252,21 @@ final class DocumentPreparer {
         }
         // Room for a large document's records at once: grown by doubling, a chunk's array can
         // hold nearly twice their memory.
+        // Their pointers too, grown the same way.
+        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
+        for index in origins.indices {
+            added[origins[index].node].records += 1
+            added[origins[index].node].pointerBytes += index == 0 ? 0 : pointers.length(at: index - 1)
+        }
         for node in chunks.indices {
-            let needed = chunks[node].records.count + origins.count { $0.node == node }
+            let needed = chunks[node].records.count + added[node].records
             let capacity = chunks[node].records.capacity
             if needed > capacity { chunks[node].records.reserveCapacity(max(needed, capacity * 2)) }
+            chunks[node].pointers.reserve(adding: added[node].records, bytes: added[node].pointerBytes)
         }
         let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
         if rootRejected || (policy == .whole && !problems.isEmpty) {
-            rejectWhole(prepared.origins, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
+            rejectWhole(prepared, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
         } else {
             for index in outcomes.indices {
                 let node = origins[index].node
@@ -253,11 +283,10 @@ final class DocumentPreparer {
                     _ = ordinal(node)
                 case .rejected(let key, let rejection)?:
                     chunks[node].reject(
-                        Self.record(origins[index]), ordinal: ordinal(node), key: key,
+                        prepared.record(origins[index]), ordinal: ordinal(node), key: key,
                         rejection.located(at: pointer(index)))
                 case nil:
-                    var record = Self.record(origins[index])
-                    record.raw = []
+                    let record = prepared.record(origins[index], withText: false)
                     chunks[node].reject(
                         record, ordinal: ordinal(node), key: nil, .withHolder(of: cause(of: index), at: pointer(index)),
                         listed: false)
@@ -267,25 +296,21 @@ final class DocumentPreparer {
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
     }
 
-    private static func record(_ origin: PreparedDocument.Origin) -> SourceRecord {
-        SourceRecord(line: origin.line, byteOffset: origin.byteOffset, raw: origin.raw, names: [], values: [])
-    }
-
     /// Rejects every record of the document: one listed line for the document (its first
     /// bytes, every problem), the others counted only.
     private func rejectWhole(
-        _ origins: [PreparedDocument.Origin], outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
+        _ prepared: borrowing PreparedDocument, outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
         into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
     ) {
+        let origins = prepared.origins
         let root = origins[0]
         let rejection = Rejection.wholeDocument(records: origins.count, problems: problems)
-        var record = Self.record(root)
-        record.raw = SourceRecord.excerpt(of: root.raw)
+        var record = prepared.record(root, withText: false)
+        record.raw = SourceRecord.excerpt(of: prepared.text)
         chunks[0].reject(record, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
         let withIt = Rejection.withDocument(of: rejection, line: root.line, offset: root.byteOffset)
         for index in origins.indices.dropFirst() {
-            var record = Self.record(origins[index])
-            record.raw = []
+            let record = prepared.record(origins[index], withText: false)
             let node = origins[index].node
             chunks[node].reject(
                 record, ordinal: ordinal(node), key: key(of: outcomes[index], node: node), withIt, listed: false)

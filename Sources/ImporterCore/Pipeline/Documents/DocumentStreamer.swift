@@ -92,7 +92,7 @@ final class DocumentStreamer: DocumentStream {
             document.prepared.set(
                 .init(
                     node: node, parent: parent.map { $0 + 1 } ?? 0, line: record.line,
-                    byteOffset: record.byteOffset, raw: record.raw),
+                    byteOffset: record.byteOffset, raw: record.raw.indices),
                 outcome, at: slot + 1)
             return true
         }
@@ -109,7 +109,9 @@ final class DocumentStreamer: DocumentStream {
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()
         }
-        guard let prepared else { return false }
+        // Consumed: bound by `guard let` beside the optional, its arrays would be held twice, and
+        // `finish` would copy them before its first change.
+        guard let prepared = consume prepared else { return false }
         preparer.finish(prepared, pointers: pointers, into: &chunks)
         return true
     }

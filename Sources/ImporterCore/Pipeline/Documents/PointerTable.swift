@@ -57,6 +57,16 @@ package struct PointerTable: Sendable {
         ends.append(bytes.count)
     }
 
+    /// The length in bytes of the pointer at `index`.
+    func length(at index: Int) -> Int { range(of: index).count }
+
+    /// Room for `count` more pointers of `added` bytes in all, at least doubling what there is
+    /// room for when it grows: a large document's pointers are not copied while they are added.
+    mutating func reserve(adding count: Int, bytes added: Int) {
+        if bytes.count + added > bytes.capacity { bytes.reserveCapacity(max(bytes.count + added, bytes.capacity * 2)) }
+        if ends.count + count > ends.capacity { ends.reserveCapacity(max(ends.count + count, ends.capacity * 2)) }
+    }
+
     package subscript(index: Int) -> String {
         String(decoding: bytes[range(of: index)], as: UTF8.self)
     }
