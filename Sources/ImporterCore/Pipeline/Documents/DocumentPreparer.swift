@@ -97,8 +97,9 @@ final class DocumentPreparer {
     /// A document's records as they were prepared, with where each came from: the root's at 0,
     /// element `i`'s at `i + 1`.
     struct PreparedDocument {
-        /// Where a record came from, kept once its source values are freed: 40 bytes, where the
-        /// record's own text would be 32 (and a retain) more, for each element of a large document.
+        /// Where a record came from, kept once its source values are freed. Its text is the range
+        /// it takes of the document's, not a slice of its own: 32 bytes and a retain less for
+        /// each element of a large document.
         struct Origin {
             private let storedNode: Int32
             private let storedParent: Int32
@@ -250,9 +251,8 @@ final class DocumentPreparer {
             defer { next[node] += 1 }
             return next[node]
         }
-        // Room for a large document's records at once: grown by doubling, a chunk's array can
-        // hold nearly twice their memory.
-        // Their pointers too, grown the same way.
+        // Room for a large document's records and their pointers at once: grown by doubling, a
+        // chunk's arrays can hold nearly twice their memory.
         var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
         for index in origins.indices {
             added[origins[index].node].records += 1
