@@ -23,9 +23,9 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
     /// Start and end (exclusive) of each field of the record being parsed, and its flags.
     private var fields: [CellSpan] = []
     private let nullValues: [[UInt8]]
-    /// Bit n: a null marker is n bytes long (63: longer). A cell of another length is no null
-    /// marker, known without comparing it to them.
-    private let nullLengths: UInt64
+    /// The null markers' lengths: a cell of another length is no null marker, known without
+    /// comparing it to them.
+    private let nullLengths: ByteLengths
     private var started = false
     /// The failed header row, returned before any other record (a part's: of the input it
     /// was cut from).
@@ -69,7 +69,7 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
         self.maxRecordBytes = maxRecordBytes
         self.input = ChunkedInput(source: source)
         self.nullValues = options.nullValues.map { Array($0.utf8) }
-        nullLengths = Self.lengths(of: nullValues)
+        nullLengths = ByteLengths(self.nullValues.map(\.count))
     }
 
     /// A reader of whole records cut from an input: `bytes` start at `offset` and on `line` of
@@ -84,7 +84,7 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
         self.maxRecordBytes = maxRecordBytes
         repeatedColumns = true  // the names are the input's, checked when it was opened
         self.nullValues = nullValues.map { $0.map { $0 } }
-        nullLengths = Self.lengths(of: nullValues)
+        nullLengths = ByteLengths(self.nullValues.map(\.count))
         input = ChunkedInput(bytes: bytes, offset: offset)
         self.line = line
         self.names = names.map { $0 }
@@ -438,12 +438,8 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
             names: names, values: invalidUTF8 ? [] : values, failure: failure)
     }
 
-    private static func lengths(of nullValues: [[UInt8]]) -> UInt64 {
-        nullValues.reduce(0) { $0 | 1 << UInt64(min($1.count, 63)) }
-    }
-
     private func isNull(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard nullLengths & 1 << UInt64(min(slice.count, 63)) != 0 else { return false }
+        guard nullLengths.contains(slice.count) else { return false }
         for value in nullValues where value.count == slice.count && value.elementsEqual(slice) { return true }
         return false
     }

@@ -20,12 +20,11 @@ struct DocumentScanner {
         let childPointers: [[UInt8]]
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
         let paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
-        /// Bit n: a child's array key is n bytes long (see `lengthBit`).
-        let childLengths: UInt64
-        /// Bit n: a path's first key, or a path's whole name, is n bytes long (n < 64; bit 63
-        /// for longer ones): most keys are told apart from them by their length alone.
-        let rootLengths: UInt64
-        let nameLengths: UInt64
+        /// The lengths of the children's array keys, of the paths' first keys and of the paths'
+        /// whole names: most keys are told apart from them by their length alone.
+        let childLengths: ByteLengths
+        let rootLengths: ByteLengths
+        let nameLengths: ByteLengths
 
         init(
             childKeys: [[UInt8]], childNodes: [Int], childPointers: [[UInt8]],
@@ -34,13 +33,10 @@ struct DocumentScanner {
             (self.childKeys, self.childNodes, self.childPointers, self.paths) = (
                 childKeys, childNodes, childPointers, paths
             )
-            childLengths = childKeys.reduce(0) { $0 | Self.lengthBit($1.count) }
-            rootLengths = paths.reduce(0) { $0 | Self.lengthBit($1.keys[0].count) }
-            nameLengths = paths.reduce(0) { $0 | Self.lengthBit($1.nameBytes.count) }
+            childLengths = ByteLengths(childKeys.map(\.count))
+            rootLengths = ByteLengths(paths.map { $0.keys[0].count })
+            nameLengths = ByteLengths(paths.map(\.nameBytes.count))
         }
-
-        @inline(__always)
-        static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(min(length, 63)) }
     }
 
     /// Per shape node; nil when the shape needs the tree path (a dotted array path, say).
@@ -212,7 +208,7 @@ struct DocumentScanner {
             while true {
                 guard keys.count - keyBase < 64, let key = cursor.plainKey() else { return nil }
                 keys.append(key)
-                if plan.childLengths & Plan.lengthBit(key.count) != 0,
+                if plan.childLengths.contains(key.count),
                     let child = Self.index(of: key, in: plan.childKeys, cursor)
                 {
                     // Children in the pipeline's order keep the tree path's order of elements.
@@ -234,9 +230,8 @@ struct DocumentScanner {
                     }
                 } else {
                     let start = cursor.i
-                    let lengthBit = Plan.lengthBit(key.count)
-                    if plan.nameLengths & lengthBit != 0 { mayBeSpelled = true }
-                    let isRoot = plan.rootLengths & lengthBit != 0
+                    if plan.nameLengths.contains(key.count) { mayBeSpelled = true }
+                    let isRoot = plan.rootLengths.contains(key.count)
                     // A plain object under paths two keys long (`geo` of `geo.lat`): its members
                     // are read once, not once for the object and again for each path.
                     let membersRead =
