@@ -71,6 +71,23 @@ final class DocumentStreamingTests: XCTestCase {
         }
     }
 
+    func testALargeDocumentsRecordsHeldPackedAreThoseItWouldHaveAsTheyAre() throws {
+        for policy in ["whole", "partial"] {
+            let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
+            // Every document is large from 0 bytes.
+            let (packed, count) = try fixture.streamedChunks(packedFrom: 0)
+            XCTAssertEqual(count, 7, policy)
+            XCTAssertEqual(Fixture.describe(packed), try fixture.streamed().0, policy)
+            let records = packed.flatMap(\.records)
+            XCTAssertTrue(records.allSatisfy(\.isPacked), policy)
+            // Below the size, as they are.
+            let (unpacked, _) = try fixture.streamedChunks(packedFrom: 1 << 20)
+            XCTAssertFalse(unpacked.flatMap(\.records).contains(where: \.isPacked), policy)
+            XCTAssertEqual(records.count, unpacked.flatMap(\.records).count, policy)
+            XCTAssertGreaterThanOrEqual(records.count, 10, policy)
+        }
+    }
+
     func testTheChunksDescribeWhatTheyHold() throws {
         // The comparison above compares what it should: the rejections of order A2 are there.
         let described = try Fixture(policy: "partial", documents: [Self.documents[1].text]).whole()
@@ -127,8 +144,9 @@ final class DocumentStreamingTests: XCTestCase {
             try XCTUnwrap(ReaderFactory.makeReader(source: source, path: path) as? DocumentRecordReader)
         }
 
-        private func preparer() throws -> (DocumentPreparer, [ParsedChunk]) {
-            let preparer = try DocumentPreparer(inputs: inputs, root: root, file: directory + "/pipeline.yaml")
+        private func preparer(packedFrom: Int) throws -> (DocumentPreparer, [ParsedChunk]) {
+            let preparer = try DocumentPreparer(
+                inputs: inputs, root: root, file: directory + "/pipeline.yaml", packedFrom: packedFrom)
             let handback = Handback<[PreparedRecord]>()
             return (preparer, preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: handback) })
         }
@@ -136,15 +154,22 @@ final class DocumentStreamingTests: XCTestCase {
         /// Every document read whole, then prepared.
         func whole() throws -> String {
             let reader = try reader()
-            var (preparer, chunks) = try preparer()
+            var (preparer, chunks) = try preparer(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
             while let document = try reader.nextDocument() { preparer.prepare(document, into: &chunks) }
             return Self.describe(chunks)
         }
 
         /// Every document streamed as the part parsers stream them; and how many were.
         func streamed() throws -> (String, Int) {
+            let (chunks, count) = try streamedChunks(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
+            return (Self.describe(chunks), count)
+        }
+
+        /// The chunks of `streamed()`, with the records of documents of `packedFrom` bytes or more
+        /// held packed.
+        func streamedChunks(packedFrom: Int) throws -> ([ParsedChunk], Int) {
             let reader = try reader()
-            let (preparer, chunks) = try preparer()
+            let (preparer, chunks) = try preparer(packedFrom: packedFrom)
             let streamer = DocumentStreamer(preparer: preparer, chunks: chunks)
             var count = 0
             while let read = try reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
@@ -153,7 +178,7 @@ final class DocumentStreamingTests: XCTestCase {
                 case .whole(let document): preparer.prepare(document, into: &streamer.chunks)
                 }
             }
-            return (Self.describe(streamer.chunks), count)
+            return (streamer.chunks, count)
         }
 
         static func describe(_ chunks: [ParsedChunk]) -> String {

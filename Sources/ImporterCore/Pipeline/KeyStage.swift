@@ -177,10 +177,10 @@ final class KeyStage {
         fingerprints.reserveCapacity(records.count * (references.count + 1))
         for position in records.indices {
             for (reference, parent) in zip(references, parents) {
-                let key = Value.key(records[position].values, at: reference.attributeIndices)
+                let key = records[position].key(at: reference.attributeIndices)
                 fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
             }
-            fingerprints.append(ledger.fingerprint(of: entity.key(of: records[position].values), entityID: own))
+            fingerprints.append(ledger.fingerprint(of: records[position].key(at: entity.keyIndices), entityID: own))
         }
         return fingerprints
     }
@@ -194,7 +194,7 @@ final class KeyStage {
     /// With `document`, the record's key is only noted there (with its missing references), until
     /// its whole document has passed: then `accept(_:)` records them.
     func check(
-        _ values: inout [Value], entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
+        _ record: inout PreparedRecord, entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
         at location: RecordLocation, document: DocumentKeys? = nil
     ) -> Rejection? {
         do {
@@ -206,7 +206,7 @@ final class KeyStage {
                 // A document's own keys first: a child's parent is mostly in its document, and
                 // the document's table is small where the run's ledger is not.
                 if try document?.contains(fingerprint) == true || ledger.contains(fingerprint: fingerprint) { continue }
-                let key = Value.key(values, at: reference.attributeIndices)
+                let key = record.key(at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
                 guard reference.policy != .reject else {
                     return Rejection(
@@ -214,7 +214,9 @@ final class KeyStage {
                         target: reference.parent.name,
                         reference.message(naming: key))
                 }
-                if reference.policy == .nullify { for index in reference.attributeIndices { values[index] = .null } }
+                if reference.policy == .nullify {
+                    for index in reference.attributeIndices { record.values[index] = .null }
+                }
                 missing.append((reference, key))
             }
             let own = fingerprints[fingerprints.endIndex - 1]
@@ -228,11 +230,11 @@ final class KeyStage {
                 let file = first.inputIndex == location.inputIndex ? "" : " of \(inputs[first.inputIndex].path)"
                 return Rejection(
                     stage: .validate, reason: .duplicate, field: entity.rangeKey == nil ? entity.hashKey : nil,
-                    "\(entity.describe(key: entity.key(of: values))) already appeared on line \(first.line)\(file); the first occurrence is kept"
+                    "\(entity.describe(key: record.key(at: entity.keyIndices))) already appeared on line \(first.line)\(file); the first occurrence is kept"
                 )
             }
             guard !missing.isEmpty else { return nil }
-            let key = entity.key(of: values)
+            let key = record.key(at: entity.keyIndices)
             for (reference, named) in missing {
                 let missingReference = DocumentKeys.MissingReference(
                     input: location.inputIndex, reference: reference, line: location.line, key: key, named: named)
@@ -289,14 +291,14 @@ private struct ChunkCheck {
             let ahead = (position + Self.lookahead) * stride
             if ahead < fingerprints.count { stage.prefetch(fingerprints[ahead..<ahead + stride]) }
             if let rejection = stage.check(
-                &chunk.records[position].values, entity: entity, references: references,
+                &chunk.records[position], entity: entity, references: references,
                 fingerprints: fingerprints[position * stride..<(position + 1) * stride],
                 at: RecordLocation(inputIndex: input, line: line))
             {
                 reject(chunk.records[position], rejection)
                 continue
             }
-            if keepsKeys { stage.keep(entity.key(of: chunk.records[position].values), of: entity) }
+            if keepsKeys { stage.keep(chunk.records[position].key(at: entity.keyIndices), of: entity) }
             // Written before the interruption: its outcome is in the checkpoint.
             if ordinal < skipBefore {
                 if let done = stage.resume.doneRejections[input][ordinal] {

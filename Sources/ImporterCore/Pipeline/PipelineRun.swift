@@ -164,7 +164,7 @@ package struct PipelineRun: ~Copyable {
         ReadStage(
             inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder,
             parsed: stages.parsed,
-            written: stages.written, progress: options.progress
+            written: stages.written, progress: options.progress, packedDocumentBytes: options.packedDocumentBytes
         ).run()
         var keys: KeyStage? = keyThread.join()
         let (savedCheckpoints, rejectedDocumentKeys) = writeThread.join()

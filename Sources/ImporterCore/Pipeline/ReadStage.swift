@@ -29,12 +29,16 @@ final class ReadStage {
     private var partParsers: PartParsers?
     /// The number of the next item for the key stage, which takes them in this order.
     private var nextSequence = 0
+    /// The size from which a document's records are held packed (`RunOptions.packedDocumentBytes`).
+    private let packedDocumentBytes: Int
 
     init(
         inputs: [RunInput], pipelineFile: String, makeReader: @escaping PipelineRun.RecordReaderMaker,
         recorder: RunRecorder,
-        parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, progress: ProgressHandler?
+        parsed: Sequencer<ParsedItem>, written: Handback<[PreparedRecord]>, progress: ProgressHandler?,
+        packedDocumentBytes: Int = DocumentPreparer.PreparedDocument.packedFrom
     ) {
+        self.packedDocumentBytes = packedDocumentBytes
         self.inputs = inputs
         self.pipelineFile = pipelineFile
         self.makeReader = makeReader
@@ -111,7 +115,8 @@ final class ReadStage {
         }
         let preparer: DocumentPreparer
         do {
-            preparer = try DocumentPreparer(inputs: inputs, root: root, file: pipelineFile)
+            preparer = try DocumentPreparer(
+                inputs: inputs, root: root, file: pipelineFile, packedFrom: packedDocumentBytes)
         } catch {
             recorder.abort(AbortReason(.input, "cannot read \(inputs[root].path): \(error)"))
             return
@@ -227,7 +232,8 @@ final class ReadStage {
     ) {
         let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
         self.partParsers = partParsers
-        let recipe = DocumentPreparer.Recipe(inputs: inputs, root: root, file: pipelineFile)
+        let recipe = DocumentPreparer.Recipe(
+            inputs: inputs, root: root, file: pipelineFile, packedFrom: packedDocumentBytes)
         var ordinal = 0
         while !recorder.isAborted {
             do {

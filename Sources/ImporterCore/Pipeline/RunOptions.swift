@@ -30,6 +30,9 @@ package struct RunOptions: Sendable {
     package var interruption: RunInterruption?
     /// The run's id, in its report, its checkpoint and the store's lock (docs/writes.md).
     package var runId = UUID().uuidString.lowercased()
+    /// The size from which a document's records are held packed until they are written
+    /// (docs/documents.md#large-documents): less memory, more time.
+    package var packedDocumentBytes = DocumentPreparer.PreparedDocument.packedFrom
 
     package init(
         dryRun: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,

@@ -29,7 +29,8 @@ package struct WriteOutcome: Sendable {
         case inserted, updated, unchanged
         /// Discarded by `mergePolicy: rollback`: the stored item stays.
         case rolledBack
-        case rejected(Rejection)
+        /// Indirect: a write's outcomes are one a record, and a rejection is rare and large.
+        indirect case rejected(Rejection)
     }
 
     package var result: Result

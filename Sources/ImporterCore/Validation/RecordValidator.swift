@@ -8,7 +8,36 @@ package struct PreparedRecord: Sendable {
     /// Offset of the record's first byte in its (decompressed) input.
     package var byteOffset: Int64
     package var raw: ArraySlice<UInt8>
-    package var values: [Value]
+    /// Its values by attribute position (unpacked on each read when they are packed).
+    package var values: [Value] {
+        get {
+            switch storage {
+            case .unpacked(let values): values
+            case .packed(let packed): packed.values
+            }
+        }
+        _modify {
+            switch storage {
+            case .unpacked(var values):
+                // Held once, not twice, while it is changed: not copied.
+                storage = .unpacked([])
+                yield &values
+                storage = .unpacked(values)
+            case .packed(let packed):
+                let before = packed.values
+                var values = before
+                yield &values
+                if values != before { storage = .packed(PackedValues(values)) }
+            }
+        }
+    }
+    /// Its values as an array, or packed: a large document's records (docs/documents.md#large-documents).
+    private var storage: Storage
+
+    private enum Storage {
+        case unpacked([Value])
+        case packed(PackedValues)
+    }
     /// The record's number in its input (0-based, rejected records included): resume's position.
     package var ordinal: Int
 
@@ -20,7 +49,35 @@ package struct PreparedRecord: Sendable {
         self.line = line
         self.byteOffset = byteOffset
         self.raw = raw
-        self.values = values
+        self.storage = .unpacked(values)
+    }
+
+    /// The value of the attribute at `index`: not all of them unpacked when they are packed.
+    @inline(__always)
+    package func value(at index: Int) -> Value {
+        switch storage {
+        case .unpacked(let values): values[index]
+        case .packed(let packed): packed.value(at: index)
+        }
+    }
+
+    /// The key held at `indices` (its own key, or the key a reference names), as
+    /// `Value.key(_:at:)` reads it of `values`.
+    @inline(__always)
+    package func key(at indices: [Int]) -> Value {
+        let hash = value(at: indices[0])
+        guard indices.count == 2 else { return hash }
+        let range = value(at: indices[1])
+        return hash.isNull || range.isNull ? .null : .pair(hash, range)
+    }
+
+    /// Whether its values are held packed.
+    package var isPacked: Bool { if case .packed = storage { true } else { false } }
+
+    /// Holds its values packed: about a third of their memory, unpacked again on each read.
+    package mutating func pack() {
+        guard case .unpacked(let values) = storage else { return }
+        storage = .packed(PackedValues(values))
     }
 }
 

@@ -55,13 +55,22 @@ final class BulkLoad {
             && entity.attribute(named: entity.hashKey).map { ValueColumns.sqlType($0.type) == "INTEGER" } == true
     }
 
+    /// The most rows handed to the staged table at once.
+    private static let stagedAtOnce = 4096
+
     /// Stages records of `entity`: one outcome per record, in order.
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(records.count)
         var staged: [(values: [Value], version: Int64)] = []
-        staged.reserveCapacity(records.count)
+        staged.reserveCapacity(min(records.count, Self.stagedAtOnce))
         for index in records.indices {
+            // Staged a few thousand at a time: a large document's packed records are unpacked
+            // here, and all of them at once would take the memory packing saved.
+            if staged.count == Self.stagedAtOnce {
+                try rows(of: entity).append(staged, of: entity)
+                staged.removeAll(keepingCapacity: true)
+            }
             let values = records[index].values
             if let version = rules.newItemVersion(values) {
                 staged.append((values, version))

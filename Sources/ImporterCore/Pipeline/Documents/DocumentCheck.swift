@@ -111,7 +111,7 @@ struct DocumentCheck {
                     {
                         verdict = .withHolder(.withHolder(of: problems.last?.rejection, at: pointer))
                     } else if let rejection = stage.check(
-                        &chunks[node].records[position].values, entity: entity, references: nodeReferences,
+                        &chunks[node].records[position], entity: entity, references: nodeReferences,
                         fingerprints: prints,
                         at: RecordLocation(inputIndex: inputs[node], line: chunks[node].records[position].line),
                         document: keys)
@@ -195,14 +195,14 @@ struct DocumentCheck {
                         break
                     }
                     if keepsKeys[node] {
-                        stage.keep(entity.key(of: chunks[node].records[position].values), of: entity)
+                        stage.keep(chunks[node].records[position].key(at: entity.keyIndices), of: entity)
                     }
                     // Written before the interruption: its outcome is in the checkpoint.
                     if ordinal < skipBefore[node] {
                         if let done = stage.resume.doneRejections[inputs[node]][ordinal] {
                             reject(done.rejection, listed: done.listed ?? true)
                             if keepsKeys[node] {
-                                let key = entity.key(of: chunks[node].records[position].values)
+                                let key = chunks[node].records[position].key(at: entity.keyIndices)
                                 stage.keptKeyWasRejected(key, of: entity)
                             }
                         }

@@ -7,6 +7,8 @@ final class DocumentPreparer {
     let inputs: [Int]
     private let preparers: [RecordPreparer]
     private let policy: DocumentPolicy
+    /// The size from which a document's records are held packed (`RunOptions.packedDocumentBytes`).
+    let packedFrom: Int
     /// Per node: what its records take from their parent, and what their children take from them.
     private let plans: [NodePlan]
 
@@ -29,18 +31,23 @@ final class DocumentPreparer {
         let inputs: [RunInput]
         let root: Int
         let file: String
+        let packedFrom: Int
 
         var groupSize: Int { inputs[root].document!.groupSize }
     }
 
     /// The preparer of `recipe`'s document source, with objects of its own.
     convenience init(_ recipe: Recipe) throws {
-        try self.init(inputs: recipe.inputs, root: recipe.root, file: recipe.file)
+        try self.init(inputs: recipe.inputs, root: recipe.root, file: recipe.file, packedFrom: recipe.packedFrom)
     }
 
     /// The preparer of the document source whose root input is `inputs[root]` (its child inputs
-    /// follow it). Throws `ConfigurationError` for a map that does not fit its entity.
-    init(inputs runInputs: [RunInput], root: Int, file: String) throws {
+    /// follow it), holding the records of a document of `packedFrom` bytes or more packed.
+    /// Throws `ConfigurationError` for a map that does not fit its entity.
+    init(
+        inputs runInputs: [RunInput], root: Int, file: String, packedFrom: Int = PreparedDocument.packedFrom
+    ) throws {
+        self.packedFrom = packedFrom
         let group = root..<root + runInputs[root].document!.groupSize
         inputs = Array(group)
         preparers = try group.map { index in
@@ -123,6 +130,13 @@ final class DocumentPreparer {
 
         /// The document's text: its root's, of which its elements' are slices.
         private(set) var text: ArraySlice<UInt8> = []
+        /// Whether its records are held packed: a large document's, all held until its end
+        /// (docs/documents.md#large-documents).
+        private(set) var packs = false
+        /// The size from which a document's records are held packed, unless a run says otherwise:
+        /// below it, a document's records take less than 40 MB as they are, and unpacking each
+        /// one again costs time.
+        static let packedFrom = 8 << 20
         var origins: [Origin] = []
         /// Each record's outcome, without its mapped fields; nil for one not prepared, under
         /// a rejected element.
@@ -138,8 +152,9 @@ final class DocumentPreparer {
         /// No record: what `take` leaves.
         private init() {}
 
-        init(root: SourceRecord) {
+        init(root: SourceRecord, packedFrom: Int = Self.packedFrom) {
             text = root.raw
+            packs = root.raw.count >= packedFrom
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
             outcomes.append(nil)
@@ -165,19 +180,22 @@ final class DocumentPreparer {
             }
             if origins.count == index {
                 origins.append(origin)
-                outcomes.append(Self.withoutFields(outcome))
+                outcomes.append(kept(outcome))
             } else {
                 origins[index] = origin
-                outcomes[index] = Self.withoutFields(outcome)
+                outcomes[index] = kept(outcome)
             }
         }
 
-        /// An outcome without the mapped fields of its record, which no one reads once its
-        /// children have their parent's key.
-        static func withoutFields(_ outcome: consuming RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
+        /// An outcome as the document holds it to its end: without the mapped fields of its
+        /// record, which no one reads once its children have their parent's key, and with its
+        /// values packed when the document `packs`.
+        func kept(_ outcome: consuming RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
             switch consume outcome {
-            case .prepared(let record, let fields)? where !fields.isEmpty: .prepared(record, fields: [])
-            case let other: other
+            case .prepared(var record, let fields)? where packs || !fields.isEmpty:
+                if packs { record.pack() }
+                return .prepared(record, fields: [])
+            case let other: return other
             }
         }
     }

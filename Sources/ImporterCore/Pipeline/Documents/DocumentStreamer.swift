@@ -45,9 +45,9 @@ final class DocumentStreamer: DocumentStream {
     }
 
     func begin(_ root: SourceRecord) {
-        let next = chunks.map(\.count)
+        let next = chunks.map(\.count), packedFrom = preparer.packedFrom
         modify { document in
-            document.prepared = .init(root: root)
+            document.prepared = .init(root: root, packedFrom: packedFrom)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
@@ -104,7 +104,7 @@ final class DocumentStreamer: DocumentStream {
             let outcome = preparer.preparer(of: 0).outcome(
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
-            document.prepared.outcomes[0] = DocumentPreparer.PreparedDocument.withoutFields(outcome)
+            document.prepared.outcomes[0] = document.prepared.kept(outcome)
             // Taken, not copied: a large document's bookkeeping is not held while its records
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()

@@ -1,0 +1,132 @@
+import Foundation
+@testable import ImporterCore
+import ImporterFormats
+import ImporterSQLite
+import Logging
+import TestSupport
+import XCTest
+
+/// A run whose documents' records are held packed (docs/documents.md#large-documents) stores,
+/// counts and rejects exactly what the same run stores holding them as they are: a first load,
+/// then a re-load that changes, adds and drops children, under both document policies.
+final class PackedDocumentRunTests: XCTestCase {
+    private static let model = StageFixture.root.appendingPathComponent("SampleData/Orders/Model/v1.yaml").path
+
+    private static func order(_ id: String, lines: [String], status: String = "paid") -> String {
+        #"{"orderId":"\#(id)","placedAt":{"$date":"2026-03-02T09:15:00Z"},"customer":"Ada","currency":{"code":"EUR"},"status":"\#(status)","lines":[\#(lines.joined(separator: ","))]}"#
+    }
+
+    private static func line(_ sku: String, quantity: Int, adjustments: [String] = []) -> String {
+        #"{"sku":"\#(sku)","quantity":\#(quantity),"price":{"$numberDecimal":"4.50"},"adjustments":[\#(adjustments.joined(separator: ","))]}"#
+    }
+
+    private static func adjustment(_ number: Int, amount: String = "-0.45") -> String {
+        #"{"_id":{"$oid":"65f1a2b3c4d5e6f70819\#(String(format: "%04d", number))"},"kind":"discount","amount":\#(amount),"appliedAt":{"$date":{"$numberLong":"1772442900000"}}}"#
+    }
+
+    /// The first load: valid orders, one with a line of quantity 0, one with an adjustment whose
+    /// amount is not a number, and one whose adjustment id repeats (a key-stage rejection).
+    private static let first = [
+        order("A1", lines: [line("TEA", quantity: 2, adjustments: [adjustment(1)]), line("CUP", quantity: 1)]),
+        order("A2", lines: [line("TEA", quantity: 0, adjustments: [adjustment(2)]), line("POT", quantity: 1)]),
+        order("A3", lines: (0..<30).map { line("S\($0)", quantity: 1 + $0 % 5, adjustments: [adjustment(100 + $0)]) }),
+        order("A4", lines: [line("TEA", quantity: 1, adjustments: [adjustment(4, amount: #""x""#)])]),
+        order("A5", lines: [line("TEA", quantity: 1, adjustments: [adjustment(5), adjustment(5)])]),
+    ]
+
+    /// The re-load: A1 with a line changed and one dropped, A3 with fewer lines and a new one,
+    /// A5 again. Without A2 and A4: a rejected adjustment whose key is not read (under a rejected
+    /// line, or by the whole document) would stop every document's children being replaced.
+    private static let second = [
+        order("A1", lines: [line("TEA", quantity: 3, adjustments: [adjustment(1)])]),
+        order("A3", lines: (0..<20).map { line("S\($0)", quantity: 1 + $0 % 5) } + [line("NEW", quantity: 9)]),
+        first[4],
+    ]
+
+    func testPackedRecordsStoreCountAndRejectWhatRecordsAsTheyAreDo() throws {
+        for policy in ["whole", "partial"] {
+            let asTheyAre = try Loads(policy: policy, packedFrom: .max)
+            let packed = try Loads(policy: policy, packedFrom: 0)
+            var loads: [String] = []
+            for (step, documents) in [Self.first, Self.second].enumerated() {
+                let expected = try asTheyAre.load(documents)
+                loads.append(expected)
+                XCTAssertEqual(try packed.load(documents), expected, "\(policy), load \(step + 1)")
+                XCTAssertEqual(try packed.tables(), try asTheyAre.tables(), "\(policy), load \(step + 1)")
+            }
+            // The comparison compares what it should: the loads stored, replaced and rejected.
+            let tables = try packed.tables()
+            XCTAssertTrue(tables.contains("NEW"), policy)
+            XCTAssertFalse(tables.contains("CUP"), policy)
+            XCTAssertTrue(loads[1].contains(#"[(key: "Adjustment", value: 30), (key: "Line", value: 10)]"#), loads[1])
+            let rejects = try String(contentsOfFile: packed.directory + "/reports/rejects.ndjson", encoding: .utf8)
+            XCTAssertTrue(rejects.contains("/lines/0/adjustments/1"), "\(policy): \(rejects)")
+        }
+    }
+
+    /// A store loaded by runs of one document policy, holding records packed from `packedFrom` bytes.
+    private final class Loads {
+        let directory = NSTemporaryDirectory() + "packed-" + UUID().uuidString
+        private let policy: String
+        private let packedFrom: Int
+
+        init(policy: String, packedFrom: Int) throws {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            self.policy = policy
+            self.packedFrom = packedFrom
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        /// Loads `documents` as one NDJSON file; returns the report's counts and the rejects.
+        func load(_ documents: [String]) throws -> String {
+            let path = directory + "/orders.ndjson"
+            try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+            let pipeline = """
+                model: \(PackedDocumentRunTests.model)
+                sources:
+                  - entity: Order
+                    path: \(path)
+                    documents: \(policy)
+                    map: { fields: { currency: currency.code } }
+                    children:
+                      lines:
+                        entity: Line
+                        parent: order
+                        position: lineNo
+                        children:
+                          adjustments:
+                            entity: Adjustment
+                            parent: line
+                            map: { rename: { _id: adjustmentId } }
+                destination: { path: \(directory)/store.sqlite }
+                errors: { maxErrors: 1000, maxErrorRatio: 1.0 }
+                """
+            let config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
+            let model = try ModelLoader.loadFile(PackedDocumentRunTests.model)
+            var options = RunOptions(reportDirectory: directory + "/reports")
+            options.packedDocumentBytes = packedFrom
+            options.logger = Logger(label: "importer.pipeline") { _ in SwiftLogNoOpLogHandler() }
+            let store = try SQLiteStore(path: directory + "/store.sqlite")
+            defer { store.close() }
+            try store.prepare(for: model)
+            let report = try PipelineRun(
+                config: config, model: model, store: store, options: options, makeReader: ReaderFactory.makeReader
+            ).start()
+            let counts = report.entities.map { "\($0.entity): \($0.counts)" }
+            let rejects = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
+            let deletes =
+                report.deletes.map { "\($0.deleted.sorted { $0.key < $1.key }) \($0.refused ?? "")" } ?? "no deletes"
+            // Each store's folder is its own.
+            return (["\(report.status)", deletes] + counts + [rejects]).joined(separator: "\n")
+                .replacingOccurrences(of: directory, with: "DIRECTORY")
+        }
+
+        /// Every row of the entities' tables, in key order.
+        func tables() throws -> String {
+            try ["Order", "Line", "Adjustment"].map { table in
+                try CommandLineTools.sqlite(directory + "/store.sqlite", "SELECT * FROM \"\(table)\" ORDER BY 1, 2")
+            }.joined(separator: "\n")
+        }
+    }
+}
