@@ -176,11 +176,21 @@ final class KeyStage {
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(records.count * (references.count + 1))
         for position in records.indices {
+            // A packed record (a large document's) unpacks its keys alone.
+            guard !records[position].isPacked else {
+                for (reference, parent) in zip(references, parents) {
+                    let key = records[position].key(at: reference.attributeIndices)
+                    fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
+                }
+                fingerprints.append(ledger.fingerprint(of: records[position].key(at: entity.keyIndices), entityID: own))
+                continue
+            }
+            let values = records[position].values
             for (reference, parent) in zip(references, parents) {
-                let key = records[position].key(at: reference.attributeIndices)
+                let key = Value.key(values, at: reference.attributeIndices)
                 fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
             }
-            fingerprints.append(ledger.fingerprint(of: records[position].key(at: entity.keyIndices), entityID: own))
+            fingerprints.append(ledger.fingerprint(of: entity.key(of: values), entityID: own))
         }
         return fingerprints
     }

@@ -31,7 +31,9 @@ package struct PreparedRecord: Sendable {
             }
         }
     }
-    /// Its values as an array, or packed: a large document's records (docs/documents.md#large-documents).
+    /// Its values as they are, or packed: a large document's records
+    /// (docs/documents.md#large-documents). One reference either way: a record is copied as
+    /// cheaply as an array.
     private var storage: Storage
 
     private enum Storage {
