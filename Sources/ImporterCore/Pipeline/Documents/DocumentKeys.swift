@@ -83,10 +83,11 @@ final class DocumentKeys {
             return nil
         }
 
-        /// Slots for four times the keys noted, and every one of them in its slot.
+        /// Slots for twice the keys noted (at most half of them taken until the next rebuild:
+        /// a large document's table is not four times its keys), and every key in its slot.
         private mutating func rebuild() {
             var size = 64
-            while size < noted.count * 4 { size <<= 1 }
+            while size < noted.count * 2 { size <<= 1 }
             slots = Array(repeating: Slot(), count: size)
             for position in noted.indices { index(position) }
         }

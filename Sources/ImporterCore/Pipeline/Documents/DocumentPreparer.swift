@@ -138,9 +138,14 @@ final class DocumentPreparer {
         /// one again costs time.
         static let packedFrom = 8 << 20
         var origins: [Origin] = []
-        /// Each record's outcome, without its mapped fields; nil for one not prepared, under
-        /// a rejected element.
-        var outcomes: [RecordPreparer.Outcome?] = []
+        /// The prepared records by node, each node's in the order of its elements (they end in
+        /// the order they begin): as their chunks take them, without a copy.
+        private var records: [[PreparedRecord]] = []
+        /// Per record: its place in its node's `records`; -1 for one not prepared, whose outcome
+        /// is in `unprepared` (none: under a rejected element).
+        private var places: [Int32] = []
+        /// The outcomes of the records that were not prepared, by index.
+        private var unprepared: [Int: RecordPreparer.Outcome] = [:]
 
         /// This document, leaving an empty one in its place.
         mutating func take() -> PreparedDocument {
@@ -157,7 +162,7 @@ final class DocumentPreparer {
             packs = root.raw.count >= packedFrom
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
-            outcomes.append(nil)
+            places.append(-1)
         }
 
         /// The record of `origin`'s place, without fields; without its text when not `withText`.
@@ -176,26 +181,59 @@ final class DocumentPreparer {
                 origins.append(
                     contentsOf: repeatElement(
                         Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: 0..<0), count: missing))
-                outcomes.append(contentsOf: repeatElement(nil, count: missing))
+                places.append(contentsOf: repeatElement(-1, count: missing))
             }
+            let place = keep(outcome, node: origin.node, at: index)
             if origins.count == index {
                 origins.append(origin)
-                outcomes.append(kept(outcome))
+                places.append(place)
             } else {
                 origins[index] = origin
-                outcomes[index] = kept(outcome)
+                places[index] = place
             }
         }
 
-        /// An outcome as the document holds it to its end: without the mapped fields of its
-        /// record, which no one reads once its children have their parent's key, and with its
-        /// values packed when the document `packs`.
-        func kept(_ outcome: consuming RecordPreparer.Outcome?) -> RecordPreparer.Outcome? {
+        /// Sets the root's outcome, once its object has ended.
+        mutating func setRoot(_ outcome: consuming RecordPreparer.Outcome?) {
+            places[0] = keep(outcome, node: 0, at: 0)
+        }
+
+        /// Keeps the outcome of record `index` as the document holds it to its end, and returns
+        /// its place in `records`: a prepared record without the mapped fields, which no one
+        /// reads once its children have their parent's key, and with its values packed when the
+        /// document `packs`.
+        private mutating func keep(_ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int) -> Int32 {
             switch consume outcome {
-            case .prepared(var record, let fields)? where packs || !fields.isEmpty:
+            case .prepared(var record, _)?:
                 if packs { record.pack() }
-                return .prepared(record, fields: [])
-            case let other: return other
+                while records.count <= node { records.append([]) }
+                records[node].append(record)
+                return Int32(records[node].count - 1)
+            case let other?:
+                unprepared[index] = other
+                return -1
+            case nil:
+                return -1
+            }
+        }
+
+        /// Whether every record was prepared: none is rejected.
+        var allPrepared: Bool { unprepared.isEmpty && !places.contains(-1) }
+
+        /// The prepared records by node, in their elements' order, taken out of the document.
+        mutating func takeRecords() -> [[PreparedRecord]] {
+            var taken: [[PreparedRecord]] = []
+            swap(&taken, &records)
+            return taken
+        }
+
+        /// Each record's outcome by index, without its mapped fields (nil for one not prepared,
+        /// under a rejected element), taken out of the document.
+        mutating func takeOutcomes() -> [RecordPreparer.Outcome?] {
+            let records = takeRecords()
+            return origins.indices.map { index in
+                let place = Int(places[index])
+                return place >= 0 ? .prepared(records[origins[index].node][place], fields: []) : unprepared[index]
             }
         }
     }
@@ -240,9 +278,12 @@ final class DocumentPreparer {
     /// rejected with it; with `documents: whole`, one problem rejects them all. Marks the
     /// document's end in each chunk.
     func finish(_ prepared: consuming PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
+        guard !prepared.allPrepared else {
+            add(prepared.takeRecords(), origins: prepared.origins, pointers: pointers, into: &chunks)
+            return
+        }
         // Moved out, so that rejecting a record below changes the array in place.
-        var outcomes: [RecordPreparer.Outcome?] = []
-        swap(&outcomes, &prepared.outcomes)
+        var outcomes = prepared.takeOutcomes()
         let origins = prepared.origins
         func pointer(_ index: Int) -> String { index == 0 ? "" : pointers[index - 1] }
         // Per record: the record whose rejection it shares (itself, or the nearest rejected one
@@ -309,6 +350,37 @@ final class DocumentPreparer {
                         record, ordinal: ordinal(node), key: nil, .withHolder(of: cause(of: index), at: pointer(index)),
                         listed: false)
                 }
+            }
+        }
+        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
+    }
+
+    /// Adds the records of a document none of whose records was rejected: each node's go to its
+    /// chunk at once (taken whole by an empty chunk: a large document's records are not copied),
+    /// and their pointers in the same order. Marks the document's end in each chunk.
+    private func add(
+        _ records: consuming [[PreparedRecord]], origins: [PreparedDocument.Origin], pointers: PointerTable,
+        into chunks: inout [ParsedChunk]
+    ) {
+        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
+        for index in origins.indices.dropFirst() {
+            added[origins[index].node].records += 1
+            added[origins[index].node].pointerBytes += pointers.length(at: index - 1)
+        }
+        for node in chunks.indices {
+            chunks[node].pointers.reserve(
+                adding: added[node].records + (node == 0 ? 1 : 0), bytes: added[node].pointerBytes)
+        }
+        chunks[0].pointers.append("")
+        for index in origins.indices.dropFirst() {
+            chunks[origins[index].node].pointers.append(pointers, at: index - 1)
+        }
+        for node in records.indices where !records[node].isEmpty {
+            if chunks[node].records.isEmpty {
+                swap(&chunks[node].records, &records[node])
+            } else {
+                chunks[node].records.append(contentsOf: records[node])
+                records[node] = []
             }
         }
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }

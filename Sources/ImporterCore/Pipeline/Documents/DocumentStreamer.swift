@@ -104,7 +104,7 @@ final class DocumentStreamer: DocumentStream {
             let outcome = preparer.preparer(of: 0).outcome(
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
-            document.prepared.outcomes[0] = document.prepared.kept(outcome)
+            document.prepared.setRoot(outcome)
             // Taken, not copied: a large document's bookkeeping is not held while its records
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()
