@@ -176,6 +176,32 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(try query("SELECT count(*) FROM Adjustment"), "1")
     }
 
+    func testAChildRejectedOnlyWithItsLineDoesNotStopOtherOrdersChildrenBeingReplaced() throws {
+        let first = [
+            order("O1", lines: [line("a"), line("b", adjustments: ["b1"])]),
+            order("O2", lines: [line("c", adjustments: ["c1"]), line("d", adjustments: ["d1"])]),
+        ]
+        XCTAssertEqual(try run(first, replaceAdjustments: true).status, 0)
+        // O1's line 1 is now invalid: its adjustment b1 is rejected with it, never read, so its
+        // key is not known. O2 drops line 1: it and its adjustment are replaced away all the same.
+        let result = try run(
+            [
+                order("O1", lines: [line("a"), line("b", quantity: 0, adjustments: ["b1"])]),
+                order("O2", lines: [line("c", adjustments: ["c1"])]),
+            ], documents: "partial", replaceAdjustments: true)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        XCTAssertNil(report.object("deletes").string("refused"), "\(report)")
+        XCTAssertEqual(try summary("Line"), "read 3, inserted 0, updated 0, unchanged 2, deleted 1, rejected 1")
+        XCTAssertEqual(try summary("Adjustment"), "read 2, inserted 0, updated 0, unchanged 1, deleted 1, rejected 1")
+        XCTAssertEqual(
+            try query("SELECT group_concat(orderId || '/' || lineNo || ' ' || sku, '; ') FROM Line"),
+            "O1/0 a; O1/1 b; O2/0 c")
+        XCTAssertEqual(
+            try query("SELECT group_concat(adjustmentId) FROM (SELECT adjustmentId FROM Adjustment ORDER BY 1)"),
+            "b1,c1")
+    }
+
     func testADuplicateKeyInADocumentRejectsItWholeAndLeavesNoKeyBehind() throws {
         // O2's second line repeats O1's adjustment id: the key stage rejects O2 whole, and the
         // later, valid O2 is then the first of its key, not a duplicate.

@@ -17,6 +17,9 @@ final class KeyStage {
     /// deleted, and the rejected records of each entity whose key could not be read.
     private(set) var rejectedKeys = Set<String>()
     private(set) var unkeyedRejects: [String: Int] = [:]
+    /// Of `unkeyedRejects`, those rejected for a problem of their own: not only counted with an
+    /// element or document rejected above them, whose parent is then not loaded either.
+    private(set) var unkeyedListedRejects: [String: Int] = [:]
     /// The inputs whose records' keys are kept (`loadedKeys`): parents whose children a
     /// document re-load replaces, looked up by their key.
     private let keepsLoadedKeys: Set<Int>
@@ -106,6 +109,7 @@ final class KeyStage {
                 rejectedKeys.insert("\(entity)/\(key)")
             } else {
                 unkeyedRejects[entity, default: 0] += 1
+                if record.listed { unkeyedListedRejects[entity, default: 0] += 1 }
             }
         }
         recorder.reject(input: input, line: record.line, key: record.key, record.rejection)

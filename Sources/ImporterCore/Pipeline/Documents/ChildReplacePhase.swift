@@ -45,7 +45,9 @@ struct ChildReplacePhase {
         // Per child entity, how its items name their parent.
         var parents: [String: DocumentInput] = [:]
         for input in replaced { parents[input.entity.name] = input.document! }
-        if let (entity, count) = keys.unkeyedRejects.first(where: { parents[$0.key] != nil }) {
+        // A child rejected with an element or document above it has a parent this run did not
+        // load, whose children stay as they are: its key is not needed.
+        if let (entity, count) = keys.unkeyedListedRejects.first(where: { parents[$0.key] != nil }) {
             phase.refused =
                 "\(count) rejected \(entity) record(s) have no readable key, so the stored children they meant cannot be told apart; no document's children were replaced. Fix them (see rejects.ndjson) and run again"
             return phase
