@@ -112,29 +112,9 @@ final class DocumentStreamingTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             path = directory + "/orders.ndjson"
             try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-            let model = StageFixture.root.appendingPathComponent("SampleData/Orders/Model/v1.yaml").path
-            let pipeline = """
-                model: \(model)
-                sources:
-                  - entity: Order
-                    path: \(path)
-                    documents: \(policy)
-                    map: { fields: { currency: currency.code } }
-                    children:
-                      lines:
-                        entity: Line
-                        parent: order
-                        position: lineNo
-                        children:
-                          adjustments:
-                            entity: Adjustment
-                            parent: line
-                            map: { rename: { _id: adjustmentId } }
-                destination: { path: \(directory)/store.sqlite }
-                """
-            let config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
+            let config = try StageFixture.ordersPipeline(path: path, policy: policy, directory: directory)
             source = config.sources[0]
-            inputs = try RunInput.ordered(config, try ModelLoader.loadFile(model), nil)
+            inputs = try RunInput.ordered(config, try ModelLoader.loadFile(StageFixture.ordersModel), nil)
             root = try XCTUnwrap(inputs.firstIndex { $0.document?.node == 0 })
         }
 

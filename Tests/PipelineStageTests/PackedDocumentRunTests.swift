@@ -10,8 +10,6 @@ import XCTest
 /// counts and rejects exactly what the same run stores holding them as they are: a first load,
 /// then a re-load that changes, adds and drops children, under both document policies.
 final class PackedDocumentRunTests: XCTestCase {
-    private static let model = StageFixture.root.appendingPathComponent("SampleData/Orders/Model/v1.yaml").path
-
     private static func order(_ id: String, lines: [String], status: String = "paid") -> String {
         #"{"orderId":"\#(id)","placedAt":{"$date":"2026-03-02T09:15:00Z"},"customer":"Ada","currency":{"code":"EUR"},"status":"\#(status)","lines":[\#(lines.joined(separator: ","))]}"#
     }
@@ -82,28 +80,8 @@ final class PackedDocumentRunTests: XCTestCase {
         func load(_ documents: [String]) throws -> String {
             let path = directory + "/orders.ndjson"
             try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-            let pipeline = """
-                model: \(PackedDocumentRunTests.model)
-                sources:
-                  - entity: Order
-                    path: \(path)
-                    documents: \(policy)
-                    map: { fields: { currency: currency.code } }
-                    children:
-                      lines:
-                        entity: Line
-                        parent: order
-                        position: lineNo
-                        children:
-                          adjustments:
-                            entity: Adjustment
-                            parent: line
-                            map: { rename: { _id: adjustmentId } }
-                destination: { path: \(directory)/store.sqlite }
-                errors: { maxErrors: 1000, maxErrorRatio: 1.0 }
-                """
-            let config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
-            let model = try ModelLoader.loadFile(PackedDocumentRunTests.model)
+            let config = try StageFixture.ordersPipeline(path: path, policy: policy, directory: directory)
+            let model = try ModelLoader.loadFile(StageFixture.ordersModel)
             var options = RunOptions(reportDirectory: directory + "/reports")
             options.packedDocumentBytes = packedFrom
             options.logger = Logger(label: "importer.pipeline") { _ in SwiftLogNoOpLogHandler() }

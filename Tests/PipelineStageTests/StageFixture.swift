@@ -32,6 +32,35 @@ final class StageFixture {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// The Orders sample model (orders → lines → adjustments).
+    static let ordersModel = root.appendingPathComponent("SampleData/Orders/Model/v1.yaml").path
+
+    /// A pipeline of one NDJSON document source of orders at `path`, under document `policy`,
+    /// into a store in `directory`.
+    static func ordersPipeline(path: String, policy: String, directory: String) throws -> PipelineConfig {
+        let pipeline = """
+            model: \(ordersModel)
+            sources:
+              - entity: Order
+                path: \(path)
+                documents: \(policy)
+                map: { fields: { currency: currency.code } }
+                children:
+                  lines:
+                    entity: Line
+                    parent: order
+                    position: lineNo
+                    children:
+                      adjustments:
+                        entity: Adjustment
+                        parent: line
+                        map: { rename: { _id: adjustmentId } }
+            destination: { path: \(directory)/store.sqlite }
+            errors: { maxErrors: 1000, maxErrorRatio: 1.0 }
+            """
+        return try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
+    }
+
     func recorder(maxErrors: Int = 1000) -> RunRecorder {
         var limits = config.errors
         limits.maxErrors = maxErrors
