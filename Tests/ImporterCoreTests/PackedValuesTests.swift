@@ -49,7 +49,7 @@ final class PackedValuesTests: XCTestCase {
         XCTAssertTrue(PackedValues([.double(.nan)]).value(at: 0).description == "nan")
     }
 
-    func testPackedValuesTakeLessThanAThirdOfAnArrayOfValues() {
+    func testPackedValuesTakeLessRoomThanAnArrayOfValues() {
         // A row like a town of the documents bench: ids, names, numbers, a date.
         let values: [Value] = [
             .string("65f1a2b3c4d5e6f708192a01"), .string("Saint-Étienne-de-Tinée"), .integer(4_213),

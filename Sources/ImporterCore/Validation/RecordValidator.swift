@@ -24,10 +24,9 @@ package struct PreparedRecord: Sendable {
                 yield &values
                 storage = .unpacked(values)
             case .packed(let packed):
-                let before = packed.values
-                var values = before
+                var values = packed.values
                 yield &values
-                if values != before { storage = .packed(PackedValues(values)) }
+                storage = .packed(PackedValues(values))
             }
         }
     }
@@ -66,12 +65,7 @@ package struct PreparedRecord: Sendable {
     /// The key held at `indices` (its own key, or the key a reference names), as
     /// `Value.key(_:at:)` reads it of `values`.
     @inline(__always)
-    package func key(at indices: [Int]) -> Value {
-        let hash = value(at: indices[0])
-        guard indices.count == 2 else { return hash }
-        let range = value(at: indices[1])
-        return hash.isNull || range.isNull ? .null : .pair(hash, range)
-    }
+    package func key(at indices: [Int]) -> Value { Value.key(at: indices, value(at:)) }
 
     /// Whether its values are held packed.
     package var isPacked: Bool { if case .packed = storage { true } else { false } }

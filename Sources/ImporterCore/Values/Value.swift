@@ -36,10 +36,14 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// The key held at `indices` of `values` (an item's own key, or the key a reference names):
     /// the one value, or `.pair(hash, range)` for two; null when any part is null.
     @inline(__always)
-    public static func key(_ values: [Value], at indices: [Int]) -> Value {
-        let hash = values[indices[0]]
+    public static func key(_ values: [Value], at indices: [Int]) -> Value { key(at: indices) { values[$0] } }
+
+    /// The key held at `indices` of values read one at a time by `value` (packed ones, say).
+    @inline(__always)
+    package static func key(at indices: [Int], _ value: (Int) -> Value) -> Value {
+        let hash = value(indices[0])
         guard indices.count == 2 else { return hash }
-        let range = values[indices[1]]
+        let range = value(indices[1])
         return hash.isNull || range.isNull ? .null : .pair(hash, range)
     }
 

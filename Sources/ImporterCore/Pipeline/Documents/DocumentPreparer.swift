@@ -310,19 +310,7 @@ final class DocumentPreparer {
             defer { next[node] += 1 }
             return next[node]
         }
-        // Room for a large document's records and their pointers at once: grown by doubling, a
-        // chunk's arrays can hold nearly twice their memory.
-        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
-        for index in origins.indices {
-            added[origins[index].node].records += 1
-            added[origins[index].node].pointerBytes += index == 0 ? 0 : pointers.length(at: index - 1)
-        }
-        for node in chunks.indices {
-            let needed = chunks[node].records.count + added[node].records
-            let capacity = chunks[node].records.capacity
-            if needed > capacity { chunks[node].records.reserveCapacity(max(needed, capacity * 2)) }
-            chunks[node].pointers.reserve(adding: added[node].records, bytes: added[node].pointerBytes)
-        }
+        reserveRoom(for: origins, pointers: pointers, in: &chunks, records: true)
         let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
         if rootRejected || (policy == .whole && !problems.isEmpty) {
             rejectWhole(prepared, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
@@ -362,15 +350,7 @@ final class DocumentPreparer {
         _ records: consuming [[PreparedRecord]], origins: [PreparedDocument.Origin], pointers: PointerTable,
         into chunks: inout [ParsedChunk]
     ) {
-        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
-        for index in origins.indices.dropFirst() {
-            added[origins[index].node].records += 1
-            added[origins[index].node].pointerBytes += pointers.length(at: index - 1)
-        }
-        for node in chunks.indices {
-            chunks[node].pointers.reserve(
-                adding: added[node].records + (node == 0 ? 1 : 0), bytes: added[node].pointerBytes)
-        }
+        reserveRoom(for: origins, pointers: pointers, in: &chunks, records: false)
         chunks[0].pointers.append("")
         for index in origins.indices.dropFirst() {
             chunks[origins[index].node].pointers.append(pointers, at: index - 1)
@@ -384,6 +364,24 @@ final class DocumentPreparer {
             }
         }
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
+    }
+
+    /// Room in the chunks for a document's pointers (and its records, when `records`) at once:
+    /// grown by doubling, a chunk's arrays can hold nearly twice a large document's memory.
+    private func reserveRoom(
+        for origins: [PreparedDocument.Origin], pointers: PointerTable, in chunks: inout [ParsedChunk], records: Bool
+    ) {
+        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
+        for index in origins.indices {
+            added[origins[index].node].records += 1
+            added[origins[index].node].pointerBytes += index == 0 ? 0 : pointers.length(at: index - 1)
+        }
+        for node in chunks.indices {
+            let needed = chunks[node].records.count + added[node].records
+            let capacity = chunks[node].records.capacity
+            if records && needed > capacity { chunks[node].records.reserveCapacity(max(needed, capacity * 2)) }
+            chunks[node].pointers.reserve(adding: added[node].records, bytes: added[node].pointerBytes)
+        }
     }
 
     /// Rejects every record of the document: one listed line for the document (its first
