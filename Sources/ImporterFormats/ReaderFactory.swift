@@ -68,6 +68,6 @@ package enum ReaderFactory {
             } else {
                 JSONArrayReader(source: bytes, layout: .document, maxRecordBytes: source.maxRecordBytes)
             }
-        return PartitionedDocuments(texts: texts, shape: DocumentShape(source))
+        return PartitionedDocuments(texts: texts, shape: DocumentShape(source), readsFileAsItIs: bytes is FileSource)
     }
 }

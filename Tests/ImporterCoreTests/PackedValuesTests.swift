@@ -58,7 +58,14 @@ final class PackedValuesTests: XCTestCase {
         ]
         let packed = PackedValues(values)
         XCTAssertEqual(packed.values, values)
-        XCTAssertLessThan(packed.byteCount, 110)
+        XCTAssertEqual(packed.textCount, 0)
+        XCTAssertLessThanOrEqual(packed.byteCount, 110)
+        // The length of a text let go takes a varint of its own, ahead of the values.
+        let withText = PackedValues(values, textCount: 300)
+        XCTAssertEqual(withText.values, values)
+        XCTAssertEqual(withText.value(at: 6), values[6])
+        XCTAssertEqual(withText.textCount, 300)
+        XCTAssertEqual(withText.byteCount, packed.byteCount + 1)
         XCTAssertGreaterThan(MemoryLayout<Value>.stride * values.count, 3 * packed.byteCount / 2)
     }
 

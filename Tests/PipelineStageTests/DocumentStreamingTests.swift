@@ -88,6 +88,20 @@ final class DocumentStreamingTests: XCTestCase {
         }
     }
 
+    func testALargeDocumentsRecordsLetTheirTextGoWhenItsFileHoldsIt() throws {
+        for policy in ["whole", "partial"] {
+            let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
+            let (packed, _) = try fixture.streamedChunks(packedFrom: 0, textInInput: true)
+            let records = packed.flatMap(\.records)
+            XCTAssertTrue(records.allSatisfy { $0.isPacked && $0.raw.isEmpty && $0.textInInput != nil }, policy)
+            // Read again from the file, each record's text is the one it held.
+            let text = { (record: PreparedRecord) in RecordText.of(record, in: fixture.inputs) }
+            XCTAssertEqual(Fixture.describe(packed, text: text), try fixture.streamed().0, policy)
+            XCTAssertEqual(
+                records.map { RecordText.of($0, in: fixture.inputs, limit: 5).count }, records.map { _ in 5 }, policy)
+        }
+    }
+
     func testTheChunksDescribeWhatTheyHold() throws {
         // The comparison above compares what it should: the rejections of order A2 are there.
         let described = try Fixture(policy: "partial", documents: [Self.documents[1].text]).whole()
@@ -124,9 +138,10 @@ final class DocumentStreamingTests: XCTestCase {
             try XCTUnwrap(ReaderFactory.makeReader(source: source, path: path) as? DocumentRecordReader)
         }
 
-        private func preparer(packedFrom: Int) throws -> (DocumentPreparer, [ParsedChunk]) {
+        private func preparer(packedFrom: Int, textInInput: Bool = false) throws -> (DocumentPreparer, [ParsedChunk]) {
             let preparer = try DocumentPreparer(
-                inputs: inputs, root: root, file: directory + "/pipeline.yaml", packedFrom: packedFrom)
+                inputs: inputs, root: root, file: directory + "/pipeline.yaml", packedFrom: packedFrom,
+                textInInput: textInInput)
             let handback = Handback<[PreparedRecord]>()
             return (preparer, preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: handback) })
         }
@@ -146,10 +161,10 @@ final class DocumentStreamingTests: XCTestCase {
         }
 
         /// The chunks of `streamed()`, with the records of documents of `packedFrom` bytes or more
-        /// held packed.
-        func streamedChunks(packedFrom: Int) throws -> ([ParsedChunk], Int) {
+        /// held packed (and without their text, with `textInInput`).
+        func streamedChunks(packedFrom: Int, textInInput: Bool = false) throws -> ([ParsedChunk], Int) {
             let reader = try reader()
-            let (preparer, chunks) = try preparer(packedFrom: packedFrom)
+            let (preparer, chunks) = try preparer(packedFrom: packedFrom, textInInput: textInInput)
             let streamer = DocumentStreamer(preparer: preparer, chunks: chunks)
             var count = 0
             while let read = try reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
@@ -161,10 +176,13 @@ final class DocumentStreamingTests: XCTestCase {
             return (streamer.chunks, count)
         }
 
-        static func describe(_ chunks: [ParsedChunk]) -> String {
+        /// What `chunks` hold; each record's text as `text` reads it.
+        static func describe(
+            _ chunks: [ParsedChunk], text: (PreparedRecord) -> ArraySlice<UInt8> = { $0.raw }
+        ) -> String {
             chunks.enumerated().map { node, chunk in
                 let records = chunk.records.enumerated().map { position, record in
-                    "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: record.raw, as: UTF8.self)) \(record.values) pointer \(chunk.pointers[position])"
+                    "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: text(record), as: UTF8.self)) \(record.values) pointer \(chunk.pointers[position])"
                 }
                 let rejects = chunk.rejects.map { reject in
                     let rejection = reject.rejection

@@ -44,13 +44,18 @@ final class PackedDocumentRunTests: XCTestCase {
     func testPackedRecordsStoreCountAndRejectWhatRecordsAsTheyAreDo() throws {
         for policy in ["whole", "partial"] {
             let asTheyAre = try Loads(policy: policy, packedFrom: .max)
+            // Read as it is, a file gives packed records their text again; a compressed one does
+            // not, and they keep it.
             let packed = try Loads(policy: policy, packedFrom: 0)
+            let compressed = try Loads(policy: policy, packedFrom: 0, gzipped: true)
             var loads: [String] = []
             for (step, documents) in [Self.first, Self.second].enumerated() {
                 let expected = try asTheyAre.load(documents)
                 loads.append(expected)
-                XCTAssertEqual(try packed.load(documents), expected, "\(policy), load \(step + 1)")
-                XCTAssertEqual(try packed.tables(), try asTheyAre.tables(), "\(policy), load \(step + 1)")
+                for other in [packed, compressed] {
+                    XCTAssertEqual(try other.load(documents), expected, "\(policy), load \(step + 1)")
+                    XCTAssertEqual(try other.tables(), try asTheyAre.tables(), "\(policy), load \(step + 1)")
+                }
             }
             // The comparison compares what it should: the loads stored, replaced and rejected.
             let tables = try packed.tables()
@@ -67,19 +72,23 @@ final class PackedDocumentRunTests: XCTestCase {
         let directory = NSTemporaryDirectory() + "packed-" + UUID().uuidString
         private let policy: String
         private let packedFrom: Int
+        private let gzipped: Bool
 
-        init(policy: String, packedFrom: Int) throws {
+        init(policy: String, packedFrom: Int, gzipped: Bool = false) throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             self.policy = policy
             self.packedFrom = packedFrom
+            self.gzipped = gzipped
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-        /// Loads `documents` as one NDJSON file; returns the report's counts and the rejects.
+        /// Loads `documents` as one NDJSON file (gzip'd if `gzipped`); returns the report's counts
+        /// and the rejects.
         func load(_ documents: [String]) throws -> String {
-            let path = directory + "/orders.ndjson"
-            try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+            let path = directory + (gzipped ? "/orders.ndjson.gz" : "/orders.ndjson")
+            let text = Array((documents.joined(separator: "\n") + "\n").utf8)
+            try Data(gzipped ? try DynamoDBExportFixture.gzip(text) : text).write(to: URL(fileURLWithPath: path))
             let config = try StageFixture.ordersPipeline(path: path, policy: policy, directory: directory)
             let model = try ModelLoader.loadFile(StageFixture.ordersModel)
             var options = RunOptions(reportDirectory: directory + "/reports")
@@ -98,6 +107,7 @@ final class PackedDocumentRunTests: XCTestCase {
             // Each store's folder is its own.
             return (["\(report.status)", deletes] + counts + [rejects]).joined(separator: "\n")
                 .replacingOccurrences(of: directory, with: "DIRECTORY")
+                .replacingOccurrences(of: "orders.ndjson.gz", with: "orders.ndjson")
         }
 
         /// Every row of the entities' tables, in key order.

@@ -346,7 +346,7 @@ private struct ChunkCheck {
         reject(
             RejectedRecord(
                 ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                key: entity.key(of: record.values), raw: record.raw, rejection: rejection))
+                key: entity.key(of: record.values), raw: RecordText.of(record, in: stage.inputs), rejection: rejection))
     }
 
     private mutating func reject(_ record: RejectedRecord) {

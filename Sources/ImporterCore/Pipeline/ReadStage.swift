@@ -233,7 +233,8 @@ final class ReadStage {
         let partParsers = partParsers ?? PartParsers(parsed: parsed, recorder: recorder, paths: inputs.map(\.path))
         self.partParsers = partParsers
         let recipe = DocumentPreparer.Recipe(
-            inputs: inputs, root: root, file: pipelineFile, packedFrom: packedDocumentBytes)
+            inputs: inputs, root: root, file: pipelineFile, packedFrom: packedDocumentBytes,
+            textInInput: reader.readsFileAsItIs)
         var ordinal = 0
         while !recorder.isAborted {
             do {

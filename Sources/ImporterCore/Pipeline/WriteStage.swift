@@ -184,11 +184,17 @@ final class WriteStage {
             let key = entity.key(of: record.values)
             recorder.reject(input: part.input, line: record.line, key: key, exclusion.rejection)
             rejectedDocumentKeys.insert("\(entity.name)/\(key)")
-            let raw = exclusion.rejection.problems.isEmpty ? record.raw : SourceRecord.excerpt(of: record.raw)
+            var raw: ArraySlice<UInt8> = []
+            if exclusion.listed {
+                raw =
+                    exclusion.rejection.problems.isEmpty
+                    ? RecordText.of(record, in: inputs)
+                    : SourceRecord.excerpt(of: RecordText.of(record, in: inputs, limit: SourceRecord.excerptBytes))
+            }
             rejected.append(
                 RejectedRecord(
                     ordinal: record.ordinal, line: record.line, offset: record.byteOffset, key: key,
-                    raw: exclusion.listed ? raw : [], rejection: exclusion.rejection, listed: exclusion.listed))
+                    raw: raw, rejection: exclusion.rejection, listed: exclusion.listed))
             if checkpoint != nil {
                 uncommitted[part.input, default: Uncommitted()].rejects.append(
                     .init(
@@ -388,7 +394,7 @@ final class WriteStage {
                 writeRejected.append(
                     RejectedRecord(
                         ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                        key: record.values[keyIndex], raw: record.raw, rejection: rejection))
+                        key: record.values[keyIndex], raw: RecordText.of(record, in: inputs), rejection: rejection))
                 continue  // the recorder counts the rejection and its conflict
             }
             if outcome.conflict { counts.conflicts += 1 }

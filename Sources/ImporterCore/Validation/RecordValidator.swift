@@ -7,6 +7,7 @@ package struct PreparedRecord: Sendable {
     package var line: Int
     /// Offset of the record's first byte in its (decompressed) input.
     package var byteOffset: Int64
+    /// Its text; empty when it was let go (see `textInInput`).
     package var raw: ArraySlice<UInt8>
     /// Its values by attribute position (unpacked on each read when they are packed).
     package var values: [Value] {
@@ -26,7 +27,7 @@ package struct PreparedRecord: Sendable {
             case .packed(let packed):
                 var values = packed.values
                 yield &values
-                storage = .packed(PackedValues(values))
+                storage = .packed(PackedValues(values, textCount: packed.textCount))
             }
         }
     }
@@ -74,6 +75,21 @@ package struct PreparedRecord: Sendable {
     package mutating func pack() {
         guard case .unpacked(let values) = storage else { return }
         storage = .packed(PackedValues(values))
+    }
+
+    /// Holds its values packed and lets its text go, which its input holds as it is
+    /// (docs/documents.md#large-documents): a rejection that lists it reads it there again.
+    package mutating func packLettingTextGo() {
+        guard case .unpacked(let values) = storage else { return }
+        storage = .packed(PackedValues(values, textCount: raw.count))
+        raw = []
+    }
+
+    /// Where its text is in its input, when it let it go.
+    package var textInInput: Range<Int64>? {
+        guard case .packed(let packed) = storage else { return nil }
+        let count = packed.textCount
+        return count > 0 ? byteOffset..<byteOffset + Int64(count) : nil
     }
 }
 

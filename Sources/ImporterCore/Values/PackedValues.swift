@@ -1,6 +1,6 @@
-/// A record's values in one byte buffer: their count, then a tag byte per value and its payload
-/// (integers and dates as zigzag varints, doubles in 8 bytes, text and bytes after their
-/// varint length).
+/// A record's values in one byte buffer: the length of the record's text when the record lets
+/// it go (0 otherwise), the values' count, then a tag byte per value and its payload (integers
+/// and dates as zigzag varints, doubles in 8 bytes, text and bytes after their varint length).
 ///
 /// A large document's records are held in this form from their preparation to their write
 /// (docs/documents.md#large-documents): about a third of the memory of `[Value]`, whose values
@@ -12,9 +12,13 @@ package struct PackedValues: Sendable {
         case null, string, integer, double, decimal, date, `false`, `true`, binary, pair
     }
 
-    package init(_ values: [Value]) {
+    /// `textCount`: the length of the record's text in its input, when the record does not hold
+    /// it (`PreparedRecord.textInInput`).
+    package init(_ values: [Value], textCount: Int = 0) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.varintSize(UInt64(values.count)) + Self.packedSize(values))
+        bytes.reserveCapacity(
+            Self.varintSize(UInt64(textCount)) + Self.varintSize(UInt64(values.count)) + Self.packedSize(values))
+        Self.appendVarint(UInt64(textCount), to: &bytes)
         Self.appendVarint(UInt64(values.count), to: &bytes)
         for value in values { Self.append(value, to: &bytes) }
         self.bytes = bytes
@@ -24,6 +28,7 @@ package struct PackedValues: Sendable {
     package var values: [Value] {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
+            _ = Self.readVarint(buffer, at: &offset)
             let count = Int(Self.readVarint(buffer, at: &offset))
             return [Value](unsafeUninitializedCapacity: count) { values, initialized in
                 for index in 0..<count { (values.baseAddress! + index).initialize(to: Self.read(buffer, at: &offset)) }
@@ -37,8 +42,18 @@ package struct PackedValues: Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = 0
             _ = Self.readVarint(buffer, at: &offset)
+            _ = Self.readVarint(buffer, at: &offset)
             for _ in 0..<index { Self.skip(buffer, at: &offset) }
             return Self.read(buffer, at: &offset)
+        }
+    }
+
+    /// The length of the record's text in its input, when the record does not hold it; 0 when
+    /// it does.
+    package var textCount: Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            return Int(Self.readVarint(buffer, at: &offset))
         }
     }
 

@@ -55,11 +55,14 @@ final class PartitionedDocuments: PartitionedDocumentReader {
     private let texts: PartitionedRecordReader
     private let reader: DocumentReader
     private let shape: DocumentShape
+    let readsFileAsItIs: Bool
 
-    /// `texts` reads the documents' text (layout `.document`).
-    init(texts: PartitionedRecordReader, shape: DocumentShape) {
+    /// `texts` reads the documents' text (layout `.document`); `readsFileAsItIs` when that is
+    /// a local file's bytes as they are.
+    init(texts: PartitionedRecordReader, shape: DocumentShape, readsFileAsItIs: Bool) {
         self.texts = texts
         self.shape = shape
+        self.readsFileAsItIs = readsFileAsItIs
         reader = DocumentReader(base: texts, shape: shape)
     }
 

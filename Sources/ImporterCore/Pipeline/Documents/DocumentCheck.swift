@@ -170,7 +170,8 @@ struct DocumentCheck {
                         rejected.append(
                             RejectedRecord(
                                 ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
-                                key: entity.key(of: record.values), raw: raw ?? record.raw,
+                                key: entity.key(of: record.values),
+                                raw: raw ?? (listed ? RecordText.of(record, in: stage.inputs) : []),
                                 rejection: rejection, listed: listed))
                     }
                     if whole {
@@ -178,7 +179,9 @@ struct DocumentCheck {
                             let rejection = Rejection.wholeDocument(
                                 records: nodes.reduce(0) { $0 + records[$1].count + rejects[$1].count },
                                 problems: problems)
-                            reject(rejection, raw: SourceRecord.excerpt(of: chunks[node].records[position].raw))
+                            let text = RecordText.of(
+                                chunks[node].records[position], in: stage.inputs, limit: SourceRecord.excerptBytes)
+                            reject(rejection, raw: SourceRecord.excerpt(of: text))
                         } else {
                             reject(withDocument!, listed: false)
                         }

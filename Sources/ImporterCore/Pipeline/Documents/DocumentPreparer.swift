@@ -9,6 +9,10 @@ final class DocumentPreparer {
     private let policy: DocumentPolicy
     /// The size from which a document's records are held packed (`RunOptions.packedDocumentBytes`).
     let packedFrom: Int
+    /// Whether the input is a local file read as it is (not decompressed nor decoded), whose
+    /// bytes at a record's offset are its text: the records of a packed document then let their
+    /// text go, and the document's text is freed once they are prepared, not kept to their write.
+    let textInInput: Bool
     /// Per node: what its records take from their parent, and what their children take from them.
     private let plans: [NodePlan]
 
@@ -32,22 +36,29 @@ final class DocumentPreparer {
         let root: Int
         let file: String
         let packedFrom: Int
+        /// Whether the input is a file read as it is (see `DocumentPreparer.textInInput`).
+        let textInInput: Bool
 
         var groupSize: Int { inputs[root].document!.groupSize }
     }
 
     /// The preparer of `recipe`'s document source, with objects of its own.
     convenience init(_ recipe: Recipe) throws {
-        try self.init(inputs: recipe.inputs, root: recipe.root, file: recipe.file, packedFrom: recipe.packedFrom)
+        try self.init(
+            inputs: recipe.inputs, root: recipe.root, file: recipe.file, packedFrom: recipe.packedFrom,
+            textInInput: recipe.textInInput)
     }
 
     /// The preparer of the document source whose root input is `inputs[root]` (its child inputs
-    /// follow it), holding the records of a document of `packedFrom` bytes or more packed.
-    /// Throws `ConfigurationError` for a map that does not fit its entity.
+    /// follow it), holding the records of a document of `packedFrom` bytes or more packed; with
+    /// `textInInput`, without their text. Throws `ConfigurationError` for a map that does not
+    /// fit its entity.
     init(
-        inputs runInputs: [RunInput], root: Int, file: String, packedFrom: Int = PreparedDocument.packedFrom
+        inputs runInputs: [RunInput], root: Int, file: String, packedFrom: Int = PreparedDocument.packedFrom,
+        textInInput: Bool = false
     ) throws {
         self.packedFrom = packedFrom
+        self.textInInput = textInInput
         let group = root..<root + runInputs[root].document!.groupSize
         inputs = Array(group)
         preparers = try group.map { index in
@@ -133,6 +144,8 @@ final class DocumentPreparer {
         /// Whether its records are held packed: a large document's, all held until its end
         /// (docs/documents.md#large-documents).
         private(set) var packs = false
+        /// Whether its packed records let their text go (`PreparedRecord.packLettingTextGo`).
+        private var letsTextGo = false
         /// The size from which a document's records are held packed, unless a run says otherwise:
         /// below it, a document's records take less than 40 MB as they are, and unpacking each
         /// one again costs time.
@@ -157,19 +170,24 @@ final class DocumentPreparer {
         /// No record: what `take` leaves.
         private init() {}
 
-        init(root: SourceRecord, packedFrom: Int = Self.packedFrom) {
+        init(root: SourceRecord, packedFrom: Int = Self.packedFrom, textInInput: Bool = false) {
             text = root.raw
             packs = root.raw.count >= packedFrom
+            letsTextGo = packs && textInInput
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
             places.append(-1)
         }
 
         /// The record of `origin`'s place, without fields; without its text when not `withText`.
+        /// Its text is copied when the document's records let theirs go: a slice would keep
+        /// the document's text alive.
         func record(_ origin: Origin, withText: Bool = true) -> SourceRecord {
-            SourceRecord(
-                line: origin.line, byteOffset: origin.byteOffset,
-                raw: withText && !origin.raw.isEmpty ? text[origin.raw] : [], names: [], values: [])
+            var raw: ArraySlice<UInt8> = []
+            if withText && !origin.raw.isEmpty {
+                raw = letsTextGo ? ArraySlice(Array(text[origin.raw])) : text[origin.raw]
+            }
+            return SourceRecord(line: origin.line, byteOffset: origin.byteOffset, raw: raw, names: [], values: [])
         }
 
         /// Sets the record at `index`, which may come before those above it: an element ends
@@ -205,7 +223,11 @@ final class DocumentPreparer {
         private mutating func keep(_ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int) -> Int32 {
             switch consume outcome {
             case .prepared(var record, _)?:
-                if packs { record.pack() }
+                if letsTextGo {
+                    record.packLettingTextGo()
+                } else if packs {
+                    record.pack()
+                }
                 while records.count <= node { records.append([]) }
                 records[node].append(record)
                 return Int32(records[node].count - 1)

@@ -45,9 +45,9 @@ final class DocumentStreamer: DocumentStream {
     }
 
     func begin(_ root: SourceRecord) {
-        let next = chunks.map(\.count), packedFrom = preparer.packedFrom
+        let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textInInput = preparer.textInInput
         modify { document in
-            document.prepared = .init(root: root, packedFrom: packedFrom)
+            document.prepared = .init(root: root, packedFrom: packedFrom, textInInput: textInInput)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next

@@ -79,4 +79,7 @@ package protocol PartitionedDocumentReader: DocumentRecordReader {
     /// A reader of the next whole documents (at most `maximumRecords`, and none begun once the
     /// part holds `maximumBytes`), to be read on any one thread; nil at the end of the input.
     func nextDocumentPart(maximumRecords: Int, maximumBytes: Int) throws -> sending DocumentRecordReader?
+    /// Whether the input is a local file read as it is (not decompressed nor decoded): its bytes
+    /// at a record's offset are the record's text.
+    var readsFileAsItIs: Bool { get }
 }
