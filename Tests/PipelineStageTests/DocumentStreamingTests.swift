@@ -77,7 +77,8 @@ final class DocumentStreamingTests: XCTestCase {
             // Every document is large from 0 bytes.
             let (packed, count) = try fixture.streamedChunks(packedFrom: 0)
             XCTAssertEqual(count, 7, policy)
-            XCTAssertEqual(Fixture.describe(packed), try fixture.streamed().0, policy)
+            let text = { (record: PreparedRecord) in RecordText.of(record, in: fixture.inputs) }
+            XCTAssertEqual(Fixture.describe(packed, text: text), try fixture.streamed().0, policy)
             let records = packed.flatMap(\.records)
             XCTAssertTrue(records.allSatisfy(\.isPacked), policy)
             // Below the size, as they are.
@@ -88,17 +89,22 @@ final class DocumentStreamingTests: XCTestCase {
         }
     }
 
-    func testALargeDocumentsRecordsLetTheirTextGoWhenItsFileHoldsIt() throws {
-        for policy in ["whole", "partial"] {
-            let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
-            let (packed, _) = try fixture.streamedChunks(packedFrom: 0, textInInput: true)
+    func testALargeDocumentsRecordsLetTheirTextGoToBeReadFromItsFileOrATemporaryOne() throws {
+        for textInInput in [true, false] {
+            let fixture = try Fixture(policy: "partial", documents: Self.documents.map(\.text))
+            let expected = try fixture.streamed().0
+            let (packed, _) = try fixture.streamedChunks(packedFrom: 0, textInInput: textInInput)
             let records = packed.flatMap(\.records)
-            XCTAssertTrue(records.allSatisfy { $0.isPacked && $0.raw.isEmpty && $0.textInInput != nil }, policy)
-            // Read again from the file, each record's text is the one it held.
+            XCTAssertTrue(records.allSatisfy { $0.isPacked && $0.raw.isEmpty && $0.textInInput != nil })
             let text = { (record: PreparedRecord) in RecordText.of(record, in: fixture.inputs) }
-            XCTAssertEqual(Fixture.describe(packed, text: text), try fixture.streamed().0, policy)
+            XCTAssertEqual(Fixture.describe(packed, text: text), expected, "read as it is: \(textInInput)")
             XCTAssertEqual(
-                records.map { RecordText.of($0, in: fixture.inputs, limit: 5).count }, records.map { _ in 5 }, policy)
+                records.map { RecordText.of($0, in: fixture.inputs, limit: 5).count }, records.map { _ in 5 })
+            // Read as it is, the input holds the text; otherwise the temporary file does.
+            try FileManager.default.removeItem(atPath: fixture.path)
+            let texts = records.map { RecordText.of($0, in: fixture.inputs) }
+            XCTAssertEqual(texts.allSatisfy(\.isEmpty), textInInput)
+            XCTAssertEqual(texts.contains(where: \.isEmpty), textInInput)
         }
     }
 

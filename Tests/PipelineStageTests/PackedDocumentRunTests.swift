@@ -44,8 +44,8 @@ final class PackedDocumentRunTests: XCTestCase {
     func testPackedRecordsStoreCountAndRejectWhatRecordsAsTheyAreDo() throws {
         for policy in ["whole", "partial"] {
             let asTheyAre = try Loads(policy: policy, packedFrom: .max)
-            // Read as it is, a file gives packed records their text again; a compressed one does
-            // not, and they keep it.
+            // Packed records let their text go: a file read as it is gives it back at their
+            // offsets; for a gzip'd one, the temporary file that kept their documents does.
             let packed = try Loads(policy: policy, packedFrom: 0)
             let compressed = try Loads(policy: policy, packedFrom: 0, gzipped: true)
             var loads: [String] = []

@@ -13,6 +13,8 @@ final class DocumentPreparer {
     /// bytes at a record's offset are its text: the records of a packed document then let their
     /// text go, and the document's text is freed once they are prepared, not kept to their write.
     let textInInput: Bool
+    /// Where a packed document's text is kept otherwise, so that its records let theirs go too.
+    let textFile: DocumentTextFile?
     /// Per node: what its records take from their parent, and what their children take from them.
     private let plans: [NodePlan]
 
@@ -59,6 +61,7 @@ final class DocumentPreparer {
     ) throws {
         self.packedFrom = packedFrom
         self.textInInput = textInInput
+        textFile = textInInput ? nil : runInputs[root].textFile
         let group = root..<root + runInputs[root].document!.groupSize
         inputs = Array(group)
         preparers = try group.map { index in
@@ -170,10 +173,15 @@ final class DocumentPreparer {
         /// No record: what `take` leaves.
         private init() {}
 
-        init(root: SourceRecord, packedFrom: Int = Self.packedFrom, textInInput: Bool = false) {
+        /// A document whose root is `root`, its records packed from `packedFrom` bytes; they let
+        /// their text go when its input holds it (`textInInput`) or `textFile` keeps it.
+        init(
+            root: SourceRecord, packedFrom: Int = Self.packedFrom, textInInput: Bool = false,
+            textFile: DocumentTextFile? = nil
+        ) {
             text = root.raw
             packs = root.raw.count >= packedFrom
-            letsTextGo = packs && textInInput
+            letsTextGo = packs && (textInInput || textFile?.keep(root.raw, at: root.byteOffset) == true)
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
             places.append(-1)

@@ -46,8 +46,10 @@ final class DocumentStreamer: DocumentStream {
 
     func begin(_ root: SourceRecord) {
         let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textInInput = preparer.textInInput
+        let textFile = preparer.textFile
         modify { document in
-            document.prepared = .init(root: root, packedFrom: packedFrom, textInInput: textInInput)
+            document.prepared = .init(
+                root: root, packedFrom: packedFrom, textInInput: textInInput, textFile: textFile)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
