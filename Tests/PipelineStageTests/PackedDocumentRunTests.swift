@@ -8,14 +8,19 @@ import XCTest
 
 /// A run whose documents' records are held packed (docs/documents.md#large-documents) stores,
 /// counts and rejects exactly what the same run stores holding them as they are: a first load,
-/// then a re-load that changes, adds and drops children, under both document policies.
+/// a re-load that changes, adds and drops children, and one the store's versions refuse in
+/// part, under both document policies, from a plain file and a gzip'd one.
 final class PackedDocumentRunTests: XCTestCase {
-    private static func order(_ id: String, lines: [String]) -> String {
-        #"{"orderId":"\#(id)","placedAt":{"$date":"2026-03-02T09:15:00Z"},"customer":"Ada","currency":{"code":"EUR"},"status":"paid","lines":[\#(lines.joined(separator: ","))]}"#
+    private static func order(_ id: String, lines: [String], customer: String = "Ada", version: Int? = nil) -> String {
+        let version = version.map { #""version":\#($0),"# } ?? ""
+        return
+            #"{"orderId":"\#(id)",\#(version)"placedAt":{"$date":"2026-03-02T09:15:00Z"},"customer":"\#(customer)","currency":{"code":"EUR"},"status":"paid","lines":[\#(lines.joined(separator: ","))]}"#
     }
 
-    private static func line(_ sku: String, quantity: Int, adjustments: [String] = []) -> String {
-        #"{"sku":"\#(sku)","quantity":\#(quantity),"price":{"$numberDecimal":"4.50"},"adjustments":[\#(adjustments.joined(separator: ","))]}"#
+    private static func line(_ sku: String, quantity: Int, adjustments: [String] = [], version: Int? = nil) -> String {
+        let version = version.map { #""version":\#($0),"# } ?? ""
+        return
+            #"{\#(version)"sku":"\#(sku)","quantity":\#(quantity),"price":{"$numberDecimal":"4.50"},"adjustments":[\#(adjustments.joined(separator: ","))]}"#
     }
 
     private static func adjustment(_ number: Int, amount: String = "-0.45") -> String {
@@ -41,6 +46,16 @@ final class PackedDocumentRunTests: XCTestCase {
         first[3], first[4],
     ]
 
+    /// A third load whose records the store's versions refuse (write-stage rejections): A2 with
+    /// another customer based on a version that is not stored, and A1 with a line so based.
+    private static let third = [
+        order("A1", lines: [line("TEA", quantity: 4, adjustments: [adjustment(1)], version: 7)]),
+        order(
+            "A2", lines: [line("TEA", quantity: 0, adjustments: [adjustment(2)]), line("POT", quantity: 1)],
+            customer: "Bob", version: 7),
+        second[2], first[3], first[4],
+    ]
+
     func testPackedRecordsStoreCountAndRejectWhatRecordsAsTheyAreDo() throws {
         for policy in ["whole", "partial"] {
             let asTheyAre = try Loads(policy: policy, packedFrom: .max)
@@ -49,7 +64,7 @@ final class PackedDocumentRunTests: XCTestCase {
             let packed = try Loads(policy: policy, packedFrom: 0)
             let compressed = try Loads(policy: policy, packedFrom: 0, gzipped: true)
             var loads: [String] = []
-            for (step, documents) in [Self.first, Self.second].enumerated() {
+            for (step, documents) in [Self.first, Self.second, Self.third].enumerated() {
                 let expected = try asTheyAre.load(documents)
                 loads.append(expected)
                 for other in [packed, compressed] {
@@ -62,6 +77,8 @@ final class PackedDocumentRunTests: XCTestCase {
             XCTAssertTrue(tables.contains("NEW"), policy)
             XCTAssertFalse(tables.contains("CUP"), policy)
             XCTAssertTrue(loads[1].contains(#"[(key: "Adjustment", value: 30), (key: "Line", value: 10)]"#), loads[1])
+            XCTAssertTrue(loads[2].contains(#""stage":"write","reason":"conflict""#), loads[2])
+            XCTAssertTrue(loads[2].contains(#"\"customer\":\"Bob\""#), loads[2])
             let rejects = try String(contentsOfFile: packed.directory + "/reports/rejects.ndjson", encoding: .utf8)
             XCTAssertTrue(rejects.contains("/lines/0/adjustments/1"), "\(policy): \(rejects)")
         }
