@@ -28,4 +28,21 @@ final class DocumentKeysTests: XCTestCase {
         XCTAssertFalse(keys.contains(fingerprint(4_999)))
         XCTAssertNil(keys.note(fingerprint(4_999), at: RecordLocation(inputIndex: 0, line: 1)))
     }
+
+    func testALargeDocumentsTableIsFreedWithIt() {
+        let keys = DocumentKeys()
+        func fingerprint(_ number: Int) -> UInt64 { UInt64(number) &* 0x9E37_79B9_7F4A_7C15 }
+        for count in [5_000, 70_000, 40] {
+            let slots = keys.slotCount
+            keys.removeAll()
+            // A smaller document's table is kept for the next; a large one's is not.
+            XCTAssertEqual(keys.slotCount, count == 40 ? 0 : slots, "after \(slots) slots")
+            for number in 0..<count {
+                XCTAssertNil(keys.note(fingerprint(number), at: RecordLocation(inputIndex: 0, line: number)))
+            }
+            XCTAssertTrue(keys.contains(fingerprint(count - 1)))
+            XCTAssertFalse(keys.contains(fingerprint(count)))
+        }
+        XCTAssertGreaterThan(keys.slotCount, 0)
+    }
 }

@@ -30,6 +30,9 @@ final class DocumentKeys {
         table.note(fingerprint, at: location)
     }
 
+    /// The slots its table holds (16 bytes each).
+    var slotCount: Int { table.slots.count }
+
     /// Forgets everything, for the next document.
     func removeAll() {
         missing.removeAll(keepingCapacity: true)
@@ -45,6 +48,9 @@ final class DocumentKeys {
         var slots: [Slot] = []
         var document: UInt32 = 1
         static let indexedFrom = 32
+        /// The most slots kept for the next document (1 MiB): a large document's table, and its
+        /// list of keys, are freed with it, not held for the rest of the run.
+        static let keptSlots = 1 << 16
 
         mutating func note(_ fingerprint: UInt64, at location: RecordLocation) -> RecordLocation? {
             if let first = self.location(of: fingerprint) { return first }
@@ -62,6 +68,10 @@ final class DocumentKeys {
         }
 
         mutating func removeAll() {
+            if slots.count > Self.keptSlots {
+                (noted, slots, document) = ([], [], 1)
+                return
+            }
             noted.removeAll(keepingCapacity: true)
             if document == .max {
                 slots = Array(repeating: Slot(), count: slots.count)
