@@ -157,6 +157,33 @@ final class DocumentTests: XCTestCase {
             "a1,z1")
     }
 
+    func testTheLinesOfManyOrdersAreCountedFirstAndReplacedWhenOneLeft() throws {
+        // Enough orders that their lines are counted before they are read (256 parents or more).
+        func orders(dropping dropped: Set<String>) -> [String] {
+            (0..<300).map { number in
+                let id = "O\(number)"
+                return order(id, lines: dropped.contains(id) ? [line("a")] : [line("a"), line("b")])
+            }
+        }
+        XCTAssertEqual(try run(orders(dropping: [])).status, 0)
+        XCTAssertEqual(try query("SELECT count(*) FROM Line"), "600")
+        // O7 drops a line: fewer written than stored, so they are read and O7/1 is deleted.
+        XCTAssertEqual(try run(orders(dropping: ["O7"])).status, 0)
+        XCTAssertEqual(try summary("Line"), "read 599, inserted 0, updated 0, unchanged 599, deleted 1, rejected 0")
+        XCTAssertEqual(try query("SELECT count(*) FROM Line WHERE orderId = 'O7'"), "1")
+        // The same again: as many written as stored, nothing read, nothing deleted.
+        XCTAssertEqual(try run(orders(dropping: ["O7"])).status, 0)
+        XCTAssertEqual(try summary("Line"), "read 599, inserted 0, updated 0, unchanged 599, deleted 0, rejected 0")
+        // O7's line back, O8's gone: as many read as stored before, but not the same ones.
+        XCTAssertEqual(try run(orders(dropping: ["O8"])).status, 0)
+        XCTAssertEqual(try summary("Line"), "read 599, inserted 1, updated 0, unchanged 598, deleted 1, rejected 0")
+        XCTAssertEqual(
+            try query(
+                "SELECT group_concat(line) FROM (SELECT orderId || '/' || lineNo AS line FROM Line WHERE orderId IN ('O7', 'O8') ORDER BY 1)"
+            ),
+            "O7/0,O7/1,O8/0")
+    }
+
     func testPartialRejectsOnlyTheBadElementAndItsChildrenAndKeepsTheirStoredItems() throws {
         XCTAssertEqual(try run([order("O1", lines: [line("a"), line("b", adjustments: ["b1"])])]).status, 0)
         // Line 1 is now invalid (quantity 0): under `partial` it and its adjustment are rejected,

@@ -89,25 +89,34 @@ struct ChildReplacePhase {
         return phase
     }
 
-    /// The stored children of `entity` that may have left their documents: when its hash key is
-    /// its parent's (first) key attribute, those of each parent the run loaded, read by that key;
-    /// none when this run wrote every stored one; otherwise every stored one.
+    /// The stored children of `entity` that may have left their documents: none when this run
+    /// wrote every stored one; when its hash key is its parent's (first) key attribute, those of
+    /// each parent the run loaded, read by that key; otherwise every stored one.
     private func readChildren(
         of entity: Entity, role: DocumentInput, keys: KeyStage, recorder: RunRecorder,
         _ body: ([Value]) throws -> Void
     ) throws {
+        let parentKeys = keys.loadedKeys[role.parentEntity] ?? []
         guard role.parentKeyAttributes.first == entity.hashKeyIndex else {
             if try wroteEveryStoredItem(of: entity, recorder: recorder) { return }
             return try store.scan(entity, body)
         }
+        // The children of many parents are most of the stored ones: counting them costs less
+        // than reading them (a re-load of 300 regions' documents: 0.1 ms against 18 ms).
+        if parentKeys.count >= Self.countedFromParents, try wroteEveryStoredItem(of: entity, recorder: recorder) {
+            return
+        }
         var asked = Set<String>()
-        for parentKey in keys.loadedKeys[role.parentEntity] ?? [] {
+        for parentKey in parentKeys {
             let hash: Value
             if case .pair(let first, _) = parentKey { hash = first } else { hash = parentKey }
             guard asked.insert(hash.description).inserted else { continue }
             try store.items(matching: ItemQuery(.equals(entity.hashKey, hash)), of: entity, body)
         }
     }
+
+    /// The loaded parents from which their children are counted before they are read.
+    static let countedFromParents = 256
 
     /// Whether every stored item of `entity` is one this run inserted, updated or found
     /// unchanged: each of those is a distinct key (the key stage rejects a second record with
