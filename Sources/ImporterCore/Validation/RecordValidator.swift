@@ -77,8 +77,9 @@ package struct PreparedRecord: Sendable {
         storage = .packed(PackedValues(values))
     }
 
-    /// Holds its values packed and lets its text go, which its input holds as it is
-    /// (docs/documents.md#large-documents): a rejection that lists it reads it there again.
+    /// Holds its values packed and lets its text go, which its input (a local file read as it
+    /// is) or a temporary copy of its document holds (docs/documents.md#large-documents): a
+    /// rejection that lists it reads it there again.
     package mutating func packLettingTextGo() {
         guard case .unpacked(let values) = storage else { return }
         storage = .packed(PackedValues(values, textCount: raw.count))

@@ -29,7 +29,7 @@ final class DocumentTextFile: Sendable {
     func keep(_ text: ArraySlice<UInt8>, at offset: Int64) -> Bool {
         state.withLock { state in
             if state.descriptor < 0 {
-                var template = Array((NSTemporaryDirectory() + "/importer-documents-XXXXXX").utf8CString)
+                var template = Array(FilePaths.join(NSTemporaryDirectory(), "importer-documents-XXXXXX").utf8CString)
                 let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
                 guard descriptor >= 0 else { return false }
                 template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
