@@ -20,9 +20,9 @@ struct RunInput: Sendable {
     /// shape this input's records are: node 0, the root, reads the file; its child inputs follow
     /// it, in the shape's order, and are read with it.
     var document: DocumentInput?
-    /// For the inputs of a document source: where the text of its large documents is kept
-    /// when the file cannot be read again at an offset; one per file, its root's and children's.
-    var textFile: DocumentTextFile?
+    /// For the inputs of a document source: where the text of its large documents is read
+    /// again; one per file, its root's and children's.
+    var documentTexts: DocumentTexts?
 
     /// How checkpoints name the input: its absolute path, and for a child of documents the
     /// entity too (the file is the root's).
@@ -99,14 +99,14 @@ struct RunInput: Sendable {
                     }
                     input.document = DocumentInput(
                         shape: DocumentShape(source), node: 0, groupSize: children.count + 1, policy: source.documents)
-                    input.textFile = DocumentTextFile()
+                    input.documentTexts = DocumentTexts(path: path)
                     inputs.append(input)
                     for child in children {
                         var childInput = RunInput(
                             source: child.source, path: path, entity: child.entity, sourceEntity: child.entity,
                             migration: nil, remote: config.objects[path])
                         childInput.document = child.role
-                        childInput.textFile = input.textFile
+                        childInput.documentTexts = input.documentTexts
                         inputs.append(childInput)
                     }
                 }

@@ -79,7 +79,7 @@ package struct PreparedRecord: Sendable {
 
     /// Holds its values packed and lets its text go, which its input (a local file read as it
     /// is) or a temporary copy of its document holds (docs/documents.md#large-documents): a
-    /// rejection that lists it reads it there again.
+    /// rejection that lists it reads it there again (`RecordText`).
     package mutating func packLettingTextGo() {
         guard case .unpacked(let values) = storage else { return }
         storage = .packed(PackedValues(values, textCount: raw.count))

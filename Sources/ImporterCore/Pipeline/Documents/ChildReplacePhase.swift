@@ -96,11 +96,11 @@ struct ChildReplacePhase {
         of entity: Entity, role: DocumentInput, keys: KeyStage, recorder: RunRecorder,
         _ body: ([Value]) throws -> Void
     ) throws {
-        let parentKeys = keys.loadedKeys[role.parentEntity] ?? []
         guard role.parentKeyAttributes.first == entity.hashKeyIndex else {
             if try wroteEveryStoredItem(of: entity, recorder: recorder) { return }
             return try store.scan(entity, body)
         }
+        let parentKeys = keys.loadedKeys[role.parentEntity] ?? []
         // The children of many parents are most of the stored ones: counting them costs less
         // than reading them (a re-load of 300 regions' documents: 0.1 ms against 18 ms).
         if parentKeys.count >= Self.countedFromParents, try wroteEveryStoredItem(of: entity, recorder: recorder) {

@@ -9,12 +9,19 @@ final class DocumentPreparer {
     private let policy: DocumentPolicy
     /// The size from which a document's records are held packed (`RunOptions.packedDocumentBytes`).
     let packedFrom: Int
-    /// Whether the input is a local file read as it is (not decompressed nor decoded), whose
-    /// bytes at a record's offset are its text: the records of a packed document then let their
-    /// text go, and the document's text is freed once they are prepared, not kept to their write.
-    let textInInput: Bool
-    /// Where a packed document's text is kept otherwise, so that its records let theirs go too.
-    let textFile: DocumentTextFile?
+    /// What a packed document does with its text.
+    let textRelease: TextRelease
+
+    /// What a packed document does with its text (docs/documents.md#large-documents): its
+    /// records let it go, and it is freed once they are prepared, not kept to their write, when
+    /// their text can be read again — from the input, a local file read as it is (not
+    /// decompressed nor decoded), whose bytes at a record's offset are its text; else from a
+    /// copy of the document.
+    enum TextRelease {
+        case kept
+        case readAgainFromInput
+        case copiedTo(DocumentTexts)
+    }
     /// Per node: what its records take from their parent, and what their children take from them.
     private let plans: [NodePlan]
 
@@ -38,7 +45,7 @@ final class DocumentPreparer {
         let root: Int
         let file: String
         let packedFrom: Int
-        /// Whether the input is a file read as it is (see `DocumentPreparer.textInInput`).
+        /// Whether the input is a local file read as it is (see `DocumentPreparer.TextRelease`).
         let textInInput: Bool
 
         var groupSize: Int { inputs[root].document!.groupSize }
@@ -53,15 +60,15 @@ final class DocumentPreparer {
 
     /// The preparer of the document source whose root input is `inputs[root]` (its child inputs
     /// follow it), holding the records of a document of `packedFrom` bytes or more packed; with
-    /// `textInInput`, without their text. Throws `ConfigurationError` for a map that does not
+    /// their text read again from the input when `textInInput`, else from a copy
+    /// (`TextRelease`). Throws `ConfigurationError` for a map that does not
     /// fit its entity.
     init(
         inputs runInputs: [RunInput], root: Int, file: String, packedFrom: Int = PreparedDocument.packedFrom,
         textInInput: Bool = false
     ) throws {
         self.packedFrom = packedFrom
-        self.textInInput = textInInput
-        textFile = textInInput ? nil : runInputs[root].textFile
+        textRelease = runInputs[root].documentTexts.map { textInInput ? .readAgainFromInput : .copiedTo($0) } ?? .kept
         let group = root..<root + runInputs[root].document!.groupSize
         inputs = Array(group)
         preparers = try group.map { index in
@@ -173,15 +180,16 @@ final class DocumentPreparer {
         /// No record: what `take` leaves.
         private init() {}
 
-        /// A document whose root is `root`, its records packed from `packedFrom` bytes; they let
-        /// their text go when its input holds it (`textInInput`) or `textFile` keeps it.
-        init(
-            root: SourceRecord, packedFrom: Int = Self.packedFrom, textInInput: Bool = false,
-            textFile: DocumentTextFile? = nil
-        ) {
+        /// A document whose root is `root`, its records packed from `packedFrom` bytes, and
+        /// their text released as `textRelease` says.
+        init(root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept) {
             text = root.raw
             packs = root.raw.count >= packedFrom
-            letsTextGo = packs && (textInInput || textFile?.keep(root.raw, at: root.byteOffset) == true)
+            switch textRelease {
+            case .kept: letsTextGo = false
+            case .readAgainFromInput: letsTextGo = packs
+            case .copiedTo(let texts): letsTextGo = packs && texts.copy(root.raw, at: root.byteOffset)
+            }
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
             places.append(-1)

@@ -45,11 +45,9 @@ final class DocumentStreamer: DocumentStream {
     }
 
     func begin(_ root: SourceRecord) {
-        let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textInInput = preparer.textInInput
-        let textFile = preparer.textFile
+        let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textRelease = preparer.textRelease
         modify { document in
-            document.prepared = .init(
-                root: root, packedFrom: packedFrom, textInInput: textInInput, textFile: textFile)
+            document.prepared = .init(root: root, packedFrom: packedFrom, textRelease: textRelease)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
