@@ -31,7 +31,8 @@ final class PartParsers {
 
     init(parsed: Sequencer<ParsedItem>, recorder: RunRecorder, paths: [String]) {
         threads = (0..<Self.threadCount).map { number in
-            StageThread("part parser \(number + 1)", owning: PartParser()) { [parts] parser in
+            StageThread("part parser \(number + 1)", owning: PartParser(), priority: .readingAhead) {
+                [parts] parser in
                 parser.run(parts, into: parsed, recorder: recorder, paths: paths)
             }
         }

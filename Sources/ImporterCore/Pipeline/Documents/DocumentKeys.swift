@@ -18,9 +18,10 @@ final class DocumentKeys {
 
     /// The document's keys so far, in order, with where each was read.
     var noted: [(fingerprint: UInt64, location: RecordLocation)] { table.noted }
-    var missing: [MissingReference] = []
-    /// The keys, in one property: a call takes one exclusive access to it, not one per field.
-    private var table = Table()
+    @exclusivity(unchecked) var missing: [MissingReference] = []
+    /// The keys, in one property. Unchecked, as `missing`: the key stage's thread alone uses
+    /// them, and no call reenters.
+    @exclusivity(unchecked) private var table = Table()
 
     /// Whether the document holds the key with `fingerprint`.
     func contains(_ fingerprint: UInt64) -> Bool { table.location(of: fingerprint) != nil }

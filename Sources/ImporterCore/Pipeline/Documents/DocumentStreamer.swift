@@ -7,8 +7,9 @@ final class DocumentStreamer: DocumentStream {
     /// The chunks the documents go to, one per node of the shape.
     var chunks: [ParsedChunk]
     /// The document being read (a struct in one property: each call takes one exclusive access
-    /// to it, not one per field).
-    private var document = Document()
+    /// to it, not one per field). Unchecked: only the thread streaming the document touches it,
+    /// and no call reenters the streamer.
+    @exclusivity(unchecked) private var document = Document()
 
     /// What the streamer knows of the document being read.
     private struct Document {

@@ -13,7 +13,8 @@ package final class FingerprintTable {
     private let mask: Int
     /// The entries the table was sized for.
     package let capacity: Int
-    package private(set) var count = 0
+    /// Unchecked exclusivity: a table is used by one thread (its owner's), and no call reenters.
+    @exclusivity(unchecked) package private(set) var count = 0
 
     /// Room for `capacity` entries, the slots at most `maximumLoad` full.
     package init(capacity: Int, maximumLoad: Double = 0.5) {

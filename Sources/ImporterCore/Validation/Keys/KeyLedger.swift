@@ -14,13 +14,15 @@ package final class KeyLedger {
     /// Fingerprint → input index (high 24 bits) and line (low 40 bits).
     private let recent: FingerprintTable
     private let memoryLimit: Int
-    private var spilled: SpilledFingerprints?
+    // Unchecked exclusivity, here and below: the key stage's thread alone uses the ledger, and
+    // no call reenters it; a checked access costs more than a lookup in `recent`.
+    @exclusivity(unchecked) private var spilled: SpilledFingerprints?
     /// Fingerprints reference checks found on disk, kept at hand: they ask for the same parents
     /// over and over. It starts small enough for the CPU's caches and grows, when full, up to
     /// `foundLimit` (8 MB: the parents of big tables, such as 100k locations named by 10M
     /// check-ins); full at that size, it is cleared. (Keys still in `recent` need no copy: the
     /// key stage prefetches their slots.)
-    private var found = FingerprintTable(capacity: 1 << 14)
+    @exclusivity(unchecked) private var found = FingerprintTable(capacity: 1 << 14)
     private static let foundLimit = 1 << 18
     private var entityIDs: [String: Int] = [:]
     private let image = Fingerprint()
