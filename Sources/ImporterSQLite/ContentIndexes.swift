@@ -22,7 +22,9 @@ final class ContentIndexes {
     private var unindexed: Set<String> = []
     /// `database.totalChanges` when the connection last began a transaction.
     private var changesAtBegin: Int64 = -1
-    private var images = ColumnImages()
+    /// Unchecked exclusivity: the writing connection's thread alone uses it, once per record,
+    /// and no call reenters.
+    @exclusivity(unchecked) private var images = ColumnImages()
 
     init(database: Database, path: String) {
         self.database = database

@@ -27,21 +27,24 @@ final class StoredContentWindow: StoredContent {
     /// Chunks held: the oldest goes when a new one is read.
     static let chunkCount = 4
 
+    // Its state skips the runtime's exclusivity checks, which a lookup per record would pay
+    // for each property: the writing connection's thread alone uses a window, and no call
+    // reenters it.
     private let entity: Entity
     private let next: Statement
-    private var images = ColumnImages()
+    @exclusivity(unchecked) private var images = ColumnImages()
     /// Oldest first; each maps the key fingerprints of one chunk's rows to their content.
-    private var chunks: [FingerprintTable] = []
-    private var spare: FingerprintTable?
+    @exclusivity(unchecked) private var chunks: [FingerprintTable] = []
+    @exclusivity(unchecked) private var spare: FingerprintTable?
     /// Every row with a smaller rowid has been read.
-    private var nextRowid: Int64
-    private var exhausted = false
+    @exclusivity(unchecked) private var nextRowid: Int64
+    @exclusivity(unchecked) private var exhausted = false
     /// The chunk that held the last key found: the records go through the chunks in order.
-    private var lastHitChunk = 0
+    @exclusivity(unchecked) private var lastHitChunk = 0
     /// Items whose content the window read.
-    private(set) var rowsRead = 0
+    @exclusivity(unchecked) private(set) var rowsRead = 0
     /// Keys looked up.
-    private var lookups = 0
+    @exclusivity(unchecked) private var lookups = 0
 
     /// A window starting at the row of the stored item `key` (at the table's first row if the
     /// item is not stored).

@@ -297,9 +297,10 @@ final class WriteStage {
             }
             uncommitted[input]!.records += records.count
             // By index: a record copied out of the array would be retained and released.
-            for index in records.indices where records[index].ordinal > lastOrdinal[input, default: -1] {
-                lastOrdinal[input] = records[index].ordinal
-            }
+            let last = lastOrdinal[input, default: -1]
+            var newLast = last
+            for index in records.indices where records[index].ordinal > newLast { newLast = records[index].ordinal }
+            if newLast > last { lastOrdinal[input] = newLast }
         } catch let partial as PartialWriteError where !(store?.rollsBack ?? true) {
             // A store that cannot roll back: what it acknowledged is written, whatever follows.
             storeFailed = true
