@@ -194,9 +194,7 @@ struct ColumnImages {
         case .null: fingerprint.append(StorageClass.null.rawValue)
         case .integer(let number): addInteger(number)
         case .boolean(let flag): addInteger(flag ? 1 : 0)
-        case .double(let number):
-            fingerprint.append(StorageClass.real.rawValue)
-            fingerprint.append(number.bitPattern)
+        case .double(let number): fingerprint.append(StorageClass.real.rawValue, number.bitPattern)
         case .string(let text), .decimal(let text):
             var text = text
             text.withUTF8 { addText(UnsafeRawBufferPointer($0)) }
@@ -204,8 +202,7 @@ struct ColumnImages {
             add(hash)
             add(range)
         case .binary(let bytes):
-            fingerprint.append(StorageClass.blob.rawValue)
-            bytes.withUnsafeBytes { fingerprint.append(counted: $0) }
+            bytes.withUnsafeBytes { fingerprint.append(StorageClass.blob.rawValue, counted: $0) }
         case .date(let millis):
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.maximumLength) { buffer in
                 let count = ISO8601.format(millis: millis, into: buffer)
@@ -219,8 +216,7 @@ struct ColumnImages {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: addInteger(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT:
-            fingerprint.append(StorageClass.real.rawValue)
-            fingerprint.append(sqlite3_column_double(handle, column).bitPattern)
+            fingerprint.append(StorageClass.real.rawValue, sqlite3_column_double(handle, column).bitPattern)
         case SQLITE_TEXT:
             let pointer = sqlite3_column_text(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
@@ -228,19 +224,18 @@ struct ColumnImages {
         case SQLITE_BLOB:
             let pointer = sqlite3_column_blob(handle, column)
             let count = Int(sqlite3_column_bytes(handle, column))
-            fingerprint.append(StorageClass.blob.rawValue)
-            fingerprint.append(counted: UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+            fingerprint.append(
+                StorageClass.blob.rawValue,
+                counted: UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
         default: fingerprint.append(StorageClass.null.rawValue)
         }
     }
 
     private mutating func addInteger(_ number: Int64) {
-        fingerprint.append(StorageClass.integer.rawValue)
-        fingerprint.append(UInt64(bitPattern: number))
+        fingerprint.append(StorageClass.integer.rawValue, UInt64(bitPattern: number))
     }
 
     private mutating func addText(_ bytes: UnsafeRawBufferPointer) {
-        fingerprint.append(StorageClass.text.rawValue)
-        fingerprint.append(counted: bytes)
+        fingerprint.append(StorageClass.text.rawValue, counted: bytes)
     }
 }

@@ -76,4 +76,31 @@ final class FingerprintTests: XCTestCase {
         XCTAssertEqual(hash("abc", UInt64.max - 12344), 0xC056_F8E1_2A32_6ADE)
         XCTAssertEqual(hash(long, UInt64.max - 12344), 0x6026_1376_3090_6871)
     }
+
+    /// A tag and its payload appended in one call are the bytes two calls append.
+    func testATagAndItsPayloadInOneCallAreTheBytesOfTwo() {
+        let one = Fingerprint(), two = Fingerprint()
+        let text = Array("Ørsně, long enough to grow the buffer past its first 256 bytes ".utf8)
+        for round in 0..<8 {
+            text.withUnsafeBytes { one.append(UInt8(3), counted: $0) }
+            one.append(UInt8(1), UInt64(round) << 40 | 0xABCD)
+            two.append(UInt8(3))
+            text.withUnsafeBytes { two.append(counted: $0) }
+            two.append(UInt8(1))
+            two.append(UInt64(round) << 40 | 0xABCD)
+        }
+        XCTAssertEqual(one.value, two.value)
+    }
+
+    func testTextsOfOneLengthThatDifferInAByteDiffer() {
+        let image = Fingerprint()
+        func print(_ text: String) -> UInt64 {
+            image.reset()
+            Array(text.utf8).withUnsafeBytes { image.append(UInt8(3), counted: $0) }
+            return image.value
+        }
+        XCTAssertEqual(print("Anstad"), print("Anstad"))
+        XCTAssertNotEqual(print("Anstad"), print("Anstat"))
+        XCTAssertNotEqual(print("Anstad"), print("anstad"))
+    }
 }

@@ -2,9 +2,11 @@
 /// of good quality: different inputs share a fingerprint with probability about 2⁻⁶⁴), seeded
 /// per process. The buffer is kept between fingerprints, so building one does not allocate.
 package final class Fingerprint {
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity = 256
-    private var count = 0
+    // Inlinable where bytes are appended: the store fingerprints every column of every record
+    // and stored row of a re-run, a call per value (docs/writes.md#re-runs-and-refreshes).
+    @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) @usableFromInline var capacity = 256
+    @exclusivity(unchecked) @usableFromInline var count = 0
     private static let seed = UInt64.random(in: .min ... .max)
 
     package init() { buffer = .allocate(byteCount: capacity, alignment: 8) }
@@ -13,20 +15,37 @@ package final class Fingerprint {
 
     package func reset() { count = 0 }
 
-    package func append(_ byte: UInt8) {
+    @inlinable package func append(_ byte: UInt8) {
         reserve(1)
         buffer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
-    package func append(_ number: UInt64) {
+    @inlinable package func append(_ number: UInt64) {
         reserve(8)
         buffer.storeBytes(of: number.littleEndian, toByteOffset: count, as: UInt64.self)
         count += 8
     }
 
+    /// A tag byte, then a number: what two calls append, in one.
+    @inlinable package func append(_ tag: UInt8, _ number: UInt64) {
+        reserve(9)
+        buffer.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
+        buffer.storeBytes(of: number.littleEndian, toByteOffset: count + 1, as: UInt64.self)
+        count += 9
+    }
+
+    /// A tag byte, then the bytes preceded by their count: what two calls append, in one.
+    @inlinable package func append(_ tag: UInt8, counted bytes: UnsafeRawBufferPointer) {
+        reserve(9 + bytes.count)
+        buffer.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
+        buffer.storeBytes(of: UInt64(bytes.count).littleEndian, toByteOffset: count + 1, as: UInt64.self)
+        if let source = bytes.baseAddress { (buffer + count + 9).copyMemory(from: source, byteCount: bytes.count) }
+        count += 9 + bytes.count
+    }
+
     /// The bytes, preceded by their count so that consecutive texts cannot run together.
-    package func append(counted bytes: UnsafeRawBufferPointer) {
+    @inlinable package func append(counted bytes: UnsafeRawBufferPointer) {
         append(UInt64(bytes.count))
         reserve(bytes.count)
         if let source = bytes.baseAddress { (buffer + count).copyMemory(from: source, byteCount: bytes.count) }
@@ -39,11 +58,11 @@ package final class Fingerprint {
         return hash == 0 ? 1 : hash
     }
 
-    @inline(__always) private func reserve(_ more: Int) {
+    @inlinable @inline(__always) func reserve(_ more: Int) {
         if count + more > capacity { grow(to: count + more) }
     }
 
-    private func grow(to needed: Int) {
+    @usableFromInline func grow(to needed: Int) {
         while needed > capacity { capacity *= 2 }
         let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         grown.copyMemory(from: buffer, byteCount: count)
