@@ -4,6 +4,8 @@
 package final class Fingerprint {
     // Inlinable where bytes are appended: the store fingerprints every column of every record
     // and stored row of a re-run, a call per value (docs/writes.md#re-runs-and-refreshes).
+    // Unchecked exclusivity: a fingerprint is one thread's, and no call reenters; inlined into
+    // another module, checked accesses cost more than the appends themselves.
     @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutableRawPointer
     @exclusivity(unchecked) @usableFromInline var capacity = 256
     @exclusivity(unchecked) @usableFromInline var count = 0
