@@ -29,7 +29,7 @@ package final class Fingerprint {
         count += 8
     }
 
-    /// A tag byte, then a number: what two calls append, in one.
+    /// A tag byte, then a number, in one call.
     @inlinable package func append(_ tag: UInt8, _ number: UInt64) {
         reserve(9)
         buffer.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
@@ -37,21 +37,14 @@ package final class Fingerprint {
         count += 9
     }
 
-    /// A tag byte, then the bytes preceded by their count: what two calls append, in one.
+    /// A tag byte, then the bytes preceded by their count, so that consecutive texts cannot run
+    /// together.
     @inlinable package func append(_ tag: UInt8, counted bytes: UnsafeRawBufferPointer) {
         reserve(9 + bytes.count)
         buffer.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
         buffer.storeBytes(of: UInt64(bytes.count).littleEndian, toByteOffset: count + 1, as: UInt64.self)
         if let source = bytes.baseAddress { (buffer + count + 9).copyMemory(from: source, byteCount: bytes.count) }
         count += 9 + bytes.count
-    }
-
-    /// The bytes, preceded by their count so that consecutive texts cannot run together.
-    @inlinable package func append(counted bytes: UnsafeRawBufferPointer) {
-        append(UInt64(bytes.count))
-        reserve(bytes.count)
-        if let source = bytes.baseAddress { (buffer + count).copyMemory(from: source, byteCount: bytes.count) }
-        count += bytes.count
     }
 
     /// The fingerprint of the bytes appended since `reset`; never 0 (callers use 0 as "none").

@@ -124,14 +124,11 @@ package final class KeyLedger {
     private func append(_ key: Value) {
         switch key {
         case .string(var text):
-            image.append(UInt8(1))
-            text.withUTF8 { image.append(counted: UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { image.append(UInt8(1), counted: UnsafeRawBufferPointer($0)) }
         case .integer(let number):
-            image.append(UInt8(2))
-            image.append(UInt64(bitPattern: number))
+            image.append(UInt8(2), UInt64(bitPattern: number))
         case .date(let millis):
-            image.append(UInt8(5))
-            image.append(UInt64(bitPattern: millis))
+            image.append(UInt8(5), UInt64(bitPattern: millis))
         case .pair(let hash, let range):
             image.append(UInt8(4))
             append(hash)
@@ -139,8 +136,7 @@ package final class KeyLedger {
         default:
             var hasher = Hasher()  // keys of other types are rare: hashed by value
             hasher.combine(key)
-            image.append(UInt8(3))
-            image.append(UInt64(bitPattern: Int64(hasher.finalize())))
+            image.append(UInt8(3), UInt64(bitPattern: Int64(hasher.finalize())))
         }
     }
 }
