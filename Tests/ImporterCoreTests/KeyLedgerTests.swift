@@ -31,6 +31,62 @@ final class KeyLedgerTests: XCTestCase {
         XCTAssertFalse(try ledger.contains(.integer(5001), entity: "A"))
     }
 
+    /// A document's keys, recorded pending, are found by the checks that follow them (a
+    /// duplicate within the document, too); taken back, they leave the ledger as it was, even
+    /// where they took slots that keys recorded after them probed past.
+    func testKeysTakenBackLeaveTheLedgerAsItWas() throws {
+        // A small table (32 slots): keys recorded pending land in runs of slots that
+        // committed keys began, and extend them.
+        let ledger = KeyLedger(memoryLimit: 16)
+        func at(_ line: Int) -> RecordLocation { RecordLocation(inputIndex: 0, line: line) }
+        let committed = (1...6).map { UInt64($0) << 32 | 7 }, pending = (1...6).map { UInt64($0) << 40 | 7 }
+        XCTAssertTrue(try ledger.beginPending(count: committed.count))
+        for (line, fingerprint) in committed.enumerated() {
+            XCTAssertNil(try ledger.recordPending(fingerprint: fingerprint, at: at(line)))
+        }
+        ledger.commitPending()
+        XCTAssertTrue(try ledger.beginPending(count: pending.count + 1))
+        for (line, fingerprint) in pending.enumerated() {
+            XCTAssertNil(try ledger.recordPending(fingerprint: fingerprint, at: at(100 + line)))
+        }
+        XCTAssertEqual(try ledger.recordPending(fingerprint: pending[2], at: at(999)), at(102))
+        XCTAssertEqual(try ledger.recordPending(fingerprint: committed[4], at: at(999)), at(4))
+        XCTAssertTrue(try ledger.contains(fingerprint: pending[5]))
+        ledger.rollBackPending()
+        for (line, fingerprint) in committed.enumerated() {
+            XCTAssertEqual(try ledger.firstOccurrence(fingerprint: fingerprint), at(line))
+        }
+        for fingerprint in pending { XCTAssertFalse(try ledger.contains(fingerprint: fingerprint)) }
+        // Recorded again, each is new and is found.
+        XCTAssertTrue(try ledger.beginPending(count: pending.count))
+        for (line, fingerprint) in pending.reversed().enumerated() {
+            XCTAssertNil(try ledger.recordPending(fingerprint: fingerprint, at: at(200 + line)))
+        }
+        ledger.commitPending()
+        XCTAssertEqual(try ledger.firstOccurrence(fingerprint: pending[5]), at(200))
+        XCTAssertEqual(try ledger.firstOccurrence(fingerprint: committed[0]), at(0))
+    }
+
+    /// The keys in memory move to disk before a document's keys are recorded pending, never
+    /// while they are: a document with more keys than memory holds is declined.
+    func testPendingKeysNeverSpillToDisk() throws {
+        let ledger = KeyLedger(memoryLimit: 100)
+        for line in 1...90 {
+            XCTAssertNil(
+                try ledger.record(.integer(Int64(line)), entity: "A", at: RecordLocation(inputIndex: 0, line: line)))
+        }
+        XCTAssertFalse(try ledger.beginPending(count: 100))
+        XCTAssertTrue(try ledger.beginPending(count: 20))
+        let keys = (91...110).map { ledger.fingerprint(of: .integer(Int64($0)), entity: "A") }
+        for (line, fingerprint) in zip(91..., keys) {
+            XCTAssertNil(
+                try ledger.recordPending(fingerprint: fingerprint, at: RecordLocation(inputIndex: 0, line: line)))
+        }
+        ledger.rollBackPending()
+        for line in [1, 45, 90] { XCTAssertTrue(try ledger.contains(.integer(Int64(line)), entity: "A")) }
+        for fingerprint in keys { XCTAssertNil(try ledger.firstOccurrence(fingerprint: fingerprint)) }
+    }
+
     /// The filter of every run is made anew as the runs outgrow it, and still lets every key
     /// through to its run.
     func testSpilledRunsFindEveryKeyAsTheirFilterGrows() throws {

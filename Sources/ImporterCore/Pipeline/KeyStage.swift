@@ -126,8 +126,27 @@ final class KeyStage {
     /// Records the keys of a document that passed the checks (`check(…document:)`, which found
     /// them new), and counts its missing references.
     func accept(_ document: DocumentKeys) throws {
-        for (fingerprint, location) in document.noted { try ledger.recordNew(fingerprint: fingerprint, at: location) }
+        if document.inLedger {
+            ledger.commitPending()
+        } else {
+            for (fingerprint, location) in document.noted {
+                try ledger.recordNew(fingerprint: fingerprint, at: location)
+            }
+        }
         for missing in document.missing { report(missing) }
+    }
+
+    /// Readies `document` for the keys of a document of `count` records: pending in the ledger
+    /// when it can hold them, else noted apart.
+    func begin(_ document: DocumentKeys, count: Int) throws {
+        document.removeAll()
+        document.inLedger = try ledger.beginPending(count: count)
+    }
+
+    /// Forgets the keys of a rejected document, leaving none in the ledger.
+    func discard(_ document: DocumentKeys) {
+        if document.inLedger { ledger.rollBackPending() }
+        document.removeAll()
     }
 
     /// A to-one reference of an input's entity: the attribute holding the key, the parent, and
@@ -205,8 +224,8 @@ final class KeyStage {
 
     /// Duplicate keys within the run, and to-one references: a missing one rejects the record,
     /// or is cleared (`nullify`) or kept, and counted. `fingerprints`: the record's, from `fingerprints(of:…)`.
-    /// With `document`, the record's key is only noted there (with its missing references), until
-    /// its whole document has passed: then `accept(_:)` records them.
+    /// With `document`, the record's key is kept pending (with its missing references) until its
+    /// whole document has passed: then `accept(_:)` records them, else `discard(_:)` drops them.
     func check(
         _ record: inout PreparedRecord, entity: Entity, references: [Reference], fingerprints: ArraySlice<UInt64>,
         at location: RecordLocation, document: DocumentKeys? = nil
@@ -219,7 +238,8 @@ final class KeyStage {
             for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
                 // A document's own keys first: a child's parent is mostly in its document, and
                 // the document's table is small where the run's ledger is not.
-                if try document?.contains(fingerprint) == true || ledger.contains(fingerprint: fingerprint) { continue }
+                if let document, !document.inLedger, document.contains(fingerprint) { continue }
+                if try ledger.contains(fingerprint: fingerprint) { continue }
                 let key = record.key(at: reference.attributeIndices)
                 if try store?.contains(key, in: reference.parent) == true { continue }
                 guard reference.policy != .reject else {
@@ -236,7 +256,9 @@ final class KeyStage {
             let own = fingerprints[fingerprints.endIndex - 1]
             let first =
                 if let document {
-                    try ledger.firstOccurrence(fingerprint: own) ?? document.note(own, at: location)
+                    try document.inLedger
+                        ? ledger.recordPending(fingerprint: own, at: location)
+                        : ledger.firstOccurrence(fingerprint: own) ?? document.note(own, at: location)
                 } else {
                     try ledger.record(fingerprint: own, at: location)
                 }

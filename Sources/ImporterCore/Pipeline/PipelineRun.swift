@@ -138,7 +138,8 @@ package struct PipelineRun: ~Copyable {
         let keyThread = StageThread(
             "key stage",
             owning: KeyStage(
-                inputs: inputs, model: model, ledger: KeyLedger(), store: store, recorder: recorder, resume: resume,
+                inputs: inputs, model: model, ledger: KeyLedger(memoryLimit: options.keysInMemory), store: store,
+                recorder: recorder, resume: resume,
                 keepsRejectedKeys: config.write.mode == .sync
                     || !ChildReplacePhase.replacedInputs(inputs, mode: config.write.mode).isEmpty,
                 keepsLoadedKeys: ChildReplacePhase.parentInputs(inputs, mode: config.write.mode))

@@ -33,6 +33,8 @@ package struct RunOptions: Sendable {
     /// The size from which a document's records are held packed until they are written
     /// (docs/documents.md#large-documents): less memory, more time.
     package var packedDocumentBytes = DocumentPreparer.PreparedDocument.packedFrom
+    /// The keys the key checks hold in memory before they move to disk (`KeyLedger`).
+    package var keysInMemory = KeyLedger.defaultMemoryLimit
 
     package init(
         dryRun: Bool = false, reportDirectory: String? = nil, resume: Bool = false, checkpoints: Bool = true,

@@ -91,7 +91,11 @@ struct DocumentCheck {
                 (nextRecord[node], nextReject[node]) = (record, reject)
                 pendingRead[node] += records[node].count + rejects[node].count
             }
-            keys.removeAll()
+            do { try stage.begin(keys, count: records.reduce(0) { $0 + $1.count }) } catch {
+                stage.recorder.abort(AbortReason(.input, "the key checks failed: \(error)"))
+                stop = true
+                break
+            }
             verdicts.removeAll(keepingCapacity: true)
             var problems: [DocumentProblem] = []
             // The pointers of the elements rejected so far: the elements under them go with them.
@@ -132,7 +136,9 @@ struct DocumentCheck {
                     true
                 }
             let whole = !problems.isEmpty && (policy == .whole || rootFailed)
-            if !whole {
+            if whole {
+                stage.discard(keys)
+            } else {
                 do { try stage.accept(keys) } catch {
                     stage.recorder.abort(AbortReason(.input, "the key checks failed: \(error)"))
                     stop = true

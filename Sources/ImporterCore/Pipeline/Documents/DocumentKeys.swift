@@ -1,6 +1,7 @@
-/// The keys of one document under the key checks (docs/documents.md): noted while its records
+/// The keys of one document under the key checks (docs/documents.md): kept while its records
 /// are checked, and recorded in the run's ledger only once the whole document has passed, so
-/// that a rejected document leaves no key behind.
+/// that a rejected document leaves no key behind. They are kept in the ledger itself, pending
+/// (`KeyLedger.recordPending`), when it can hold them all in memory; else noted here.
 final class DocumentKeys {
     /// A reference that named no parent but did not reject its record (`nullify`, `keep`):
     /// counted once its document passed.
@@ -16,6 +17,8 @@ final class DocumentKeys {
         var message: String { reference.message(naming: named) }
     }
 
+    /// Whether the document's keys are pending in the ledger, not noted here.
+    var inLedger = false
     /// The document's keys so far, in order, with where each was read.
     var noted: [(fingerprint: UInt64, location: RecordLocation)] { table.noted }
     @exclusivity(unchecked) var missing: [MissingReference] = []

@@ -40,12 +40,23 @@ package final class FingerprintTable {
         }
     }
 
-    /// Adds an entry for a fingerprint; the caller keeps `count` within `capacity`.
-    package func insert(_ fingerprint: UInt64, value: UInt64) {
+    /// Adds an entry for a fingerprint; the caller keeps `count` within `capacity`. Returns its
+    /// slot, for `remove(at:)`.
+    @discardableResult
+    package func insert(_ fingerprint: UInt64, value: UInt64) -> Int {
         var index = Int(truncatingIfNeeded: fingerprint) & mask
         while slots[index].fingerprint != 0 { index = (index + 1) & mask }
         slots[index] = Entry(fingerprint: fingerprint, value: value)
         count += 1
+        return index
+    }
+
+    /// Empties the slot `insert` returned. Exact only for the entries inserted last, removed
+    /// in the reverse order of their inserts: the table is then as it was before them (an
+    /// entry inserted later could have probed past the slot, and would no longer be found).
+    package func remove(at slot: Int) {
+        slots[slot] = Entry(fingerprint: 0, value: 0)
+        count -= 1
     }
 
     /// Sets the value of every entry of `fingerprint`; adds none.

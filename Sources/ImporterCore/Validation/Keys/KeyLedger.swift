@@ -24,12 +24,16 @@ package final class KeyLedger {
     /// key stage prefetches their slots.)
     @exclusivity(unchecked) private var found = FingerprintTable(capacity: 1 << 14)
     private static let foundLimit = 1 << 18
+    /// The slots of the keys recorded pending (`recordPending`), in order.
+    @exclusivity(unchecked) private var pending: [Int] = []
     private var entityIDs: [String: Int] = [:]
     private let image = Fingerprint()
 
+    package static let defaultMemoryLimit = 1 << 19
+
     /// `memoryLimit`: fingerprints held in memory (16 bytes each, plus the table's slack)
     /// before they move to disk.
-    package init(memoryLimit: Int = 1 << 19) {
+    package init(memoryLimit: Int = defaultMemoryLimit) {
         self.memoryLimit = memoryLimit
         recent = FingerprintTable(capacity: memoryLimit)
     }
@@ -51,6 +55,36 @@ package final class KeyLedger {
     package func recordNew(fingerprint: UInt64, at location: RecordLocation) throws {
         recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
         if recent.count >= memoryLimit { try spill() }
+    }
+
+    /// Readies the ledger for `count` keys recorded pending, a document's: kept together by
+    /// `commitPending`, or taken back together by `rollBackPending`. False when they could not
+    /// all be held in memory (the caller then keeps them apart until they are committed).
+    package func beginPending(count: Int) throws -> Bool {
+        precondition(pending.isEmpty, "the keys recorded pending were neither committed nor taken back")
+        guard count < memoryLimit else { return false }
+        // Moved to disk before, never between: keys on disk cannot be taken back.
+        if recent.count + count >= memoryLimit { try spill() }
+        return true
+    }
+
+    /// `record(fingerprint:at:)`, until `commitPending` keeps it or `rollBackPending` takes it back.
+    package func recordPending(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
+        if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
+        pending.append(recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line)))
+        return nil
+    }
+
+    /// Keeps the keys recorded pending.
+    package func commitPending() {
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes back the keys recorded pending: the ledger is as it was before them.
+    package func rollBackPending() {
+        // Last first: each slot is then emptied as its insert found it (`FingerprintTable.remove`).
+        for slot in pending.reversed() { recent.remove(at: slot) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Where the key with `fingerprint` was recorded first; nil when it was not (nothing is recorded).
