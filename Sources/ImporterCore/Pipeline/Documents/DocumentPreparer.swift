@@ -237,22 +237,21 @@ final class DocumentPreparer {
         /// reads once its children have their parent's key, and with its values packed when the
         /// document `packs`.
         private mutating func keep(_ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int) -> Int32 {
-            switch consume outcome {
-            case .prepared(var record, _)?:
-                if letsTextGo {
-                    record.packLettingTextGo()
-                } else if packs {
-                    record.pack()
-                }
-                while records.count <= node { records.append([]) }
-                records[node].append(record)
-                return Int32(records[node].count - 1)
-            case let other?:
-                unprepared[index] = other
-                return -1
-            case nil:
+            guard case .prepared? = outcome else {
+                if let other = outcome { unprepared[index] = other }
                 return -1
             }
+            // Taken out of the outcome, not bound from it: a binding copies the record, and
+            // retains its values and text once more.
+            guard case .prepared(var record, _)? = outcome.take() else { return -1 }
+            if letsTextGo {
+                record.packLettingTextGo()
+            } else if packs {
+                record.pack()
+            }
+            while records.count <= node { records.append([]) }
+            records[node].append(consume record)
+            return Int32(records[node].count - 1)
         }
 
         /// Whether every record was prepared: none is rejected.
