@@ -17,7 +17,9 @@ extension DocumentScanner {
     }
 
     /// A field's value at the cursor, which moves past it: a scalar's, a MongoDB wrapper's,
-    /// else the object's or array's text (docs/documents.md#paths-and-values).
+    /// else the object's or array's text (docs/documents.md#paths-and-values). Inlined: it is
+    /// called for every field.
+    @inline(__always)
     mutating func value(_ cursor: inout JSONCursor) -> FieldValue? {
         let start = cursor.i
         switch cursor.peek {
@@ -36,10 +38,8 @@ extension DocumentScanner {
                 case .decline: return nil
                 }
             }
-            guard skip(&cursor), Self.isText(cursor, from: start, to: cursor.i) else { return nil }
-            return .composite(
-                String(
-                    decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start), as: UTF8.self))
+            guard skip(&cursor), let text = Self.text(cursor, from: start, to: cursor.i) else { return nil }
+            return .composite(text)
         default:
             return scalar(&cursor)
         }
@@ -108,6 +108,13 @@ extension DocumentScanner {
         case 14: return equals("$numberDecimal") ? .number : nil
         default: return nil
         }
+    }
+
+    /// The bytes from `start` to `end` as a string, if they are UTF-8 (checked once, as they
+    /// are copied). Not inlined: `value`, called for every field, stays small.
+    @inline(never)
+    static func text(_ cursor: JSONCursor, from start: Int, to end: Int) -> String? {
+        UTF8Text.string(UnsafeBufferPointer(start: cursor.base + start, count: end - start))
     }
 
     /// Whether the bytes from `start` to `end` are UTF-8.

@@ -240,12 +240,9 @@ struct DocumentScanner {
                     let value: FieldValue
                     if membersRead {
                         guard readMembers(&cursor, of: key, plan: plan, pathBase: pathBase),
-                            Self.isText(cursor, from: start, to: cursor.i)
+                            let text = Self.text(cursor, from: start, to: cursor.i)
                         else { return nil }
-                        value = .composite(
-                            String(
-                                decoding: UnsafeBufferPointer(start: cursor.base + start, count: cursor.i - start),
-                                as: UTF8.self))
+                        value = .composite(text)
                     } else {
                         guard let read = self.value(&cursor) else { return nil }
                         value = read
