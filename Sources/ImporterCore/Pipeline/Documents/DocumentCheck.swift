@@ -44,6 +44,9 @@ struct DocumentCheck {
         let policy = stage.inputs[root].document!.policy
         let skipBefore = inputs.map { stage.resume.skipBefore[$0] }
         let keepsKeys = inputs.map { stage.keepsLoaded($0) }
+        // Whether a record that passed needs no more than to be kept: no key of it is kept
+        // for the delete phase, none was written before an interruption.
+        let plain = !keepsKeys.contains(true) && !skipBefore.contains { $0 > 0 }
         for node in nodes {
             for position in chunks[node].records.indices {
                 chunks[node].records[position].ordinal += ordinalBases[node]
@@ -102,12 +105,12 @@ struct DocumentCheck {
             var rejectedPointers: [String] = []
             for node in nodes {
                 // Bound once per node, not read from the arrays for each record (a copy each).
-                let entity = entities[node], nodeReferences = references[node]
-                let stride = nodeReferences.count + 1
+                let entity = entities[node], nodeReferences = references[node], nodePrints = fingerprints[node]
+                let input = inputs[node], stride = nodeReferences.count + 1
                 for position in records[node] {
                     let ahead = (position + Self.lookahead) * stride
-                    if ahead < fingerprints[node].count { stage.prefetch(fingerprints[node][ahead..<ahead + stride]) }
-                    let prints = fingerprints[node][position * stride..<(position + 1) * stride]
+                    if ahead < nodePrints.count { stage.prefetch(nodePrints[ahead..<ahead + stride]) }
+                    let prints = nodePrints[position * stride..<(position + 1) * stride]
                     // The pointer is read only for a rejection, or to find one under a rejected element.
                     var verdict = Verdict.passed
                     if !rejectedPointers.isEmpty, case let pointer = chunks[node].pointers[position],
@@ -117,7 +120,7 @@ struct DocumentCheck {
                     } else if let rejection = stage.check(
                         &chunks[node].records[position], entity: entity, references: nodeReferences,
                         fingerprints: prints,
-                        at: RecordLocation(inputIndex: inputs[node], line: chunks[node].records[position].line),
+                        at: RecordLocation(inputIndex: input, line: chunks[node].records[position].line),
                         document: keys)
                     {
                         verdict = .failed(rejection)
@@ -157,6 +160,19 @@ struct DocumentCheck {
             if whole {
                 let root = chunks[0].records[records[0].lowerBound]
                 withDocument = .withDocument(of: problems[0].rejection, line: root.line, offset: root.byteOffset)
+            }
+            // Every record passed, and stays where it is: none before it in its chunk was dropped.
+            if !whole, problems.isEmpty, plain,
+                nodes.allSatisfy({
+                    rejects[$0].isEmpty && keptPositions[$0] == nil && kept[$0] == records[$0].lowerBound
+                })
+            {
+                for node in nodes {
+                    kept[node] = records[node].upperBound
+                    parts[node].documentEnds.append(kept[node])
+                }
+                (stop, pastLimit) = stage.recorder.standing
+                continue
             }
             var verdict = 0
             for node in nodes {
