@@ -277,10 +277,16 @@ final class DocumentPreparer {
 
     /// Sets `assigning` to the fields a record of `node` is given: its parent's key, its position.
     /// `assigning` is the node's own, kept from its last record: the same attributes, whose
-    /// fields are overwritten in place.
+    /// fields are overwritten in place. With `sameParent`, the last record's parent was this
+    /// one's, and only the position is set.
     func assign(
-        _ parentKey: [FieldValue], position: Int, node: Int, to assigning: inout [(index: Int, field: FieldValue)]
+        _ parentKey: [FieldValue], position: Int, node: Int, to assigning: inout [(index: Int, field: FieldValue)],
+        sameParent: Bool = false
     ) {
+        if sameParent {
+            if plans[node].positionAttribute != nil { assigning[assigning.count - 1].field = .number(String(position)) }
+            return
+        }
         let attributes = plans[node].parentKeyAttributes, positionAttribute = plans[node].positionAttribute
         let count = attributes.count + (positionAttribute == nil ? 0 : 1)
         guard parentKey.count == attributes.count, assigning.count == count else {

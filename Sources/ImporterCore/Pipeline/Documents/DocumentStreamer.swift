@@ -21,8 +21,22 @@ final class DocumentStreamer: DocumentStream {
         var keys: [[FieldValue]??] = []
         /// Per node, the number in its chunk of its next record.
         var next: [Int] = []
-        /// Per node, the fields its records are given (see `DocumentPreparer.assign`).
+        /// Per node, the fields its records are given (see `DocumentPreparer.assign`), and the
+        /// element whose key they hold (-1: the root; -2: none of this document's).
         var assigning: [[(index: Int, field: FieldValue)]] = []
+        var assignedParent: [Int] = []
+
+        /// Sets `assigning` for a record of `node`, element `position` of `parent` (nil: the
+        /// root), whose children took `parentKey`.
+        mutating func assign(
+            _ parentKey: [FieldValue], parent: Int?, position: Int, node: Int, _ preparer: DocumentPreparer
+        ) {
+            let from = parent ?? -1
+            preparer.assign(
+                parentKey, position: position, node: node, to: &assigning[node],
+                sameParent: assignedParent[node] == from)
+            assignedParent[node] = from
+        }
 
         /// The key the children of element `parent` (nil: the root) took, nil when none could be.
         func key(of parent: Int?) -> [FieldValue]? {
@@ -43,6 +57,7 @@ final class DocumentStreamer: DocumentStream {
         self.preparer = preparer
         self.chunks = chunks
         document.assigning = preparer.inputs.map { _ in [] }
+        document.assignedParent = preparer.inputs.map { _ in -2 }
     }
 
     func begin(_ root: SourceRecord) {
@@ -52,6 +67,7 @@ final class DocumentStreamer: DocumentStream {
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
+            for node in document.assignedParent.indices { document.assignedParent[node] = -2 }
         }
     }
 
@@ -66,7 +82,7 @@ final class DocumentStreamer: DocumentStream {
                 document.setKey(nil, of: slot)
                 return
             }
-            preparer.assign(parentKey, position: position, node: node, to: &document.assigning[node])
+            document.assign(parentKey, parent: parent, position: position, node: node, preparer)
             document.setKey(preparer.keyFields(of: fields, node: node, assigning: document.assigning[node]), of: slot)
         }
     }
@@ -80,7 +96,7 @@ final class DocumentStreamer: DocumentStream {
             document.next[node] += 1
             var outcome: RecordPreparer.Outcome?
             if let parentKey = document.key(of: parent) {
-                preparer.assign(parentKey, position: position, node: node, to: &document.assigning[node])
+                document.assign(parentKey, parent: parent, position: position, node: node, preparer)
                 // Its fields are kept only to check the key its children took.
                 outcome = preparer.preparer(of: node).outcome(
                     of: record, ordinal: ordinal, assigning: document.assigning[node],
