@@ -181,8 +181,22 @@ final class DocumentPreparer {
         private init() {}
 
         /// A document whose root is `root`, its records packed from `packedFrom` bytes, and
-        /// their text released as `textRelease` says.
-        init(root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept) {
+        /// their text released as `textRelease` says; with room for `expected` records per
+        /// node (the last document's `recordCounts`, say: a guess, not a limit).
+        init(
+            root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept,
+            expected: [Int] = []
+        ) {
+            if !expected.isEmpty {
+                records = expected.map { count in
+                    var records: [PreparedRecord] = []
+                    records.reserveCapacity(count)
+                    return records
+                }
+                let total = expected.reduce(1, +)
+                origins.reserveCapacity(total)
+                places.reserveCapacity(total)
+            }
             text = root.raw
             packs = root.raw.count >= packedFrom
             switch textRelease {
@@ -253,6 +267,9 @@ final class DocumentPreparer {
             records[node].append(consume record)
             return Int32(records[node].count - 1)
         }
+
+        /// The prepared records of each node so far.
+        var recordCounts: [Int] { records.map(\.count) }
 
         /// Whether every record was prepared: none is rejected.
         var allPrepared: Bool { unprepared.isEmpty && !places.contains(-1) }

@@ -25,6 +25,8 @@ final class DocumentStreamer: DocumentStream {
         /// element whose key they hold (-1: the root; -2: none of this document's).
         var assigning: [[(index: Int, field: FieldValue)]] = []
         var assignedParent: [Int] = []
+        /// Per node, the records the last document prepared: room made for as many in the next.
+        var lastCounts: [Int] = []
 
         /// Sets `assigning` for a record of `node`, element `position` of `parent` (nil: the
         /// root), whose children took `parentKey`.
@@ -63,7 +65,8 @@ final class DocumentStreamer: DocumentStream {
     func begin(_ root: SourceRecord) {
         let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textRelease = preparer.textRelease
         modify { document in
-            document.prepared = .init(root: root, packedFrom: packedFrom, textRelease: textRelease)
+            document.prepared = .init(
+                root: root, packedFrom: packedFrom, textRelease: textRelease, expected: document.lastCounts)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
@@ -122,6 +125,7 @@ final class DocumentStreamer: DocumentStream {
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
             document.prepared.setRoot(outcome)
+            document.lastCounts = document.prepared.recordCounts
             // Taken, not copied: a large document's bookkeeping is not held while its records
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()
