@@ -98,7 +98,12 @@ package struct VersionRules: Sendable {
     /// identical: unchanged; different: replace at the stored version + 1 — so a store may apply
     /// it as one conditional statement instead of reading the item first.
     package func isBlindUpsert(_ incoming: [Value]) -> Bool {
-        mode != .insert && (versions == .ignore || incoming[entity.versionIndex].isNull)
+        isBlindUpsert(version: incoming[entity.versionIndex])
+    }
+
+    /// `isBlindUpsert` of a record whose version attribute holds `version`.
+    package func isBlindUpsert(version: Value) -> Bool {
+        mode != .insert && (versions == .ignore || version.isNull)
     }
 
     private func resolveConflict(_ incoming: [Value], stored: [Value]?, _ message: String) -> Decision {

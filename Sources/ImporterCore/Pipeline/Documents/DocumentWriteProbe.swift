@@ -57,8 +57,14 @@ struct DocumentWriteProbe {
         let rules = rules[part], entity = entities[part]
         // Without `mode: insert`, records can be rejected only where versions are checked.
         guard rules.mode == .insert || rules.versions != .ignore else { return [] }
-        let records = documents.parts[part].records
-        let positions = documents.positions(of: slice, in: part).filter { !rules.isBlindUpsert(records[$0].values) }
+        let records = documents.parts[part].records, versionIndex = entity.versionIndex
+        // Each record's version read in place: a copy of the record would retain its values
+        // and its text, which the threads before this one wrote last.
+        let positions = records.withUnsafeBufferPointer { records in
+            documents.positions(of: slice, in: part).filter {
+                !rules.isBlindUpsert(version: records[$0].value(at: versionIndex))
+            }
+        }
         guard !positions.isEmpty else { return [] }
         let stored: [[Value]?]
         do { stored = try fetch(positions.map { entity.key(of: records[$0].values) }, entity) } catch { return [] }
