@@ -123,8 +123,8 @@ final class KeyStage {
             action: missing.reference.policy, line: missing.line, key: missing.key, missing.message)
     }
 
-    /// Records the keys of a document that passed the checks (`check(…document:)`, which found
-    /// them new), and counts its missing references.
+    /// Keeps the keys of a document that passed the checks (`check(…document:)`, which found
+    /// them new) in the ledger, and counts its missing references.
     func accept(_ document: DocumentKeys) throws {
         if document.inLedger {
             ledger.commitPending()
@@ -236,8 +236,8 @@ final class KeyStage {
             var missing: [(reference: Reference, key: Value)] = []
             // a null reference is not missing
             for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
-                // A document's own keys first: a child's parent is mostly in its document, and
-                // the document's table is small where the run's ledger is not.
+                // A document's keys noted apart first (one too large for the ledger's memory):
+                // a child's parent is mostly in its document.
                 if let document, !document.inLedger, document.contains(fingerprint) { continue }
                 if try ledger.contains(fingerprint: fingerprint) { continue }
                 let key = record.key(at: reference.attributeIndices)
