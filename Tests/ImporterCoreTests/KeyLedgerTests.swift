@@ -32,8 +32,8 @@ final class KeyLedgerTests: XCTestCase {
     }
 
     /// A document's keys, recorded pending, are found by the checks that follow them (a
-    /// duplicate within the document, too); taken back, they leave the ledger as it was, even
-    /// where they took slots that keys recorded after them probed past.
+    /// duplicate within the document, too); taken back, they leave the ledger as it was, where
+    /// they extended a run of slots that committed keys began.
     func testKeysTakenBackLeaveTheLedgerAsItWas() throws {
         // A small table (32 slots): keys recorded pending land in runs of slots that
         // committed keys began, and extend them.

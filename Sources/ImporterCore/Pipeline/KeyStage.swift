@@ -143,10 +143,9 @@ final class KeyStage {
         document.inLedger = try ledger.beginPending(count: count)
     }
 
-    /// Forgets the keys of a rejected document, leaving none in the ledger.
+    /// Takes the keys of a rejected document back out of the ledger (`begin` forgets the rest).
     func discard(_ document: DocumentKeys) {
         if document.inLedger { ledger.rollBackPending() }
-        document.removeAll()
     }
 
     /// A to-one reference of an input's entity: the attribute holding the key, the parent, and

@@ -51,9 +51,9 @@ package final class FingerprintTable {
         return index
     }
 
-    /// Empties the slot `insert` returned. Exact only for the entries inserted last, removed
-    /// in the reverse order of their inserts: the table is then as it was before them (an
-    /// entry inserted later could have probed past the slot, and would no longer be found).
+    /// Empties the slot `insert` returned. Exact only when every entry inserted after it is
+    /// removed too: the table is then as it was before them (an entry left that probed past
+    /// the slot would no longer be found).
     package func remove(at slot: Int) {
         slots[slot] = Entry(fingerprint: 0, value: 0)
         count -= 1

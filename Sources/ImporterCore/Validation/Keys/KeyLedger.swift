@@ -46,14 +46,14 @@ package final class KeyLedger {
     package func record(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
         // Not `found`: it only holds what the others hold, and new keys are the common case.
         if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
-        recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
+        recent.insert(fingerprint, value: Self.packed(location))
         if recent.count >= memoryLimit { try spill() }
         return nil
     }
 
     /// Records a key that `firstOccurrence(fingerprint:)` found new, without looking for it again.
     package func recordNew(fingerprint: UInt64, at location: RecordLocation) throws {
-        recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line))
+        recent.insert(fingerprint, value: Self.packed(location))
         if recent.count >= memoryLimit { try spill() }
     }
 
@@ -71,7 +71,7 @@ package final class KeyLedger {
     /// `record(fingerprint:at:)`, until `commitPending` keeps it or `rollBackPending` takes it back.
     package func recordPending(fingerprint: UInt64, at location: RecordLocation) throws -> RecordLocation? {
         if let packed = try recent.value(of: fingerprint) ?? spilled?.find(fingerprint) { return Self.location(packed) }
-        pending.append(recent.insert(fingerprint, value: UInt64(location.inputIndex) << 40 | UInt64(location.line)))
+        pending.append(recent.insert(fingerprint, value: Self.packed(location)))
         return nil
     }
 
@@ -80,10 +80,10 @@ package final class KeyLedger {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Takes back the keys recorded pending: the ledger is as it was before them.
+    /// Takes back the keys recorded pending: the ledger is as it was before them (none was
+    /// recorded after them, so no key is left that probed past their slots).
     package func rollBackPending() {
-        // Last first: each slot is then emptied as its insert found it (`FingerprintTable.remove`).
-        for slot in pending.reversed() { recent.remove(at: slot) }
+        for slot in pending { recent.remove(at: slot) }
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -109,6 +109,11 @@ package final class KeyLedger {
         }
         found.insert(fingerprint, value: packed)
         return true
+    }
+
+    /// A location as `recent` holds it.
+    private static func packed(_ location: RecordLocation) -> UInt64 {
+        UInt64(location.inputIndex) << 40 | UInt64(location.line)
     }
 
     private static func location(_ packed: UInt64) -> RecordLocation {
