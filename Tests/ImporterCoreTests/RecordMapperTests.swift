@@ -51,6 +51,26 @@ final class RecordMapperTests: XCTestCase {
         XCTAssertEqual(fields, [.null, .text("2024-01-01"), .null, .null])
     }
 
+    /// An object read through paths that no attribute takes whole is dropped by the mapper, so
+    /// a document's reader is told to drop it, at every node of its shape.
+    func testObjectsReadOnlyThroughPathsAreDroppedForTheReader() {
+        var map = MapConfig()
+        map.fields = ["comment": "note.text", "checkinTime": "id.at", "version": "revision"]
+        XCTAssertEqual(RecordMapper.pathRootsDropped(by: map, on: entity), ["note"])
+        map.rename = ["note": "comment"]
+        XCTAssertEqual(RecordMapper.pathRootsDropped(by: map, on: entity), [])
+
+        var source = SourceConfig(entity: "Checkin", pattern: "c.ndjson", paths: ["c.ndjson"], format: nil)
+        source.map.fields = ["comment": "note.text"]
+        var child = ChildSource(path: ["visits"], entity: "Checkin")
+        child.map.fields = ["comment": "place.name", "checkinTime": "comment.at"]
+        source.children = [child]
+        let dropping = DocumentInput.droppingPathRoots(of: source, entities: [entity, entity])
+        XCTAssertEqual(dropping.map.drop, ["note"])
+        XCTAssertEqual(dropping.children[0].map.drop, ["place"])
+        XCTAssertEqual(DocumentShape(dropping).nodes.map(\.droppedRoots), [["note"], ["place"]])
+    }
+
     func testUnknownFieldsAreRejectedUnlessIgnored() throws {
         let strict = try RecordMapper(entity: entity, map: MapConfig(), file: "p.yaml")
         guard case .failure(let rejection) = strict.map(record([("id", .text("a")), ("mood", .text("happy"))])) else {

@@ -147,6 +147,37 @@ final class DocumentScannerTests: XCTestCase {
         check([#"{"deep":\#(deeper)}"#], scanned: false)
     }
 
+    func testObjectsTheMapDropsAreReadOnlyThroughTheirPaths() throws {
+        var source = SourceConfig(entity: "Town", pattern: "t.ndjson", paths: ["t.ndjson"], format: nil)
+        source.map.fields = ["latitude": "geo.lat", "longitude": "geo.lon", "code": "info.code"]
+        source.map.drop = ["geo", "info", "name"]
+        // `info` is also read whole by a template: it stays a field.
+        source.map.compute = ["label": try FieldTemplate(parsing: "{info}")]
+        let shape = DocumentShape(source)
+        XCTAssertEqual(shape.nodes[0].droppedRoots, ["geo"])
+        check(
+            [
+                #"{"name":"a","geo":{"lat":48.85,"lon":2.35},"info":{"code":"N"}}"#,
+                #"{"name":"b","geo":{"lon":2.35,"alt":{"m":[1,"Ørsně"]}}}"#,
+                #"{"name":"c","geo":null}"#, #"{"name":"d","geo":"north"}"#,
+                #"{"geo":{"$oid":"65f1a2b3c4d5e6f708192a01"}}"#, #"{"geo":{}}"#,
+            ], shape: shape)
+        var scanner = DocumentScanner(shape: shape)
+        let text = #"{"name":"a","geo":{"lat":48.85,"lon":2.35},"info":{"code":"N"}}"#
+        let document = try XCTUnwrap(
+            scanner.document(SourceRecord(line: 1, byteOffset: 0, raw: Array(text.utf8)[...], names: [], values: [])))
+        XCTAssertEqual(document.root.names, ["name", "info", "geo.lat", "geo.lon", "info.code"])
+        XCTAssertEqual(
+            document.root.values,
+            [.text("a"), .composite(#"{"code":"N"}"#), .number("48.85"), .number("2.35"), .text("N")])
+        // Its text is still checked: a byte that is not UTF-8 in it sends the document to the
+        // tree path, which rejects it.
+        var invalid = Array(#"{"geo":{"lat":1,"note":"x"}}"#.utf8)
+        invalid[invalid.count - 4] = 0xFF
+        XCTAssertNil(
+            scanner.document(SourceRecord(line: 1, byteOffset: 0, raw: invalid[...], names: [], values: [])))
+    }
+
     func testShapesTheScannerLeavesToTheTreePath() {
         var source = SourceConfig(entity: "Order", pattern: "o.ndjson", paths: ["o.ndjson"], format: nil)
         source.children = [ChildSource(path: ["shipment", "parcels"], entity: "Parcel")]

@@ -174,6 +174,14 @@ package final class RecordMapper {
         return places
     }
 
+    /// The objects `map` reads through paths that no attribute of `entity` takes whole (`geo` of
+    /// `geo.lat`, when the entity has no `geo`): the mapper drops them, so a reader need not
+    /// make their values.
+    package static func pathRootsDropped(by map: MapConfig, on entity: Entity) -> Set<String> {
+        Set(map.paths.compactMap { path in path.firstIndex(of: ".").map { String(path[..<$0]) } })
+            .filter { entity.attributeIndex[map.rename[$0] ?? $0] == nil }
+    }
+
     private func target(_ name: String) -> Target {
         if let index = pathTargets[name] { return .attribute(index) }
         if map.drop.contains(name) { return .dropped }

@@ -89,6 +89,10 @@ struct RunInput: Sendable {
             for (index, source) in config.sources.enumerated() where source.entity == entityName {
                 let (sourceEntity, migration) = sourceEntities[index]
                 let children = try DocumentInput.children(of: source, entity: entity, config: config, model: model)
+                let source =
+                    source.readsDocuments
+                    ? DocumentInput.droppingPathRoots(of: source, entities: [sourceEntity] + children.map(\.entity))
+                    : source
                 for path in source.paths {
                     var input = RunInput(
                         source: source, path: path, entity: entity, sourceEntity: sourceEntity, migration: migration,

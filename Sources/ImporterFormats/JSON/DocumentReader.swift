@@ -154,7 +154,9 @@ struct DocumentExpander {
             }
             for member in tree.children(of: index) {
                 let key = tree.nodes[member].key!
-                if expander.arrayRoots[node].contains(key) { continue }
+                if expander.arrayRoots[node].contains(key) || expander.shape.nodes[node].droppedRoots.contains(key) {
+                    continue
+                }
                 add(key, value(of: member))
             }
             for path in expander.valuePaths[node] {

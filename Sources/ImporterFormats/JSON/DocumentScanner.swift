@@ -20,22 +20,53 @@ struct DocumentScanner {
         let childPointers: [[UInt8]]
         /// The node's dotted paths (sorted, as the shape has them), split into keys.
         let paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+        /// The paths' first keys, each once.
+        let roots: [Root]
         /// The lengths of the children's array keys, of the paths' first keys and of the paths'
         /// whole names: most keys are told apart from them by their length alone.
         let childLengths: ByteLengths
         let rootLengths: ByteLengths
         let nameLengths: ByteLengths
 
+        /// A first key of the node's paths (`geo` of `geo.lat` and `geo.lon`).
+        struct Root {
+            let key: [UInt8]
+            /// The paths under it, by index.
+            let paths: [Int]
+            /// Whether one of them is two keys long: a plain object there has its members read
+            /// once, not once for the object and again for each path.
+            let readsMembers: Bool
+            /// Whether the object is not a field (`DocumentShape.Node.droppedRoots`): its text
+            /// is never made.
+            let dropped: Bool
+        }
+
         init(
             childKeys: [[UInt8]], childNodes: [Int], childPointers: [[UInt8]],
-            paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])]
+            paths: [(name: String, nameBytes: [UInt8], keys: [[UInt8]])], droppedRoots: Set<String>
         ) {
             (self.childKeys, self.childNodes, self.childPointers, self.paths) = (
                 childKeys, childNodes, childPointers, paths
             )
+            var roots: [Root] = []
+            for key in paths.map({ $0.keys[0] }) where !roots.contains(where: { $0.key == key }) {
+                let under = paths.indices.filter { paths[$0].keys[0] == key }
+                roots.append(
+                    Root(
+                        key: key, paths: under, readsMembers: under.contains { paths[$0].keys.count == 2 },
+                        dropped: droppedRoots.contains(String(decoding: key, as: UTF8.self))))
+            }
+            self.roots = roots
             childLengths = ByteLengths(childKeys.map(\.count))
             rootLengths = ByteLengths(paths.map { $0.keys[0].count })
             nameLengths = ByteLengths(paths.map(\.nameBytes.count))
+        }
+
+        /// The index in `roots` of the one `key` (in the text `cursor` reads) is, if any.
+        @inline(__always)
+        func root(of key: Range<Int>, _ cursor: JSONCursor) -> Int? {
+            for index in roots.indices where DocumentScanner.equal(key, roots[index].key, cursor) { return index }
+            return nil
         }
     }
 
@@ -83,7 +114,9 @@ struct DocumentScanner {
                 paths.append((name, Array(name.utf8), keys))
             }
             plans?.append(
-                Plan(childKeys: childKeys, childNodes: node.children, childPointers: childPointers, paths: paths))
+                Plan(
+                    childKeys: childKeys, childNodes: node.children, childPointers: childPointers, paths: paths,
+                    droppedRoots: node.droppedRoots))
         }
         if shape.nodes.count > 64 { plans = nil }
         self.plans = plans
@@ -196,7 +229,8 @@ struct DocumentScanner {
         for _ in 0..<plan.paths.count { pathValues.append(nil) }
         var values: [FieldValue] = []
         values.reserveCapacity(lastNames[node].count)
-        var childMask: UInt64 = 0
+        // The keys that are not fields: children's arrays, and dropped roots, by place.
+        var leftOut: UInt64 = 0
         var nextChild = 0
         // Whether the stream was told that this object's children follow.
         var announced = false
@@ -214,11 +248,11 @@ struct DocumentScanner {
                     // Children in the pipeline's order keep the tree path's order of elements.
                     guard child >= nextChild else { return nil }
                     nextChild = child + 1
-                    childMask |= 1 << UInt64(keys.count - 1 - keyBase)
+                    leftOut |= 1 << UInt64(keys.count - 1 - keyBase)
                     if !cursor.take("null") {
                         if let stream = walk.stream, !announced {
                             announced = true
-                            guard let fields = fieldsSoFar(keyBase: keyBase, childMask: childMask, values, cursor)
+                            guard let fields = fieldsSoFar(keyBase: keyBase, leftOut: leftOut, values, cursor)
                             else { return nil }
                             stream.childrenFollow(slot, node: node, parent: parent, position: position, fields: fields)
                         }
@@ -231,24 +265,29 @@ struct DocumentScanner {
                 } else {
                     let start = cursor.i
                     if plan.nameLengths.contains(key.count) { mayBeSpelled = true }
-                    let isRoot = plan.rootLengths.contains(key.count)
-                    // A plain object under paths two keys long (`geo` of `geo.lat`): its members
-                    // are read once, not once for the object and again for each path.
+                    let root = plan.rootLengths.contains(key.count) ? plan.root(of: key, cursor) : nil
                     let membersRead =
-                        isRoot && cursor.peek == 123 && !Self.mayBeWrapper(cursor, at: start)
-                        && plan.paths.contains { $0.keys.count == 2 && Self.equal(key, $0.keys[0], cursor) }
+                        root.map { plan.roots[$0].readsMembers } == true && cursor.peek == 123
+                        && !Self.mayBeWrapper(cursor, at: start)
+                    let dropped = root.map { plan.roots[$0].dropped } == true
                     let value: FieldValue
                     if membersRead {
-                        guard readMembers(&cursor, of: key, plan: plan, pathBase: pathBase),
-                            let text = Self.text(cursor, from: start, to: cursor.i)
-                        else { return nil }
-                        value = .composite(text)
+                        guard readMembers(&cursor, of: root!, plan: plan, pathBase: pathBase) else { return nil }
+                        if dropped {
+                            // Its text is checked as making it would, and not made.
+                            guard Self.isText(cursor, from: start, to: cursor.i) else { return nil }
+                            value = .null
+                        } else {
+                            guard let text = Self.text(cursor, from: start, to: cursor.i) else { return nil }
+                            value = .composite(text)
+                        }
                     } else {
                         guard let read = self.value(&cursor) else { return nil }
                         value = read
                     }
-                    if isRoot {
-                        for (index, path) in plan.paths.enumerated() where Self.equal(key, path.keys[0], cursor) {
+                    if let root {
+                        for index in plan.roots[root].paths {
+                            let path = plan.paths[index]
                             if path.keys.count == 1 {
                                 pathValues[pathBase + index] = value
                                 continue
@@ -263,8 +302,12 @@ struct DocumentScanner {
                             }
                         }
                     }
-                    // Last: the value is moved in, not copied.
-                    values.append(value)
+                    if dropped {
+                        leftOut |= 1 << UInt64(keys.count - 1 - keyBase)
+                    } else {
+                        // Last: the value is moved in, not copied.
+                        values.append(value)
+                    }
                 }
                 cursor.skipSpace()
                 if cursor.take(44) {  // ,
@@ -282,25 +325,23 @@ struct DocumentScanner {
             let spelled =
                 mayBeSpelled
                 && (keyBase..<keys.count).contains { position in
-                    childMask & (1 << UInt64(position - keyBase)) == 0
+                    leftOut & (1 << UInt64(position - keyBase)) == 0
                         && Self.equal(keys[position], path.nameBytes, cursor)
                 }
             guard !spelled else { continue }
             pathMask |= 1 << UInt64(index)
             values.append(found)
         }
-        guard let names = names(node: node, keyBase: keyBase, childMask: childMask, pathMask: pathMask, cursor) else {
+        guard let names = names(node: node, keyBase: keyBase, leftOut: leftOut, pathMask: pathMask, cursor) else {
             return nil
         }
         return (names, values)
     }
 
-    /// Moves past the plain object at the cursor, held by key `root`, checked as `skip` checks
-    /// it, and puts the value of each of `plan`'s paths two keys long under it in `pathValues`
-    /// (from `pathBase`); false to decline.
-    private mutating func readMembers(_ cursor: inout JSONCursor, of root: Range<Int>, plan: Plan, pathBase: Int)
-        -> Bool
-    {
+    /// Moves past the plain object at the cursor, held by `plan`'s root `root`, checked as
+    /// `skip` checks it, and puts the value of each of the root's paths two keys long in
+    /// `pathValues` (from `pathBase`); false to decline.
+    private mutating func readMembers(_ cursor: inout JSONCursor, of root: Int, plan: Plan, pathBase: Int) -> Bool {
         let keyBase = keys.count
         defer { keys.removeSubrange(keyBase...) }
         cursor.i += 1
@@ -310,8 +351,8 @@ struct DocumentScanner {
             guard keys.count - keyBase < 64, let member = cursor.plainKey() else { return false }
             for earlier in keys[keyBase...] where Self.equal(earlier, member, cursor) { return false }
             keys.append(member)
-            let path = plan.paths.firstIndex {
-                $0.keys.count == 2 && Self.equal(root, $0.keys[0], cursor) && Self.equal(member, $0.keys[1], cursor)
+            let path = plan.roots[root].paths.first {
+                plan.paths[$0].keys.count == 2 && Self.equal(member, plan.paths[$0].keys[1], cursor)
             }
             if let path {
                 guard let value = value(&cursor) else { return false }
@@ -373,14 +414,14 @@ struct DocumentScanner {
         }
     }
 
-    /// The fields of the object being scanned read so far (its keys from `keyBase` on, but its
-    /// children's arrays), for a stream; nil for a key that is not UTF-8.
-    private func fieldsSoFar(keyBase: Int, childMask: UInt64, _ values: [FieldValue], _ cursor: JSONCursor)
+    /// The fields of the object being scanned read so far (its keys from `keyBase` on, but those
+    /// `leftOut` marks), for a stream; nil for a key that is not UTF-8.
+    private func fieldsSoFar(keyBase: Int, leftOut: UInt64, _ values: [FieldValue], _ cursor: JSONCursor)
         -> SourceRecord?
     {
         var names: [String] = []
         names.reserveCapacity(values.count)
-        for index in 0..<(keys.count - keyBase) where childMask & (1 << UInt64(index)) == 0 {
+        for index in 0..<(keys.count - keyBase) where leftOut & (1 << UInt64(index)) == 0 {
             let key = keys[keyBase + index]
             guard let name = UTF8Text.string(UnsafeBufferPointer(start: cursor.base + key.lowerBound, count: key.count))
             else { return nil }
@@ -391,7 +432,7 @@ struct DocumentScanner {
 
     /// The record's names: the last record's when its keys and paths are the same; else new
     /// ones, checked (nil for a repeated or invalid key).
-    private mutating func names(node: Int, keyBase: Int, childMask: UInt64, pathMask: UInt64, _ cursor: JSONCursor)
+    private mutating func names(node: Int, keyBase: Int, leftOut: UInt64, pathMask: UInt64, _ cursor: JSONCursor)
         -> [String]?
     {
         let count = keys.count - keyBase
@@ -421,7 +462,7 @@ struct DocumentScanner {
             for earlier in keys[keyBase..<keyBase + index] where Self.equal(earlier, key, cursor) { return nil }
             let slice = UnsafeBufferPointer(start: cursor.base + key.lowerBound, count: key.count)
             guard let name = UTF8Text.string(slice) else { return nil }
-            if childMask & (1 << UInt64(index)) == 0 { names.append(name) }
+            if leftOut & (1 << UInt64(index)) == 0 { names.append(name) }
             bytes.append(contentsOf: slice)
             lengths.append(key.count)
         }

@@ -19,6 +19,27 @@ package struct DocumentInput: Sendable {
     /// A child: whether re-loading a document deletes its parent's children it no longer holds.
     package var replace = true
 
+    /// `source` with each node's map dropping the objects it reads only through paths and its
+    /// entity does not take whole (`entities`, the shape's, root first): the reader then never
+    /// makes their text (docs/documents.md#paths-and-values).
+    package static func droppingPathRoots(of source: SourceConfig, entities: [Entity]) -> SourceConfig {
+        var source = source
+        var node = 0
+        func drop(_ map: inout MapConfig) {
+            map.drop.formUnion(RecordMapper.pathRootsDropped(by: map, on: entities[node]))
+            node += 1
+        }
+        func drop(_ children: inout [ChildSource]) {
+            for index in children.indices {
+                drop(&children[index].map)
+                drop(&children[index].children)
+            }
+        }
+        drop(&source.map)
+        drop(&source.children)
+        return source
+    }
+
     /// The child inputs of `source` (loading `entity`), depth first, each with the source
     /// settings its records are prepared with. Throws `ConfigurationError` for a child that
     /// does not fit the model or the destination.

@@ -9,20 +9,33 @@ package struct DocumentShape: Sendable {
         package let arrayPath: [String]
         /// The dotted paths (`currency.code`) whose values become fields of the node's records.
         package let valuePaths: [String]
+        /// The objects read only through paths whose own value the map drops (`geo` of
+        /// `geo.lat`, in `map.drop`): not fields of the node's records, so their text is never made.
+        package let droppedRoots: Set<String>
         /// The child nodes, in the pipeline's order.
         package var children: [Int] = []
+
+        init(parent: Int?, arrayPath: [String], map: MapConfig) {
+            (self.parent, self.arrayPath) = (parent, arrayPath)
+            let paths = map.paths
+            valuePaths = paths.sorted()
+            // A root that is a path of its own, or that a template reads whole, is a field.
+            let roots = paths.compactMap { path in path.firstIndex(of: ".").map { String(path[..<$0]) } }
+            droppedRoots = Set(roots).intersection(map.drop).subtracting(paths)
+                .subtracting(map.compute.values.flatMap(\.fields))
+        }
     }
 
     package private(set) var nodes: [Node]
 
     package init(_ source: SourceConfig) {
-        nodes = [Node(parent: nil, arrayPath: [], valuePaths: source.map.paths.sorted())]
+        nodes = [Node(parent: nil, arrayPath: [], map: source.map)]
         add(source.children, under: 0)
     }
 
     private mutating func add(_ children: [ChildSource], under parent: Int) {
         for child in children {
-            nodes.append(Node(parent: parent, arrayPath: child.path, valuePaths: child.map.paths.sorted()))
+            nodes.append(Node(parent: parent, arrayPath: child.path, map: child.map))
             let index = nodes.count - 1
             nodes[parent].children.append(index)
             add(child.children, under: index)
