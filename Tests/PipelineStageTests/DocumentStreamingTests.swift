@@ -180,7 +180,7 @@ final class DocumentStreamingTests: XCTestCase {
             while let read = try reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
                 switch read {
                 case .streamed: count += 1
-                case .whole(let document): preparer.prepare(document, into: &streamer.chunks)
+                case .whole(let document): streamer.prepareWhole(document)
                 }
             }
             return (streamer.chunks, count)

@@ -101,7 +101,7 @@ private struct PartParser {
                 preparer: preparer, chunks: preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) })
             defer { chunks = streamer.chunks }
             while let read = try part.reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
-                if case .whole(let document) = read { preparer.prepare(document, into: &streamer.chunks) }
+                if case .whole(let document) = read { streamer.prepareWhole(document) }
             }
         } catch {
             recorder.abort(AbortReason(.input, "reading \(paths[root]) failed: \(error)"))

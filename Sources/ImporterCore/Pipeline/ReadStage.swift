@@ -145,7 +145,7 @@ final class ReadStage {
                     chunkBytes += bytes
                 case .whole(let document) where takes:
                     chunkBytes += document.root.raw.count
-                    preparer.prepare(document, into: &streamer.chunks)
+                    streamer.prepareWhole(document)
                 case .whole:
                     break
                 }

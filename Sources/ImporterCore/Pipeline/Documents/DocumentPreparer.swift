@@ -161,12 +161,15 @@ final class DocumentPreparer {
         /// one again costs time.
         static let packedFrom = 8 << 20
         var origins: [Origin] = []
-        /// The prepared records by node, each node's in the order of its elements (they end in
-        /// the order they begin): as their chunks take them, without a copy.
-        private var records: [[PreparedRecord]] = []
-        /// Per record: its place in its node's `records`; -1 for one not prepared, whose outcome
-        /// is in `unprepared` (none: under a rejected element).
+        /// Per node, the number of records its chunk held before this document's. Its prepared
+        /// records go straight to their chunks, each node's in the order of its elements (they
+        /// end in the order they begin), and are taken out again if it is rejected.
+        private var recordBases: [Int] = []
+        /// Per record: its place among its node's records of this document; -1 for one not
+        /// prepared, whose outcome is in `unprepared` (none: under a rejected element).
         private var places: [Int32] = []
+        /// Per node, its records so far.
+        private var recordCounts: [Int32] = []
         /// The outcomes of the records that were not prepared, by index.
         private var unprepared: [Int: RecordPreparer.Outcome] = [:]
 
@@ -181,22 +184,17 @@ final class DocumentPreparer {
         private init() {}
 
         /// A document whose root is `root`, its records packed from `packedFrom` bytes, and
-        /// their text released as `textRelease` says; with room for `expected` records per
-        /// node (the last document's `recordCounts`, say: a guess, not a limit).
+        /// their text released as `textRelease` says, going to chunks that hold `recordBases`
+        /// records; with room for `expected` records (the last document's count, say: a guess,
+        /// not a limit).
         init(
             root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept,
-            expected: [Int] = []
+            recordBases: [Int] = [], expected: Int = 0
         ) {
-            if !expected.isEmpty {
-                records = expected.map { count in
-                    var records: [PreparedRecord] = []
-                    records.reserveCapacity(count)
-                    return records
-                }
-                let total = expected.reduce(1, +)
-                origins.reserveCapacity(total)
-                places.reserveCapacity(total)
-            }
+            self.recordBases = recordBases
+            recordCounts = recordBases.map { _ in 0 }
+            origins.reserveCapacity(expected)
+            places.reserveCapacity(expected)
             text = root.raw
             packs = root.raw.count >= packedFrom
             switch textRelease {
@@ -223,7 +221,10 @@ final class DocumentPreparer {
         /// Sets the record at `index`, which may come before those above it: an element ends
         /// after its children. Both are moved in, not copied (a copy retains each of their
         /// buffers once more).
-        mutating func set(_ origin: consuming Origin, _ outcome: consuming RecordPreparer.Outcome?, at index: Int) {
+        mutating func set(
+            _ origin: consuming Origin, _ outcome: consuming RecordPreparer.Outcome?, at index: Int,
+            into chunks: inout [ParsedChunk]
+        ) {
             if origins.count < index {
                 let missing = index - origins.count
                 origins.append(
@@ -231,7 +232,7 @@ final class DocumentPreparer {
                         Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: 0..<0), count: missing))
                 places.append(contentsOf: repeatElement(-1, count: missing))
             }
-            let place = keep(outcome, node: origin.node, at: index)
+            let place = keep(outcome, node: origin.node, at: index, into: &chunks)
             if origins.count == index {
                 origins.append(origin)
                 places.append(place)
@@ -242,15 +243,17 @@ final class DocumentPreparer {
         }
 
         /// Sets the root's outcome, once its object has ended.
-        mutating func setRoot(_ outcome: consuming RecordPreparer.Outcome?) {
-            places[0] = keep(outcome, node: 0, at: 0)
+        mutating func setRoot(_ outcome: consuming RecordPreparer.Outcome?, into chunks: inout [ParsedChunk]) {
+            places[0] = keep(outcome, node: 0, at: 0, into: &chunks)
         }
 
         /// Keeps the outcome of record `index` as the document holds it to its end, and returns
-        /// its place in `records`: a prepared record without the mapped fields, which no one
-        /// reads once its children have their parent's key, and with its values packed when the
-        /// document `packs`.
-        private mutating func keep(_ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int) -> Int32 {
+        /// its place among its node's records: a prepared record goes to its chunk, without the
+        /// mapped fields, which no one reads once its children have their parent's key, and
+        /// with its values packed when the document `packs`.
+        private mutating func keep(
+            _ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int, into chunks: inout [ParsedChunk]
+        ) -> Int32 {
             guard case .prepared? = outcome else {
                 if let other = outcome { unprepared[index] = other }
                 return -1
@@ -263,32 +266,30 @@ final class DocumentPreparer {
             } else if packs {
                 record.pack()
             }
-            while records.count <= node { records.append([]) }
-            records[node].append(consume record)
-            return Int32(records[node].count - 1)
+            chunks[node].records.append(consume record)
+            recordCounts[node] += 1
+            return recordCounts[node] - 1
         }
-
-        /// The prepared records of each node so far.
-        var recordCounts: [Int] { records.map(\.count) }
 
         /// Whether every record was prepared: none is rejected.
         var allPrepared: Bool { unprepared.isEmpty && !places.contains(-1) }
 
-        /// The prepared records by node, in their elements' order, taken out of the document.
-        mutating func takeRecords() -> [[PreparedRecord]] {
-            var taken: [[PreparedRecord]] = []
-            swap(&taken, &records)
-            return taken
-        }
-
         /// Each record's outcome by index, without its mapped fields (nil for one not prepared,
-        /// under a rejected element), taken out of the document.
-        mutating func takeOutcomes() -> [RecordPreparer.Outcome?] {
-            let records = takeRecords()
+        /// under a rejected element), its prepared records taken out of `chunks`.
+        mutating func takeOutcomes(from chunks: inout [ParsedChunk]) -> [RecordPreparer.Outcome?] {
+            let records = recordBases.indices.map { node in
+                defer { chunks[node].records.removeSubrange(recordBases[node]...) }
+                return Array(chunks[node].records[recordBases[node]...])
+            }
             return origins.indices.map { index in
                 let place = Int(places[index])
                 return place >= 0 ? .prepared(records[origins[index].node][place], fields: []) : unprepared[index]
             }
+        }
+
+        /// Takes the records it prepared so far out of `chunks`: a document left unfinished.
+        func discard(from chunks: inout [ParsedChunk]) {
+            for node in recordBases.indices { chunks[node].records.removeSubrange(recordBases[node]...) }
         }
     }
 
@@ -339,11 +340,11 @@ final class DocumentPreparer {
     /// document's end in each chunk.
     func finish(_ prepared: consuming PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
         guard !prepared.allPrepared else {
-            add(prepared.takeRecords(), origins: prepared.origins, pointers: pointers, into: &chunks)
+            add(origins: prepared.origins, pointers: pointers, into: &chunks)
             return
         }
         // Moved out, so that rejecting a record below changes the array in place.
-        var outcomes = prepared.takeOutcomes()
+        var outcomes = prepared.takeOutcomes(from: &chunks)
         let origins = prepared.origins
         func pointer(_ index: Int) -> String { index == 0 ? "" : pointers[index - 1] }
         // Per record: the record whose rejection it shares (itself, or the nearest rejected one
@@ -403,25 +404,13 @@ final class DocumentPreparer {
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
     }
 
-    /// Adds the records of a document none of whose records was rejected: each node's go to its
-    /// chunk at once (taken whole by an empty chunk: a large document's records are not copied),
-    /// and their pointers in the same order. Marks the document's end in each chunk.
-    private func add(
-        _ records: consuming [[PreparedRecord]], origins: [PreparedDocument.Origin], pointers: PointerTable,
-        into chunks: inout [ParsedChunk]
-    ) {
+    /// Adds the pointers of a document none of whose records was rejected, in its records' order
+    /// (its records are in the chunks already). Marks the document's end in each chunk.
+    private func add(origins: [PreparedDocument.Origin], pointers: PointerTable, into chunks: inout [ParsedChunk]) {
         reserveRoom(for: origins, pointers: pointers, in: &chunks, records: false)
         chunks[0].pointers.append("")
         for index in origins.indices.dropFirst() {
             chunks[origins[index].node].pointers.append(pointers, at: index - 1)
-        }
-        for node in records.indices where !records[node].isEmpty {
-            if chunks[node].records.isEmpty {
-                swap(&chunks[node].records, &records[node])
-            } else {
-                chunks[node].records.append(contentsOf: records[node])
-                records[node] = []
-            }
         }
         for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
     }

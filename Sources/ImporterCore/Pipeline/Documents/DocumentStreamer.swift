@@ -4,8 +4,8 @@
 /// to the chunks as a document read whole would: the same records, rejections and numbers.
 final class DocumentStreamer: DocumentStream {
     let preparer: DocumentPreparer
-    /// The chunks the documents go to, one per node of the shape.
-    var chunks: [ParsedChunk]
+    /// The chunks the documents go to, one per node of the shape. Unchecked, as `document` is.
+    @exclusivity(unchecked) var chunks: [ParsedChunk]
     /// The document being read (a struct in one property: each call takes one exclusive access
     /// to it, not one per field). Unchecked: only the thread streaming the document touches it,
     /// and no call reenters the streamer.
@@ -25,8 +25,11 @@ final class DocumentStreamer: DocumentStream {
         /// element whose key they hold (-1: the root; -2: none of this document's).
         var assigning: [[(index: Int, field: FieldValue)]] = []
         var assignedParent: [Int] = []
-        /// Per node, the records the last document prepared: room made for as many in the next.
-        var lastCounts: [Int] = []
+        /// The records the last document had: room made for as many in the next.
+        var lastCount = 0
+        /// Whether the document began and did not end: its records in the chunks are not yet
+        /// the chunks' own.
+        var unfinished = false
 
         /// Sets `assigning` for a record of `node`, element `position` of `parent` (nil: the
         /// root), whose children took `parentKey`.
@@ -63,10 +66,14 @@ final class DocumentStreamer: DocumentStream {
     }
 
     func begin(_ root: SourceRecord) {
+        discardUnfinished()
         let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textRelease = preparer.textRelease
+        let recordBases = chunks.map(\.records.count)
         modify { document in
             document.prepared = .init(
-                root: root, packedFrom: packedFrom, textRelease: textRelease, expected: document.lastCounts)
+                root: root, packedFrom: packedFrom, textRelease: textRelease, recordBases: recordBases,
+                expected: document.lastCount)
+            document.unfinished = true
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
@@ -113,7 +120,7 @@ final class DocumentStreamer: DocumentStream {
                 .init(
                     node: node, parent: parent.map { $0 + 1 } ?? 0, line: record.line,
                     byteOffset: record.byteOffset, raw: record.raw.indices),
-                outcome, at: slot + 1)
+                outcome, at: slot + 1, into: &chunks)
             return true
         }
     }
@@ -124,8 +131,9 @@ final class DocumentStreamer: DocumentStream {
             let outcome = preparer.preparer(of: 0).outcome(
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
-            document.prepared.setRoot(outcome)
-            document.lastCounts = document.prepared.recordCounts
+            document.prepared.setRoot(outcome, into: &chunks)
+            document.lastCount = document.prepared.origins.count
+            document.unfinished = false
             // Taken, not copied: a large document's bookkeeping is not held while its records
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()
@@ -135,6 +143,22 @@ final class DocumentStreamer: DocumentStream {
         guard let prepared = consume prepared else { return false }
         preparer.finish(prepared, pointers: pointers, into: &chunks)
         return true
+    }
+
+    /// Prepares `document`, read whole, into the chunks, after taking out the records of one
+    /// left unfinished (its reader gave up streaming it, and read it whole).
+    func prepareWhole(_ document: consuming SourceDocument) {
+        discardUnfinished()
+        preparer.prepare(document, into: &chunks)
+    }
+
+    /// Takes the records of a document that began and did not end out of the chunks.
+    private func discardUnfinished() {
+        modify { document in
+            guard document.unfinished else { return }
+            document.prepared.discard(from: &chunks)
+            document.unfinished = false
+        }
     }
 
     @inline(__always)
