@@ -48,8 +48,9 @@ struct DocumentCheck {
         // for the delete phase, none was written before an interruption.
         let plain = !keepsKeys.contains(true) && !skipBefore.contains { $0 > 0 }
         for node in nodes {
-            for position in chunks[node].records.indices {
-                chunks[node].records[position].ordinal += ordinalBases[node]
+            let base = ordinalBases[node]
+            chunks[node].records.withUnsafeMutableBufferPointer { records in
+                for position in records.indices { records[position].ordinal += base }
             }
         }
         var parts = nodes.map {
@@ -83,7 +84,9 @@ struct DocumentCheck {
             for node in nodes {
                 let end = chunks[node].documentEnds[document] + ordinalBases[node]
                 var record = nextRecord[node], reject = nextReject[node]
-                while record < chunks[node].records.count, chunks[node].records[record].ordinal < end { record += 1 }
+                chunks[node].records.withUnsafeBufferPointer { records in
+                    while record < records.count, records[record].ordinal < end { record += 1 }
+                }
                 while reject < chunks[node].rejects.count,
                     chunks[node].rejects[reject].ordinal + ordinalBases[node] < end
                 {
@@ -107,6 +110,11 @@ struct DocumentCheck {
                 // Bound once per node, not read from the arrays for each record (a copy each).
                 let entity = entities[node], nodeReferences = references[node], nodePrints = fingerprints[node]
                 let input = inputs[node], stride = nodeReferences.count + 1
+                // The node's records held apart while they are checked: each check changes one
+                // in place, and one array is made unique once, not two for every record.
+                var nodeRecords: [PreparedRecord] = []
+                swap(&nodeRecords, &chunks[node].records)
+                defer { swap(&nodeRecords, &chunks[node].records) }
                 for position in records[node] {
                     let ahead = (position + Self.lookahead) * stride
                     if ahead < nodePrints.count { stage.prefetch(nodePrints[ahead..<ahead + stride]) }
@@ -118,9 +126,8 @@ struct DocumentCheck {
                     {
                         verdict = .withHolder(.withHolder(of: problems.last?.rejection, at: pointer))
                     } else if let rejection = stage.check(
-                        &chunks[node].records[position], entity: entity, references: nodeReferences,
-                        fingerprints: prints,
-                        at: RecordLocation(inputIndex: input, line: chunks[node].records[position].line),
+                        &nodeRecords[position], entity: entity, references: nodeReferences,
+                        fingerprints: prints, at: RecordLocation(inputIndex: input, line: nodeRecords[position].line),
                         document: keys)
                     {
                         verdict = .failed(rejection)
