@@ -93,6 +93,8 @@ final class DocumentScannerTests: XCTestCase {
             #"{"id":{"$oid":"65f1a2b3c4d5e6f708192a01"},"at":{"$date":{"$numberLong":"1772442900123"}},"relaxed":{"$date":"2026-03-02T09:15:00Z"},"n":{"$numberLong":"9007199254740993"},"i":{"$numberInt":"-7"},"d":{"$numberDouble":"1.5"},"inf":{"$numberDouble":"Infinity"},"dec":{"$numberDecimal":"4.50"},"bin":{"$binary":{"base64":"AQID","subType":"00"}},"old":{"$binary":"AQID","$type":"00"},"u":{"$uuid":"0e8a6f2c-1c1b-4e6e-9d3e-6b9b0f0e0a01"},"plain":{"$note":"x","y":1},"pre":{"$date":{"$numberLong":"-1"}}}"#,
             #"{"a":{"$date":1772442900123},"b":{"$date":{"$numberLong":"x"}},"c":{"$date":{"$numberDouble":"1.5"}},"d":{"$date":[1]},"e":{"$oid":1},"f":{"$binary":{"base64":{"$oid":"x"}}},"g":{"$binary":{"subType":"00"}},"h":{"$oid":"a","$type":"b"},"i":{"$oid":"a","b":1,"c":2},"j":{ "$oid" : "sp" },"k":{"$numberDecimal":"1e400"},"l":{ "$date" : { "$numberLong" : "5" } },"m":{"$date":{"$numberLong":"5"},"x":1},"n":{"$date":{"$numberInt":"5"}}}"#,
             #"{"districts":[{"towns":[{"geo":{"lat":{"$numberDouble":"-0.5"},"lon":{"$numberDecimal":"2.35"}}}]}]}"#,
+            // Spelled compactly, and nearly so.
+            #"{"a":{"$date":{"$numberLong":"1772442900123"} },"b":{"$date":{"$numberLong":"17724429001"},"c":1},"d":{"$numberDecimal" :"1.0"},"e":{"$numberDecimals":"1"},"f":{"$oid":"65f1a2b3c4d5e6f708192a01","g":2},"h":{"$date":"2026-03-02T09:15:00Z"},"i":{"$date":{"$numberLongs":"1"}},"j":{"$oid":"\u0041\n"},"k":{"$oid":"a"}}"#,
         ])
         let root = try XCTUnwrap(scan(#"{"at":{"$date":{"$numberLong":"1772442900123"}},"id":{"$oid":"65f1"}}"#)).root
         XCTAssertEqual(root.values, [.text("2026-03-02T09:15:00.123Z"), .text("65f1")])

@@ -50,6 +50,7 @@ extension DocumentScanner {
     /// `{"$numberLong": "…"}`; the value `wrapped` gives them, its text UTF-8 (its key is one of
     /// those and its string is checked). Nil, with the cursor left, for anything else.
     mutating func plainWrapper(cursor: inout JSONCursor) -> FieldValue? {
+        if let value = compactWrapper(&cursor) { return value }
         var probe = cursor
         guard let (key, text) = plainMember(&probe) else { return nil }
         let value: FieldValue
@@ -71,6 +72,48 @@ extension DocumentScanner {
             probe.skipSpace()
             guard probe.take(125) else { return nil }  // }
         }
+        cursor = probe
+        return value
+    }
+
+    /// The commonest wrappers spelled as `mongoexport` writes them, without spaces, told apart by
+    /// their first bytes: `{"$oid":"…"}`, `{"$date":"…"}`, `{"$date":{"$numberLong":"…"}}` and
+    /// `{"$numberDecimal":"…"}`; the value `plainWrapper` gives them. Nil, with the cursor left,
+    /// for anything else.
+    @inline(__always)
+    private mutating func compactWrapper(_ cursor: inout JSONCursor) -> FieldValue? {
+        let start = cursor.i
+        guard start + 25 <= cursor.count else { return nil }
+        let bytes = UnsafeRawPointer(cursor.base + start)
+        func word(at offset: Int) -> UInt64 { (bytes + offset).loadUnaligned(as: UInt64.self) }
+        var probe = cursor
+        let value: FieldValue
+        switch word(at: 0) {
+        case 0x3a22_6469_6f24_227b:  // {"$oid":
+            probe.i = start + 8
+            guard probe.peek == 34, let text = string(&probe) else { return nil }
+            value = .text(text)
+        case 0x2265_7461_6424_227b where cursor.base[start + 8] == 58:  // {"$date" :
+            probe.i = start + 9
+            if probe.peek == 34 {
+                guard let text = string(&probe) else { return nil }
+                value = .text(text)
+            } else {
+                // {"$numberLong":"…"}
+                guard word(at: 9) == 0x6562_6d75_6e24_227b, word(at: 17) == 0x223a_2267_6e6f_4c72 else { return nil }
+                probe.i = start + 24
+                guard let millis = string(&probe), let count = Int64(millis), probe.take(125) else { return nil }
+                value = .text(ExtendedJSON.isoText(millisecondsSinceEpoch: count))
+            }
+        case 0x6562_6d75_6e24_227b where word(at: 8) == 0x6c61_6d69_6365_4472:  // {"$numbe rDecimal
+            guard cursor.base[start + 16] == 34, cursor.base[start + 17] == 58 else { return nil }  // ":
+            probe.i = start + 18
+            guard probe.peek == 34, let text = string(&probe) else { return nil }
+            value = .number(text)
+        default:
+            return nil
+        }
+        guard probe.take(125) else { return nil }  // }
         cursor = probe
         return value
     }
