@@ -69,7 +69,10 @@ final class DocumentScannerTests: XCTestCase {
             names[1].withUnsafeBufferPointer { XCTAssertEqual(first.baseAddress, $0.baseAddress) }
         }
         // A key spelled like a path is the field, and the path is not added again.
-        check([#"{"code":1,"info.code":2,"info":{"code":3}}"#, #"{"info.code":2,"info":{"code":3}}"#])
+        check([
+            #"{"code":1,"info.code":2,"info":{"code":3}}"#, #"{"info.code":2,"info":{"code":3}}"#,
+            #"{"info":{"code":3},"info.code":2,"info.a.b":1}"#, #"{"info.a.b":{"c":1},"info":{"a":{"b":2}}}"#,
+        ])
     }
 
     func testLinesOfElementsInAPrettyPrintedDocument() {
@@ -94,6 +97,7 @@ final class DocumentScannerTests: XCTestCase {
             #"{"a":{"$date":1772442900123},"b":{"$date":{"$numberLong":"x"}},"c":{"$date":{"$numberDouble":"1.5"}},"d":{"$date":[1]},"e":{"$oid":1},"f":{"$binary":{"base64":{"$oid":"x"}}},"g":{"$binary":{"subType":"00"}},"h":{"$oid":"a","$type":"b"},"i":{"$oid":"a","b":1,"c":2},"j":{ "$oid" : "sp" },"k":{"$numberDecimal":"1e400"},"l":{ "$date" : { "$numberLong" : "5" } },"m":{"$date":{"$numberLong":"5"},"x":1},"n":{"$date":{"$numberInt":"5"}}}"#,
             #"{"districts":[{"towns":[{"geo":{"lat":{"$numberDouble":"-0.5"},"lon":{"$numberDecimal":"2.35"}}}]}]}"#,
             // Spelled compactly, and nearly so.
+            #"{"m1":{"$date":{"$numberLong":"-9223372036854775808"}},"m2":{"$date":{"$numberLong":"9223372036854775808"}},"m3":{"$date":{"$numberLong":"+5000000000"}},"m4":{"$date":{"$numberLong":"0070000000000"}},"m5":{"$date":{"$numberLong":"-0000000000000"}},"m6":{"$date":{"$numberLong":""}},"m7":{"$date":{"$numberLong":"12a"}},"m8":{"$date":{"$numberLong":"-"}},"m9":{"$date":{"$numberLong":"\u0035"}}}"#,
             #"{"a":{"$date":{"$numberLong":"1772442900123"} },"b":{"$date":{"$numberLong":"17724429001"},"c":1},"d":{"$numberDecimal" :"1.0"},"e":{"$numberDecimals":"1"},"f":{"$oid":"65f1a2b3c4d5e6f708192a01","g":2},"h":{"$date":"2026-03-02T09:15:00Z"},"i":{"$date":{"$numberLongs":"1"}},"j":{"$oid":"\u0041\n"},"k":{"$oid":"a"}}"#,
         ])
         let root = try XCTUnwrap(scan(#"{"at":{"$date":{"$numberLong":"1772442900123"}},"id":{"$oid":"65f1"}}"#)).root

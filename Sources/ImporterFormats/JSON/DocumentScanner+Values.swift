@@ -101,9 +101,10 @@ extension DocumentScanner {
             } else {
                 // {"$numberLong":"…"}
                 guard word(at: 9) == 0x6562_6d75_6e24_227b, word(at: 17) == 0x223a_2267_6e6f_4c72 else { return nil }
-                probe.i = start + 24
-                guard let millis = string(&probe), let count = Int64(millis), probe.take(125) else { return nil }
-                value = .text(ExtendedJSON.isoText(millisecondsSinceEpoch: count))
+                probe.i = start + 25
+                // The digits, their closing quote and the inner object's end.
+                guard let millis = Self.plainInteger(&probe), probe.take(34), probe.take(125) else { return nil }
+                value = .text(ExtendedJSON.isoText(millisecondsSinceEpoch: millis))
             }
         case 0x6562_6d75_6e24_227b where word(at: 8) == 0x6c61_6d69_6365_4472:  // {"$numbe rDecimal
             guard cursor.base[start + 16] == 34, cursor.base[start + 17] == 58 else { return nil }  // ":
@@ -116,6 +117,26 @@ extension DocumentScanner {
         guard probe.take(125) else { return nil }  // }
         cursor = probe
         return value
+    }
+
+    /// The integer at the cursor spelled as digits, with a `-` or not (as a `$numberLong`'s
+    /// string most often is), which fits in 64 bits; the cursor moves past it. Nil for anything
+    /// else, with the cursor anywhere.
+    @inline(__always)
+    static func plainInteger(_ cursor: inout JSONCursor) -> Int64? {
+        let negative = cursor.take(45)  // -
+        let start = cursor.i
+        var magnitude: UInt64 = 0
+        while cursor.i < cursor.count, case let digit = cursor.base[cursor.i] &- 48, digit < 10 {
+            let (times, overflowed) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(UInt64(digit))
+            guard !overflowed, !carried else { return nil }
+            magnitude = sum
+            cursor.i += 1
+        }
+        guard cursor.i > start else { return nil }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     /// An object's first member at the cursor, when its key starts with `$`: the key and its

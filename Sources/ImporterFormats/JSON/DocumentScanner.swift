@@ -234,8 +234,8 @@ struct DocumentScanner {
         var nextChild = 0
         // Whether the stream was told that this object's children follow.
         var announced = false
-        // Whether a key is as long as a path's name (`"geo.lat": …`).
-        var mayBeSpelled = false
+        // The paths whose names a key spells (`"geo.lat": …`): that key is the field.
+        var spelled: UInt64 = 0
         cursor.i += 1
         cursor.skipSpace()
         if !cursor.take(125) {  // }
@@ -264,7 +264,11 @@ struct DocumentScanner {
                     }
                 } else {
                     let start = cursor.i
-                    if plan.nameLengths.contains(key.count) { mayBeSpelled = true }
+                    if plan.nameLengths.contains(key.count) {
+                        for index in plan.paths.indices where Self.equal(key, plan.paths[index].nameBytes, cursor) {
+                            spelled |= 1 << UInt64(index)
+                        }
+                    }
                     let root = plan.rootLengths.contains(key.count) ? plan.root(of: key, cursor) : nil
                     let membersRead =
                         root.map { plan.roots[$0].readsMembers } == true && cursor.peek == 123
@@ -318,17 +322,10 @@ struct DocumentScanner {
                 break
             }
         }
-        // The paths found, unless a key is spelled like one (`"geo.lat": …`).
+        // The paths found, unless a key spells one.
         var pathMask: UInt64 = 0
-        for (index, path) in plan.paths.enumerated() {
+        for index in plan.paths.indices where spelled & (1 << UInt64(index)) == 0 {
             guard let found = pathValues[pathBase + index] else { continue }
-            let spelled =
-                mayBeSpelled
-                && (keyBase..<keys.count).contains { position in
-                    leftOut & (1 << UInt64(position - keyBase)) == 0
-                        && Self.equal(keys[position], path.nameBytes, cursor)
-                }
-            guard !spelled else { continue }
             pathMask |= 1 << UInt64(index)
             values.append(found)
         }
