@@ -17,8 +17,9 @@ package final class RecordMapper {
     private let computed: [Computed]
     /// `map.fields`: a dotted path (a field the document reader adds) → the attribute it fills.
     private let pathTargets: [String: Int]
-    /// The first names of the map's paths: objects read through them, not fields of their own.
-    private let pathRoots: Set<String>
+    /// The objects read through the map's paths that no attribute takes whole: not fields of
+    /// their own (`pathRootsDropped`).
+    private let droppedPathRoots: Set<String>
     /// The resolution of the last `names` array seen; the records of one part of a file share theirs.
     private var cachedNames: [String] = []
     private var cachedTargets: [Target] = []
@@ -69,20 +70,20 @@ package final class RecordMapper {
         self.defaults = defaults
         self.computed = computed
         self.pathTargets = pathTargets
-        pathRoots = Set(map.paths.map { String($0.prefix { $0 != "." }) })
+        droppedPathRoots = Self.pathRootsDropped(by: map, on: entity)
         cachedSources = Self.sources(of: computed, in: [])
     }
 
     private init(
         entity: Entity, map: MapConfig, defaults: [FieldValue?], computed: [Computed], pathTargets: [String: Int],
-        pathRoots: Set<String>
+        droppedPathRoots: Set<String>
     ) {
         self.entity = entity
         self.map = map
         self.defaults = defaults
         self.computed = computed
         self.pathTargets = pathTargets
-        self.pathRoots = pathRoots
+        self.droppedPathRoots = droppedPathRoots
         cachedSources = Self.sources(of: computed, in: [])
     }
 
@@ -96,7 +97,7 @@ package final class RecordMapper {
     package func copy(for entity: Entity) -> RecordMapper {
         RecordMapper(
             entity: entity, map: map, defaults: defaults.map { $0 }, computed: computed.map { $0 },
-            pathTargets: pathTargets, pathRoots: pathRoots)
+            pathTargets: pathTargets, droppedPathRoots: droppedPathRoots)
     }
 
     /// The record's fields by attribute position, or the rejection of an unknown field.
@@ -178,17 +179,14 @@ package final class RecordMapper {
     /// `geo.lat`, when the entity has no `geo`): the mapper drops them, so a reader need not
     /// make their values.
     package static func pathRootsDropped(by map: MapConfig, on entity: Entity) -> Set<String> {
-        Set(map.paths.compactMap { path in path.firstIndex(of: ".").map { String(path[..<$0]) } })
-            .filter { entity.attributeIndex[map.rename[$0] ?? $0] == nil }
+        map.pathRoots.filter { entity.attributeIndex[map.rename[$0] ?? $0] == nil }
     }
 
     private func target(_ name: String) -> Target {
         if let index = pathTargets[name] { return .attribute(index) }
         if map.drop.contains(name) { return .dropped }
         // An object read through paths (`currency` of `currency.code`).
-        if entity.attributeIndex[map.rename[name] ?? name] == nil, pathRoots.contains(name) {
-            return .dropped
-        }
+        if droppedPathRoots.contains(name) { return .dropped }
         // A field that only feeds computed attributes is not unknown.
         if entity.attributeIndex[map.rename[name] ?? name] == nil,
             computed.contains(where: { $0.template.fields.contains(name) })

@@ -136,6 +136,11 @@ package struct MapConfig: Sendable {
     package var paths: Set<String> {
         Set(fields.values).union(compute.values.flatMap(\.fields).filter { $0.contains(".") })
     }
+
+    /// The first keys of the map's paths of more than one key (`currency` of `currency.code`).
+    package var pathRoots: Set<String> {
+        Set(paths.compactMap { path in path.firstIndex(of: ".").map { String(path[..<$0]) } })
+    }
 }
 
 package struct DestinationConfig: Sendable {

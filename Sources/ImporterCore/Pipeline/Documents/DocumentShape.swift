@@ -20,8 +20,7 @@ package struct DocumentShape: Sendable {
             let paths = map.paths
             valuePaths = paths.sorted()
             // A root that is a path of its own, or that a template reads whole, is a field.
-            let roots = paths.compactMap { path in path.firstIndex(of: ".").map { String(path[..<$0]) } }
-            droppedRoots = Set(roots).intersection(map.drop).subtracting(paths)
+            droppedRoots = map.pathRoots.intersection(map.drop).subtracting(paths)
                 .subtracting(map.compute.values.flatMap(\.fields))
         }
     }
