@@ -233,8 +233,11 @@ final class KeyStage {
             // Counted once the record passed every check: a duplicate stores nothing.
             // Each with the key that names no parent; its message is made only if it is listed.
             var missing: [(reference: Reference, key: Value)] = []
-            // a null reference is not missing
-            for (reference, fingerprint) in zip(references, fingerprints) where fingerprint != 0 {
+            // A null reference is not missing. By index, not `zip`: a zip's iterator, destroyed
+            // where a check throws, goes through generic code for every record.
+            for (index, reference) in references.enumerated() {
+                let fingerprint = fingerprints[fingerprints.startIndex + index]
+                guard fingerprint != 0 else { continue }
                 // A document's keys noted apart first (one too large for the ledger's memory):
                 // a child's parent is mostly in its document.
                 if let document, !document.inLedger, document.contains(fingerprint) { continue }
