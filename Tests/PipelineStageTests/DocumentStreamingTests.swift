@@ -112,6 +112,34 @@ final class DocumentStreamingTests: XCTestCase {
         }
     }
 
+    /// The run gives a document source's reader the objects its map reads only through paths
+    /// and no attribute takes whole (`money` of `money.code`: an order has no `money`) as
+    /// dropped, so its records never hold them; an object an attribute takes stays a field.
+    func testTheRunsReaderLeavesOutObjectsReadOnlyThroughPaths() throws {
+        let directory = NSTemporaryDirectory() + "paths-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/orders.ndjson"
+        try #"{"orderId":"A1","money":{"code":"EUR"},"customer":{"name":"Ada"}}"#.write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let pipeline = """
+            model: \(StageFixture.ordersModel)
+            sources:
+              - entity: Order
+                path: \(path)
+                map: { fields: { currency: money.code, placedAt: customer.since } }
+            destination: { path: \(directory)/store.sqlite }
+            """
+        let config = try PipelineLoader().parse(text: pipeline, file: directory + "/pipeline.yaml")
+        let inputs = try RunInput.ordered(config, try ModelLoader.loadFile(StageFixture.ordersModel), nil)
+        XCTAssertEqual(inputs[0].source.map.drop, ["money"])
+        let reader = try XCTUnwrap(
+            ReaderFactory.makeReader(source: inputs[0].source, path: path) as? DocumentRecordReader)
+        let root = try XCTUnwrap(reader.nextDocument()).root
+        XCTAssertEqual(root.names, ["orderId", "customer", "money.code"])
+        XCTAssertEqual(root.values, [.text("A1"), .composite(#"{"name":"Ada"}"#), .text("EUR")])
+    }
+
     func testTheChunksDescribeWhatTheyHold() throws {
         // The comparison above compares what it should: the rejections of order A2 are there.
         let described = try Fixture(policy: "partial", documents: [Self.documents[1].text]).whole()
@@ -137,9 +165,10 @@ final class DocumentStreamingTests: XCTestCase {
             path = directory + "/orders.ndjson"
             try (documents.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
             let config = try StageFixture.ordersPipeline(path: path, policy: policy, directory: directory)
-            source = config.sources[0]
             inputs = try RunInput.ordered(config, try ModelLoader.loadFile(StageFixture.ordersModel), nil)
             root = try XCTUnwrap(inputs.firstIndex { $0.document?.node == 0 })
+            // As the run reads it.
+            source = inputs[root].source
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
