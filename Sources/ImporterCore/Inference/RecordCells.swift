@@ -5,6 +5,9 @@ package struct CellSpan: Sendable {
     package var quoted: Bool
     /// Quoted, with a quote inside written twice (`""`).
     package var doubledQuotes: Bool
+    /// Unquoted and one of the source's null markers; set only for rows given to a run's
+    /// preparer (`RowCells`).
+    package var isNull = false
 
     @inlinable
     package init(start: Int, end: Int, quoted: Bool, doubledQuotes: Bool) {
@@ -43,4 +46,9 @@ package protocol CellRecordReader: RecordReader {
     /// Reads the next row: gives it to `observe` as cells, or returns it as a record; nil at
     /// the end. The rows and failures are those `next()` gives.
     func nextCells(_ observe: (RecordCells) -> Void) throws -> CellRead?
+
+    /// Reads the next row: offers it to `take` as cells when it has the header's fields, is
+    /// ASCII and has no doubled quote, and returns `.cells` if `take` took it; any other row,
+    /// and every failure, comes back as the record `next()` gives. Nil at the end.
+    func nextRow(_ take: (RowCells) -> Bool) throws -> CellRead?
 }

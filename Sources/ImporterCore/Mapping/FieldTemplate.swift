@@ -68,6 +68,26 @@ package struct FieldTemplate: Sendable, Equatable {
     }
 }
 
+extension FieldTemplate {
+    /// `render` of a row's cells: each field's text as its bytes (nil: the field is null or
+    /// missing), by its place among the template's fields. `buffer` is scratch space.
+    func render(using buffer: inout [UInt8], _ bytes: (Int) -> UnsafeBufferPointer<UInt8>?) -> String? {
+        buffer.removeAll(keepingCapacity: true)
+        var field = 0
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                buffer.append(contentsOf: literal.utf8)
+            case .field:
+                guard let text = bytes(field) else { return nil }
+                buffer.append(contentsOf: text)
+                field += 1
+            }
+        }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}
+
 /// What is wrong with a `map.compute` template.
 package enum TemplateError: Error, CustomStringConvertible, Sendable {
     case unclosed, strayClose, noField

@@ -157,6 +157,21 @@ package final class RecordMapper {
         return nil
     }
 
+    /// How `map` fills a record's attributes from the fields `names` name, for a preparer that
+    /// reads them straight from a row's cells (`CellPlan`); nil when a field is unknown or two
+    /// fields fill one attribute (then records go through `map`).
+    package func layout(for names: [String]) -> MapLayout? {
+        let targets = names.map(target)
+        guard !targets.contains(where: { if case .unknown = $0 { true } else { false } }),
+            let places = Self.places(of: targets, attributes: defaults.count)
+        else { return nil }
+        let sources = Self.sources(of: computed, in: names)
+        return MapLayout(
+            places: places,
+            computed: computed.indices.map { (computed[$0].index, computed[$0].template, sources[$0]) },
+            defaults: defaults)
+    }
+
     private static func sameArray(_ first: [String], _ second: [String]) -> Bool {
         first.withUnsafeBufferPointer { first in
             second.withUnsafeBufferPointer { first.baseAddress == $0.baseAddress && first.count == $0.count }

@@ -19,6 +19,7 @@ final class RecordPreparer {
     let entity: Entity
     private let mapper: RecordMapper
     private let validator: RecordValidator
+    private let dateFormat: DateFormat
     private let migrator: RecordMigrator?
 
     /// The preparer of `recipe`'s input, with objects of its own. Throws `ConfigurationError` for
@@ -28,7 +29,8 @@ final class RecordPreparer {
         let entity = recipe.entity.withOwnAttributes()
         self.entity = entity
         mapper = try RecordMapper(entity: entity, map: recipe.map, file: recipe.file, line: recipe.line)
-        validator = RecordValidator(entity: entity, dateFormat: recipe.map.dateFormat)
+        dateFormat = recipe.map.dateFormat
+        validator = RecordValidator(entity: entity, dateFormat: dateFormat)
         migrator = recipe.migration.flatMap { RecordMigrator(plan: $0, entity: entity.name) }
     }
 
@@ -40,6 +42,32 @@ final class RecordPreparer {
         case .rejected(let key, let rejection): chunk.reject(record, ordinal: ordinal, key: key, rejection)
         }
     }
+
+    /// Prepares a row given as cells, the chunk's next record, when all its fields pass: adds it
+    /// to the chunk's records and returns true. A row it does not take goes to
+    /// `prepare(_:into:)` as its record, which says why it fails.
+    func prepare(_ row: RowCells, into chunk: inout ParsedChunk) -> Bool {
+        guard let plan = cellPlan(for: row.names), let values = plan.values(of: row) else { return false }
+        chunk.records.append(
+            PreparedRecord(
+                inputIndex: inputIndex, line: row.line, byteOffset: row.byteOffset, raw: row.raw, values: values,
+                ordinal: chunk.count))
+        return true
+    }
+
+    /// The plan for rows with a header of `names` (the names of a part's rows are one array);
+    /// nil when its records must be mapped field by field, or are migrated.
+    private func cellPlan(for names: [String]) -> CellPlan? {
+        if let cells, cells.names == names { return cells.plan }
+        let plan =
+            migrator == nil
+            ? mapper.layout(for: names).map { CellPlan($0, names: names, validator: validator, dateFormat: dateFormat) }
+            : nil
+        cells = (names, plan)
+        return plan
+    }
+
+    private var cells: (names: [String], plan: CellPlan?)?
 
     /// What becomes of a record.
     enum Outcome {

@@ -134,15 +134,30 @@ package struct RecordValidator: Sendable {
                 return .failure(
                     Rejection(stage: .validate, reason: problem.reason, field: name, "\(name): \(problem.message)"))
             }
-            if value.isNull, let fallback = defaults[index] { value = fallback }
-            if value.isNull || constrained[index],
-                let problem = check(value, entity.attributes[index], patterns[index])
-            {
-                return .failure(problem)
+            switch finished(value, at: index) {
+            case .success(let finished): value = finished
+            case .failure(let problem): return .failure(problem)
             }
             values.append(value)
         }
         return .success(values)
+    }
+
+    /// What `validate` makes of one attribute's coerced value; nil when it rejects it.
+    @inline(__always)
+    package func accepted(_ value: Value, at index: Int) -> Value? {
+        if case .success(let value) = finished(value, at: index) { value } else { nil }
+    }
+
+    /// One attribute's coerced value with its default applied, if its checks pass.
+    @inline(__always)
+    private func finished(_ value: Value, at index: Int) -> Result<Value, Rejection> {
+        var value = value
+        if value.isNull, let fallback = defaults[index] { value = fallback }
+        if value.isNull || constrained[index], let problem = check(value, entity.attributes[index], patterns[index]) {
+            return .failure(problem)
+        }
+        return .success(value)
     }
 
     /// One attribute's value with its default applied and the attribute's checks passed (a

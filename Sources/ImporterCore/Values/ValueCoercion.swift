@@ -51,6 +51,33 @@ package enum ValueCoercion {
         }
     }
 
+    /// What `coerce` makes of a text field, read from its bytes for the types that need no
+    /// text made (whole numbers, doubles and floats, ISO-8601 dates); nil for another type, or
+    /// for bytes that `coerce` must read (spaces around them, another spelling, a problem).
+    @inline(__always)
+    package static func plainValue(of bytes: UnsafeBufferPointer<UInt8>, as type: AttributeType, dateFormat: DateFormat)
+        -> Value?
+    {
+        guard let first = bytes.first, let last = bytes.last, first != 32, first != 9, last != 32, last != 9 else {
+            return nil
+        }
+        switch type {
+        case .int16, .int32, .int64:
+            guard let number = IntegerText.int64(bytes), type.integerRange!.contains(number) else { return nil }
+            return .integer(number)
+        case .double:
+            return DoubleText.plain(bytes).map(Value.double)
+        case .float:
+            guard let number = DoubleText.plain(bytes), Float(number).isFinite else { return nil }
+            return .double(Double(Float(number)))
+        case .date:
+            guard dateFormat == .iso8601, case .success(let millis) = ISO8601.parse(bytes: bytes) else { return nil }
+            return .date(millis)
+        default:
+            return nil
+        }
+    }
+
     private static func coerce(text: String, to type: AttributeType, dateFormat: DateFormat, fromJSONNumber: Bool)
         -> Result<Value, CoercionProblem>
     {

@@ -143,6 +143,52 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
         }
     }
 
+    package func nextRow(_ take: (RowCells) -> Bool) throws -> CellRead? {
+        if !started {
+            started = true
+            leading = try readHeader()
+        }
+        if let record = leading {
+            leading = nil
+            return .record(record)
+        }
+        while true {
+            switch try nextScanned() {
+            case nil: return nil
+            case .failed(let record): return .record(record)
+            case .record(let start, let end, _) where end == start && fields.count == 1:
+                continue  // a blank line
+            case .record(let start, let end, let line):
+                let bytes = input.bytes
+                let taken = bytes.withUnsafeBufferPointer { buffer in
+                    guard fields.count == names.count,
+                        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end])),
+                        markNulls(buffer)
+                    else { return false }
+                    return fields.withUnsafeBufferPointer { spans in
+                        take(
+                            RowCells(
+                                bytes: buffer, spans: spans, names: names, line: line,
+                                byteOffset: input.offset(of: start), raw: bytes[start..<end]))
+                    }
+                }
+                if taken { return .cells }
+                if let record = counted(makeRecord(start: start, end: end, line: line)) { return .record(record) }
+            }
+        }
+    }
+
+    /// Marks the row's null markers in `fields`, as `makeRecord` finds them; false for a row
+    /// with a doubled quote, which is not given as cells.
+    private func markNulls(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in fields.indices {
+            let span = fields[index]
+            if span.doubledQuotes { return false }
+            fields[index].isNull = !span.quoted && isNull(UnsafeBufferPointer(rebasing: buffer[span.start..<span.end]))
+        }
+        return true
+    }
+
     /// `record` as `next()` gives it: nil for a blank line, a failure for a row whose fields
     /// are not the header's.
     private func counted(_ record: SourceRecord) -> SourceRecord? {
