@@ -120,6 +120,27 @@ final class ValueCoercionTests: XCTestCase {
         XCTAssertEqual(text(.text("01/03/2024 10:15"), .pattern("dd/MM/yyyy HH:mm")), "2024-03-01T10:15:00.000Z")
     }
 
+    /// Dates are written two digits at a time: every moment of the years 0000–9999 reads back
+    /// as itself, and the spellings outside them keep their form.
+    func testDatesAreFormattedAndReadBack() {
+        XCTAssertEqual(ISO8601.format(millis: 0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601.format(millis: -1), "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(ISO8601.format(millis: 1_358_359_200_007), "2013-01-16T18:00:00.007Z")
+        XCTAssertEqual(ISO8601.format(millis: 253_402_300_799_999), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(ISO8601.format(millis: -62_167_219_200_000), "0000-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601.format(millis: 253_402_300_800_000), "10000-01-01T00:00:00.000Z")
+        XCTAssertEqual(ISO8601.format(millis: -62_167_219_200_001), "-0001-12-31T23:59:59.999Z")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let millis = Int64.random(in: -62_167_219_200_000...253_402_300_799_999, using: &generator)
+            let text = ISO8601.format(millis: millis)
+            XCTAssertEqual(text.utf8.count, 24)
+            guard case .success(let read) = ISO8601.parse(text), read == millis else {
+                return XCTFail("\(millis) was written as \(text), which does not read back")
+            }
+        }
+    }
+
     /// Found by fuzzing: an epoch number past year 9999 was stored as a date whose
     /// year no longer fit its text. The years 0000–9999 are kept; anything else is a range rejection.
     func testEpochNumbersOutsideTheYears0To9999AreRangeRejections() {

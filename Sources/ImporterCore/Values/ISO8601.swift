@@ -104,28 +104,32 @@ package enum ISO8601 {
     /// Room for any formatted date (a sign and a five-digit year included).
     package static let maximumLength = 26
 
-    /// Writes `YYYY-MM-DDTHH:MM:SS.sssZ` into `buffer` and returns its length.
+    /// Writes `YYYY-MM-DDTHH:MM:SS.sssZ` into `buffer` (at least `maximumLength` bytes) and
+    /// returns its length. Two digits at a time: the write stage formats every date it stores.
     package static func format(millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(buffer.count >= maximumLength)
         let (seconds, milli) = millis.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = civilFromDays(Int(days))
+        let out = buffer.baseAddress!
         var position = 0
-        func put(_ value: Int, _ width: Int) {
-            var rest = value
-            for offset in stride(from: width - 1, through: 0, by: -1) {
-                buffer[position + offset] = UInt8(48 + rest % 10)
-                rest /= 10
-            }
-            position += width
+        func two(_ value: Int) {
+            let (tens, ones) = value.quotientAndRemainder(dividingBy: 10)
+            out[position] = UInt8(truncatingIfNeeded: 48 + tens)
+            out[position + 1] = UInt8(truncatingIfNeeded: 48 + ones)
+            position += 2
         }
-        func put(_ character: Unicode.Scalar) {
-            buffer[position] = UInt8(ascii: character)
+        func put(_ byte: UInt8) {
+            out[position] = byte
             position += 1
         }
-        if year < 0 { put("-") }
-        put(abs(year), abs(year) > 9999 ? 5 : 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
-        put(Int(secondOfDay / 3600), 2); put(":"); put(Int(secondOfDay % 3600 / 60), 2); put(":")
-        put(Int(secondOfDay % 60), 2); put("."); put(Int(milli), 3); put("Z")
+        if year < 0 { put(45) }
+        let magnitude = abs(year)
+        if magnitude > 9999 { put(UInt8(truncatingIfNeeded: 48 + magnitude / 10000 % 10)) }
+        two(magnitude / 100 % 100); two(magnitude % 100); put(45); two(month); put(45); two(day); put(84)
+        let second = Int(secondOfDay)
+        two(second / 3600); put(58); two(second % 3600 / 60); put(58); two(second % 60); put(46)
+        put(UInt8(truncatingIfNeeded: 48 + Int(milli) / 100)); two(Int(milli) % 100); put(90)
         return position
     }
 
