@@ -74,6 +74,12 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
         try lookup.withLock { try $0.contains(key, in: entity) }
     }
 
+    package func lookingUp<T>(_ body: () -> T) -> T {
+        lookup.withLock { $0.beginBatch() }
+        defer { lookup.withLock { $0.endBatch() } }
+        return body()
+    }
+
     package func count(of entity: Entity) throws -> Int {
         try withConnection { try $0.count(of: entity) }
     }

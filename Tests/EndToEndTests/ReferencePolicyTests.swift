@@ -117,4 +117,33 @@ final class ReferencePolicyTests: XCTestCase {
             word.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/store.sqlite"))
     }
+
+    /// References a run's own input does not name are looked up in the store: parents an
+    /// earlier run stored are found (a chunk's lookups read one snapshot), others are missing.
+    func testReferencesToItemsOfAnEarlierRunAreFoundInTheStore() throws {
+        XCTAssertEqual(try run(references: "{ product: nullify, store: keep }").status, 0)
+        var rows = "receiptId,sku,storeId\n"
+        for number in 0..<3000 { rows += "q\(number),p\(number % 3 + 1),s\(number % 2 + 1)\n" }
+        try rows.write(toFile: directory + "/more.csv", atomically: false, encoding: .utf8)
+        let file = directory + "/more.yaml"
+        try """
+        model: model.yaml
+        sources:
+          - { entity: Receipt, path: more.csv, references: { product: nullify, store: keep } }
+        destination: { path: store.sqlite }
+        report: { directory: reports }
+        """.write(toFile: file, atomically: false, encoding: .utf8)
+        let result = try ImporterProcess.run(["run", file])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let stored = try ImporterProcess.sqlite(
+            directory + "/store.sqlite",
+            "SELECT count(*) || ' ' || count(sku) || ' ' || sum(sku = 'p3') || ' ' || sum(storeId = 's2') FROM Receipt WHERE receiptId LIKE 'q%'"
+        )
+        // p1 and p2 are stored (p3 is not: nullified); s1 is stored, s2 is not (kept).
+        XCTAssertEqual(stored, "3000 2000 0 1500")
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        let receipt = report.objects("entities").first { $0.string("entity") == "Receipt" } ?? [:]
+        XCTAssertEqual(receipt.object("references").object("product").int("missing"), 1000)
+        XCTAssertEqual(receipt.object("references").object("store").int("missing"), 1500)
+    }
 }

@@ -72,7 +72,9 @@ final class KeyStage {
                 guard !stop else { continue }  // aborted: what was read ahead is not counted
                 let read = chunk.count
                 var check = ChunkCheck(stage: self, input: input, ordinalBase: ordinalBases[input, default: 0])
-                check.run(&chunk)
+                // A chunk's references that the run's keys do not name are looked up in one
+                // snapshot of the store.
+                if let store { store.lookingUp { check.run(&chunk) } } else { check.run(&chunk) }
                 stop = check.stop
                 ordinalBases[input, default: 0] += read
                 if !chunk.records.isEmpty || !check.rejected.isEmpty {

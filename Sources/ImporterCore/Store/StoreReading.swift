@@ -29,6 +29,11 @@ package protocol StoreReading: ItemQuerying, AnyObject, Sendable {
     /// Whether an item with `key` is stored. Safe to call from another thread than `write`.
     func contains(_ key: Value, in entity: Entity) throws -> Bool
 
+    /// Runs `body`, whose `contains` calls read one snapshot of the store (SQLite: one read
+    /// transaction, where each call alone takes the file's locks). Stores without snapshots
+    /// just run it.
+    func lookingUp<T>(_ body: () -> T) -> T
+
     /// `scan` for exports: every stored item as a `StoredRow` read in place, valid only during
     /// `body`. Stores without an in-place reader get `ValuesRow`s of `scan`.
     func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws
@@ -40,6 +45,7 @@ package protocol StoreReading: ItemQuerying, AnyObject, Sendable {
 
 extension StoreReading {
     package func readingSnapshot<T>(_ body: () throws -> T) throws -> T { try body() }
+    package func lookingUp<T>(_ body: () -> T) -> T { body() }
     package func scanRows(_ entity: Entity, _ body: (any StoredRow) throws -> Void) throws {
         try scan(entity) { try body(ValuesRow($0)) }
     }

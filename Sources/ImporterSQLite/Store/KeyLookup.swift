@@ -11,8 +11,13 @@ final class KeyLookup {
         self.path = path
     }
 
+    /// Set by `beginBatch`: the next `contains` begins a read transaction that lasts until
+    /// `endBatch`, so that the lookups of a batch take the file's locks once, not each.
+    private var batched = false
+
     func contains(_ key: Value, in entity: Entity) throws -> Bool {
         let statement = try self.statement(entity)
+        if batched, let database, database.isAutocommit { try database.begin(.deferred) }
         let parts = entity.keyParts(key)
         return try statement.withArguments(parts) {
             for (index, part) in parts.enumerated() { try statement.bind(part, at: Int32(index + 1)) }
@@ -29,6 +34,16 @@ final class KeyLookup {
             "SELECT 1 FROM \(quoted(entity.table)) WHERE \(EntityStatements.keyCondition(entity))")
         statements[entity.name] = statement
         return statement
+    }
+
+    func beginBatch() {
+        batched = true
+    }
+
+    /// Ends the batch's read transaction, if a lookup began one.
+    func endBatch() {
+        batched = false
+        if let database, !database.isAutocommit { try? database.commit() }
     }
 
     func close() {
