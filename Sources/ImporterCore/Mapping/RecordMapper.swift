@@ -172,7 +172,9 @@ package final class RecordMapper {
             defaults: defaults)
     }
 
-    private static func sameArray(_ first: [String], _ second: [String]) -> Bool {
+    /// Whether two arrays are one (a part's names, shared by its records): a test of a few
+    /// instructions, where comparing them is one of every name.
+    static func sameArray(_ first: [String], _ second: [String]) -> Bool {
         first.withUnsafeBufferPointer { first in
             second.withUnsafeBufferPointer { first.baseAddress == $0.baseAddress && first.count == $0.count }
         }

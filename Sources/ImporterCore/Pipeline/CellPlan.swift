@@ -18,19 +18,24 @@ final class CellPlan {
     /// Per attribute, what fills it.
     private let sources: [Source]
     private let types: [AttributeType]
+    /// Per attribute, whether a value that is not null has checks to pass (else it is taken as
+    /// it is).
+    private let constrained: [Bool]
     /// Per attribute, what a null or missing field becomes; nil when that is rejected.
     private var nullValues: [Value?] = []
     private let computed: [(template: FieldTemplate, places: [Int?])]
     private let validator: RecordValidator
     private let dateFormat: DateFormat
-    /// Where computed texts are put together.
-    private var scratch: [UInt8] = []
+    /// Where computed texts are put together. Unchecked exclusivity: a plan is its preparer's,
+    /// used by one thread, and no call reenters it.
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(_ layout: MapLayout, names: [String], validator: RecordValidator, dateFormat: DateFormat) {
         self.names = names
         self.validator = validator
         self.dateFormat = dateFormat
         types = validator.entity.attributes.map(\.type)
+        constrained = validator.constrained
         computed = layout.computed.map { ($0.template, $0.sources) }
         var sources = layout.places.map { $0 >= 0 ? Source.cell($0) : .absent }
         for (number, attribute) in layout.computed.enumerated() { sources[attribute.index] = .computed(number) }
@@ -43,21 +48,21 @@ final class CellPlan {
         var values: [Value] = []
         values.reserveCapacity(sources.count)
         for index in sources.indices {
-            let value: Value?
             switch sources[index] {
-            case .cell(let place):
-                value = row.spans[place].isNull ? nullValues[index] : self.value(of: row.cell(place), at: index)
+            case .cell(let place) where !row.spans[place].isNull:
+                guard let value = value(of: row.cell(place), at: index) else { return nil }
+                values.append(value)
             case .computed(let number):
                 let places = computed[number].places
                 let text = computed[number].template.render(using: &scratch) { field in
                     places[field].flatMap { row.spans[$0].isNull ? nil : row.cell($0) }
                 }
-                value = text.map { coerced(.text($0), at: index) } ?? nullValues[index]
-            case .absent:
-                value = nullValues[index]
+                guard let value = text.map({ coerced(.text($0), at: index) }) ?? nullValues[index] else { return nil }
+                values.append(value)
+            case .cell, .absent:
+                guard let value = nullValues[index] else { return nil }
+                values.append(value)
             }
-            guard let value else { return nil }
-            values.append(value)
         }
         return values
     }
@@ -66,7 +71,7 @@ final class CellPlan {
     @inline(__always)
     private func value(of bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Value? {
         if let plain = ValueCoercion.plainValue(of: bytes, as: types[index], dateFormat: dateFormat) {
-            return validator.accepted(plain, at: index)
+            return constrained[index] ? validator.accepted(plain, at: index) : plain
         }
         let text = String(unsafeUninitializedCapacity: bytes.count) { buffer in
             guard let base = bytes.baseAddress else { return 0 }

@@ -58,7 +58,7 @@ final class RecordPreparer {
     /// The plan for rows with a header of `names` (the names of a part's rows are one array);
     /// nil when its records must be mapped field by field, or are migrated.
     private func cellPlan(for names: [String]) -> CellPlan? {
-        if let cells, cells.names == names { return cells.plan }
+        if let cells, RecordMapper.sameArray(cells.names, names) || cells.names == names { return cells.plan }
         let plan =
             migrator == nil
             ? mapper.layout(for: names).map { CellPlan($0, names: names, validator: validator, dateFormat: dateFormat) }

@@ -100,7 +100,7 @@ package struct RecordValidator: Sendable {
     private let dateFormat: DateFormat
     private let patterns: [NSRegularExpression?]
     /// Per attribute: whether a value that is not null has anything to be checked against.
-    private let constrained: [Bool]
+    package let constrained: [Bool]
     /// Per attribute, its type and default: read per record from arrays of values, not from the
     /// attribute objects (each one read would be retained and released).
     private let types: [AttributeType]

@@ -181,12 +181,19 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
     /// Marks the row's null markers in `fields`, as `makeRecord` finds them; false for a row
     /// with a doubled quote, which is not given as cells.
     private func markNulls(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in fields.indices {
-            let span = fields[index]
-            if span.doubledQuotes { return false }
-            fields[index].isNull = !span.quoted && isNull(UnsafeBufferPointer(rebasing: buffer[span.start..<span.end]))
+        // Marked in a local: each access to the property would check exclusive access.
+        var spans: [CellSpan] = []
+        swap(&spans, &fields)
+        defer { swap(&spans, &fields) }
+        return spans.withUnsafeMutableBufferPointer { spans in
+            for index in spans.indices {
+                let span = spans[index]
+                if span.doubledQuotes { return false }
+                spans[index].isNull =
+                    !span.quoted && isNull(UnsafeBufferPointer(rebasing: buffer[span.start..<span.end]))
+            }
+            return true
         }
-        return true
     }
 
     /// `record` as `next()` gives it: nil for a blank line, a failure for a row whose fields
