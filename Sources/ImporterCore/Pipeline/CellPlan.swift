@@ -57,7 +57,7 @@ final class CellPlan {
                 let text = computed[number].template.render(using: &scratch) { field in
                     places[field].flatMap { row.spans[$0].isNull ? nil : row.cell($0) }
                 }
-                guard let value = text.map({ coerced(.text($0), at: index) }) ?? nullValues[index] else { return nil }
+                guard let value = text.map({ coerced(text: $0, at: index) }) ?? nullValues[index] else { return nil }
                 values.append(value)
             case .cell, .absent:
                 guard let value = nullValues[index] else { return nil }
@@ -78,7 +78,14 @@ final class CellPlan {
             buffer.baseAddress!.initialize(from: base, count: bytes.count)
             return bytes.count
         }
-        return coerced(.text(text), at: index)
+        return coerced(text: text, at: index)
+    }
+
+    /// `coerced` of a text: a string attribute's value is the text as it is.
+    @inline(__always)
+    private func coerced(text: String, at index: Int) -> Value? {
+        guard types[index] == .string else { return coerced(.text(text), at: index) }
+        return constrained[index] ? validator.accepted(.string(text), at: index) : .string(text)
     }
 
     private func coerced(_ field: FieldValue, at index: Int) -> Value? {
