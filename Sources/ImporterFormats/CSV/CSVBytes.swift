@@ -26,6 +26,32 @@ enum CSVBytes {
         }
     }
 
+    /// The offset of the first byte from `start` on that is `a`, `b` or `c`, or the buffer's
+    /// count: eight bytes at a time, the first such byte of a word found by its lowest set bit
+    /// (the zero-byte trick is exact for the lowest one), so that a short field costs one word.
+    @inline(__always)
+    static func firstOf(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, _ a: UInt8, _ b: UInt8, _ c: UInt8)
+        -> Int
+    {
+        guard let base = buffer.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let fillA = ones &* UInt64(a), fillB = ones &* UInt64(b), fillC = ones &* UInt64(c)
+        var offset = start
+        while offset + 8 <= buffer.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            let xa = word ^ fillA, xb = word ^ fillB, xc = word ^ fillC
+            let found = ((xa &- ones) & ~xa | (xb &- ones) & ~xb | (xc &- ones) & ~xc) & highs
+            if found != 0 { return offset + found.trailingZeroBitCount / 8 }
+            offset += 8
+        }
+        while offset < buffer.count {
+            let byte = base[offset]
+            if byte == a || byte == b || byte == c { return offset }
+            offset += 1
+        }
+        return offset
+    }
+
     /// The offset, from `start` on, of the first 8-byte word of `buffer` that may hold `a`, `b`
     /// or `c` (or of its last few bytes): the scan then goes on byte by byte. Eight bytes at a
     /// time, by the bit trick that tells whether a word has a zero byte.

@@ -493,7 +493,10 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
 
     private func isNull(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
         guard nullLengths.contains(slice.count) else { return false }
-        for value in nullValues where value.count == slice.count && value.elementsEqual(slice) { return true }
+        guard !slice.isEmpty, let cell = slice.baseAddress else { return nullValues.contains { $0.isEmpty } }
+        for value in nullValues where value.count == slice.count {
+            if value.withUnsafeBufferPointer({ memcmp($0.baseAddress!, cell, slice.count) }) == 0 { return true }
+        }
         return false
     }
 
@@ -571,12 +574,7 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
                     if byte == 10 || byte == 13 { return recordEnd(i) }
                     return Self.textAfterQuote(buffer, at: i, recordStart: start, eof: eof, newlines: newlines)
                 } else {
-                    var j = CSVBytes.skipWords(buffer, from: i, withoutAny: delimiter, 10, 13)
-                    while j < count {
-                        let byte = buffer[j]
-                        if byte == delimiter || byte == 10 || byte == 13 { break }
-                        j += 1
-                    }
+                    let j = CSVBytes.firstOf(buffer, from: i, delimiter, 10, 13)
                     if j == count && !eof { return .needMore }
                     if keepingFields { spans.append(CellSpan(start: i, end: j, quoted: false, doubledQuotes: false)) }
                     if j < count && buffer[j] == delimiter {
