@@ -21,6 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             try ReaderInvariants.check(bytes) {
                 CSVReader(source: BytesSource(bytes), name: "fuzz.csv", options: CSVOptions())
             }
+            try CellInvariants.check(bytes)
         case .ndjson:
             try ReaderInvariants.check(bytes) { NDJSONReader(source: BytesSource(bytes)) }
             try DocumentInvariants.check(bytes)

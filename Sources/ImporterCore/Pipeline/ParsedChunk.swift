@@ -1,13 +1,13 @@
 /// A record the parsing stage rejected, in its place among the chunk's records.
-struct ParseReject {
+package struct ParseReject {
     /// Its number in the chunk; the key stage makes it the number in the input.
-    var ordinal: Int
-    let line: Int
-    let byteOffset: Int64
-    let raw: ArraySlice<UInt8>
+    package var ordinal: Int
+    package let line: Int
+    package let byteOffset: Int64
+    package let raw: ArraySlice<UInt8>
     /// The hash key as far as it could be read.
-    let key: Value?
-    let rejection: Rejection
+    package let key: Value?
+    package let rejection: Rejection
     /// Whether rejects.ndjson lists it: a document's records rejected with it are only counted
     /// (the document's line lists them).
     var listed = true
@@ -15,9 +15,9 @@ struct ParseReject {
 
 /// Consecutive records of one input, parsed, mapped and validated: those that passed and those
 /// that did not, each in input order. Their `ordinal`s count from the chunk's first record.
-struct ParsedChunk {
-    var records: [PreparedRecord] = []
-    var rejects: [ParseReject] = []
+package struct ParsedChunk {
+    package var records: [PreparedRecord] = []
+    package var rejects: [ParseReject] = []
     /// A chunk of a document source: per document, the chunk's `count` at its end.
     var documentEnds: [Int] = []
     /// A chunk of a document source: each record's JSON pointer in its document, for the
@@ -27,13 +27,13 @@ struct ParsedChunk {
     /// (memory freed on another thread than the allocating one contends on malloc's locks).
     let handback: Handback<[PreparedRecord]>
 
-    init(capacity: Int, handback: Handback<[PreparedRecord]>) {
+    package init(capacity: Int, handback: Handback<[PreparedRecord]>) {
         records.reserveCapacity(capacity)
         self.handback = handback
     }
 
     /// The records read into the chunk.
-    var count: Int { records.count + rejects.count }
+    package var count: Int { records.count + rejects.count }
 
     /// Adds the rejection of `record`, numbered `ordinal` in the chunk.
     mutating func reject(_ record: SourceRecord, ordinal: Int, key: Value?, _ rejection: Rejection, listed: Bool = true)

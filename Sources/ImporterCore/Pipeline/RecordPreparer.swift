@@ -2,9 +2,9 @@
 /// or rejects it (the work of the threads that parse, not a stage of its own). Each parsing
 /// thread has its own (made from a `RecordPreparer.Recipe`): two threads that retain and
 /// release the same objects for every record slow each other down.
-final class RecordPreparer {
+package final class RecordPreparer {
     /// What a thread needs to make its own preparer for an input.
-    struct Recipe: Sendable {
+    package struct Recipe: Sendable {
         let inputIndex: Int
         /// The entity as the input's model version has it.
         let entity: Entity
@@ -13,6 +13,13 @@ final class RecordPreparer {
         /// Where the source is declared, for errors of its map.
         let file: String
         let line: Int?
+
+        package init(
+            inputIndex: Int, entity: Entity, map: MapConfig, migration: MigrationPlan?, file: String, line: Int?
+        ) {
+            (self.inputIndex, self.entity, self.map, self.migration) = (inputIndex, entity, map, migration)
+            (self.file, self.line) = (file, line)
+        }
     }
 
     let inputIndex: Int
@@ -24,7 +31,7 @@ final class RecordPreparer {
 
     /// The preparer of `recipe`'s input, with objects of its own. Throws `ConfigurationError` for
     /// a map that does not fit the entity (checked before a run starts).
-    init(_ recipe: Recipe) throws {
+    package init(_ recipe: Recipe) throws {
         inputIndex = recipe.inputIndex
         let entity = recipe.entity.withOwnAttributes()
         self.entity = entity
@@ -35,7 +42,7 @@ final class RecordPreparer {
     }
 
     /// Prepares `record`, the chunk's next one, and adds it to the chunk's records or rejects.
-    func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
+    package func prepare(_ record: SourceRecord, into chunk: inout ParsedChunk) {
         let ordinal = chunk.count
         switch outcome(of: record, ordinal: ordinal, keepingFields: false) {
         case .prepared(let prepared, _): chunk.records.append(prepared)
@@ -46,7 +53,7 @@ final class RecordPreparer {
     /// Prepares a row given as cells, the chunk's next record, when all its fields pass: adds it
     /// to the chunk's records and returns true. A row it does not take goes to
     /// `prepare(_:into:)` as its record, which says why it fails.
-    func prepare(_ row: RowCells, into chunk: inout ParsedChunk) -> Bool {
+    package func prepare(_ row: RowCells, into chunk: inout ParsedChunk) -> Bool {
         guard let plan = cellPlan(for: row.names), let values = plan.values(of: row) else { return false }
         chunk.records.append(
             PreparedRecord(

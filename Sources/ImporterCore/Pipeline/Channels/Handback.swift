@@ -1,9 +1,9 @@
 /// Values one thread hands back to another to be released there (memory freed on another
 /// thread than the allocating one contends on malloc's locks).
-final class Handback<Element: Sendable>: Sendable {
+package final class Handback<Element: Sendable>: Sendable {
     private let items = ConditionBox<[Element]>([])
 
-    init() {}
+    package init() {}
 
     func put(_ item: Element) {
         items.withLock { $0.append(item) }
