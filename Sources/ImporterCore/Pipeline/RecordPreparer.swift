@@ -65,10 +65,15 @@ package final class RecordPreparer {
     /// The plan for rows with a header of `names` (the names of a part's rows are one array);
     /// nil when its records must be mapped field by field, or are migrated.
     private func cellPlan(for names: [String]) -> CellPlan? {
-        if let cells, RecordMapper.sameArray(cells.names, names) || cells.names == names { return cells.plan }
+        if let cells, RecordMapper.sameArray(cells.names, names) { return cells.plan }
+        // Another part's names: the same header as a rule, then kept as the array to compare.
+        if let cells, cells.names == names {
+            self.cells = (names, cells.plan)
+            return cells.plan
+        }
         let plan =
             migrator == nil
-            ? mapper.layout(for: names).map { CellPlan($0, names: names, validator: validator, dateFormat: dateFormat) }
+            ? mapper.layout(for: names).map { CellPlan($0, validator: validator, dateFormat: dateFormat) }
             : nil
         cells = (names, plan)
         return plan
