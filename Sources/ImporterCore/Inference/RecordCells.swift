@@ -9,7 +9,7 @@ package struct CellSpan: Sendable {
     /// preparer (`RowCells`).
     package var isNull = false
 
-    @inlinable
+    @inlinable @inline(__always)
     package init(start: Int, end: Int, quoted: Bool, doubledQuotes: Bool) {
         (self.start, self.end, self.quoted, self.doubledQuotes) = (start, end, quoted, doubledQuotes)
     }

@@ -70,21 +70,34 @@ package struct FieldTemplate: Sendable, Equatable {
 
 extension FieldTemplate {
     /// `render` of a row's cells: each field's text as its bytes (nil: the field is null or
-    /// missing), by its place among the template's fields. `buffer` is scratch space.
-    func render(using buffer: inout [UInt8], _ bytes: (Int) -> UnsafeBufferPointer<UInt8>?) -> String? {
-        buffer.removeAll(keepingCapacity: true)
-        var field = 0
+    /// missing), by its place among the template's fields. The text is written once, into the
+    /// string's own storage.
+    func render(_ bytes: (Int) -> UnsafeBufferPointer<UInt8>?) -> String? {
+        var count = 0, field = 0
         for part in parts {
             switch part {
-            case .literal(let literal):
-                buffer.append(contentsOf: literal.utf8)
+            case .literal(let literal): count += literal.utf8.count
             case .field:
                 guard let text = bytes(field) else { return nil }
-                buffer.append(contentsOf: text)
+                count += text.count
                 field += 1
             }
         }
-        return String(decoding: buffer, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: count) { out in
+            var at = 0, field = 0
+            for part in parts {
+                switch part {
+                case .literal(let literal):
+                    at = UnsafeMutableBufferPointer(rebasing: out[at...]).initialize(from: literal.utf8).1 + at
+                case .field:
+                    let text = bytes(field)!
+                    UnsafeMutableBufferPointer(rebasing: out[at..<at + text.count]).initialize(from: text)
+                    at += text.count
+                    field += 1
+                }
+            }
+            return at
+        }
     }
 }
 

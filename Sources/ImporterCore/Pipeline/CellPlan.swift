@@ -30,9 +30,6 @@ final class CellPlan {
     private let computed: [(template: FieldTemplate, places: [Int?])]
     private let validator: RecordValidator
     private let dateFormat: DateFormat
-    /// Where computed texts are put together. Unchecked exclusivity: a plan is its preparer's,
-    /// used by one thread, and no call reenters it.
-    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(_ layout: MapLayout, validator: RecordValidator, dateFormat: DateFormat) {
         self.validator = validator
@@ -66,7 +63,7 @@ final class CellPlan {
                     values.append(value)
                 case .computed(let number):
                     let places = computed[number].places
-                    let text = computed[number].template.render(using: &scratch) { field in
+                    let text = computed[number].template.render { field in
                         places[field].flatMap { row.spans[$0].isNull ? nil : row.cell($0) }
                     }
                     guard let value = text.map({ coerced(text: $0, as: step, at: index) }) ?? nullValues[index] else {
