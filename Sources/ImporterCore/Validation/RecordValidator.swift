@@ -134,10 +134,7 @@ package struct RecordValidator: Sendable {
                 return .failure(
                     Rejection(stage: .validate, reason: problem.reason, field: name, "\(name): \(problem.message)"))
             }
-            switch finished(value, at: index) {
-            case .success(let finished): value = finished
-            case .failure(let problem): return .failure(problem)
-            }
+            if let problem = finish(&value, at: index) { return .failure(problem) }
             values.append(value)
         }
         return .success(values)
@@ -146,18 +143,17 @@ package struct RecordValidator: Sendable {
     /// What `validate` makes of one attribute's coerced value; nil when it rejects it.
     @inline(__always)
     package func accepted(_ value: Value, at index: Int) -> Value? {
-        if case .success(let value) = finished(value, at: index) { value } else { nil }
+        var value = value
+        return finish(&value, at: index) == nil ? value : nil
     }
 
-    /// One attribute's coerced value with its default applied, if its checks pass.
+    /// Applies one attribute's default to its coerced value, and returns what its checks
+    /// reject, if anything.
     @inline(__always)
-    private func finished(_ value: Value, at index: Int) -> Result<Value, Rejection> {
-        var value = value
+    private func finish(_ value: inout Value, at index: Int) -> Rejection? {
         if value.isNull, let fallback = defaults[index] { value = fallback }
-        if value.isNull || constrained[index], let problem = check(value, entity.attributes[index], patterns[index]) {
-            return .failure(problem)
-        }
-        return .success(value)
+        guard value.isNull || constrained[index] else { return nil }
+        return check(value, entity.attributes[index], patterns[index])
     }
 
     /// One attribute's value with its default applied and the attribute's checks passed (a
