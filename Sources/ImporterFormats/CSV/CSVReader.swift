@@ -112,38 +112,35 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
     /// The next row as cells when it has the header's fields and is ASCII (then no field's
     /// value is made), else as `next()` gives it (docs/infer.md).
     package func nextCells(_ observe: (RecordCells) -> Void) throws -> CellRead? {
-        if !started {
-            started = true
-            leading = try readHeader()
-        }
-        if let record = leading {
-            leading = nil
-            return .record(record)
-        }
-        while true {
-            switch try nextScanned() {
-            case nil: return nil
-            case .failed(let record): return .record(record)
-            case .record(let start, let end, _) where end == start && fields.count == 1:
-                continue  // a blank line
-            case .record(let start, let end, let line):
-                let bytes = input.bytes
-                let given = bytes.withUnsafeBufferPointer { buffer in
-                    guard fields.count == names.count, nullValues.isEmpty,
-                        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                    else { return false }
-                    fields.withUnsafeBufferPointer { spans in
-                        observe(RecordCells(bytes: buffer, spans: spans, names: names, quote: options.quote))
-                    }
-                    return true
-                }
-                if given { return .cells }
-                if let record = counted(makeRecord(start: start, end: end, line: line)) { return .record(record) }
+        try nextOffered { buffer, start, end, _ in
+            guard fields.count == names.count, nullValues.isEmpty,
+                UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            else { return false }
+            fields.withUnsafeBufferPointer { spans in
+                observe(RecordCells(bytes: buffer, spans: spans, names: names, quote: options.quote))
             }
+            return true
         }
     }
 
     package func nextRow(_ take: (RowCells) -> Bool) throws -> CellRead? {
+        try nextOffered { buffer, start, end, line in
+            guard fields.count == names.count, UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end])),
+                markNulls(buffer)
+            else { return false }
+            return fields.withUnsafeBufferPointer { spans in
+                take(
+                    RowCells(
+                        bytes: buffer, spans: spans, names: names, line: line, byteOffset: input.offset(of: start),
+                        raw: input.bytes[start..<end]))
+            }
+        }
+    }
+
+    /// The next row, offered as the window's bytes, its start, end and line to `offer`, which
+    /// returns whether it took it (then `.cells`); a row not taken, and every failure, comes
+    /// back as the record `next()` gives. Nil at the end.
+    private func nextOffered(_ offer: (UnsafeBufferPointer<UInt8>, Int, Int, Int) -> Bool) throws -> CellRead? {
         if !started {
             started = true
             leading = try readHeader()
@@ -159,20 +156,7 @@ package final class CSVReader: PartitionedRecordReader, CellRecordReader {
             case .record(let start, let end, _) where end == start && fields.count == 1:
                 continue  // a blank line
             case .record(let start, let end, let line):
-                let bytes = input.bytes
-                let taken = bytes.withUnsafeBufferPointer { buffer in
-                    guard fields.count == names.count,
-                        UTF8Text.isASCII(UnsafeBufferPointer(rebasing: buffer[start..<end])),
-                        markNulls(buffer)
-                    else { return false }
-                    return fields.withUnsafeBufferPointer { spans in
-                        take(
-                            RowCells(
-                                bytes: buffer, spans: spans, names: names, line: line,
-                                byteOffset: input.offset(of: start), raw: bytes[start..<end]))
-                    }
-                }
-                if taken { return .cells }
+                if input.bytes.withUnsafeBufferPointer({ offer($0, start, end, line) }) { return .cells }
                 if let record = counted(makeRecord(start: start, end: end, line: line)) { return .record(record) }
             }
         }
