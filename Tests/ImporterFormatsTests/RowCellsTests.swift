@@ -61,8 +61,8 @@ final class RowCellsTests: XCTestCase {
             RecordPreparer.Recipe(inputIndex: 0, entity: entity, map: map, migration: nil, file: "p.yaml", line: nil))
     }
 
-    /// Reads `text` both ways into one chunk each: record by record, and as a run does (cells
-    /// first). Returns the chunks and how many rows were taken as cells.
+    /// Reads `text` both ways into one chunk each: record by record, and as a run reads a part
+    /// (`RecordPreparer.prepareAll`, cells first). Returns the chunks and how many rows were taken as cells.
     func readBothWays(_ text: String, map: MapConfig, options: CSVOptions) throws -> (ParsedChunk, ParsedChunk, Int) {
         let entity = try ModelLoader.parse(text: Self.model, file: "m.yaml").entity(named: "Reading")!
         let path = files.write("rows.csv", text)
@@ -72,14 +72,7 @@ final class RowCellsTests: XCTestCase {
         while let record = try reader.next() { byRecord.prepare(record, into: &records) }
         var cells = ParsedChunk(capacity: 0, handback: Handback())
         let byCells = try preparer(map, entity)
-        let rows = try CSVReader(path: path, options: options)
-        var taken = 0
-        while let read = try rows.nextRow({ byCells.prepare($0, into: &cells) }) {
-            switch read {
-            case .cells: taken += 1
-            case .record(let record): byCells.prepare(record, into: &cells)
-            }
-        }
+        let taken = try byCells.prepareAll(of: CSVReader(path: path, options: options), into: &cells)
         return (records, cells, taken)
     }
 

@@ -86,12 +86,7 @@ final class CellPlan {
         if let plain = ValueCoercion.plainValue(of: bytes, as: step.type, dateFormat: dateFormat) {
             return step.constrained ? validator.accepted(plain, at: index) : plain
         }
-        let text = String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            guard let base = bytes.baseAddress else { return 0 }
-            buffer.baseAddress!.initialize(from: base, count: bytes.count)
-            return bytes.count
-        }
-        return coerced(text: text, as: step, at: index)
+        return coerced(text: ASCIIText.string(bytes), as: step, at: index)
     }
 
     /// What `RecordValidator` makes of a text field: a string attribute's value is the text as

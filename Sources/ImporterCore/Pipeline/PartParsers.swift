@@ -80,15 +80,7 @@ private struct PartParser {
             var chunk = ParsedChunk(capacity: ReadStage.chunkSize, handback: written)
             do {
                 if preparer?.inputIndex != part.recipe.inputIndex { preparer = try RecordPreparer(part.recipe) }
-                let preparer = preparer!
-                if let rows = part.reader as? CellRecordReader {
-                    // Rows whose fields all pass are read straight from their cells.
-                    while let read = try rows.nextRow({ preparer.prepare($0, into: &chunk) }) {
-                        if case .record(let record) = read { preparer.prepare(record, into: &chunk) }
-                    }
-                } else {
-                    while let record = try part.reader.next() { preparer.prepare(record, into: &chunk) }
-                }
+                try preparer!.prepareAll(of: part.reader, into: &chunk)
             } catch {
                 recorder.abort(AbortReason(.input, "reading \(paths[part.recipe.inputIndex]) failed: \(error)"))
             }

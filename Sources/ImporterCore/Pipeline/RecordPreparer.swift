@@ -50,6 +50,25 @@ package final class RecordPreparer {
         }
     }
 
+    /// Prepares every record `reader` reads into the chunk: a CSV reader's rows whose fields all
+    /// pass straight from their cells, every other record mapped and validated. Returns how many
+    /// rows were taken as cells.
+    @discardableResult
+    package func prepareAll(of reader: RecordReader, into chunk: inout ParsedChunk) throws -> Int {
+        guard let rows = reader as? CellRecordReader else {
+            while let record = try reader.next() { prepare(record, into: &chunk) }
+            return 0
+        }
+        var taken = 0
+        while let read = try rows.nextRow({ prepare($0, into: &chunk) }) {
+            switch read {
+            case .cells: taken += 1
+            case .record(let record): prepare(record, into: &chunk)
+            }
+        }
+        return taken
+    }
+
     /// Prepares a row given as cells, the chunk's next record, when all its fields pass: adds it
     /// to the chunk's records and returns true. A row it does not take goes to
     /// `prepare(_:into:)` as its record, which says why it fails.

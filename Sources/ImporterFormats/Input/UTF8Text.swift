@@ -1,4 +1,5 @@
 import Foundation
+import ImporterCore
 
 /// Strings from bytes that must be valid UTF-8 (invalid bytes are a rejection, never repaired).
 ///
@@ -8,7 +9,7 @@ import Foundation
 enum UTF8Text {
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if isASCII(bytes) { return ascii(bytes) }
+        if isASCII(bytes) { return ASCIIText.string(bytes) }
         // Decoded with repairs, then compared: the same bytes back means they were UTF-8. This is
         // one pass of the standard library's UTF-8 check, where `String(validating:as:)`, generic
         // over its encoding, looks up type metadata on every call.
@@ -17,17 +18,6 @@ enum UTF8Text {
             decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
         }
         return unchanged == true ? string : nil
-    }
-
-    /// Bytes known to be ASCII (checked, or a JSON number's) as a String: copied into its storage
-    /// as they are, where `String(decoding:)` would look for bytes to repair first.
-    @inline(__always)
-    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            guard let base = bytes.baseAddress else { return 0 }
-            buffer.baseAddress!.initialize(from: base, count: bytes.count)
-            return bytes.count
-        }
     }
 
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -205,7 +205,7 @@ extension DocumentScanner {
         case 45, 48...57:  // - 0-9
             guard let end = JSONNumber.end(base, from: start, count: cursor.count) else { return nil }
             cursor.i = end
-            return .number(UTF8Text.ascii(UnsafeBufferPointer(start: base + start, count: end - start)))
+            return .number(ASCIIText.string(UnsafeBufferPointer(start: base + start, count: end - start)))
         default:
             if cursor.take("true") { return .bool(true) }
             if cursor.take("false") { return .bool(false) }

@@ -71,7 +71,7 @@ struct FlatObjectScanner {
         if byte == 45 || (byte >= 48 && byte <= 57) {
             guard let end = JSONNumber.end(base, from: i, count: count) else { return nil }
             cursor.i = end
-            return .number(UTF8Text.ascii(UnsafeBufferPointer(start: base + i, count: end - i)))
+            return .number(ASCIIText.string(UnsafeBufferPointer(start: base + i, count: end - i)))
         }
         if cursor.take("true") { return .bool(true) }
         if cursor.take("false") { return .bool(false) }
