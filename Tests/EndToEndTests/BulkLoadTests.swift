@@ -82,6 +82,17 @@ final class BulkLoadTests: XCTestCase {
     }
 
     /// Records of checkins.csv done according to the store's checkpoint (0 without one).
+    /// The names of the threads of process `pid`, as the system knows them.
+    static func threadNames(of pid: Int32) -> Set<String> {
+        let tasks = "/proc/\(pid)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return Set(
+            ids.compactMap { id in
+                (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8))?.trimmingCharacters(
+                    in: .newlines)
+            })
+    }
+
     func checkpointedRecords(_ name: String) -> Int {
         let state = (try? ImporterProcess.sqlite(store(name), "SELECT state FROM _importer_checkpoint")) ?? ""
         guard let data = state.data(using: .utf8), !state.isEmpty,
@@ -229,10 +240,14 @@ final class BulkLoadTests: XCTestCase {
             let deadline = Date().addingTimeInterval(120)
             if target == 0 { usleep(150_000) }
             if target == staged {
-                // Inside the build's transaction: the only time the store has a rollback journal
-                // (the build takes tens of milliseconds, too short to catch by polling the checkpoint).
-                let journal = store("resumed") + "-journal"
-                while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: journal) {
+                // Once the write stage's thread has ended, while the thread checkpointing the WAL
+                // still runs: it ends just before the build commits (the build takes tens of
+                // milliseconds, too short to catch by polling the checkpoint).
+                var wrote = false
+                while Date() < deadline, process.isRunning {
+                    let threads = Self.threadNames(of: process.processIdentifier)
+                    if threads.contains("write stage") { wrote = true }
+                    if wrote, !threads.contains("write stage"), threads.contains("wal checkpoints") { break }
                     usleep(200)
                 }
             }

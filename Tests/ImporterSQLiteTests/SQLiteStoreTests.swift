@@ -1,5 +1,6 @@
 import Foundation
 import ImporterCore
+import TestSupport
 import XCTest
 @testable import ImporterSQLite
 
@@ -197,6 +198,48 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try write(store, [record("sku-19998", "n")]), ["updated"])
         store.close()
         XCTAssertEqual(try sqlite("SELECT count(*), sum(version), sum(name = 'n') FROM Product"), "20000|20006|20000")
+    }
+
+    /// While a run writes, each commit reaches the store file without waiting for the WAL to
+    /// fill, copied by a thread of its own (docs/writes.md#wal-checkpoints); the writer
+    /// checkpoints itself again when the run ends. An atomic run commits once: no thread then.
+    func testARunsCommitsAreCopiedIntoTheStoreFileWhileItWrites() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        func automaticCheckpoint() throws -> Int64 {
+            try store.withConnection { try $0.database.integer("PRAGMA wal_autocheckpoint") }
+        }
+        // The store file alone, as a copy without its WAL: what was copied into it.
+        let copy = directory + "/copy.sqlite"
+        func rowsInTheFile() throws -> String {
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+            return try ImporterProcess.sqlite(copy, "SELECT count(*) FROM Product")
+        }
+        XCTAssertEqual(try automaticCheckpoint(), 1000)
+        try store.beginRun(atomic: false)
+        XCTAssertEqual(try automaticCheckpoint(), 0, "the writer does not checkpoint while the run writes")
+        for batch in 1...3 {
+            // A few pages each, far below the 1000 at which SQLite would checkpoint.
+            _ = try write(store, (0..<500).map { record("sku-\(batch)-\($0)", "n") })
+            let deadline = Date().addingTimeInterval(10)
+            var rows = try rowsInTheFile()
+            while rows != "\(batch * 500)", Date() < deadline {
+                usleep(5_000)
+                rows = try rowsInTheFile()
+            }
+            XCTAssertEqual(rows, "\(batch * 500)", "batch \(batch) is in the store file")
+        }
+        try store.finishRun(commit: true)
+        XCTAssertEqual(try automaticCheckpoint(), 1000)
+
+        try store.beginRun(atomic: true)
+        XCTAssertEqual(try automaticCheckpoint(), 1000, "an atomic run commits once, at its end")
+        _ = try write(store, [record("sku-atomic", "n")])
+        try store.finishRun(commit: true)
+        store.close()
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM Product"), "1501")
     }
 
     func testAStoreOfAnotherVersionOrChecksumIsRefused() throws {

@@ -131,9 +131,13 @@ extension StoreConnection {
                 operation: "build")
         }
         let autocommit = database.isAutocommit, attach = autocommit && bulk.file != nil
-        // A rollback journal writes the new pages once; WAL would write them twice (to the WAL,
-        // then into the file). Only when no other connection has the store open.
-        let journalSwitched = autocommit && (try? switchJournal(to: "delete")) == true
+        // Rows copied from the staging file: a rollback journal writes their pages once, where
+        // WAL would write them twice (to the WAL, then into the file). Only when no other
+        // connection has the store open: the checkpointer's ends first. Tables staged in the
+        // store are only indexed: their build stays in WAL, while the checkpointer copies the
+        // rows the run committed into the file (docs/writes.md#wal-checkpoints).
+        if attach { stopCheckpointer() }
+        let journalSwitched = attach && (try? switchJournal(to: "delete")) == true
         defer { if journalSwitched { _ = try? switchJournal(to: "wal") } }
         do {
             try bulk.file?.commit()
@@ -149,6 +153,9 @@ extension StoreConnection {
             try beginTransactionIfNeeded()
             try bulk.build(into: database, attachedAs: attach ? "importer_bulk" : nil, statements: prepared)
             try database.execute("DELETE FROM _importer_bulk", [])
+            // The run's commits are in the file by now, or nearly: the store's last connection
+            // copies the build's pages when it closes.
+            stopCheckpointer()
             try database.commit()
         } catch {
             rollBack()

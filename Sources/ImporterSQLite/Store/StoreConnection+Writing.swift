@@ -213,9 +213,12 @@ extension StoreConnection {
     func beginRun(atomic: Bool) throws {
         try forgetUnchangedInputs()
         holdsCommits = atomic
+        // An atomic run commits once, at its end: nothing to copy before.
+        if !atomic { try startCheckpointer() }
     }
 
     func finishRun(commit: Bool) throws {
+        defer { stopCheckpointer() }
         try contentIndexes.forgetWindows()
         if let bulk {
             self.bulk = nil
@@ -240,6 +243,7 @@ extension StoreConnection {
             guard !database.isAutocommit else { return }
             try database.commit()
             try bulk?.storeTables.commit()
+            checkpointerCommitted()
         } catch {
             if staged { bulk?.markUnbuildable("the store failed to commit after its staged rows: \(error)") }
             rollBack()

@@ -25,6 +25,8 @@ final class StoreConnection {
     var bulk: BulkLoad?
     /// Whether another connection committed while this run wrote.
     var inputWatch = UnchangedInputWatch()
+    /// Checkpoints the WAL on a thread of its own while a run writes (`beginRun`).
+    var checkpointer: WALCheckpointer?
 
     /// The page cache (`PRAGMA cache_size`): 64 MiB.
     static let cacheSize = -65536
@@ -52,6 +54,7 @@ final class StoreConnection {
     }
 
     func close() {
+        stopCheckpointer()
         bulk = nil
         statements = [:]
         contentIndexes.forgetAll()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a stage's thread is scheduled beside the run's others.
-enum StagePriority {
+package enum StagePriority {
     case normal
     /// A stage that works ahead of the next one (the part parsers): it gives way to the stages
     /// after it when they want the same cores, so that the run's slowest stage, mostly the
