@@ -81,7 +81,6 @@ final class BulkLoadTests: XCTestCase {
         }
     }
 
-    /// Records of checkins.csv done according to the store's checkpoint (0 without one).
     /// The names of the threads of process `pid`, as the system knows them.
     static func threadNames(of pid: Int32) -> Set<String> {
         let tasks = "/proc/\(pid)/task"
@@ -93,6 +92,7 @@ final class BulkLoadTests: XCTestCase {
             })
     }
 
+    /// Records of checkins.csv done according to the store's checkpoint (0 without one).
     func checkpointedRecords(_ name: String) -> Int {
         let state = (try? ImporterProcess.sqlite(store(name), "SELECT state FROM _importer_checkpoint")) ?? ""
         guard let data = state.data(using: .utf8), !state.isEmpty,
