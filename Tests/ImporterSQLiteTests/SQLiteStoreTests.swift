@@ -242,6 +242,40 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try sqlite("SELECT count(*) FROM Product"), "1501")
     }
 
+    /// The thread that checkpoints the WAL ends with the run, or with a store let go before
+    /// its run finished.
+    func testTheCheckpointingThreadEndsWithItsRunOrItsStore() throws {
+        // This process's threads of that name, once their number is `expected` (or after 5 s).
+        func checkpointers(becoming expected: Int) -> Int {
+            let deadline = Date().addingTimeInterval(5)
+            var count = 0
+            repeat {
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+                count =
+                    tasks.filter { task in
+                        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))
+                            == "wal checkpoints\n"
+                    }.count
+                if count != expected { usleep(1_000) }
+            } while count != expected && Date() < deadline
+            return count
+        }
+        let before = checkpointers(becoming: 0)
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.prepare(for: model)
+            try store.beginRun(atomic: false)
+            XCTAssertEqual(checkpointers(becoming: before + 1), before + 1)
+            try store.finishRun(commit: true)
+            XCTAssertEqual(checkpointers(becoming: before), before)
+            try store.beginRun(atomic: false)
+            _ = try write(store, [record("a", "one")])
+            XCTAssertEqual(checkpointers(becoming: before + 1), before + 1)
+        }  // let go without finishing the run or closing the store
+        XCTAssertEqual(checkpointers(becoming: before), before)
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM Product"), "1")
+    }
+
     func testAStoreOfAnotherVersionOrChecksumIsRefused() throws {
         let store = try SQLiteStore(path: path)
         try store.prepare(for: model)

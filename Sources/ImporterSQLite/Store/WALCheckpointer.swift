@@ -57,9 +57,16 @@ final class WALCheckpointer: Sendable {
     /// The checkpoint that failed, if one did.
     var failure: SQLiteError? { state.withLock { $0.failure } }
 
-    /// Lets a checkpoint under way finish, and ends the thread and its connection.
+    /// Lets a checkpoint under way finish, and ends the thread and its connection; once.
     func stop() {
-        state.withLock { $0.stopping = true }
-        thread.join()
+        let first = state.withLock { state in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        if first { thread.join() }
     }
+
+    /// A checkpointer let go without `stop` (a run that failed before it finished, a store
+    /// not closed) still ends its thread and closes its connection.
+    deinit { stop() }
 }
