@@ -81,17 +81,6 @@ final class BulkLoadTests: XCTestCase {
         }
     }
 
-    /// The names of the threads of process `pid`, as the system knows them.
-    static func threadNames(of pid: Int32) -> Set<String> {
-        let tasks = "/proc/\(pid)/task"
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return Set(
-            ids.compactMap { id in
-                (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8))?.trimmingCharacters(
-                    in: .newlines)
-            })
-    }
-
     /// Records of checkins.csv done according to the store's checkpoint (0 without one).
     func checkpointedRecords(_ name: String) -> Int {
         let state = (try? ImporterProcess.sqlite(store(name), "SELECT state FROM _importer_checkpoint")) ?? ""
@@ -245,9 +234,9 @@ final class BulkLoadTests: XCTestCase {
                 // milliseconds, too short to catch by polling the checkpoint).
                 var wrote = false
                 while Date() < deadline, process.isRunning {
-                    let threads = Self.threadNames(of: process.processIdentifier)
-                    if threads.contains("write stage") { wrote = true }
-                    if wrote, !threads.contains("write stage"), threads.contains("wal checkpoints") { break }
+                    let threads = ThreadNames.of(process.processIdentifier)
+                    if threads["write stage"] != nil { wrote = true }
+                    if wrote, threads["write stage"] == nil, threads["wal checkpoints"] != nil { break }
                     usleep(200)
                 }
             }

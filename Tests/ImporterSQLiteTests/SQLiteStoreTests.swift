@@ -250,12 +250,7 @@ final class SQLiteStoreTests: XCTestCase {
             let deadline = Date().addingTimeInterval(5)
             var count = 0
             repeat {
-                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-                count =
-                    tasks.filter { task in
-                        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))
-                            == "wal checkpoints\n"
-                    }.count
+                count = ThreadNames.of()["wal checkpoints"] ?? 0
                 if count != expected { usleep(1_000) }
             } while count != expected && Date() < deadline
             return count

@@ -17,7 +17,7 @@ extension StoreConnection {
     /// itself again, as SQLite does by default.
     func checkpointerCommitted() {
         guard let checkpointer else { return }
-        if checkpointer.failure == nil { return checkpointer.committed() }
+        if !checkpointer.failed { return checkpointer.committed() }
         stopCheckpointer()
     }
 

@@ -9,14 +9,14 @@ import ImporterCore
 /// the file's, and the stages that feed it wait with it. A `PASSIVE` checkpoint of another
 /// connection copies only committed pages, and neither waits for nor blocks the writer or a
 /// reader. The writer turns its automatic checkpoint off while this runs, and on again when it
-/// stops or fails (`failure`), so the WAL never grows unchecked.
+/// stops or a checkpoint fails (`failed`), so the WAL never grows unchecked.
 final class WALCheckpointer: Sendable {
     private struct State {
         /// Commits the writer reported; the thread checkpoints when it has not seen the last.
         var commits = 0
         var stopping = false
-        /// The first checkpoint that failed; the thread checkpoints no more after it.
-        var failure: SQLiteError?
+        /// A checkpoint failed; the thread checkpoints no more after it.
+        var failed = false
     }
 
     private let state = ConditionBox(State())
@@ -40,7 +40,7 @@ final class WALCheckpointer: Sendable {
                     let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                     // Busy: another connection is checkpointing; the next commit tries again.
                     if code != SQLITE_OK, code & 0xFF != SQLITE_BUSY {
-                        state.withLock { $0.failure = database.error(code, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+                        state.withLock { $0.failed = true }
                         return
                     }
                 }
@@ -54,8 +54,8 @@ final class WALCheckpointer: Sendable {
         state.withLock { $0.commits += 1 }
     }
 
-    /// The checkpoint that failed, if one did.
-    var failure: SQLiteError? { state.withLock { $0.failure } }
+    /// Whether a checkpoint failed (the writer then checkpoints itself again).
+    var failed: Bool { state.withLock { $0.failed } }
 
     /// Lets a checkpoint under way finish, and ends the thread and its connection; once.
     func stop() {
