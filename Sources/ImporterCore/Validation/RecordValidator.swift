@@ -94,6 +94,12 @@ package struct PreparedRecord: Sendable {
     }
 }
 
+extension [PreparedRecord] {
+    /// The values of the record at `index`. For other modules: a record read there by index
+    /// is copied first, retaining the text it shares with its chunk's other records.
+    package func values(at index: Int) -> [Value] { self[index].values }
+}
+
 /// Per-record checks against the model: types, required, min/max, maxLength, pattern, values.
 package struct RecordValidator: Sendable {
     package let entity: Entity

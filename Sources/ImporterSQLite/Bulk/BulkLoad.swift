@@ -71,7 +71,7 @@ final class BulkLoad {
                 try rows(of: entity).append(staged, of: entity)
                 staged.removeAll(keepingCapacity: true)
             }
-            let values = records[index].values
+            let values = records.values(at: index)
             if let version = rules.newItemVersion(values) {
                 staged.append((values, version))
                 outcomes.append(WriteOutcome(.inserted))

@@ -122,16 +122,18 @@ final class StagedRows {
             try insert.withArguments(staged[start].values) {
                 // Every parameter is bound again below: the text of the last rows is not read.
                 boundText.removeAll()
-                for (row, (values, version)) in staged[start..<start + count].enumerated() {
-                    if inOrder { (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: values)) }
-                    let base = row * columns + 1
-                    // Read in place: a value copied out of the array would be retained and released.
-                    try values.withUnsafeBufferPointer { values in
+                for row in 0..<count {
+                    let position = start + row, base = row * columns + 1
+                    if inOrder {
+                        (inOrder, lastKey) = Self.follow(lastKey, by: entity.key(of: staged[position].values))
+                    }
+                    // Read in place: a row or a value copied out of its array would be retained and released.
+                    try staged[position].values.withUnsafeBufferPointer { values in
                         for index in values.indices where index != versionIndex {
                             try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
                         }
                     }
-                    try insert.bind(Int32(base + versionIndex), int64: version)
+                    try insert.bind(Int32(base + versionIndex), int64: staged[position].version)
                 }
                 defer { insert.reset() }
                 try insert.step()
