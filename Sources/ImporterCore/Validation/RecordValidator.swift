@@ -95,8 +95,9 @@ package struct PreparedRecord: Sendable {
 }
 
 extension [PreparedRecord] {
-    /// The values of the record at `index`. For other modules: a record read there by index
-    /// is copied first, retaining the text it shares with its chunk's other records.
+    /// The values of the record at `index`, read in place. For the stores' per-record loops: in
+    /// another module, `records[index].values` copies the whole record first, retaining the
+    /// text it shares with its chunk's other records.
     package func values(at index: Int) -> [Value] { self[index].values }
 }
 

@@ -37,7 +37,8 @@ extension StoreConnection {
             var missedStored = 0  // stored items the content index did not know
             var lastFound: Int?  // in input order
             for write in pending {
-                let outcome = try self.write(records[write.position].values, write, statements, entity, rules, index)
+                let outcome = try self.write(
+                    records.values(at: write.position), write, statements, entity, rules, index)
                 outcomes[write.position] = outcome
                 guard write.blind, outcome.foundStored else { continue }
                 storedBlindUpserts += 1
@@ -46,7 +47,7 @@ extension StoreConnection {
             }
             if let lastFound, storedBlindUpserts >= 1024, storedBlindUpserts * 2 >= records.count {
                 try contentIndexes.foundStored(
-                    entity, lastFound: entity.key(of: records[lastFound].values),
+                    entity, lastFound: entity.key(of: records.values(at: lastFound)),
                     mostlyMissed: missedStored * 2 >= storedBlindUpserts)
             }
             return outcomes
@@ -67,7 +68,7 @@ extension StoreConnection {
         var pending: [QueuedWrite] = []
         pending.reserveCapacity(records.count)
         for position in records.indices {
-            let values = records[position].values
+            let values = records.values(at: position)
             let blind = rules.isBlindUpsert(values)
             var image: (key: UInt64, content: UInt64)?
             var indexed = false
