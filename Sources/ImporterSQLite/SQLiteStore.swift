@@ -167,7 +167,11 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
     /// Loads the entities whose tables are empty on the bulk path: staged in the store (or
     /// beside it, `<path>.bulk`), their tables built in key order by `finishRun(commit: true)`.
     package func beginBulkLoad(of entities: [Entity], newLoads: Bool, resuming: Bool) throws -> Set<String> {
-        try withConnection { try $0.beginBulkLoad(of: entities, newLoads: newLoads, resuming: resuming) }
+        let loaded = try withConnection {
+            try $0.beginBulkLoad(of: entities, newLoads: newLoads, resuming: resuming)
+        }
+        lookup.withLock { $0.loadedInBulk = loaded }
+        return loaded
     }
 
     /// The content index that currently decides re-written items of `entity`, if any: how many

@@ -229,14 +229,19 @@ final class BulkLoadTests: XCTestCase {
             let deadline = Date().addingTimeInterval(120)
             if target == 0 { usleep(150_000) }
             if target == staged {
-                // Once the write stage's thread has ended, while the thread checkpointing the WAL
-                // still runs: it ends just before the build commits (the build takes tens of
-                // milliseconds, too short to catch by polling the checkpoint).
+                // Once the write stage's thread has ended, while the build's transaction is
+                // open: a first import stages and builds under a rollback journal, whose file
+                // is there until the build commits (the build takes tens of milliseconds, too
+                // short to catch by polling the checkpoint).
                 var wrote = false
                 while Date() < deadline, process.isRunning {
                     let threads = ThreadNames.of(process.processIdentifier)
                     if threads["write stage"] != nil { wrote = true }
-                    if wrote, threads["write stage"] == nil, threads["wal checkpoints"] != nil { break }
+                    if wrote, threads["write stage"] == nil,
+                        FileManager.default.fileExists(atPath: store("resumed") + "-journal")
+                    {
+                        break
+                    }
                     usleep(200)
                 }
             }

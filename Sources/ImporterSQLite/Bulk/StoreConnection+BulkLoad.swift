@@ -53,9 +53,43 @@ extension StoreConnection {
         }
         // Staging in the store appends: when every entity of the run is staged, a small page
         // cache serves it as well, and the pages stay out of the run's memory.
-        if inStore.count == entities.count { try database.execute("PRAGMA cache_size = \(StagedRows.sortCacheSize)") }
+        if inStore.count == entities.count {
+            try database.execute("PRAGMA cache_size = \(StagedRows.sortCacheSize)")
+            if Self.readsNothingElse(entities) { stageUnderRollbackJournal() }
+        }
         bulk = BulkLoad(storeTables: storeTables, file: file, entities: chosen)
         return Set(chosen.map(\.name))
+    }
+
+    /// Whether the references of `entities` name only each other: when they are all loaded in
+    /// bulk, the key checks then find every parent among the run's own keys or nowhere, and
+    /// read nothing from the store.
+    private static func readsNothingElse(_ entities: [Entity]) -> Bool {
+        let names = Set(entities.map(\.name))
+        return entities.allSatisfy { $0.toOneRelationships.allSatisfy { names.contains($0.destination) } }
+    }
+
+    /// Stages under a rollback journal instead of the WAL, when no other connection has the
+    /// store open: each staged page is then written once, into the file, where the WAL writes
+    /// it twice (into the WAL, then back). The checkpointer has nothing to copy then and ends.
+    /// Readers wait for the run's batches meanwhile, which in WAL they would not; the store is
+    /// in WAL mode again when the run finishes (`leaveRollbackJournal`).
+    private func stageUnderRollbackJournal() {
+        stopCheckpointer()
+        if (try? switchJournal(to: "delete")) == true {
+            stagesUnderRollbackJournal = true
+        } else if !holdsCommits {
+            try? startCheckpointer()
+        }
+    }
+
+    /// Puts the store back in WAL mode after a bulk load staged under a rollback journal. If
+    /// another connection has the store open, it stays as it is until the next run opens it,
+    /// which puts it in WAL mode.
+    func leaveRollbackJournal() {
+        guard stagesUnderRollbackJournal else { return }
+        stagesUnderRollbackJournal = false
+        _ = try? switchJournal(to: "wal")
     }
 
     /// Whether `entity` can take the bulk path: its table is empty, and has no trigger or

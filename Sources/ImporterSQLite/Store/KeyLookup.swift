@@ -7,6 +7,11 @@ final class KeyLookup {
     private var database: Database?
     private var statements: [String: Statement] = [:]
 
+    /// The entities the run loads in bulk: their tables were empty when it began and stay so
+    /// until its build, so a key the run's own keys do not name is not stored either
+    /// (docs/writes.md#bulk-loads). Set by `SQLiteStore.beginBulkLoad`, cleared by `close`.
+    var loadedInBulk: Set<String> = []
+
     init(path: String) {
         self.path = path
     }
@@ -16,6 +21,7 @@ final class KeyLookup {
     private var batched = false
 
     func contains(_ key: Value, in entity: Entity) throws -> Bool {
+        if loadedInBulk.contains(entity.name) { return false }
         let statement = try self.statement(entity)
         if batched, let database, database.isAutocommit { try database.begin(.deferred) }
         let parts = entity.keyParts(key)
@@ -47,6 +53,7 @@ final class KeyLookup {
     }
 
     func close() {
+        loadedInBulk = []
         statements = [:]
         database = nil
     }

@@ -219,7 +219,10 @@ extension StoreConnection {
     }
 
     func finishRun(commit: Bool) throws {
-        defer { stopCheckpointer() }
+        defer {
+            stopCheckpointer()
+            leaveRollbackJournal()
+        }
         try contentIndexes.forgetWindows()
         if let bulk {
             self.bulk = nil

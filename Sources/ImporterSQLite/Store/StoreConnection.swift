@@ -27,6 +27,9 @@ final class StoreConnection {
     var inputWatch = UnchangedInputWatch()
     /// Checkpoints the WAL on a thread of its own while a run writes (`beginRun`).
     var checkpointer: WALCheckpointer?
+    /// The bulk load stages under a rollback journal; the store goes back to WAL when the run
+    /// finishes (`beginBulkLoad`, docs/writes.md#bulk-loads).
+    var stagesUnderRollbackJournal = false
 
     /// The page cache (`PRAGMA cache_size`): 64 MiB.
     static let cacheSize = -65536
@@ -55,6 +58,7 @@ final class StoreConnection {
 
     func close() {
         stopCheckpointer()
+        leaveRollbackJournal()
         bulk = nil
         statements = [:]
         contentIndexes.forgetAll()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A thread that owns one stage's state for as long as it runs, and gives it back when joined.
+/// A thread that owns one stage's state for as long as it runs, and gives back its result when joined.
 ///
 /// The state is `sending`: the compiler checks that the thread starting the stage keeps no
 /// reference to it, so "this thread only" is a fact of the types, not a comment.
@@ -16,11 +16,15 @@ package final class StageThread<Result>: Sendable {
         let thread = Thread { [outcome] in
             Self.nameThisThread(name)
             if priority == .readingAhead { StagePriority.lowerThisThread() }
-            var state = handOver.withLock { state in
-                nonisolated(unsafe) let taken = state.take()!  // the box is dropped: this thread owns it now
-                return taken
-            }
-            nonisolated(unsafe) let result = body(&state)
+            // The state ends with this closure, before `join` returns: what it holds (a
+            // connection, a file) is closed by then.
+            nonisolated(unsafe) let result = { () -> Result in
+                var state = handOver.withLock { state in
+                    nonisolated(unsafe) let taken = state.take()!  // the box is dropped: this thread owns it now
+                    return taken
+                }
+                return body(&state)
+            }()
             outcome.withLock { $0 = result }
         }
         thread.name = name
