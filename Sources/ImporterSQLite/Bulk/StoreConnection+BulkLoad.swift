@@ -84,8 +84,8 @@ extension StoreConnection {
     }
 
     /// Puts the store back in WAL mode after a bulk load staged under a rollback journal. If
-    /// another connection has the store open, it stays as it is until the next run opens it,
-    /// which puts it in WAL mode.
+    /// another connection has the store open, it stays as it is until the store is opened
+    /// again (by a run or the library), which puts it in WAL mode.
     func leaveRollbackJournal() {
         guard stagesUnderRollbackJournal else { return }
         stagesUnderRollbackJournal = false
