@@ -65,6 +65,30 @@ final class BulkLoadJournalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-journal"))
     }
 
+    /// The library opens the store while a first import stages, its batch in flight: it works
+    /// under the run's journal, and waits for the batch to read.
+    func testTheStoreOpensWhileAFirstImportStages() throws {
+        let store = try SQLiteStore(path: path)
+        try store.prepare(for: model)
+        try store.beginRun(atomic: false)
+        _ = try store.beginBulkLoad(of: [location, checkin], newLoads: true, resuming: false)
+        XCTAssertEqual(try journalMode(store), "delete")
+        // Staged, not committed: the run holds the store's write lock.
+        _ = try store.write(
+            locations(0..<3000), of: location, rules: VersionRules(entity: location, write: WriteConfig()))
+        let beside = try SQLiteStore(path: path)
+        try store.commit()
+        XCTAssertEqual(
+            try beside.withConnection {
+                try $0.database.integer("SELECT count(*) FROM \"_importer_staged_AWS-Locations\"")
+            }, 3000)
+        beside.close()
+        try store.finishRun(commit: true)
+        XCTAssertEqual(try journalMode(store), "wal")
+        store.close()
+        XCTAssertEqual(try ImporterProcess.sqlite(path, "SELECT count(*) FROM \"AWS-Locations\""), "3000")
+    }
+
     /// Check-ins alone: their references name locations the store holds, which the key checks
     /// read beside the writer, as WAL allows.
     func testARunWhoseReferencesNameAnEntityOutsideItStagesInWAL() throws {

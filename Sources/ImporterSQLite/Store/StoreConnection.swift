@@ -44,9 +44,19 @@ final class StoreConnection {
         database = try Database(path: path)
         contentIndexes = ContentIndexes(database: database, path: path)
         // 8 KiB pages (for a new file): fewer, fuller B-tree pages; about 9% faster bulk loads than 4 KiB.
-        try database.execute(
-            "PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize);"
-        )
+        try database.execute("PRAGMA page_size = 8192")
+        try Self.enterWAL(database)
+        try database.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = \(Self.cacheSize)")
+    }
+
+    /// Puts the store in WAL mode, which it keeps between runs. A run staging a first import
+    /// holds it under a rollback journal (docs/writes.md#bulk-loads), and the switch cannot
+    /// take the lock it needs then: this connection works under that journal, and the run puts
+    /// the store back in WAL mode when it finishes.
+    private static func enterWAL(_ database: Database) throws {
+        do {
+            try database.execute("PRAGMA journal_mode = WAL")
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY {}
     }
 
     /// Opens an existing store read-only.
