@@ -16,6 +16,7 @@ final class BulkLoadJournalTests: XCTestCase {
     let model = try! ModelLoader.load(path: LocationDumps.modelPath).newest
     var location: Entity { model.entity(named: "Location")! }
     var checkin: Entity { model.entity(named: "Checkin")! }
+    var rules: VersionRules { VersionRules(entity: location, write: WriteConfig()) }
 
     func journalMode(_ store: SQLiteStore) throws -> String {
         try store.withConnection { try $0.database.strings("PRAGMA journal_mode").first ?? "" }
@@ -37,8 +38,7 @@ final class BulkLoadJournalTests: XCTestCase {
     }
 
     func stage(_ records: [PreparedRecord], into store: SQLiteStore) throws {
-        let outcomes = try store.write(
-            records, of: location, rules: VersionRules(entity: location, write: WriteConfig()))
+        let outcomes = try store.write(records, of: location, rules: rules)
         XCTAssertEqual(outcomes.filter { if case .inserted = $0.result { true } else { false } }.count, records.count)
         try store.commit()
     }
@@ -74,8 +74,7 @@ final class BulkLoadJournalTests: XCTestCase {
         _ = try store.beginBulkLoad(of: [location, checkin], newLoads: true, resuming: false)
         XCTAssertEqual(try journalMode(store), "delete")
         // Staged, not committed: the run holds the store's write lock.
-        _ = try store.write(
-            locations(0..<3000), of: location, rules: VersionRules(entity: location, write: WriteConfig()))
+        _ = try store.write(locations(0..<3000), of: location, rules: rules)
         let beside = try SQLiteStore(path: path)
         try store.commit()
         XCTAssertEqual(
