@@ -14,9 +14,8 @@ struct MigrationPage {
         page += "<header><h1>Migration of \(HTMLText.escaped(report.model)) v\(report.from) → v\(report.to)</h1>\n"
         page +=
             "<p><span class=\"status \(good ? "succeeded" : failed > 0 && report.status != .rolledBack ? "partial" : "aborted")\" data-figure=\"status\">\(good ? "✔" : "✖") \(report.status.rawValue)</span></p>\n"
-        let formatter = ISO8601DateFormatter()
         page +=
-            "<p class=\"meta\">store \(HTMLText.escaped(report.store)) · pipeline file \(HTMLText.escaped(report.pipeline)) · \(formatter.string(from: report.startedAt)) → \(formatter.string(from: report.finishedAt)) · \(HTMLText.duration(report.finishedAt.timeIntervalSince(report.startedAt)))</p></header>\n"
+            "<p class=\"meta\">store \(HTMLText.escaped(report.store)) · pipeline file \(HTMLText.escaped(report.pipeline)) · \(report.startedAt.formatted(.iso8601)) → \(report.finishedAt.formatted(.iso8601)) · \(HTMLText.duration(report.finishedAt.timeIntervalSince(report.startedAt)))</p></header>\n"
         page +=
             "<section><h2>Steps</h2><table><thead><tr><th>step</th><th class=\"n\">items</th><th class=\"n\">failed</th>"
         page += "<th></th></tr></thead><tbody>\n"

@@ -75,9 +75,8 @@ package struct ReportPage {
             reasons.append("the inputs are unchanged since run \(since): nothing was read or written")
         }
         for reason in reasons { html += "<p class=\"reason\" data-figure=\"reason\">\(HTMLText.escaped(reason))</p>\n" }
-        let formatter = ISO8601DateFormatter()
         html +=
-            "<p class=\"meta\">run <code>\(HTMLText.escaped(report.runId))</code> · \(formatter.string(from: report.startedAt)) → \(formatter.string(from: report.finishedAt)) · <span data-figure=\"seconds\">\(HTMLText.duration(report.seconds))</span></p>\n"
+            "<p class=\"meta\">run <code>\(HTMLText.escaped(report.runId))</code> · \(report.startedAt.formatted(.iso8601)) → \(report.finishedAt.formatted(.iso8601)) · <span data-figure=\"seconds\">\(HTMLText.duration(report.seconds))</span></p>\n"
         html +=
             "<p class=\"meta\">model \(HTMLText.escaped(report.model.name)) v\(report.model.version) · \(HTMLText.escaped(report.destination.type))\(report.destination.path.map { " " + HTMLText.escaped($0) } ?? "") · pipeline file \(HTMLText.escaped(report.pipelineFile))</p>\n"
         if let merged = report.mergedRuns {
@@ -279,11 +278,10 @@ package struct ReportPage {
         html += "</div>"
         html += "<table><thead><tr><th>started</th><th>status</th><th class=\"n\">read</th><th class=\"n\">written</th>"
         html += "<th class=\"n\">rejected</th><th class=\"n\">duration</th><th>run</th></tr></thead><tbody>\n"
-        let formatter = ISO8601DateFormatter()
         for (index, run) in runs.enumerated().reversed() {
             let this = index == marked
             html +=
-                "<tr\(this ? " class=\"total\"" : "") data-run=\"\(HTMLText.escaped(run.runId))\"><td>\(formatter.string(from: run.started))</td><td>\(run.status?.rawValue ?? "?")</td><td class=\"n\">\(HTMLText.figure(run.read))</td><td class=\"n\">\(HTMLText.figure(run.inserted + run.updated))</td><td class=\"n\">\(HTMLText.figure(run.rejected))</td><td class=\"n\">\(HTMLText.duration(seconds[index]))</td><td>\(this ? "this run" : "<code>\(HTMLText.escaped(String(run.runId.prefix(8))))</code>")</td></tr>\n"
+                "<tr\(this ? " class=\"total\"" : "") data-run=\"\(HTMLText.escaped(run.runId))\"><td>\(run.started.formatted(.iso8601))</td><td>\(run.status?.rawValue ?? "?")</td><td class=\"n\">\(HTMLText.figure(run.read))</td><td class=\"n\">\(HTMLText.figure(run.inserted + run.updated))</td><td class=\"n\">\(HTMLText.figure(run.rejected))</td><td class=\"n\">\(HTMLText.duration(seconds[index]))</td><td>\(this ? "this run" : "<code>\(HTMLText.escaped(String(run.runId.prefix(8))))</code>")</td></tr>\n"
         }
         return html + "</tbody></table></section>\n"
     }
