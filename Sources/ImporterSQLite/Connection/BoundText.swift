@@ -47,6 +47,15 @@ final class BoundText {
         return UnsafeRawPointer(room)
     }
 
+    /// The UTF-8 of `string` copied here, and its count; nil for more than a block, or a text
+    /// that is not contiguous. Read in place: the string is neither copied nor retained first.
+    @inline(__always)
+    func copy(_ string: String) -> (bytes: UnsafeRawPointer, count: Int)? {
+        string.utf8.withContiguousStorageIfAvailable { bytes in
+            copy(UnsafeRawBufferPointer(bytes)).map { ($0, bytes.count) }
+        } ?? nil
+    }
+
     /// Forgets what was copied: the room is used again, for the next statement bound.
     func removeAll() {
         block = -1

@@ -75,16 +75,14 @@ final class Statement {
     /// Binds a value as it is stored (docs/values.md, `ValueColumns`). With `text`, the bytes of
     /// a string, a decimal or a date are copied there and SQLite reads them in place, without a
     /// copy of its own: `text` must keep them until this statement has run and is bound anew.
+    @inline(__always)
     func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws {
         switch value {
         case .null: try bindNull(index)
-        case .string(let string), .decimal(let string):
-            guard let text,
-                let code = string.utf8.withContiguousStorageIfAvailable({ bytes in
-                    text.copy(UnsafeRawBufferPointer(bytes)).map { bindStatic(index, $0, bytes.count) }
-                }) ?? nil
-            else { return try bind(index, text: string) }
-            try check(code)
+        case .string(let string):
+            try bind(string, at: index, textIn: text)
+        case .decimal(let string):
+            try bind(string, at: index, textIn: text)
         case .integer(let number): try bind(index, int64: number)
         case .double(let number): try bind(index, double: number)
         case .date(let millis):
@@ -101,6 +99,13 @@ final class Statement {
             // A (hash, range) key binds as its two attributes (`Entity.keyParts`), never as one value.
             throw SQLiteError(code: SQLITE_MISUSE, message: "a (hash, range) key bound as one value", sql: sql)
         }
+    }
+
+    /// Binds `string` as text, copied into `text` where it can be (else SQLite copies it).
+    @inline(__always)
+    private func bind(_ string: String, at index: Int32, textIn text: BoundText?) throws {
+        guard let copied = text?.copy(string) else { return try bind(index, text: string) }
+        try check(bindStatic(index, copied.bytes, copied.count))
     }
 
     @inline(__always)
