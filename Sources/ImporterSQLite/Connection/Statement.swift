@@ -75,6 +75,8 @@ final class Statement {
     /// Binds a value as it is stored (docs/values.md, `ValueColumns`). With `text`, the bytes of
     /// a string, a decimal or a date are copied there and SQLite reads them in place, without a
     /// copy of its own: `text` must keep them until this statement has run and is bound anew.
+    /// Inlined: called, it would take its own copy of the value, a retain of the text that the
+    /// thread which made it shares (staging binds every column of every row).
     @inline(__always)
     func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws {
         switch value {
