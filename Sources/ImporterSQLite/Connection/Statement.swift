@@ -81,10 +81,9 @@ final class Statement {
     func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws {
         switch value {
         case .null: try bindNull(index)
-        case .string(let string):
-            try bind(string, at: index, textIn: text)
-        case .decimal(let string):
-            try bind(string, at: index, textIn: text)
+        case .string(let string), .decimal(let string):
+            guard let copied = text?.copy(string) else { return try bind(index, text: string) }
+            try check(bindStatic(index, copied.bytes, copied.count))
         case .integer(let number): try bind(index, int64: number)
         case .double(let number): try bind(index, double: number)
         case .date(let millis):
@@ -101,13 +100,6 @@ final class Statement {
             // A (hash, range) key binds as its two attributes (`Entity.keyParts`), never as one value.
             throw SQLiteError(code: SQLITE_MISUSE, message: "a (hash, range) key bound as one value", sql: sql)
         }
-    }
-
-    /// Binds `string` as text, copied into `text` where it can be (else SQLite copies it).
-    @inline(__always)
-    private func bind(_ string: String, at index: Int32, textIn text: BoundText?) throws {
-        guard let copied = text?.copy(string) else { return try bind(index, text: string) }
-        try check(bindStatic(index, copied.bytes, copied.count))
     }
 
     @inline(__always)
