@@ -40,7 +40,6 @@ let package = Package(
     ],
     targets: [
         // System libraries (module.modulemap + pkg-config).
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -48,6 +47,9 @@ let package = Package(
         // SHA-256 and HMAC (model checksums, input fingerprints, archives, SigV4).
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
+        // SQLite 3.54.1, built in (docs/writes.md#the-sqlite-library): the amalgamation from sqlite.org
+        // (public domain), with the options below in place of a distribution's.
+        .target(name: "CSQLite", cSettings: sqliteSettings, linkerSettings: [.linkedLibrary("m")]),
         // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
         .target(name: "CPrefetch"),
         // Where synchronous code waits for async code (`runBlocking`), and the threads async code
@@ -147,3 +149,27 @@ let package = Package(
             dependencies: ["ImporterCore", "ImporterAWS", "ImporterDynamoDB", "ImporterS3", "TestSupport"]),
     ]
 )
+
+/// SQLite's compile-time options (https://sqlite.org/compile.html), as its docs recommend for an
+/// application that embeds it: no memory statistics (a global mutex taken by every allocation),
+/// no features the store does not use. Distributions' builds differ (Debian's has no lookaside
+/// allocator and overwrites deleted content): these make the store the same everywhere.
+var sqliteSettings: [CSetting] {
+    [
+        .define("SQLITE_DEFAULT_MEMSTATUS", to: "0"),
+        .define("SQLITE_DQS", to: "0"),
+        .define("SQLITE_LIKE_DOESNT_MATCH_BLOBS"),
+        .define("SQLITE_MAX_VARIABLE_NUMBER", to: "250000"),
+        .define("SQLITE_OMIT_DEPRECATED"),
+        .define("SQLITE_OMIT_LOAD_EXTENSION"),
+        .define("SQLITE_OMIT_PROGRESS_CALLBACK"),
+        .define("SQLITE_OMIT_SHARED_CACHE"),
+        .define("SQLITE_THREADSAFE", to: "1"),
+        .define("HAVE_FDATASYNC", to: "1", .when(platforms: [.linux])),
+        .define("HAVE_MALLOC_H", to: "1", .when(platforms: [.linux])),
+        .define("HAVE_MALLOC_USABLE_SIZE", to: "1", .when(platforms: [.linux])),
+        .define("HAVE_GMTIME_R", to: "1"),
+        .define("HAVE_LOCALTIME_R", to: "1"),
+        .define("HAVE_ISNAN", to: "1"),
+    ]
+}

@@ -13,12 +13,8 @@ final class Database {
     /// Statements by SQL text, prepared on first use (`cached`) and kept until `clearCache`.
     private var cache: [String: Statement] = [:]
 
-    /// Set once, before the first connection opens: no memory statistics (a mutex per allocation).
-    private static let configured: Void = { _ = importer_sqlite3_disable_memory_statistics() }()
-
     /// Opens (creating if needed) the database at `path`; "" opens a private temporary database.
     init(path: String, readOnly: Bool = false) throws {
-        _ = Self.configured
         self.path = path
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
