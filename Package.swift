@@ -49,7 +49,10 @@ let package = Package(
 
         // SQLite 3.54.1, built in (docs/writes.md#the-sqlite-library): the amalgamation from sqlite.org
         // (public domain), with the options below in place of a distribution's.
-        .target(name: "CSQLite", cSettings: sqliteSettings, linkerSettings: [.linkedLibrary("m")]),
+        // sqlite3.c includes the amalgamation's parts (scripts/split-sqlite), which are not built alone.
+        .target(
+            name: "CSQLite", exclude: ["amalgamation"], cSettings: sqliteSettings,
+            linkerSettings: [.linkedLibrary("m")]),
         // A cache prefetch hint, which Swift cannot express (the key stage's hash table probes).
         .target(name: "CPrefetch"),
         // Where synchronous code waits for async code (`runBlocking`), and the threads async code
