@@ -94,6 +94,32 @@ final class CoreDataModelErrorTests: XCTestCase {
         assertRefused(line: 6, "default 'many' is not a valid int16") {
             try load(entity: #"<attribute name="count" attributeType="Integer 16" defaultValueString="many"/>"#)
         }
+        for bound in ["inf", "-inf", "nan"] {
+            assertRefused(line: 6, "maxValueString '\(bound)' is not a number") {
+                try load(entity: #"<attribute name="speed" attributeType="Double" maxValueString="\#(bound)"/>"#)
+            }
+        }
+        for seconds in ["2.9e11", "-2.9e11"] {
+            assertRefused(line: 6, "'\(seconds)' is a moment outside the years 0000 to 9999") {
+                try load(entity: #"<attribute name="due" attributeType="Date" defaultDateTimeInterval="\#(seconds)"/>"#)
+            }
+        }
+    }
+
+    /// A bound of -0 is the bound 0: written as `0`, it reads back as the same model.
+    func testANegativeZeroBoundIsZeroAndSurvivesConversion() throws {
+        let model = try load(entity: #"<attribute name="level" attributeType="Double" minValueString="-0"/>"#).newest
+        let bound = try XCTUnwrap(model.entity(named: "Item")?.attributes.first { $0.name == "level" }?.minimum)
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(bound.sign, .plus)
+        XCTAssertNil(ModelRoundTrip.mismatch(model))
+        let yaml = try ModelLoader.parse(
+            text: "model: M\nversion: 1\nentities:\n  Item:\n    hashKey: itemId\n    versionAttribute: version\n"
+                + "    attributes:\n      itemId: { type: string }\n      version: { type: int64 }\n"
+                + "      level: { type: double, max: -0 }\n",
+            file: "m.yaml")
+        XCTAssertEqual(yaml.entity(named: "Item")?.attributes.last?.maximum?.sign, .plus)
+        XCTAssertNil(ModelRoundTrip.mismatch(yaml))
     }
 
     func testMalformedXMLNamesTheLine() {

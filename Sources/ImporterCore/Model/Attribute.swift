@@ -31,8 +31,9 @@ public final class Attribute: Sendable {
         self.name = name
         self.type = type
         self.required = required
-        self.minimum = minimum
-        self.maximum = maximum
+        // A bound of -0 is the bound 0, and model files write it so.
+        self.minimum = minimum.map { $0 == 0 ? 0 : $0 }
+        self.maximum = maximum.map { $0 == 0 ? 0 : $0 }
         self.maxLength = maxLength
         self.pattern = pattern
         self.allowedValues = allowedValues

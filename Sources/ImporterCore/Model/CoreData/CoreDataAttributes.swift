@@ -90,7 +90,9 @@ struct CoreDataAttributes {
         }
         func number(_ text: String?, _ what: String) throws -> Double? {
             guard let text else { return nil }
-            guard let value = Double(text) else { throw place.error("\(what) '\(text)' is not a number") }
+            guard let value = Double(text), value.isFinite else {
+                throw place.error("\(what) '\(text)' is not a number")
+            }
             return value
         }
         return (try number(min, "minValueString"), try number(max, "maxValueString"), nil)
@@ -102,7 +104,13 @@ struct CoreDataAttributes {
             guard let seconds = Double(interval), seconds.isFinite, abs(seconds) < 3e11 else {
                 throw place.error("defaultDateTimeInterval '\(interval)' is not a number of seconds")
             }
-            return .date(Int64(((seconds + Double(Self.referenceDate)) * 1000).rounded()))
+            let millis = Int64(((seconds + Double(Self.referenceDate)) * 1000).rounded())
+            guard ISO8601.representable.contains(millis) else {
+                throw place.error(
+                    "defaultDateTimeInterval '\(interval)' is a moment outside the years 0000 to 9999 that a date attribute holds"
+                )
+            }
+            return .date(millis)
         }
         guard var text = element.attributes["defaultValueString"] else { return nil }
         if type == .boolean { text = text == "YES" ? "true" : text == "NO" ? "false" : text }
