@@ -5,6 +5,7 @@ import ImporterCore
 extension ModelCommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert a model between YAML and Core Data's .xcdatamodeld.",
             discussion: """
                 Every version is converted. YAML goes to one file when the model has one version, else to a \

@@ -7,6 +7,7 @@ extension ModelCommand {
     /// `importer model infer FILE…`: a model and a starter pipeline from data files (docs/infer.md).
     struct Infer: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "infer",
             abstract: "Infer a model (one entity per file) and a starter pipeline from CSV, TSV, JSON or NDJSON files.",
             discussion: """
                 Each file is read once, streaming (--sample N: its first N records only). Found: the CSV \

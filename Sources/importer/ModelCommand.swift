@@ -10,6 +10,7 @@ struct ModelCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract:
                 "Check every version of a model (a YAML file, a directory of vN.yaml, an .xcdatamodeld) and every step between them.",
             discussion:
@@ -43,6 +44,7 @@ struct ModelCommand: ParsableCommand {
 
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Print the inferred migration from one model version file to another, and what is refused.",
             discussion:
                 "Two files of one model directory are compared step by step through the versions between them. Exit 0 when the migration is possible, 2 when something is refused."

@@ -10,6 +10,7 @@ struct ReportCommand: ParsableCommand {
 
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract:
                 "Sum the reports of a sharded run (`run --shard K/N`) into one report.json, junit.xml and rejects.ndjson.",
             discussion: """
