@@ -104,13 +104,10 @@ struct CoreDataAttributes {
             guard let seconds = Double(interval), seconds.isFinite, abs(seconds) < 3e11 else {
                 throw place.error("defaultDateTimeInterval '\(interval)' is not a number of seconds")
             }
-            let millis = Int64(((seconds + Double(Self.referenceDate)) * 1000).rounded())
-            guard ISO8601.representable.contains(millis) else {
-                throw place.error(
-                    "defaultDateTimeInterval '\(interval)' is a moment outside the years 0000 to 9999 that a date attribute holds"
-                )
+            switch ISO8601.checkedYear(Int64(((seconds + Double(Self.referenceDate)) * 1000).rounded())) {
+            case .success(let millis): return .date(millis)
+            case .failure(let problem): throw place.error("defaultDateTimeInterval '\(interval)' \(problem.message)")
             }
-            return .date(millis)
         }
         guard var text = element.attributes["defaultValueString"] else { return nil }
         if type == .boolean { text = text == "YES" ? "true" : text == "NO" ? "false" : text }
