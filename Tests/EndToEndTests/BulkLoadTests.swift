@@ -223,34 +223,20 @@ final class BulkLoadTests: XCTestCase {
         let staged = Self.rows + (Self.rows + 1008) / 1009
         var lastCheckpoint = 0
         for target in [0, 20_000, 60_000, staged] {
-            let process = ImporterProcess.start(["run", pipeline, "--resume", "--quiet"])
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            if target == 0 { usleep(150_000) }
-            if target == staged {
-                // Once the write stage's thread has ended, while the build's transaction is
-                // open: a first import stages and builds under a rollback journal, whose file
-                // is there until the build commits (the build takes tens of milliseconds, too
-                // short to catch by polling the checkpoint).
-                var wrote = false
-                while Date() < deadline, process.isRunning {
-                    let threads = ThreadNames.of(process.processIdentifier)
+            var wrote = false
+            let killed = try ImporterProcess.kill(
+                ["run", pipeline, "--resume", "--quiet"],
+                when: { pid in
+                    guard target == staged else { return checkpointedRecords("resumed") >= target }
+                    // Once the write stage's thread has ended, while the build's transaction is
+                    // open: a first import stages and builds under a rollback journal, whose file
+                    // is there until the build commits (the build takes tens of milliseconds).
+                    let threads = ThreadNames.of(pid)
                     if threads["write stage"] != nil { wrote = true }
-                    if wrote, threads["write stage"] == nil,
-                        FileManager.default.fileExists(atPath: store("resumed") + "-journal")
-                    {
-                        break
-                    }
-                    usleep(200)
-                }
-            }
-            while target > 0, target < staged, Date() < deadline, process.isRunning,
-                checkpointedRecords("resumed") < target
-            { usleep(2_000) }
-            XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+                    return wrote && threads["write stage"] == nil
+                        && FileManager.default.fileExists(atPath: store("resumed") + "-journal")
+                }, slice: target == 0 ? 150_000 : target == staged ? 500 : 5_000)
+            XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
             XCTAssertEqual(try ImporterProcess.sqlite(store("resumed"), "PRAGMA integrity_check"), "ok")
             XCTAssertEqual(
                 try ImporterProcess.sqlite(store("resumed"), "SELECT count(*) FROM Checkin"), "0",
@@ -286,14 +272,10 @@ final class BulkLoadTests: XCTestCase {
         try writeInputs()
         XCTAssertEqual(try ImporterProcess.run(["run", try makePipeline("reference"), "--quiet"]).status, 1)
         let pipeline = try makePipeline("again")
-        let process = ImporterProcess.start(["run", pipeline, "--quiet"])
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning, checkpointedRecords("again") < 20_000 { usleep(2_000) }
-        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try ImporterProcess.kill(["run", pipeline, "--quiet"]) { _ in
+            checkpointedRecords("again") >= 20_000
+        }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
         XCTAssertGreaterThan(
             Int(try ImporterProcess.sqlite(store("again"), "SELECT count(*) FROM _importer_staged_Checkin")) ?? 0, 0)
 

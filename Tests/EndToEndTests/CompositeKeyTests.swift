@@ -125,9 +125,6 @@ final class CompositeKeyTests: XCTestCase {
         XCTAssertEqual(reference.status, 1, reference.stderr)
 
         let resumed = try pipeline("resumed")
-        let process = ImporterProcess.start(["run", resumed, "--resume", "--quiet"])
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         let store = directory + "/resumed.sqlite"
         func done() -> Int {
             let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
@@ -136,11 +133,8 @@ final class CompositeKeyTests: XCTestCase {
             }
             return object.objects("inputs").first?.int("nextRecord") ?? 0
         }
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning, done() < 20_000 { usleep(5_000) }
-        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try ImporterProcess.kill(["run", resumed, "--resume", "--quiet"]) { _ in done() >= 20_000 }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
         XCTAssertGreaterThanOrEqual(done(), 20_000)
 
         let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])

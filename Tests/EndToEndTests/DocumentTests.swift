@@ -495,14 +495,10 @@ final class DocumentTests: XCTestCase {
         let store = directory + "/resumed.sqlite"
         try FileManager.default.copyItem(atPath: base, toPath: store)
         let resumed = try pipeline("resumed", input: "refresh.ndjson", store: store, batchSize: 2_000)
-        let process = ImporterProcess.start(["run", resumed, "--resume", "--quiet"])
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning, checkpointedRecords(store) < 6_000 { usleep(5_000) }
-        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try ImporterProcess.kill(["run", resumed, "--resume", "--quiet"]) { _ in
+            checkpointedRecords(store) >= 6_000
+        }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
         XCTAssertGreaterThanOrEqual(checkpointedRecords(store), 6_000)
         // Commits fall between documents: the checkpoint holds whole orders, 6 lines and 6
         // adjustments each.

@@ -125,14 +125,8 @@ final class DynamoDBExportTests: XCTestCase {
             guard let data = state.data(using: .utf8), !state.isEmpty else { return nil }
             return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         }
-        let process = ImporterProcess.start(["run", pipeline, "--quiet"])
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, process.isRunning, checkpointed() == nil { usleep(5_000) }
-        XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make the export larger")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try ImporterProcess.kill(["run", pipeline, "--quiet"]) { _ in checkpointed() != nil }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make the export larger")
         let inputs = try XCTUnwrap(checkpointed()).objects("inputs")
         XCTAssertTrue(
             inputs.contains { ($0.string("path") ?? "").hasPrefix(export + "/data/part-") && $0.int("nextRecord") > 0 },

@@ -28,20 +28,11 @@ final class KillAndRerunTests: XCTestCase {
         let pipeline = try writeInputs()
         var killedAt: [Int] = []
         for target in [1, 8] {
-            let process = ImporterProcess.start(["run", pipeline, "--quiet"])
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            while Date() < deadline, process.isRunning,
-                (try? checkinCount()) ?? 0 < killedAt.last.map({ $0 + target * Self.batchSize }) ?? target
-                    * Self.batchSize
-            {
-                usleep(20_000)
+            let least = (killedAt.last ?? 0) + target * Self.batchSize
+            let killed = try ImporterProcess.kill(["run", pipeline, "--quiet"]) { _ in
+                (try? checkinCount()) ?? 0 >= least
             }
-            XCTAssertTrue(process.isRunning, "the import finished before it could be killed; make it larger")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+            XCTAssertTrue(killed, "the import finished before it could be killed; make it larger")
 
             XCTAssertEqual(try ImporterProcess.sqlite(directory + "/store.sqlite", "PRAGMA integrity_check"), "ok")
             let stored = try checkinCount()

@@ -107,17 +107,10 @@ final class ResumeTests: XCTestCase {
         let pipeline = try makePipeline("resumed", store: store, checkins: "refresh.csv", batchSize: 5_000)
         var lastCheckpoint = 0
         for target in [0, 30_000, 90_000, 160_000] {
-            let process = ImporterProcess.start(["run", pipeline, "--resume", "--quiet"])
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            if target == 0 { usleep(150_000) }
-            while target > 0, Date() < deadline, process.isRunning, checkpointedRecords(store) < target {
-                usleep(10_000)
-            }
-            XCTAssertTrue(process.isRunning, "the run finished before it could be killed; make it larger")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let killed = try ImporterProcess.kill(
+                ["run", pipeline, "--resume", "--quiet"], when: { _ in checkpointedRecords(store) >= target },
+                slice: target == 0 ? 150_000 : 5_000)
+            XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
             XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok")
             let checkpoint = checkpointedRecords(store)
             XCTAssertGreaterThanOrEqual(checkpoint, max(target, lastCheckpoint))
@@ -162,12 +155,10 @@ final class ResumeTests: XCTestCase {
         try writeRefresh()
         let pipeline = try makePipeline(
             "refresh", store: directory + "/store.sqlite", checkins: "refresh.csv", batchSize: 5_000)
-        let process = ImporterProcess.start(["run", pipeline, "--quiet"])
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        while process.isRunning, checkpointedRecords(directory + "/store.sqlite") < 20_000 { usleep(10_000) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try ImporterProcess.kill(["run", pipeline, "--quiet"]) { _ in
+            checkpointedRecords(directory + "/store.sqlite") >= 20_000
+        }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
         let inspect = try ImporterProcess.run(["inspect", pipeline])
         XCTAssertTrue(
             inspect.stdout.contains("interrupted run") && inspect.stdout.contains("refresh.yaml --resume"),

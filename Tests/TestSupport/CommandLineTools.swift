@@ -45,9 +45,7 @@ public enum CommandLineTools {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try process.runToEnd { output.fileHandleForReading.readDataToEndOfFile() }
         guard process.terminationStatus == 0 else {
             throw Failure(command: ([tool] + arguments).joined(separator: " "), status: process.terminationStatus)
         }

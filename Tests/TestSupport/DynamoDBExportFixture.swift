@@ -101,13 +101,13 @@ public struct DynamoDBExportFixture {
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close()
+        let output = try process.runToEnd {
+            let writer = Thread {
+                stdin.fileHandleForWriting.write(Data(input)); try? stdin.fileHandleForWriting.close()
+            }
+            writer.start()
+            return stdout.fileHandleForReading.readDataToEndOfFile()
         }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw CommandLineTools.Failure(command: tool, status: process.terminationStatus)
         }

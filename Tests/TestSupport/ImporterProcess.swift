@@ -38,10 +38,9 @@ public enum ImporterProcess {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (out, err) = try process.runToEnd {
+            (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
+        }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
@@ -72,9 +71,7 @@ public enum ImporterProcess {
         process.arguments = ["-separator", "|", database, query]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try process.runToEnd { output.fileHandleForReading.readDataToEndOfFile() }
         var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         return text

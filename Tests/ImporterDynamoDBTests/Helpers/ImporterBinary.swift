@@ -20,8 +20,7 @@ enum ImporterBinary {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("importer-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let process = try process(arguments, environment: environment, log: log)
-        try process.run()
-        process.waitUntilExit()
+        try process.runToEnd {}
         return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
