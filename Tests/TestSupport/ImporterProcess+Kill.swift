@@ -2,10 +2,11 @@ import Foundation
 
 extension ImporterProcess {
     /// Starts `importer ARGUMENTS` (its standard error discarded) and kills it (SIGKILL) at the
-    /// first moment `condition` holds for its process identifier. The process runs in slices of `slice` microseconds and is
-    /// stopped (SIGSTOP) while `condition` is checked, so what the condition saw is exactly what
-    /// the killed process leaves: a fast run cannot get past the moment between the check and
-    /// the kill. Returns whether it was killed; false if it ended, or `timeout` passed, first.
+    /// first moment `condition` holds for its process identifier. The process runs in slices of
+    /// `slice` microseconds and is stopped (SIGSTOP) while `condition` is checked, so what the
+    /// condition saw is exactly what the killed process leaves: a fast run cannot get past the
+    /// moment between the check and the kill. Returns whether it was killed; false if it ended,
+    /// or `timeout` passed, first.
     public static func kill(
         _ arguments: [String], when condition: (_ pid: Int32) throws -> Bool, slice: useconds_t = 5_000,
         timeout: TimeInterval = 120
