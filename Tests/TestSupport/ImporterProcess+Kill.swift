@@ -13,21 +13,19 @@ extension ImporterProcess {
     ) throws -> Bool {
         let process = start(arguments)
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        defer {
-            Foundation.kill(pid, SIGKILL)
-            process.waitUntilExit()
+        return try process.runToEnd {
+            let pid = process.processIdentifier
+            defer { Foundation.kill(pid, SIGKILL) }
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                usleep(slice)
+                Foundation.kill(pid, SIGSTOP)
+                guard waitUntilStopped(pid) else { return false }
+                if try condition(pid) { return true }
+                Foundation.kill(pid, SIGCONT)
+            }
+            return false
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            usleep(slice)
-            Foundation.kill(pid, SIGSTOP)
-            guard waitUntilStopped(pid) else { return false }
-            if try condition(pid) { return true }
-            Foundation.kill(pid, SIGCONT)
-        }
-        return false
     }
 
     /// Waits until every thread of process `pid` is stopped; false if the process has ended.
