@@ -118,7 +118,7 @@ let package = Package(
             name: "LibraryExample", dependencies: ["ImporterCore", "ImporterSQLite"], path: "Examples/LibraryExample"),
 
         .testTarget(name: "ImporterCoreTests", dependencies: ["ImporterCore"]),
-        .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats"]),
+        .testTarget(name: "ImporterFormatsTests", dependencies: ["ImporterFormats", "TestSupport"]),
         .testTarget(
             name: "ImporterSQLiteTests",
             dependencies: [

@@ -1,4 +1,5 @@
 @testable import ImporterCore
+import TestSupport
 import XCTest
 @testable import ImporterFormats
 
@@ -160,18 +161,5 @@ final class RowCellsTests: XCTestCase {
         XCTAssertEqual(cells.records[4].values[9], .integer(7))  // the model's default
         XCTAssertEqual(cells.records[4].values[11], .null)  // a template over a null field
         XCTAssertEqual(cells.records[4].values[12], .string("none"))
-    }
-}
-
-/// A seeded generator (SplitMix64), so that a failing round can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

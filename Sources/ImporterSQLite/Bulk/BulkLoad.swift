@@ -170,7 +170,11 @@ final class BulkLoad {
     private func adopt(_ entity: Entity, in database: Database) throws {
         let table = entity.table, staged = StagedRows.stagedTable(of: entity), index = "importer_key_" + entity.table
         let key = entity.keyAttributes.map(quoted).joined(separator: ", ")
-        try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
+        // From the keys kept while staging, in order; else by SQLite's sort of the staged rows.
+        let written = try storeTables.takeKeys(of: entity).map { try KeyIndexWriter.write($0, as: index, in: database) }
+        if written != true {
+            try database.execute("CREATE UNIQUE INDEX \(quoted(index)) ON \(quoted(staged)) (\(key))")
+        }
         guard let definition = try database.storedDefinition(ofTable: table) else {
             throw StoreError(
                 .conflictingWriter, "cannot build \(entity.name): its table \(table) is gone", entity: entity.name,
@@ -183,8 +187,9 @@ final class BulkLoad {
             "UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = ? WHERE type = 'table' AND name = ?"
         )
         .execute([.string(table), .string(table), .string(definition), .string(staged)])
+        // The index SQLite built, or the key table `KeyIndexWriter` wrote: the same B-tree.
         try database.prepare(
-            "UPDATE sqlite_master SET name = ?, tbl_name = ?, sql = NULL WHERE type = 'index' AND name = ?"
+            "UPDATE sqlite_master SET type = 'index', name = ?, tbl_name = ?, sql = NULL WHERE name = ?"
         )
         .execute([.string("sqlite_autoindex_\(table)_1"), .string(table), .string(index)])
         // One more than the current version: SQLite reads the schema again, this connection too.

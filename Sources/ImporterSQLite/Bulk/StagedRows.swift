@@ -44,6 +44,9 @@ final class StagedRows {
     private(set) var inKeyOrder: Set<String> = []
     /// The last key staged of each entity in `inKeyOrder`.
     private var lastKeys: [String: Value] = [:]
+    /// Per entity with a text key staged in the store from its first row, the keys of its
+    /// staged rows (`StagedKeys`), while they fit in their memory.
+    private var keys: [String: StagedKeys] = [:]
 
     /// The staging file of the store at `storePath`.
     static func path(ofStore storePath: String) -> String { storePath + ".bulk" }
@@ -98,6 +101,8 @@ final class StagedRows {
         committedRows[entity.name] = committed ?? 0
         if (committed ?? 0) == 0, !inStore { inKeyOrder.insert(entity.name) } else { inKeyOrder.remove(entity.name) }
         lastKeys[entity.name] = nil
+        let textKey = entity.rangeKey == nil && entity.attributes[entity.hashKeyIndex].type == .string
+        keys[entity.name] = inStore && (committed ?? 0) == 0 && textKey ? StagedKeys() : nil
         let list = entity.attributes.map { quoted($0.name) }
         let row = "(" + list.map { _ in "?" }.joined(separator: ", ") + ")"
         let insert = "INSERT INTO \(table) (\(list.joined(separator: ", "))) VALUES "
@@ -112,6 +117,10 @@ final class StagedRows {
         guard !staged.isEmpty else { return }
         if database.isAutocommit { try database.begin(.immediate) }
         var inOrder = inKeyOrder.contains(entity.name), lastKey = lastKeys[entity.name]
+        // Kept while every key is: else let go of, and the index is built by a sort.
+        let keys = self.keys[entity.name], keyIndex = entity.hashKeyIndex
+        var keysKept = keys != nil
+        defer { if !keysKept { self.keys[entity.name] = nil } }
         let columns = entity.attributes.count, versionIndex = entity.versionIndex
         var start = staged.startIndex
         while start < staged.endIndex {
@@ -132,6 +141,7 @@ final class StagedRows {
                         for index in values.indices where index != versionIndex {
                             try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
                         }
+                        if keysKept { keysKept = keys!.append(values[keyIndex]) }
                     }
                     try insert.bind(Int32(base + versionIndex), int64: staged[position].version)
                 }
@@ -159,6 +169,7 @@ final class StagedRows {
     func commit() throws {
         if !inStore, !database.isAutocommit { try database.commit() }
         committedRows = rows
+        for kept in keys.values { kept.commit() }
     }
 
     /// Drops what was staged since the last commit (the store rolls back its own).
@@ -166,6 +177,15 @@ final class StagedRows {
         if !inStore { database.rollBackQuietly() }
         (inKeyOrder, lastKeys) = ([], [:])  // the last key kept may be one of the rows dropped
         rows = committedRows
+        for kept in keys.values { kept.rollBack() }
+    }
+
+    /// The keys of every row staged of `entity`, if they were all kept (`StagedKeys`); let go
+    /// of once taken.
+    func takeKeys(of entity: Entity) -> StagedKeys? {
+        defer { keys[entity.name] = nil }
+        guard let kept = keys[entity.name], Int64(kept.count) == rows[entity.name] else { return nil }
+        return kept
     }
 
     /// Calls `body` with every staged row of `entity`, in the order of its key.

@@ -107,6 +107,13 @@ final class Statement {
         sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil)
     }
 
+    /// Binds text that SQLite reads in place: `bytes` must stay until this statement has run
+    /// and is bound anew.
+    func bind(_ index: Int32, textInPlace bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard let start = bytes.baseAddress else { return try check(sqlite3_bind_text(handle, index, "", 0, nil)) }
+        try check(bindStatic(index, UnsafeRawPointer(start), bytes.count))
+    }
+
     /// Binds the first `count` columns of `row`'s current row as they are stored (type and
     /// bytes) to the parameters 1…`count`.
     func bind(columnsOf row: Statement, count: Int32) throws {
