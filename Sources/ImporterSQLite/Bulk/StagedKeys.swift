@@ -45,16 +45,9 @@ final class StagedKeys {
 
     deinit { release() }
 
-    /// Keeps the key of the next staged row, which must be text; false when it is not, or when
-    /// it would pass `maximumBytes`. Inlined where it is read in place: the text is neither
-    /// copied nor retained first.
-    @inline(__always)
-    func append(_ key: Value) -> Bool {
-        guard case .string(let text) = key else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) } ?? false
-    }
-
-    private func append(_ key: UnsafeRawBufferPointer) -> Bool {
+    /// Keeps the key of the next staged row, its UTF-8; false when that would pass
+    /// `maximumBytes`.
+    func append(_ key: UnsafeRawBufferPointer) -> Bool {
         let longBytes = key.count > Self.headBytes ? key.count : 0
         guard (count + 1) * MemoryLayout<Entry>.stride + long.count + longBytes <= Self.maximumBytes else {
             return false

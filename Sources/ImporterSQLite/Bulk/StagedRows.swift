@@ -139,9 +139,10 @@ final class StagedRows {
                     // Read in place: a row or a value copied out of its array would be retained and released.
                     try staged[position].values.withUnsafeBufferPointer { values in
                         for index in values.indices where index != versionIndex {
-                            try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
+                            let bound = try insert.bind(values[index], at: Int32(base + index), textIn: boundText)
+                            // The key as bound: its text is not read again.
+                            if index == keyIndex, keysKept { keysKept = bound.map(keys!.append) ?? false }
                         }
-                        if keysKept { keysKept = keys!.append(values[keyIndex]) }
                     }
                     try insert.bind(Int32(base + versionIndex), int64: staged[position].version)
                 }

@@ -75,31 +75,41 @@ final class Statement {
     /// Binds a value as it is stored (docs/values.md, `ValueColumns`). With `text`, the bytes of
     /// a string, a decimal or a date are copied there and SQLite reads them in place, without a
     /// copy of its own: `text` must keep them until this statement has run and is bound anew.
+    /// Returns the text so bound, where it is in `text`, or nil.
     /// Inlined: called, it would take its own copy of the value, a retain of the text that the
     /// thread which made it shares (staging binds every column of every row).
-    @inline(__always)
-    func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws {
+    @inline(__always) @discardableResult
+    func bind(_ value: Value, at index: Int32, textIn text: BoundText? = nil) throws -> UnsafeRawBufferPointer? {
         switch value {
         case .null: try bindNull(index)
         case .string(let string), .decimal(let string):
-            guard let copied = text?.copy(string) else { return try bind(index, text: string) }
+            guard let copied = text?.copy(string) else {
+                try bind(index, text: string)
+                return nil
+            }
             try check(bindStatic(index, copied.bytes, copied.count))
+            return UnsafeRawBufferPointer(start: copied.bytes, count: copied.count)
         case .integer(let number): try bind(index, int64: number)
         case .double(let number): try bind(index, double: number)
         case .date(let millis):
-            guard let text, let room = text.reserve(ISO8601.maximumLength) else { return try bind(index, date: millis) }
+            guard let text, let room = text.reserve(ISO8601.maximumLength) else {
+                try bind(index, date: millis)
+                return nil
+            }
             let count = ISO8601.format(
                 millis: millis,
                 into: UnsafeMutableBufferPointer(
                     start: room.assumingMemoryBound(to: UInt8.self), count: ISO8601.maximumLength))
             text.giveBack(ISO8601.maximumLength - count)
             try check(bindStatic(index, UnsafeRawPointer(room), count))
+            return UnsafeRawBufferPointer(start: room, count: count)
         case .boolean(let flag): try bind(index, int64: flag ? 1 : 0)
         case .binary(let bytes): try bind(index, blob: bytes)
         case .pair:
             // A (hash, range) key binds as its two attributes (`Entity.keyParts`), never as one value.
             throw SQLiteError(code: SQLITE_MISUSE, message: "a (hash, range) key bound as one value", sql: sql)
         }
+        return nil
     }
 
     @inline(__always)
