@@ -53,9 +53,13 @@ extension StagedKeys {
     /// entries, so that they hold about as many keys each; equal keys fall in the same range.
     private func cutByKeyRange(_ long: UnsafeBufferPointer<UInt8>) -> (UnsafeMutableBufferPointer<Entry>, [Int]) {
         let ordered = UnsafeMutableBufferPointer<Entry>.allocate(capacity: count)
-        defer { release() }
         guard count >= Self.cutFrom else {
-            for index in 0..<count { (ordered.baseAddress! + index).initialize(to: entry(index)) }
+            let count = self.count
+            var next = ordered.baseAddress!
+            drain { entry in
+                next.initialize(to: entry)
+                next += 1
+            }
             return (ordered, [0, count])
         }
         var sample = stride(from: 0, to: count, by: count / 1024).map(entry)
@@ -74,10 +78,13 @@ extension StagedKeys {
         var bounds = [Int](repeating: 0, count: Self.parts + 1)
         for range in ranges { bounds[Int(range) + 1] += 1 }
         for index in 1..<bounds.count { bounds[index] += bounds[index - 1] }
-        var next = bounds
-        for (index, range) in ranges.enumerated() {
-            (ordered.baseAddress! + next[Int(range)]).initialize(to: entry(index))
-            next[Int(range)] += 1
+        // Each block let go of once copied: the keys are not held twice.
+        var next = bounds, position = 0
+        drain { entry in
+            let range = Int(ranges[position])
+            (ordered.baseAddress! + next[range]).initialize(to: entry)
+            next[range] += 1
+            position += 1
         }
         return (ordered, bounds)
     }

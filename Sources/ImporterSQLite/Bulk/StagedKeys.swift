@@ -43,7 +43,7 @@ final class StagedKeys {
     /// `count` and the count of `long` at the last commit.
     private var committed = (count: 0, long: 0)
 
-    deinit { release() }
+    deinit { for block in blocks { block.deallocate() } }
 
     /// Keeps the key of the next staged row, its UTF-8; false when that would pass
     /// `maximumBytes`.
@@ -66,10 +66,14 @@ final class StagedKeys {
     /// The entry of row `index + 1`.
     func entry(_ index: Int) -> Entry { blocks[index / Self.blockSize][index % Self.blockSize] }
 
-    /// Lets go of the entries (not of `long`).
-    func release() {
-        for block in blocks { block.deallocate() }
-        blocks = []
+    /// Calls `body` with the entries in row order, letting go of each block once it is read.
+    func drain(_ body: (Entry) -> Void) {
+        let blocks = self.blocks, count = self.count
+        (self.blocks, self.count) = ([], 0)
+        for (number, block) in blocks.enumerated() {
+            for index in 0..<max(0, min(Self.blockSize, count - number * Self.blockSize)) { body(block[index]) }
+            block.deallocate()
+        }
     }
 
     /// The keys kept now are those the store committed.
