@@ -37,7 +37,9 @@ final class StagedKeys {
     /// Read and written for every row staged: not checked for exclusive access, which no one
     /// else has.
     @exclusivity(unchecked) private var blocks: [UnsafeMutablePointer<Entry>] = []
-    private static let blockSize = 1 << 16
+    /// 12 MiB a block: malloc maps blocks that large apart, so that one let go of goes back to
+    /// the system (and only the pages written to are ever taken).
+    private static let blockSize = 1 << 18
     /// The keys longer than `headBytes`, one after another.
     @exclusivity(unchecked) private(set) var long: [UInt8] = []
     /// How many keys are kept: those of rows 1…count.
