@@ -46,7 +46,7 @@ final class StagedKeysTests: XCTestCase {
         // Few keys are sorted in one part; many are cut into ranges sorted on another thread.
         for count in [300, 40_000] {
             let input = awkwardKeys(count)
-            let keys = StagedKeys()
+            let keys = StagedKeys(blockShift: 10)  // blocks of 1,024 keys
             for key in input { XCTAssertTrue(keys.append(key)) }
             XCTAssertEqual(keys.count, count)
             let ordered = try XCTUnwrap(try inKeyOrder(keys), "no two keys are equal")
@@ -76,7 +76,7 @@ final class StagedKeysTests: XCTestCase {
     }
 
     func testKeysStagedAfterTheLastCommitAreForgottenOnRollback() throws {
-        let keys = StagedKeys()
+        let keys = StagedKeys(blockShift: 1)  // blocks of two keys
         let long = String(repeating: "long-", count: 10)
         for key in ["b", long + "1", "a"] { XCTAssertTrue(keys.append(key)) }
         keys.commit()

@@ -37,15 +37,19 @@ final class StagedKeys {
     /// Read and written for every row staged: not checked for exclusive access, which no one
     /// else has.
     @exclusivity(unchecked) private var blocks: [UnsafeMutablePointer<Entry>] = []
-    /// 12 MiB a block: malloc maps blocks that large apart, so that one let go of goes back to
-    /// the system (and only the pages written to are ever taken).
-    private static let blockSize = 1 << 18
+    /// Entries a block: 2^`blockShift`. 12 MiB a block by default: malloc maps blocks that
+    /// large apart, so that one let go of goes back to the system (and only the pages written
+    /// to are ever taken). (Smaller in tests, to cross blocks.)
+    private let blockShift: Int
+    private var blockSize: Int { 1 << blockShift }
     /// The keys longer than `headBytes`, one after another.
     @exclusivity(unchecked) private(set) var long: [UInt8] = []
     /// How many keys are kept: those of rows 1…count.
     @exclusivity(unchecked) private(set) var count = 0
     /// `count` and the count of `long` at the last commit.
     private var committed = (count: 0, long: 0)
+
+    init(blockShift: Int = 18) { self.blockShift = blockShift }
 
     deinit { for block in blocks { block.deallocate() } }
 
@@ -56,26 +60,26 @@ final class StagedKeys {
         guard (count + 1) * MemoryLayout<Entry>.stride + long.count + longBytes <= Self.maximumBytes else {
             return false
         }
-        if count == blocks.count * Self.blockSize { blocks.append(.allocate(capacity: Self.blockSize)) }
+        if count == blocks.count << blockShift { blocks.append(.allocate(capacity: blockSize)) }
         var entry = Entry(offset: UInt32(long.count), length: UInt32(key.count), rowid: UInt32(count + 1))
         withUnsafeMutableBytes(of: &entry.head) {
             $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: key.prefix(Self.headBytes)))
         }
-        (blocks[count / Self.blockSize] + count % Self.blockSize).initialize(to: entry)
+        (blocks[count >> blockShift] + count & (blockSize - 1)).initialize(to: entry)
         count += 1
         if longBytes > 0 { long.append(contentsOf: key) }
         return true
     }
 
     /// The entry of row `index + 1`.
-    func entry(_ index: Int) -> Entry { blocks[index / Self.blockSize][index % Self.blockSize] }
+    func entry(_ index: Int) -> Entry { blocks[index >> blockShift][index & (blockSize - 1)] }
 
     /// Calls `body` with the entries in row order, letting go of each block once it is read.
     func drain(_ body: (Entry) -> Void) {
         let blocks = self.blocks, count = self.count
         (self.blocks, self.count) = ([], 0)
         for (number, block) in blocks.enumerated() {
-            for index in 0..<max(0, min(Self.blockSize, count - number * Self.blockSize)) { body(block[index]) }
+            for index in 0..<max(0, min(blockSize, count - number << blockShift)) { body(block[index]) }
             block.deallocate()
         }
     }
