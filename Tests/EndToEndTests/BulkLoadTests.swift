@@ -266,6 +266,30 @@ final class BulkLoadTests: XCTestCase {
         XCTAssertEqual(try schema("resumed"), try schema("reference"), "no staged table left")
     }
 
+    /// Killed while the key index is written from the keys kept while staging (its ranges still
+    /// being sorted), then resumed: the store of an uninterrupted run, its index SQLite's own.
+    func testABulkLoadKilledWhileItsKeyIndexIsWrittenResumes() throws {
+        try writeInputs()
+        XCTAssertEqual(try ImporterProcess.run(["run", try makePipeline("reference"), "--quiet"]).status, 1)
+        let pipeline = try makePipeline("killed")
+        let killed = try ImporterProcess.kill(
+            ["run", pipeline, "--quiet"],
+            when: { pid in
+                ThreadNames.of(pid)["key sort"] != nil
+            }, slice: 500)
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
+        XCTAssertEqual(try ImporterProcess.sqlite(store("killed"), "PRAGMA integrity_check"), "ok")
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store("killed"), "SELECT count(*) FROM Checkin"), "0",
+            "the build's transaction, key table and all, rolled back")
+
+        let resumed = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
+        XCTAssertEqual(resumed.status, 1, resumed.stderr)
+        try assertSameRun("killed", as: "reference")
+        XCTAssertEqual(try schema("killed"), try schema("reference"))
+        XCTAssertEqual(try ImporterProcess.sqlite(store("killed"), "PRAGMA integrity_check"), "ok")
+    }
+
     /// A run that starts over after a killed bulk load, here record by record, drops what the
     /// bulk load staged, and stores what an uninterrupted run stores.
     func testARunThatStartsOverDropsWhatAKilledBulkLoadStaged() throws {
