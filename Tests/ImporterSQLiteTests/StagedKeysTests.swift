@@ -28,15 +28,9 @@ final class StagedKeysTests: XCTestCase {
 
     func inKeyOrder(_ keys: StagedKeys) throws -> [(key: [UInt8], rowid: Int)]? {
         var ordered: [(key: [UInt8], rowid: Int)] = []
-        let head = MemoryLayout<StagedKeys.Entry>.offset(of: \.head)!
         let unique = try keys.inKeyOrder { entries, long in
-            for index in entries.indices {
-                let entry = entries[index], length = Int(entry.length)
-                let key =
-                    length <= StagedKeys.headBytes
-                    ? withUnsafeBytes(of: entry) { Array($0[head..<head + length]) }
-                    : Array(long[Int(entry.offset)..<Int(entry.offset) + length])
-                ordered.append((key, Int(entry.rowid)))
+            for entry in entries.indices.map({ entries.baseAddress! + $0 }) {
+                ordered.append((Array(StagedKeys.key(at: entry, long)), Int(entry.pointee.rowid)))
             }
         }
         return unique ? ordered : nil

@@ -21,22 +21,14 @@ enum KeyIndexWriter {
         let batch = try database.prepare(
             insert + Array(repeating: "(?, ?)", count: rowsPerInsert).joined(separator: ", "))
         let single = try database.prepare(insert + "(?, ?)")
-        let head = MemoryLayout<StagedKeys.Entry>.offset(of: \.head)!
         let unique = try keys.inKeyOrder { entries, long in
             var start = 0
             while start < entries.count {
                 let count = entries.count - start >= rowsPerInsert ? rowsPerInsert : 1
                 let statement = count == rowsPerInsert ? batch : single
                 for parameter in 0..<count {
-                    let entry = entries.baseAddress! + start + parameter, length = Int(entry.pointee.length)
-                    // A key is read where it is: in its entry, or whole among the long ones.
-                    let key =
-                        length <= StagedKeys.headBytes
-                        ? UnsafeBufferPointer(
-                            start: (UnsafeRawPointer(entry) + head).assumingMemoryBound(to: UInt8.self), count: length)
-                        : UnsafeBufferPointer(
-                            rebasing: long[Int(entry.pointee.offset)..<Int(entry.pointee.offset) + length])
-                    try statement.bind(Int32(2 * parameter + 1), textInPlace: key)
+                    let entry = entries.baseAddress! + start + parameter
+                    try statement.bind(Int32(2 * parameter + 1), textInPlace: StagedKeys.key(at: entry, long))
                     try statement.bind(Int32(2 * parameter + 2), int64: Int64(entry.pointee.rowid))
                 }
                 defer { statement.reset() }

@@ -93,6 +93,14 @@ final class StagedKeys {
         long.removeSubrange(committed.long...)
     }
 
+    /// The bytes of the key of the entry at `entry`: in the entry, or whole among `long`.
+    static func key(at entry: UnsafePointer<Entry>, _ long: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let length = Int(entry.pointee.length), offset = Int(entry.pointee.offset)
+        guard length <= headBytes else { return UnsafeBufferPointer(rebasing: long[offset..<offset + length]) }
+        let head = UnsafeRawPointer(entry) + MemoryLayout<Entry>.offset(of: \.head)!
+        return UnsafeBufferPointer(start: head.assumingMemoryBound(to: UInt8.self), count: length)
+    }
+
     /// Negative, zero or positive as `left`'s key sorts before, with or after `right`'s.
     @inline(__always)
     static func order(_ left: Entry, _ right: Entry, _ long: UnsafeBufferPointer<UInt8>) -> Int32 {
