@@ -156,6 +156,19 @@ public final class SQLiteStore: Store, BulkLoading, RunHistory, ConcurrentReadin
         try withConnection { try $0.commit() }
     }
 
+    /// Runs `body` inside a savepoint of the batch's transaction, kept or returned to as it says.
+    package func writingGroups(_ body: () throws -> GroupCompletion) throws {
+        try withConnection { try $0.beginGroups() }
+        let completion: GroupCompletion
+        do {
+            completion = try body()
+        } catch {
+            try? withConnection { try $0.endGroups(keeping: false) }
+            throw error
+        }
+        try withConnection { try $0.endGroups(keeping: completion == .keep) }
+    }
+
     package func unchangedInputs(of model: Model) throws -> [UnchangedInput] {
         try withConnection { try $0.unchangedInputs(of: model) }
     }

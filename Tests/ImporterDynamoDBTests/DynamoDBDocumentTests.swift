@@ -70,6 +70,36 @@ final class DynamoDBDocumentTests: MotoTestCase {
         XCTAssertEqual(try lineKeys("insert-Line"), ["O1/0", "O2/0"])
     }
 
+    func testAChildWithANumberDynamoDBCannotHoldRejectsItsOrderWholeBeforeAnythingIsSent() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            map: { fields: { currency: currency.code } }
+            children:
+              lines: { entity: Line, position: lineNo }
+        destination: { type: dynamodb, tablePrefix: range-, createTables: true }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        let huge = order("O2", skus: ["a", "b"]).replacingOccurrences(of: "\"price\":2.5}]", with: "\"price\":1E+400}]")
+        let run = try self.run([order("O1", skus: ["a"]), huge, order("O3", skus: ["c"])], in: directory, server: server)
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertEqual(try lineKeys("range-Line"), ["O1/0", "O3/0"])
+        let orders = try client().sendJSON("Scan", json(["TableName": "range-Order"]))
+        XCTAssertEqual(orders["Count"] as? Int, 2, "\(orders)")
+        let report = try ImporterBinary.report(directory + "/reports")
+        XCTAssertEqual((report["totals"] as? [String: Any])?["retries"] as? Int ?? 0, 0, "\(report)")
+        let rejects = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
+        XCTAssertTrue(rejects.contains("/lines/1/price"), rejects)
+        XCTAssertTrue(rejects.contains("\"reason\":\"range\""), rejects)
+        XCTAssertTrue(rejects.contains("outside the numbers DynamoDB stores"), rejects)
+    }
+
     private static let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
 
     /// An order of the Orders model with a line per SKU, as one NDJSON line.

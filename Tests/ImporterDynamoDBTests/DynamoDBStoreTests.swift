@@ -31,6 +31,38 @@ final class DynamoDBStoreTests: MotoTestCase {
         }
     }
 
+    /// An item DynamoDB refuses inside a transaction (a number it cannot hold) is rejected at
+    /// once, with DynamoDB's reason: the transaction is not retried as it is, and the other
+    /// writes of it are sent again without it.
+    func testAnItemATransactionRefusesIsRejectedWithoutRetriesAndItsNeighboursAreWritten() throws {
+        var options = DynamoDBStore.Options()
+        options.tablePrefix = "refused-"
+        options.createTables = true
+        options.transactional = true
+        let store = try DynamoDBStore(client: try client(), options: options)
+        let model = try SampleModel.model()
+        try store.prepare(for: model)
+        let location = model.entity(named: "Location")!
+        func record(_ key: String, rating: String) -> PreparedRecord {
+            var values = [Value](repeating: .null, count: location.attributes.count)
+            values[location.hashKeyIndex] = .string(key)
+            values[location.attributeIndex["name"]!] = .string(key)
+            values[location.attributeIndex["createdAt"]!] = .date(0)
+            values[location.attributeIndex["rating"]!] = .decimal(rating)
+            return PreparedRecord(inputIndex: 0, line: 1, byteOffset: 0, raw: [], values: values)
+        }
+        let outcomes = try store.write(
+            [record("a", rating: "4.5"), record("b", rating: "1" + String(repeating: "0", count: 130)), record("c", rating: "3")],
+            of: location, rules: VersionRules(entity: location, write: WriteConfig()))
+        guard case .inserted = outcomes[0].result, case .inserted = outcomes[2].result else {
+            return XCTFail("\(outcomes.map(\.result))")
+        }
+        guard case .rejected(let rejection) = outcomes[1].result else { return XCTFail("\(outcomes[1].result)") }
+        XCTAssertTrue(rejection.message.contains("DynamoDB refused the item"), rejection.message)
+        XCTAssertEqual(store.takeRetries(of: location), 0)
+        XCTAssertEqual(try store.count(of: location), 2)
+    }
+
     /// An item over DynamoDB's 400 KB is rejected (reason `size`) before it is sent; the
     /// records beside it are written.
     func testAnItemOver400KBIsRejectedAndTheOthersAreWritten() throws {

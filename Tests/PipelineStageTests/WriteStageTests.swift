@@ -160,6 +160,7 @@ private final class OverlappingWrites: OverlappedWriting, RunCheckpoints, Sendab
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         try store.write(records, of: entity, rules: rules)
     }
+    func writingGroups(_ body: () throws -> GroupCompletion) throws { try store.writingGroups(body) }
     func commit() throws { try store.commit() }
     func beginRun(atomic: Bool) throws { try store.beginRun(atomic: atomic) }
     func finishRun(commit: Bool) throws { try store.finishRun(commit: commit) }

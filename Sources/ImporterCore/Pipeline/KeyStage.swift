@@ -114,7 +114,7 @@ final class KeyStage {
                 if record.listed { unkeyedListedRejects[entity, default: 0] += 1 }
             }
         }
-        recorder.reject(input: input, line: record.line, key: record.key, record.rejection)
+        recorder.reject(input: input, line: record.line, key: record.key, record.rejection, listed: record.listed)
         rejected.append(record)
     }
 

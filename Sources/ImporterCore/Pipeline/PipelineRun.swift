@@ -107,7 +107,9 @@ package struct PipelineRun: ~Copyable {
             inputs, config: config, model: model, versions: versions, store: store, options: options)
         try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
         let recorder = RunRecorder(
-            inputs: inputs.map { .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue) },
+            inputs: inputs.map {
+                .init(source: $0.path, entity: $0.entity.name, format: $0.format.rawValue, errorUnit: $0.errorUnit)
+            },
             limits: config.errors)
         if !options.readUnchanged, let unchanged, let stored = try unchanged.recordedRun() {
             return try reportUnchanged(
@@ -157,7 +159,7 @@ package struct PipelineRun: ~Copyable {
                     uniqueKeysWithValues: model.entities.map {
                         ($0.name, VersionRules(entity: $0, write: config.write))
                     }),
-                batchSize: batchSize, resume: resume)
+                batchSize: batchSize, resume: resume, bulkEntities: bulk)
         ) { [stages] writer in
             writer.run(from: stages.checked)
             return (savedCheckpoints: writer.checkpoint != nil, rejectedDocumentKeys: writer.rejectedDocumentKeys)
@@ -184,6 +186,8 @@ package struct PipelineRun: ~Copyable {
                 keys: checked, rejectedWhileWriting: rejectedDocumentKeys.union(checked.rejectedBeforeResume),
                 recorder: recorder, mode: config.write.mode)
         }
+        // Every record is written and every delete made: a signal from here on stops nothing.
+        if !recorder.isAborted { recorder.workIsDone() }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing {
             finish(

@@ -74,7 +74,7 @@ final class ReadStage {
         let identity = input.remote == nil ? FileIdentity(of: input.path) : nil
         let recipe = RecordPreparer.Recipe(
             inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
-            file: pipelineFile, line: input.source.line)
+            file: pipelineFile, line: input.source.line, numberLimits: input.numberLimits)
         let reader: RecordReader
         let preparer: RecordPreparer
         do {

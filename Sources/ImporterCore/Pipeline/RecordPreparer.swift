@@ -13,12 +13,15 @@ package final class RecordPreparer {
         /// Where the source is declared, for errors of its map.
         let file: String
         let line: Int?
+        /// The numbers the destination holds, when narrower than the entity's types.
+        let numberLimits: StoreNumberLimits?
 
         package init(
-            inputIndex: Int, entity: Entity, map: MapConfig, migration: MigrationPlan?, file: String, line: Int?
+            inputIndex: Int, entity: Entity, map: MapConfig, migration: MigrationPlan?, file: String, line: Int?,
+            numberLimits: StoreNumberLimits? = nil
         ) {
             (self.inputIndex, self.entity, self.map, self.migration) = (inputIndex, entity, map, migration)
-            (self.file, self.line) = (file, line)
+            (self.file, self.line, self.numberLimits) = (file, line, numberLimits)
         }
     }
 
@@ -37,7 +40,7 @@ package final class RecordPreparer {
         self.entity = entity
         mapper = try RecordMapper(entity: entity, map: recipe.map, file: recipe.file, line: recipe.line)
         dateFormat = recipe.map.dateFormat
-        validator = RecordValidator(entity: entity, dateFormat: dateFormat)
+        validator = RecordValidator(entity: entity, dateFormat: dateFormat, numberLimits: recipe.numberLimits)
         migrator = recipe.migration.flatMap { RecordMigrator(plan: $0, entity: entity.name) }
     }
 

@@ -23,6 +23,8 @@ struct RunInput: Sendable {
     /// For the inputs of a document source: where the text of its large documents is read
     /// again; one per file, its root's and children's.
     var documentTexts: DocumentTexts?
+    /// The numbers the destination holds, when narrower than the model's types.
+    var numberLimits: StoreNumberLimits?
 
     /// How checkpoints name the input: its absolute path, and for a child of documents the
     /// entity too (the file is the root's).
@@ -42,6 +44,13 @@ struct RunInput: Sendable {
         self.sourceEntity = sourceEntity
         self.migration = migration
         absolutePath = Self.absolute(path)
+    }
+
+    /// What the error limits count of it (docs/reports.md#error-limits).
+    var errorUnit: RunRecorder.ErrorUnit {
+        guard let document else { return .record }
+        if document.node == 0 { return .document }
+        return document.policy == .partial ? .partialElement : .withDocument
     }
 
     var format: InputFormat { source.format ?? InputFormat(path: path) ?? .csv }
@@ -97,6 +106,7 @@ struct RunInput: Sendable {
                     var input = RunInput(
                         source: source, path: path, entity: entity, sourceEntity: sourceEntity, migration: migration,
                         remote: config.objects[path])
+                    input.numberLimits = StoreNumberLimits(config.destination.kind)
                     guard source.readsDocuments else {
                         inputs.append(input)
                         continue
@@ -110,7 +120,9 @@ struct RunInput: Sendable {
                             source: child.source, path: path, entity: child.entity, sourceEntity: child.entity,
                             migration: nil, remote: config.objects[path])
                         childInput.document = child.role
+                        childInput.document?.policy = source.documents
                         childInput.documentTexts = input.documentTexts
+                        childInput.numberLimits = input.numberLimits
                         inputs.append(childInput)
                     }
                 }

@@ -40,12 +40,16 @@ final class WriteStage {
     /// Records of document sources rejected here (`Entity/key`): a parent whose children the
     /// replace phase must not touch (docs/documents.md#re-loading-a-document).
     private(set) var rejectedDocumentKeys = Set<String>()
+    /// The entities the store loads in bulk: their staged rows are undone only whole, so a
+    /// document's records of them are written after the others (`writeWhole`).
+    private let bulkEntities: Set<String>
 
     init(
         inputs: [RunInput], store: (any BatchWriting & RunCheckpoints)?, recorder: RunRecorder,
         rejectsFile: RejectsFile, rules: [String: VersionRules],
-        batchSize: Int, resume: ResumePoint
+        batchSize: Int, resume: ResumePoint, bulkEntities: Set<String> = []
     ) {
+        self.bulkEntities = bulkEntities
         self.inputs = inputs
         self.store = store
         self.recorder = recorder
@@ -113,7 +117,8 @@ final class WriteStage {
 
     /// Writes whole documents, as many at a time as fill the batch: a window of each input's
     /// records of them, the root's first, so that commits, and with them checkpoints, fall
-    /// between documents, never inside one (docs/documents.md).
+    /// between documents, never inside one (docs/documents.md). A store that rolls back writes
+    /// them all or nothing (`writeWhole`).
     private func write(_ documents: CheckedDocuments) {
         let parts = documents.parts, count = documents.documentCount
         let probe = fetchStored.map { fetch in
@@ -121,7 +126,7 @@ final class WriteStage {
                 fetch: fetch, entities: parts.map { inputs[$0.input].entity },
                 rules: parts.map { rules[inputs[$0.input].entity.name]! })
         }
-        // Per part, the records the probe rejected, listed with the part's other rejections.
+        // Per part, the records excluded before or while writing, listed with the part's other rejections.
         var probed: [[RejectedRecord]] = parts.map { _ in [] }
         var first = 0
         repeat {
@@ -134,16 +139,19 @@ final class WriteStage {
             startedInBatch += records
             let endsBatch = startedInBatch >= batchSize
             if endsBatch { startedInBatch = 0 }
-            let exclusions =
-                recorder.isAborted ? nil : probe?.exclusions(in: documents, slice: first..<end)
+            let slice = first..<end
+            var failures = recorder.isAborted ? [] : probe?.failures(in: documents, slice: slice) ?? []
+            var exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
+            var written: [(window: [PreparedRecord], write: StartedWrite?)]?
+            if let store, !overlapsWrites, !recorder.isAborted {
+                written = writeWhole(documents, slice: slice, on: store, failures: &failures, exclusions: &exclusions)
+            }
             for (index, part) in parts.enumerated() {
-                let positions = documents.positions(of: first..<end, in: index)
-                var window: [PreparedRecord]
-                if let excluded = exclusions?[index], !excluded.isEmpty {
-                    window = exclude(excluded, of: part, from: positions, into: &probed[index])
-                } else {
-                    window = positions == part.records.indices ? part.records : Array(part.records[positions])
-                }
+                let window =
+                    written?[index].window
+                    ?? Self.window(
+                        of: part, at: documents.positions(of: slice, in: index), excluding: exclusions[index])
+                if !exclusions[index].isEmpty { recordExclusions(exclusions[index], of: part, into: &probed[index]) }
                 var rejected: [RejectedRecord]?
                 if end == count {
                     rejected = part.rejected
@@ -151,8 +159,16 @@ final class WriteStage {
                         rejected = (part.rejected + probed[index]).sorted { $0.ordinal < $1.ordinal }
                     }
                 }
+                let lastPart = index == parts.count - 1
+                if let written {
+                    finish(
+                        StartedWindow(
+                            input: part.input, records: window, write: written[index].write,
+                            endsBatch: endsBatch && lastPart, handback: part.handback, rejected: rejected))
+                    continue
+                }
                 let started = start(
-                    window, of: part.input, endsBatch: endsBatch && index == parts.count - 1, handback: part.handback,
+                    window, of: part.input, endsBatch: endsBatch && lastPart, handback: part.handback,
                     rejected: rejected)
                 if overlapsWrites {
                     overlap(started)
@@ -164,25 +180,107 @@ final class WriteStage {
         } while first < count
     }
 
-    /// The records of `part` at `positions` but those `excluded`, which are counted rejected,
-    /// kept for the checkpoint and added to `rejected` for rejects.ndjson.
-    private func exclude(
-        _ excluded: [DocumentWriteProbe.Exclusion], of part: CheckedDocuments.Part, from positions: Range<Int>,
-        into rejected: inout [RejectedRecord]
+    /// Writes the windows of documents `slice` (but `exclusions`) together, inside one savepoint
+    /// of the batch's transaction. When the store refuses a record, the savepoint is returned to,
+    /// the record's document (or its element with the elements under it, `documents: partial`)
+    /// is added to `failures` and `exclusions`, and the rest is written again, until the store
+    /// refuses nothing: no document is left half written (docs/documents.md#rejections). Per
+    /// part, its window and its write (nil for an empty window); after a failure of the store,
+    /// each part's write throws it.
+    private func writeWhole(
+        _ documents: CheckedDocuments, slice: Range<Int>, on store: any BatchWriting,
+        failures: inout [DocumentWriteProbe.Failure], exclusions: inout [[DocumentWriteProbe.Exclusion]]
+    ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
+        while true {
+            let parts = documents.parts
+            var written: [(window: [PreparedRecord], write: StartedWrite?)?] = parts.map { _ in nil }
+            var refused: [DocumentWriteProbe.Failure] = []
+            // The bulk-loaded parts last: the store refuses none of them (their rules were
+            // probed), and once their rows are staged, the savepoint can no longer be returned to.
+            let order = parts.indices.filter { !bulkEntities.contains(inputs[parts[$0].input].entity.name) }
+            let bulkParts = parts.indices.filter { bulkEntities.contains(inputs[parts[$0].input].entity.name) }
+            do {
+                try store.writingGroups {
+                    for index in order + bulkParts {
+                        let positions = documents.positions(of: slice, in: index)
+                        let window = Self.window(of: parts[index], at: positions, excluding: exclusions[index])
+                        guard !window.isEmpty else {
+                            written[index] = (window, nil)
+                            continue
+                        }
+                        // Nothing staged once a refusal is known: it is returned from.
+                        if !refused.isEmpty && bulkParts.contains(index) { break }
+                        let entity = inputs[parts[index].input].entity
+                        let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
+                        written[index] = (window, StartedWrite { outcomes })
+                        guard outcomes.contains(where: \.isRejected) else { continue }
+                        let kept = Self.keptPositions(positions, excluding: exclusions[index])
+                        for (position, outcome) in zip(kept, outcomes) {
+                            if case .rejected(let rejection) = outcome.result {
+                                refused.append((index, position, rejection))
+                            }
+                        }
+                    }
+                    return refused.isEmpty ? .keep : .undo
+                }
+            } catch {
+                return parts.indices.map { index in
+                    let window =
+                        written[index]?.window
+                        ?? Self.window(
+                            of: parts[index], at: documents.positions(of: slice, in: index),
+                            excluding: exclusions[index])
+                    return (window, StartedWrite { throw error })
+                }
+            }
+            guard !refused.isEmpty else { return written.map { $0! } }
+            failures += refused
+            exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
+        }
+    }
+
+    /// The records of `part` at `positions` but those `excluded` (in position order).
+    private static func window(
+        of part: CheckedDocuments.Part, at positions: Range<Int>, excluding excluded: [DocumentWriteProbe.Exclusion]
     ) -> [PreparedRecord] {
-        let entity = inputs[part.input].entity
+        guard !excluded.isEmpty else {
+            return positions == part.records.indices ? part.records : Array(part.records[positions])
+        }
         var window: [PreparedRecord] = []
         window.reserveCapacity(positions.count - excluded.count)
+        for position in keptPositions(positions, excluding: excluded) { window.append(part.records[position]) }
+        return window
+    }
+
+    /// `positions` but those `excluded` (in position order).
+    private static func keptPositions(_ positions: Range<Int>, excluding excluded: [DocumentWriteProbe.Exclusion])
+        -> [Int]
+    {
+        var kept: [Int] = []
+        kept.reserveCapacity(positions.count - excluded.count)
         var next = excluded.startIndex
         for position in positions {
-            guard next < excluded.endIndex, excluded[next].position == position else {
-                window.append(part.records[position])
-                continue
+            if next < excluded.endIndex, excluded[next].position == position {
+                next += 1
+            } else {
+                kept.append(position)
             }
-            let exclusion = excluded[next], record = part.records[position]
-            next += 1
+        }
+        return kept
+    }
+
+    /// Counts the records of `part` that are `excluded` as rejected, keeps them for the
+    /// checkpoint and adds them to `rejected` for rejects.ndjson.
+    private func recordExclusions(
+        _ excluded: [DocumentWriteProbe.Exclusion], of part: CheckedDocuments.Part,
+        into rejected: inout [RejectedRecord]
+    ) {
+        let entity = inputs[part.input].entity
+        for exclusion in excluded {
+            let record = part.records[exclusion.position]
             let key = entity.key(of: record.values)
-            recorder.reject(input: part.input, line: record.line, key: key, exclusion.rejection)
+            recorder.reject(
+                input: part.input, line: record.line, key: key, exclusion.rejection, listed: exclusion.listed)
             rejectedDocumentKeys.insert("\(entity.name)/\(key)")
             var raw: ArraySlice<UInt8> = []
             if exclusion.listed {
@@ -202,7 +300,6 @@ final class WriteStage {
                         listed: exclusion.listed))
             }
         }
-        return window
     }
 
     /// A window handed to the store, its outcomes not yet taken.

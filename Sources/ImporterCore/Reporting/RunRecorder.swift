@@ -8,10 +8,25 @@ final class RunRecorder: Sendable {
         let source: String
         let entity: String
         let format: String
+        /// What of it the error limits count.
+        var errorUnit: ErrorUnit = .record
         var bytes: Int64 = 0
         var started: Date?
         var finished: Date?
         var counts = Counts()
+    }
+
+    /// What the error limits count of an input (docs/reports.md#error-limits): its records, or
+    /// for a document source its documents (its root's records) and, under `documents: partial`,
+    /// its rejected elements (each a line of rejects.ndjson); a document's other records are not
+    /// counted apart.
+    enum ErrorUnit: Sendable {
+        case record
+        case document
+        /// A child of a `documents: partial` source: each listed rejection is one error.
+        case partialElement
+        /// A child of a `documents: whole` source: its document counts for it.
+        case withDocument
     }
 
     private struct GroupKey: Hashable {
@@ -26,13 +41,16 @@ final class RunRecorder: Sendable {
         var inputs: [Input]
         var groups: [GroupKey: RunReport.ErrorGroup] = [:]
         var groupOrder: [GroupKey] = []
-        var totalRead = 0
-        var totalRejected = 0
+        /// What the error limits count (`ErrorUnit`): read, and rejected.
+        var unitsRead = 0
+        var unitsRejected = 0
         var abortReason: AbortReason?
         /// The run stopped because it was asked to (`RunInterruption`), not by its own failure.
         var interrupted = false
+        /// Every record was written and every delete made: a request to stop comes too late.
+        var workDone = false
         /// The error limit the run passed (it aborts only if more input follows).
-        var errorLimit: String?
+        var errorLimit: PassedLimit?
         /// Entity → relationship → missing references nullified or kept.
         var references: [String: [String: RunReport.MissingReferences]] = [:]
     }
@@ -40,12 +58,22 @@ final class RunRecorder: Sendable {
     static let examplesPerGroup = 10
     static let examplesPerReference = 5
 
+    /// An error limit the run passed.
+    private enum PassedLimit { case maxErrors, maxErrorRatio }
+
     private let limits: ErrorLimits
     private let state: Mutex<State>
+    /// What the limits count, for their messages: "records", "documents", or both.
+    private let units: String
+    /// Whether a document source is among the inputs: its records are then said apart.
+    private let countsDocuments: Bool
 
     init(inputs: [Input], limits: ErrorLimits) {
         self.limits = limits
         state = Mutex(State(inputs: inputs))
+        countsDocuments = inputs.contains { $0.errorUnit == .document }
+        let records = inputs.contains { $0.errorUnit == .record }
+        units = countsDocuments ? (records ? "records and documents" : "documents") : "records"
     }
 
     /// Every input's figures so far.
@@ -80,18 +108,43 @@ final class RunRecorder: Sendable {
         state.withLock { ($0.abortReason != nil, $0.errorLimit != nil) }
     }
 
-    var abortReason: AbortReason? { state.withLock { $0.abortReason } }
+    /// Why the run stopped; an error limit's message with the counts as they are now, the
+    /// report's.
+    var abortReason: AbortReason? {
+        state.withLock { state in
+            guard let reason = state.abortReason, reason.cause == .errorLimit, let limit = state.errorLimit else {
+                return state.abortReason
+            }
+            return AbortReason(.errorLimit, message(limit, state))
+        }
+    }
 
-    /// The error limit the run passed, if it did: which limit, with the counts.
-    var errorLimit: String? { state.withLock { $0.errorLimit } }
+    /// The error limit the run passed, if it did: which limit, with the counts as they are now.
+    var errorLimit: String? { state.withLock { state in state.errorLimit.map { message($0, state) } } }
 
     /// More input follows a passed error limit: the run aborts with the limit as its reason.
     /// Returns whether it did.
     func abortIfPastErrorLimit() -> Bool {
         state.withLock { state in
             guard let limit = state.errorLimit else { return false }
-            if state.abortReason == nil { state.abortReason = AbortReason(.errorLimit, limit) }
+            if state.abortReason == nil { state.abortReason = AbortReason(.errorLimit, message(limit, state)) }
             return true
+        }
+    }
+
+    /// A passed limit's message, from the counters the report's totals come from.
+    private func message(_ limit: PassedLimit, _ state: borrowing State) -> String {
+        switch limit {
+        case .maxErrors:
+            var records = 0
+            for input in state.inputs { records += input.counts.rejected }
+            let detail = countsDocuments && records != state.unitsRejected ? " (\(records) records)" : ""
+            return "\(state.unitsRejected) \(units) rejected\(detail), more than errors.maxErrors (\(limits.maxErrors))"
+        case .maxErrorRatio:
+            return String(
+                format: "%d of %d \(units) rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
+                state.unitsRejected, state.unitsRead, Double(state.unitsRejected) / Double(state.unitsRead) * 100,
+                limits.maxErrorRatio * 100)
         }
     }
 
@@ -106,10 +159,16 @@ final class RunRecorder: Sendable {
     /// already aborted for a reason of its own.
     func interrupt(_ reason: String) {
         state.withLock { state in
-            guard state.abortReason == nil else { return }
+            guard state.abortReason == nil, !state.workDone else { return }
             state.abortReason = AbortReason(.interrupted, reason)
             state.interrupted = true
         }
+    }
+
+    /// Every record is written and every delete made (what is left is the last commit and the
+    /// reports): a request to stop from now on stops nothing, and the run keeps its status.
+    func workIsDone() {
+        state.withLock { $0.workDone = true }
     }
 
     /// Whether the run stopped because it was asked to.
@@ -130,7 +189,10 @@ final class RunRecorder: Sendable {
     func read(input: Int, count: Int) {
         state.withLock { state in
             state.inputs[input].counts.read += count
-            state.totalRead += count
+            switch state.inputs[input].errorUnit {
+            case .record, .document: state.unitsRead += count
+            case .partialElement, .withDocument: return
+            }
             checkRatio(&state)
         }
     }
@@ -145,14 +207,19 @@ final class RunRecorder: Sendable {
         state.withLock { change(&$0.inputs[input].counts) }
     }
 
-    /// Counts a rejected record of `input` (rejects.ndjson is written by the write stage).
-    func reject(input: Int, line: Int, key: Value?, _ rejection: Rejection) {
+    /// Counts a rejected record of `input` (rejects.ndjson is written by the write stage), which
+    /// rejects.ndjson lists unless it was rejected with its document or the element holding it.
+    func reject(input: Int, line: Int, key: Value?, _ rejection: Rejection, listed: Bool = true) {
         let keyText = key.flatMap(ReportedKey.init)
         state.withLock { state in
             let source = state.inputs[input].source, entity = state.inputs[input].entity
             state.inputs[input].counts.rejected += 1
             if rejection.reason == .conflict { state.inputs[input].counts.conflicts += 1 }
-            state.totalRejected += 1
+            switch state.inputs[input].errorUnit {
+            case .record, .document: state.unitsRejected += 1
+            case .partialElement: if listed { state.unitsRejected += 1 }
+            case .withDocument: break
+            }
             let groupKey = GroupKey(
                 entity: entity, stage: rejection.stage, reason: rejection.reason,
                 field: rejection.field, target: rejection.target)
@@ -167,10 +234,7 @@ final class RunRecorder: Sendable {
                 state.groups[groupKey]!.examples.append(
                     .init(source: source, line: line, key: keyText, message: rejection.message))
             }
-            if state.totalRejected > limits.maxErrors, state.errorLimit == nil {
-                state.errorLimit =
-                    "\(state.totalRejected) records rejected, more than errors.maxErrors (\(limits.maxErrors))"
-            }
+            if state.unitsRejected > limits.maxErrors, state.errorLimit == nil { state.errorLimit = .maxErrors }
             checkRatio(&state)
         }
     }
@@ -200,14 +264,11 @@ final class RunRecorder: Sendable {
     /// Entity → relationship → the missing references it stored anyway.
     var missingReferences: [String: [String: RunReport.MissingReferences]] { state.withLock { $0.references } }
 
-    /// Applies `maxErrorRatio` once `minRecords` records were read.
+    /// Applies `maxErrorRatio` once `minRecords` records (or documents) were read.
     private func checkRatio(_ state: inout State) {
-        guard state.errorLimit == nil, state.totalRead > 0, state.totalRead >= limits.minRecords else { return }
-        let ratio = Double(state.totalRejected) / Double(state.totalRead)
-        if ratio > limits.maxErrorRatio {
-            state.errorLimit = String(
-                format: "%d of %d records rejected (%.1f%%), more than errors.maxErrorRatio (%.1f%%)",
-                state.totalRejected, state.totalRead, ratio * 100, limits.maxErrorRatio * 100)
+        guard state.errorLimit == nil, state.unitsRead > 0, state.unitsRead >= limits.minRecords else { return }
+        if Double(state.unitsRejected) / Double(state.unitsRead) > limits.maxErrorRatio {
+            state.errorLimit = .maxErrorRatio
         }
     }
 

@@ -9,6 +9,12 @@ package protocol BatchWriting: AnyObject, Sendable {
     /// since the last commit is then lost.
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome]
 
+    /// Runs `body`, which writes whole record groups (documents), so that its writes are kept
+    /// or undone together (docs/documents.md#rejections): undone when it returns `.undo`, kept
+    /// until the batch's commit when it returns `.keep`. A store that does not `rollsBack` cannot
+    /// undo, and throws `StoreError` for `.undo`.
+    func writingGroups(_ body: () throws -> GroupCompletion) throws
+
     /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
     /// nothing is committed before `finishRun(commit: true)`.
     func commit() throws
@@ -22,6 +28,14 @@ package protocol BatchWriting: AnyObject, Sendable {
     /// transaction). A store that writes each request for good (DynamoDB) says false: a failed
     /// write then throws `PartialWriteError`, and what it acknowledged counts as written.
     var rollsBack: Bool { get }
+}
+
+/// What the body of `BatchWriting.writingGroups` asks for when it returns.
+package enum GroupCompletion: Sendable {
+    /// Keep what it wrote.
+    case keep
+    /// Undo what it wrote: a group of it was refused.
+    case undo
 }
 
 extension BatchWriting {

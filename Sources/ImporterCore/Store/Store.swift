@@ -41,4 +41,7 @@ package struct WriteOutcome: Sendable {
         self.result = result
         self.conflict = conflict
     }
+
+    /// Whether the record was rejected (by the rules or by the store).
+    package var isRejected: Bool { if case .rejected = result { true } else { false } }
 }

@@ -112,17 +112,20 @@ package struct RecordValidator: Sendable {
     /// attribute objects (each one read would be retained and released).
     private let types: [AttributeType]
     private let defaults: [Value?]
+    /// The numbers the destination holds, when narrower than the attributes' types.
+    private let numberLimits: StoreNumberLimits?
 
-    package init(entity: Entity, dateFormat: DateFormat) {
+    package init(entity: Entity, dateFormat: DateFormat, numberLimits: StoreNumberLimits? = nil) {
         self.entity = entity
         self.dateFormat = dateFormat
+        self.numberLimits = numberLimits
         self.patterns = entity.attributes.map { attribute in
             attribute.pattern.flatMap { try? NSRegularExpression(pattern: "^(?:\($0))$") }
         }
         self.constrained = entity.attributes.map { attribute in
             attribute.minimum != nil || attribute.maximum != nil || attribute.maxLength != nil
                 || attribute.pattern != nil
-                || attribute.allowedValues != nil
+                || attribute.allowedValues != nil || numberLimits?.applies(to: attribute.type) == true
         }
         types = entity.attributes.map(\.type)
         defaults = entity.attributes.map(\.defaultValue)
@@ -201,6 +204,7 @@ package struct RecordValidator: Sendable {
         if let allowed = attribute.allowedValues, !allowed.contains(value.description) {
             return reject(.values, "'\(value)' is not one of \(allowed.joined(separator: ", "))")
         }
+        if let numberLimits, let problem = numberLimits.problem(with: value) { return reject(.range, problem) }
         return nil
     }
 }

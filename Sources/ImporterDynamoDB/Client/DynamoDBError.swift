@@ -61,6 +61,10 @@ public struct DynamoDBError: Error, CustomStringConvertible, Sendable {
             self.message = message
         }
 
+        /// The item itself was refused (a number out of range, an item too large): DynamoDB
+        /// says `ValidationError`, some servers `ValidationException`.
+        public var isValidation: Bool { code == "ValidationError" || code == "ValidationException" }
+
         /// The same reason, its texts through `redactor`.
         func redacted(by redactor: SecretRedactor) -> CancellationReason {
             CancellationReason(code: redactor.redact(code), message: message.map(redactor.redact))

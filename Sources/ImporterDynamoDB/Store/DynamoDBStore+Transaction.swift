@@ -167,7 +167,7 @@ extension DynamoDBStore {
                 {
                     throw try await conflict(items[failed])
                 }
-                if let refused = reasons.first(where: { $0.code == "ValidationError" }) {
+                if let refused = reasons.first(where: \.isValidation) {
                     let message = refused.message ?? "validation error"
                     throw StoreError(
                         StoreError.validationKind(message, type: refused.code),

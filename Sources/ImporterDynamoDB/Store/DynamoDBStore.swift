@@ -255,6 +255,15 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
         func set() { flag.withLock { $0 = true } }
     }
 
+    /// DynamoDB writes each request for good: what `body` wrote cannot be undone.
+    package func writingGroups(_ body: () throws -> GroupCompletion) throws {
+        guard try body() == .keep else {
+            throw StoreError(
+                .refused(type: "undo"), "DynamoDB writes each request for good: a document's writes cannot be undone",
+                operation: "write")
+        }
+    }
+
     /// DynamoDB writes each request for good; only the library's transactions (one
     /// TransactWriteItems) are all or nothing.
     package var rollsBack: Bool { inTransaction }

@@ -300,20 +300,18 @@ struct EntityWriter: Sendable {
     private static let throughputReasons: Set<String> = ["ThrottlingError", "ProvisionedThroughputExceeded"]
 
     /// What a cancelled transaction's reasons say of its writes; nil when they are all
-    /// transient (the transaction is worth sending again as it is).
+    /// transient (the transaction is worth sending again as it is). A refused item and a failed
+    /// condition are final for that transaction: the other writes are sent again without them.
     private static func cancelled(_ error: DynamoDBError, _ count: Int) -> [Sent]? {
         let reasons = error.cancellationReasons
         // Reasons not itemized: re-read every item and decide again.
         guard reasons.count == count else { return Array(repeating: .conditionFailed, count: count) }
-        guard reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.code == "ValidationError" }) else {
+        guard reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.isValidation }) else {
             return nil
         }
         return reasons.map { reason in
-            switch reason.code {
-            case "ConditionalCheckFailed": return .conditionFailed
-            case "ValidationError": return .refused(reason.message ?? "validation error")
-            default: return .notApplied
-            }
+            if reason.code == "ConditionalCheckFailed" { return .conditionFailed }
+            return reason.isValidation ? .refused(reason.message ?? "validation error") : .notApplied
         }
     }
 

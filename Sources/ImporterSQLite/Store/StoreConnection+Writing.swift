@@ -18,6 +18,7 @@ extension StoreConnection {
 
     func write(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) throws -> [WriteOutcome] {
         if let bulk, bulk.entities[entity.name] != nil {
+            groupsStagedBulkRows = true
             do {
                 // Rows staged in the store commit with it; the staging file's commit on their own.
                 if bulk.rows(of: entity) === bulk.storeTables { try beginTransactionIfNeeded() }
@@ -257,7 +258,7 @@ extension StoreConnection {
 
     /// Begins the write transaction if none is open, and drops the content indexes if another
     /// connection has committed since they were read (it holds no lock between our transactions).
-    private func beginWriting() throws {
+    func beginWriting() throws {
         try beginTransactionIfNeeded()
         try contentIndexes.dropIfStale()
     }

@@ -23,6 +23,8 @@ final class StoreConnection {
     let contentIndexes: ContentIndexes
     /// The entities this run loads on the bulk path, if any.
     var bulk: BulkLoad?
+    /// Whether rows were staged for a bulk load since `beginGroups`.
+    var groupsStagedBulkRows = false
     /// Whether another connection committed while this run wrote.
     var inputWatch = UnchangedInputWatch()
     /// Checkpoints the WAL on a thread of its own while a run writes (`beginRun`).

@@ -7,7 +7,7 @@ package struct DocumentInput: Sendable {
     package let node: Int
     /// The root: how many inputs (itself and its children) read the file together.
     package var groupSize = 1
-    /// The root: what an invalid element costs its document.
+    /// What an invalid element costs its document (the source's `documents`).
     package var policy = DocumentPolicy.whole
     /// A child: the attributes filled from its parent's key (hash, then range), by index.
     package var parentKeyAttributes: [Int] = []

@@ -76,7 +76,7 @@ final class DocumentPreparer {
             return try RecordPreparer(
                 .init(
                     inputIndex: index, entity: input.sourceEntity, map: input.source.map, migration: input.migration,
-                    file: file, line: input.source.line))
+                    file: file, line: input.source.line, numberLimits: input.numberLimits))
         }
         let roles = group.map { runInputs[$0].document! }
         policy = roles[0].policy

@@ -2,7 +2,8 @@
 /// rules (a record based on a version that is not the stored one, a key already stored in
 /// `mode: insert`), so that such a record rejects its whole document (`documents: whole`), or
 /// its element with the elements under it (`partial`), and nothing of that is written
-/// (docs/documents.md#rejections). Only records whose outcome depends on more than the stored
+/// (docs/documents.md#rejections). What the store refuses as it writes is excluded the same way
+/// (`exclusions(for:in:)`), and the documents written again without it. Only records whose outcome depends on more than the stored
 /// content are looked up: a blind upsert is never rejected by the rules.
 struct DocumentWriteProbe {
     /// The stored items with the keys given, of the entity given (nil where none): a store's
@@ -20,20 +21,23 @@ struct DocumentWriteProbe {
         let listed: Bool
     }
 
-    /// A record the rules reject.
-    private typealias Failure = (part: Int, position: Int, rejection: Rejection)
+    /// A record the rules (or the store, as it wrote it) reject.
+    typealias Failure = (part: Int, position: Int, rejection: Rejection)
 
-    /// Per part of `documents`, the records of documents `slice` not to be written, in order.
-    func exclusions(in documents: CheckedDocuments, slice: Range<Int>) -> [[Exclusion]] {
-        var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
-        // Per document, the records the rules reject, by part and position.
-        var failures: [Int: [Failure]] = [:]
-        for part in documents.parts.indices {
-            for (position, rejection) in rejections(in: documents, slice: slice, part: part) {
-                failures[documents.document(at: position, in: part), default: []].append((part, position, rejection))
-            }
+    /// The records of documents `slice` that the rules would reject, by part and position.
+    func failures(in documents: CheckedDocuments, slice: Range<Int>) -> [Failure] {
+        documents.parts.indices.flatMap { part in
+            rejections(in: documents, slice: slice, part: part).map { (part, $0.position, $0.rejection) }
         }
-        for (document, failures) in failures.sorted(by: { $0.key < $1.key }) {
+    }
+
+    /// Per part of `documents`, the records not to be written for `failures`, in order: a
+    /// failure's whole document (`documents: whole`, or a failed root), else the failed element
+    /// with the elements under it.
+    static func exclusions(for failures: [Failure], in documents: CheckedDocuments) -> [[Exclusion]] {
+        var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
+        let byDocument = Dictionary(grouping: failures) { documents.document(at: $0.position, in: $0.part) }
+        for (document, failures) in byDocument.sorted(by: { $0.key < $1.key }) {
             let root = documents.positions(of: document..<document + 1, in: 0).first
             if documents.policy == .whole || failures.contains(where: { $0.part == 0 }) {
                 excludeWhole(document, documents, failures: failures, root: root, into: &exclusions)
@@ -42,7 +46,10 @@ struct DocumentWriteProbe {
             }
         }
         for part in exclusions.indices where exclusions[part].count > 1 {
-            exclusions[part].sort { $0.position < $1.position }
+            // A failed element under another failed element is excluded once, as listed.
+            exclusions[part].sort { ($0.position, $0.listed ? 0 : 1) < ($1.position, $1.listed ? 0 : 1) }
+            var seen = Set<Int>()
+            exclusions[part].removeAll { !seen.insert($0.position).inserted }
         }
         return exclusions
     }
@@ -77,7 +84,7 @@ struct DocumentWriteProbe {
     }
 
     /// `documents: partial`: each rejected element, listed, and the elements under it, counted.
-    private func excludeElements(
+    private static func excludeElements(
         _ document: Int, _ documents: CheckedDocuments, failures: [Failure], into exclusions: inout [[Exclusion]]
     ) {
         var rejectedPointers: [String] = []
@@ -100,7 +107,7 @@ struct DocumentWriteProbe {
     }
 
     /// Every record of `document`: its root listed with every problem, the others counted.
-    private func excludeWhole(
+    private static func excludeWhole(
         _ document: Int, _ documents: CheckedDocuments,
         failures: [Failure], root: Int?, into exclusions: inout [[Exclusion]]
     ) {
