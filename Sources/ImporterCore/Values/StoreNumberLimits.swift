@@ -26,7 +26,7 @@ package enum StoreNumberLimits: Sendable {
         switch value {
         case .double(let number):
             let magnitude = abs(number)
-            guard magnitude != 0, magnitude < 1e-130 || magnitude >= 1e126 else { return nil }
+            guard magnitude != 0, magnitude < Self.smallest || magnitude >= Self.tooLarge else { return nil }
             return "\(number) is outside the numbers DynamoDB stores (\(Self.description))"
         case .decimal(let text):
             let (digits, exponent) = Self.significantDigits(ofCanonical: text)
@@ -41,6 +41,10 @@ package enum StoreNumberLimits: Sendable {
             return nil
         }
     }
+
+    /// 1E-130 and 1E+126 as `Double(_:)` reads them from text, as the inputs' numbers are (a
+    /// literal of Swift can round differently).
+    private static let smallest = Double("1e-130")!, tooLarge = Double("1e126")!
 
     private static let description = "up to 38 significant digits, magnitudes 1E-130 to 9.99…E+125"
 
