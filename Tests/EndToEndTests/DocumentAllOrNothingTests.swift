@@ -147,4 +147,15 @@ final class DocumentAllOrNothingTests: XCTestCase {
             "1 of 10 documents rejected (10.0%), more than errors.maxErrorRatio (5.0%)", "\(report)")
         XCTAssertEqual(try query("SELECT count(*) FROM \"Order\" WHERE orderId = 'O9'"), "0")
     }
+
+    func testAChildEntitysExamplesComeFromDifferentDocuments() throws {
+        let orders = (0..<4).map { index in
+            order("B\(index)", lines: [line("a"), line("b"), line("c", quantity: 0)])
+        }
+        XCTAssertEqual(try run(orders).status, 1)
+        let report = try ImporterProcess.report(in: directory + "/reports")
+        let lines = report.objects("errors").first { $0.string("entity") == "Line" }
+        let examples = (lines?["examples"] as? [[String: Any]] ?? []).map { $0.int("line") }
+        XCTAssertEqual(examples.prefix(3), [1, 2, 3], "one example a document: \(report)")
+    }
 }

@@ -48,8 +48,9 @@ final class StoreNumberLimitsTests: XCTestCase {
 
     func testDecimalsPastThirtyEightDigitsOrDynamoDBsExponentsAreRejected() {
         let thirtyEight = "9." + String(repeating: "9", count: 37) + "E+125"
-        for accepted in ["0", "1E-130", "-1E-130", thirtyEight, "12345678901234567890123456789012345678", "1E+125", "100"]
-        {
+        for accepted in [
+            "0", "1E-130", "-1E-130", thirtyEight, "12345678901234567890123456789012345678", "1E+125", "100",
+        ] {
             XCTAssertNil(check("amount", accepted).rejection, accepted)
         }
         let thirtyNine = "1" + String(repeating: "0", count: 37) + "1"

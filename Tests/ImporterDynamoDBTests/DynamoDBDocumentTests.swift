@@ -87,7 +87,8 @@ final class DynamoDBDocumentTests: MotoTestCase {
         report: { directory: reports }
         """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
         let huge = order("O2", skus: ["a", "b"]).replacingOccurrences(of: "\"price\":2.5}]", with: "\"price\":1E+400}]")
-        let run = try self.run([order("O1", skus: ["a"]), huge, order("O3", skus: ["c"])], in: directory, server: server)
+        let run = try self.run(
+            [order("O1", skus: ["a"]), huge, order("O3", skus: ["c"])], in: directory, server: server)
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertEqual(try lineKeys("range-Line"), ["O1/0", "O3/0"])
         let orders = try client().sendJSON("Scan", json(["TableName": "range-Order"]))

@@ -52,7 +52,10 @@ final class DynamoDBStoreTests: MotoTestCase {
             return PreparedRecord(inputIndex: 0, line: 1, byteOffset: 0, raw: [], values: values)
         }
         let outcomes = try store.write(
-            [record("a", rating: "4.5"), record("b", rating: "1" + String(repeating: "0", count: 130)), record("c", rating: "3")],
+            [
+                record("a", rating: "4.5"), record("b", rating: "1" + String(repeating: "0", count: 130)),
+                record("c", rating: "3"),
+            ],
             of: location, rules: VersionRules(entity: location, write: WriteConfig()))
         guard case .inserted = outcomes[0].result, case .inserted = outcomes[2].result else {
             return XCTFail("\(outcomes.map(\.result))")

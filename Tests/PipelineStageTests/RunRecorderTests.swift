@@ -18,7 +18,7 @@ final class RunRecorderTests: XCTestCase {
 
     func testASignalOnceTheWorkIsDoneStopsNothing() {
         let done = recorder([.record])
-        done.workIsDone()
+        done.finishesWhole()
         done.interrupt("SIGTERM")
         XCTAssertFalse(done.isAborted)
         XCTAssertFalse(done.wasInterrupted)
@@ -26,6 +26,8 @@ final class RunRecorderTests: XCTestCase {
         working.interrupt("SIGTERM")
         XCTAssertTrue(working.wasInterrupted)
         XCTAssertEqual(working.abortReason?.cause, .interrupted)
+        working.finishesWhole()
+        XCTAssertEqual(working.abortReason?.cause, .interrupted, "stopped before: it stays stopped")
     }
 
     func testADocumentRejectedWholeIsOneErrorHoweverManyRecordsItHeld() {

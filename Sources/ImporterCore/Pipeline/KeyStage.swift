@@ -13,9 +13,9 @@ final class KeyStage {
     /// Whether a delete phase follows (sync, or replacing documents' children), which needs
     /// the rejected records' keys.
     private let keepsRejectedKeys: Bool
-    /// For a delete phase: keys of rejected records (`Entity/key`), whose items must not be
+    /// For a delete phase: keys of rejected records, whose items must not be
     /// deleted, and the rejected records of each entity whose key could not be read.
-    private(set) var rejectedKeys = Set<String>()
+    private(set) var rejectedKeys = Set<EntityKey>()
     private(set) var unkeyedRejects: [String: Int] = [:]
     /// Of `unkeyedRejects`, those rejected for a problem of their own: not only counted with an
     /// element or document rejected above them, whose parent is then not loaded either.
@@ -25,9 +25,9 @@ final class KeyStage {
     private let keepsLoadedKeys: Set<Int>
     /// Per entity, the keys of the records of `keepsLoadedKeys` inputs that passed the checks.
     private(set) var loadedKeys: [String: [Value]] = [:]
-    /// Of those, the ones the interrupted run this one resumes rejected while writing
-    /// (`Entity/key`): their children are not replaced.
-    private(set) var rejectedBeforeResume = Set<String>()
+    /// Of those, the ones the interrupted run this one resumes rejected while writing: their
+    /// children are not replaced.
+    private(set) var rejectedBeforeResume = Set<EntityKey>()
 
     init(
         inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
@@ -88,7 +88,7 @@ final class KeyStage {
     /// Whether a stored item of `entity` with `key` was named by a record of this run (sync
     /// deletes must keep it, even when the record was rejected).
     func wasNamed(_ key: Value, entity: Entity) throws -> Bool {
-        try wasLoaded(key, entity: entity) || rejectedKeys.contains("\(entity.name)/\(key)")
+        try wasLoaded(key, entity: entity) || rejectedKeys.contains(EntityKey(entity, key))
     }
 
     func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
@@ -96,7 +96,7 @@ final class KeyStage {
     func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
 
     /// Notes that a record whose key was kept (`keep`) was rejected while the resumed run wrote it.
-    func keptKeyWasRejected(_ key: Value, of entity: Entity) { rejectedBeforeResume.insert("\(entity.name)/\(key)") }
+    func keptKeyWasRejected(_ key: Value, of entity: Entity) { rejectedBeforeResume.insert(EntityKey(entity, key)) }
 
     /// Whether a record of this run with `key` passed the checks.
     func wasLoaded(_ key: Value, entity: Entity) throws -> Bool {
@@ -108,7 +108,7 @@ final class KeyStage {
         if keepsRejectedKeys {
             let entity = inputs[input].entity.name
             if let key = record.key, !key.isNull {
-                rejectedKeys.insert("\(entity)/\(key)")
+                rejectedKeys.insert(EntityKey(entity: entity, key: key))
             } else {
                 unkeyedRejects[entity, default: 0] += 1
                 if record.listed { unkeyedListedRejects[entity, default: 0] += 1 }

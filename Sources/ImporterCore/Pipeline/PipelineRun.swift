@@ -172,6 +172,9 @@ package struct PipelineRun: ~Copyable {
         var keys: KeyStage? = keyThread.join()
         let (savedCheckpoints, rejectedDocumentKeys) = writeThread.join()
 
+        // Every record is written: the delete phase (which runs whole) and the last commit are
+        // what is left, and a signal from here on stops nothing.
+        recorder.finishesWhole()
         var deletes: RunReport.DeletePhase?
         if let store, let checked = keys, config.write.mode == .sync {
             deletes = SyncDeletePhase(
@@ -186,8 +189,6 @@ package struct PipelineRun: ~Copyable {
                 keys: checked, rejectedWhileWriting: rejectedDocumentKeys.union(checked.rejectedBeforeResume),
                 recorder: recorder, mode: config.write.mode)
         }
-        // Every record is written and every delete made: a signal from here on stops nothing.
-        if !recorder.isAborted { recorder.workIsDone() }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing {
             finish(

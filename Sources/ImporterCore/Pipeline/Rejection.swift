@@ -52,6 +52,9 @@ package struct Rejection: Error, Sendable {
 
     /// A document's rejection: each problem found in it, where (docs/documents.md#rejections).
     package var problems: [DocumentProblem] = []
+    /// For a record rejected with its document: where the document starts in its input, so
+    /// that the report's examples come from different documents.
+    package var documentOffset: Int64?
 
     /// The characters of a quoted value a message keeps.
     package static let valueLimit = 200

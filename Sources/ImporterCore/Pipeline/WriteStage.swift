@@ -37,9 +37,9 @@ final class WriteStage {
     /// Reads stored items for `DocumentWriteProbe` (nil in a dry run): the store's
     /// `BatchFetching`, else its reads one by one.
     private let fetchStored: ((_ keys: [Value], _ entity: Entity) throws -> [[Value]?])?
-    /// Records of document sources rejected here (`Entity/key`): a parent whose children the
+    /// Records of document sources rejected here: a parent whose children the
     /// replace phase must not touch (docs/documents.md#re-loading-a-document).
-    private(set) var rejectedDocumentKeys = Set<String>()
+    private(set) var rejectedDocumentKeys = Set<EntityKey>()
     /// The entities the store loads in bulk: their staged rows are undone only whole, so a
     /// document's records of them are written after the others (`writeWhole`).
     private let bulkEntities: Set<String>
@@ -281,7 +281,7 @@ final class WriteStage {
             let key = entity.key(of: record.values)
             recorder.reject(
                 input: part.input, line: record.line, key: key, exclusion.rejection, listed: exclusion.listed)
-            rejectedDocumentKeys.insert("\(entity.name)/\(key)")
+            rejectedDocumentKeys.insert(EntityKey(entity, key))
             var raw: ArraySlice<UInt8> = []
             if exclusion.listed {
                 raw =
@@ -487,7 +487,7 @@ final class WriteStage {
                 recorder.reject(input: input, line: record.line, key: record.values[keyIndex], rejection)
                 if inputs[input].document != nil {
                     let entity = inputs[input].entity
-                    rejectedDocumentKeys.insert("\(entity.name)/\(entity.key(of: record.values))")
+                    rejectedDocumentKeys.insert(EntityKey(entity, entity.key(of: record.values)))
                 }
                 writeRejected.append(
                     RejectedRecord(

@@ -41,13 +41,15 @@ final class RunRecorder: Sendable {
         var inputs: [Input]
         var groups: [GroupKey: RunReport.ErrorGroup] = [:]
         var groupOrder: [GroupKey] = []
+        /// Per group, the documents its examples of records rejected with their document come from.
+        var exampleDocuments: [GroupKey: Set<Int64>] = [:]
         /// What the error limits count (`ErrorUnit`): read, and rejected.
         var unitsRead = 0
         var unitsRejected = 0
         var abortReason: AbortReason?
         /// The run stopped because it was asked to (`RunInterruption`), not by its own failure.
         var interrupted = false
-        /// Every record was written and every delete made: a request to stop comes too late.
+        /// Every record was written and what is left is done whole: a request to stop comes too late.
         var workDone = false
         /// The error limit the run passed (it aborts only if more input follows).
         var errorLimit: PassedLimit?
@@ -165,10 +167,13 @@ final class RunRecorder: Sendable {
         }
     }
 
-    /// Every record is written and every delete made (what is left is the last commit and the
-    /// reports): a request to stop from now on stops nothing, and the run keeps its status.
-    func workIsDone() {
-        state.withLock { $0.workDone = true }
+    /// Every record is written, and the run was not stopped: what is left (a delete phase, which
+    /// runs whole, the last commit, the reports) is done whole, so a request to stop from now on
+    /// stops nothing and the run keeps its status.
+    func finishesWhole() {
+        state.withLock { state in
+            if state.abortReason == nil { state.workDone = true }
+        }
     }
 
     /// Whether the run stopped because it was asked to.
@@ -230,7 +235,11 @@ final class RunRecorder: Sendable {
                 state.groupOrder.append(groupKey)
             }
             state.groups[groupKey]!.count += 1
-            if state.groups[groupKey]!.examples.count < Self.examplesPerGroup {
+            // A record rejected with its document is an example of the first of its document only.
+            if state.groups[groupKey]!.examples.count < Self.examplesPerGroup,
+                rejection.documentOffset.map({ state.exampleDocuments[groupKey, default: []].insert($0).inserted })
+                    ?? true
+            {
                 state.groups[groupKey]!.examples.append(
                     .init(source: source, line: line, key: keyText, message: rejection.message))
             }

@@ -27,10 +27,10 @@ struct ChildReplacePhase {
     }
 
     /// Runs the phase after the key stage (which knows the keys the documents named) is done,
-    /// and writes `deletes.ndjson`. `rejectedWhileWriting`: the records (`Entity/key`) the write
+    /// and writes `deletes.ndjson`. `rejectedWhileWriting`: the records the write
     /// stage rejected, in this run or in the run it resumes, whose children stay as they are.
     /// Nil when no input's children are replaced.
-    func run(keys: KeyStage, rejectedWhileWriting: Set<String>, recorder: RunRecorder, mode: WriteConfig.Mode)
+    func run(keys: KeyStage, rejectedWhileWriting: Set<EntityKey>, recorder: RunRecorder, mode: WriteConfig.Mode)
         -> RunReport.DeletePhase?
     {
         let replaced = Self.replacedInputs(inputs, mode: mode)
@@ -68,7 +68,7 @@ struct ChildReplacePhase {
                     let parentKey = Value.key(item, at: role.parentKeyAttributes)
                     let parent = parentEntities[entity.name]!
                     guard !parentKey.isNull, try keys.wasLoaded(parentKey, entity: parent) else { return false }
-                    return rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains("\(parent.name)/\(parentKey)")
+                    return rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
                 },
                 candidates: { entity, body in
                     try readChildren(of: entity, role: parents[entity.name]!, keys: keys, recorder: recorder, body)

@@ -23,9 +23,11 @@ extension Rejection {
     /// The rejection of a record rejected with its document, which starts at `line` and
     /// `offset`: counted, not listed.
     static func withDocument(of cause: Rejection, line: Int, offset: Int64) -> Rejection {
-        Rejection(
+        var rejection = Rejection(
             stage: cause.stage, reason: cause.reason,
             "rejected with its document (line \(line), offset \(offset)), which rejects.ndjson lists")
+        rejection.documentOffset = offset
+        return rejection
     }
 
     /// The rejection of an element rejected with the element holding it (`documents: partial`),
