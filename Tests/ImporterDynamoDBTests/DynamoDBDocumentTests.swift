@@ -101,6 +101,68 @@ final class DynamoDBDocumentTests: MotoTestCase {
         XCTAssertTrue(rejects.contains("outside the numbers DynamoDB stores"), rejects)
     }
 
+    func testNoChildIsSentBeforeItsParentWasWrittenAndNoneOfARefusedParent() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            map: { fields: { currency: currency.code } }
+            children:
+              lines:
+                entity: Line
+                position: lineNo
+                children:
+                  adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } }
+        destination: { type: dynamodb, tablePrefix: parents-, createTables: true }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        // DynamoDB refuses an empty key as the order is sent: its line (keyed by the order's key)
+        // and the line's adjustment (keyed by its own id) must not be sent after it.
+        func withAdjustment(_ id: String, _ adjustment: String) -> String {
+            order(id, skus: ["a"]).replacingOccurrences(
+                of: "\"price\":2.5}", with: "\"price\":2.5,\"adjustments\":[{\"_id\":\"\(adjustment)\",\"amount\":1}]}")
+        }
+        let run = try self.run(
+            [withAdjustment("O1", "adj-1"), withAdjustment("", "adj-2"), withAdjustment("O3", "adj-3")],
+            in: directory, server: server)
+        XCTAssertEqual(run.status, 1, run.output)
+        let adjustments = try client().sendJSON("Scan", json(["TableName": "parents-Adjustment"]))
+        let ids = (adjustments["Items"] as? [[String: [String: String]]] ?? []).compactMap { $0["adjustmentId"]?["S"] }
+        XCTAssertEqual(ids.sorted(), ["adj-1", "adj-3"])
+        XCTAssertEqual(try lineKeys("parents-Line"), ["O1/0", "O3/0"])
+    }
+
+    func testAnItemOver400KBRejectsItsOrderWholeBeforeAnythingOfItIsSent() throws {
+        let server = try server()
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            map: { fields: { currency: currency.code } }
+            children:
+              lines: { entity: Line, position: lineNo }
+        destination: { type: dynamodb, tablePrefix: size-, createTables: true }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        let large = order("O2", skus: ["a", "b"]).replacingOccurrences(
+            of: "\"customer\":\"c\"", with: "\"customer\":\"\(String(repeating: "x", count: 420_000))\"")
+        let run = try self.run([order("O1", skus: ["a"]), large], in: directory, server: server)
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertEqual(try lineKeys("size-Line"), ["O1/0"])
+        let rejects = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
+        XCTAssertTrue(rejects.contains("\"reason\":\"size\""), String(rejects.prefix(2000)))
+        XCTAssertEqual(rejects.split(separator: "\n").count, 1)
+    }
+
     private static let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
 
     /// An order of the Orders model with a line per SKU, as one NDJSON line.

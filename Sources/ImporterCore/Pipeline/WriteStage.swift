@@ -141,9 +141,12 @@ final class WriteStage {
             if endsBatch { startedInBatch = 0 }
             let slice = first..<end
             var failures = recorder.isAborted ? [] : probe?.failures(in: documents, slice: slice) ?? []
+            if let store, !recorder.isAborted { failures += refusals(in: documents, slice: slice, by: store) }
             var exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
             var written: [(window: [PreparedRecord], write: StartedWrite?)]?
-            if let store, !overlapsWrites, !recorder.isAborted {
+            if let overlapped, !recorder.isAborted {
+                written = writeParentsFirst(documents, slice: slice, on: overlapped, exclusions: &exclusions)
+            } else if let store, !recorder.isAborted {
                 written = writeWhole(documents, slice: slice, on: store, failures: &failures, exclusions: &exclusions)
             }
             for (index, part) in parts.enumerated() {
@@ -236,6 +239,57 @@ final class WriteStage {
             guard !refused.isEmpty else { return written.map { $0! } }
             failures += refused
             exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
+        }
+    }
+
+    /// Writes the windows of documents `slice` (but `exclusions`) on a store that cannot roll
+    /// back, a part at a time, the root's first: a part is sent once the parts before it (its
+    /// parents) were acknowledged, and the elements under a record the store refused are not
+    /// sent (they are added to `exclusions`), so that no child is stored without its parent.
+    /// Per part, its window and its write (nil for an empty window, or one not sent after a
+    /// failure of the store).
+    private func writeParentsFirst(
+        _ documents: CheckedDocuments, slice: Range<Int>, on store: any OverlappedWriting,
+        exclusions: inout [[DocumentWriteProbe.Exclusion]]
+    ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
+        var written: [(window: [PreparedRecord], write: StartedWrite?)] = []
+        var failed = false
+        for (index, part) in documents.parts.enumerated() {
+            let positions = documents.positions(of: slice, in: index)
+            let window = Self.window(of: part, at: positions, excluding: exclusions[index])
+            guard !window.isEmpty, !failed else {
+                written.append((window, nil))
+                continue
+            }
+            let entity = inputs[part.input].entity
+            let outcomes = Result { try store.startWrite(window, of: entity, rules: rules[entity.name]!).outcomes() }
+            written.append((window, StartedWrite { try outcomes.get() }))
+            guard case .success(let results) = outcomes else {
+                failed = true
+                continue
+            }
+            guard index < documents.parts.count - 1, results.contains(where: \.isRejected) else { continue }
+            var refused: [DocumentWriteProbe.Failure] = []
+            for (position, outcome) in zip(Self.keptPositions(positions, excluding: exclusions[index]), results) {
+                if case .rejected(let rejection) = outcome.result { refused.append((index, position, rejection)) }
+            }
+            let under = DocumentWriteProbe.exclusions(for: refused, in: documents, policy: .partial)
+            for later in index + 1..<documents.parts.count where !under[later].isEmpty {
+                exclusions[later] = DocumentWriteProbe.merged(exclusions[later], under[later])
+            }
+        }
+        return written
+    }
+
+    /// What the store would refuse of the records of documents `slice` whatever it holds.
+    private func refusals(in documents: CheckedDocuments, slice: Range<Int>, by store: any BatchWriting)
+        -> [DocumentWriteProbe.Failure]
+    {
+        documents.parts.indices.flatMap { index in
+            let part = documents.parts[index]
+            return store.refusals(
+                of: part.records[documents.positions(of: slice, in: index)], entity: inputs[part.input].entity
+            ).map { (index, $0.position, $0.rejection) }
         }
     }
 

@@ -15,6 +15,10 @@ package protocol BatchWriting: AnyObject, Sendable {
     /// undo, and throws `StoreError` for `.undo`.
     func writingGroups(_ body: () throws -> GroupCompletion) throws
 
+    /// What the store would refuse of `records` whatever it holds (an item over DynamoDB's
+    /// 400 KB), by position: asked before a document is written, so that no item of it is.
+    func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity) -> [(position: Int, rejection: Rejection)]
+
     /// Makes every write so far durable (ends the batch's transaction). Inside an atomic run,
     /// nothing is committed before `finishRun(commit: true)`.
     func commit() throws
@@ -40,6 +44,11 @@ package enum GroupCompletion: Sendable {
 
 extension BatchWriting {
     package var rollsBack: Bool { true }
+
+    /// A store that holds whatever the model's types hold refuses nothing before writing.
+    package func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity)
+        -> [(position: Int, rejection: Rejection)]
+    { [] }
 }
 
 /// A store whose writes wait on the network (DynamoDB): the runner hands it the next window of

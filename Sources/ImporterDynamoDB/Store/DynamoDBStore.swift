@@ -255,6 +255,22 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
         func set() { flag.withLock { $0 = true } }
     }
 
+    /// The records whose items are over DynamoDB's 400 KB, counted with the largest version
+    /// number the rules may give them.
+    package func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity)
+        -> [(position: Int, rejection: Rejection)]
+    {
+        guard let coding = try? coding(entity) else { return [] }
+        var refused: [(position: Int, rejection: Rejection)] = []
+        for position in records.indices {
+            var values = records[position].values
+            values[entity.versionIndex] = .integer(.max)
+            let size = coding.itemSize(values)
+            if size > EntityWriter.maxItemBytes { refused.append((position, EntityWriter.tooLarge(size))) }
+        }
+        return refused
+    }
+
     /// DynamoDB writes each request for good: what `body` wrote cannot be undone.
     package func writingGroups(_ body: () throws -> GroupCompletion) throws {
         guard try body() == .keep else {

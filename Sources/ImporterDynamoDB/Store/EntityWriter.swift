@@ -207,14 +207,17 @@ struct EntityWriter: Sendable {
         }
         return planned.filter { write in
             guard write.size > Self.maxItemBytes else { return true }
-            outcomes[write.record] = WriteOutcome(
-                .rejected(
-                    Rejection(
-                        stage: .write, reason: .size,
-                        "the item is \(write.size) bytes as DynamoDB counts them; items are limited to \(Self.maxItemBytes) bytes (400 KB), so shorten its longest attributes"
-                    )))
+            outcomes[write.record] = WriteOutcome(.rejected(Self.tooLarge(write.size)))
             return false
         }
+    }
+
+    /// The rejection of an item of `size` bytes, over DynamoDB's limit.
+    static func tooLarge(_ size: Int) -> Rejection {
+        Rejection(
+            stage: .write, reason: .size,
+            "the item is \(size) bytes as DynamoDB counts them; items are limited to \(maxItemBytes) bytes (400 KB), so shorten its longest attributes"
+        )
     }
 
     /// Sends the planned writes by the writer's method.

@@ -71,7 +71,9 @@ struct ChildReplacePhase {
                     return rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
                 },
                 candidates: { entity, body in
-                    try readChildren(of: entity, role: parents[entity.name]!, keys: keys, recorder: recorder, body)
+                    try readChildren(
+                        of: entity, role: parents[entity.name]!, keys: keys, skipping: rejectedWhileWriting,
+                        recorder: recorder, body)
                 },
                 isInInput: { entity, key in try keys.wasNamed(key, entity: entity) })
             phase = RunReport.DeletePhase(outcome)
@@ -91,10 +93,11 @@ struct ChildReplacePhase {
 
     /// The stored children of `entity` that may have left their documents: none when this run
     /// wrote every stored one; when its hash key is its parent's (first) key attribute, those of
-    /// each parent the run loaded, read by that key; otherwise every stored one.
+    /// each parent the run loaded and did not reject while writing (`skipping`), read by that
+    /// key; otherwise every stored one.
     private func readChildren(
-        of entity: Entity, role: DocumentInput, keys: KeyStage, recorder: RunRecorder,
-        _ body: ([Value]) throws -> Void
+        of entity: Entity, role: DocumentInput, keys: KeyStage, skipping rejected: Set<EntityKey>,
+        recorder: RunRecorder, _ body: ([Value]) throws -> Void
     ) throws {
         guard role.parentKeyAttributes.first == entity.hashKeyIndex else {
             if try wroteEveryStoredItem(of: entity, recorder: recorder) { return }
@@ -107,7 +110,7 @@ struct ChildReplacePhase {
             return
         }
         var asked = Set<String>()
-        for parentKey in parentKeys {
+        for parentKey in parentKeys where !rejected.contains(EntityKey(entity: role.parentEntity, key: parentKey)) {
             let hash: Value
             if case .pair(let first, _) = parentKey { hash = first } else { hash = parentKey }
             guard asked.insert(hash.description).inserted else { continue }

@@ -33,13 +33,15 @@ struct DocumentWriteProbe {
 
     /// Per part of `documents`, the records not to be written for `failures`, in order: a
     /// failure's whole document (`documents: whole`, or a failed root), else the failed element
-    /// with the elements under it.
-    static func exclusions(for failures: [Failure], in documents: CheckedDocuments) -> [[Exclusion]] {
+    /// with the elements under it. `policy` in place of the documents' own.
+    static func exclusions(for failures: [Failure], in documents: CheckedDocuments, policy: DocumentPolicy? = nil)
+        -> [[Exclusion]]
+    {
         var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
         let byDocument = Dictionary(grouping: failures) { documents.document(at: $0.position, in: $0.part) }
         for (document, failures) in byDocument.sorted(by: { $0.key < $1.key }) {
             let root = documents.positions(of: document..<document + 1, in: 0).first
-            if documents.policy == .whole || failures.contains(where: { $0.part == 0 }) {
+            if (policy ?? documents.policy) == .whole || failures.contains(where: { $0.part == 0 }) {
                 excludeWhole(document, documents, failures: failures, root: root, into: &exclusions)
             } else {
                 excludeElements(document, documents, failures: failures, into: &exclusions)
@@ -52,6 +54,13 @@ struct DocumentWriteProbe {
             exclusions[part].removeAll { !seen.insert($0.position).inserted }
         }
         return exclusions
+    }
+
+    /// `first` and the exclusions of `second` at other positions, in order.
+    static func merged(_ first: [Exclusion], _ second: [Exclusion]) -> [Exclusion] {
+        var byPosition = Dictionary(first.map { ($0.position, $0) }, uniquingKeysWith: { kept, _ in kept })
+        for exclusion in second where byPosition[exclusion.position] == nil { byPosition[exclusion.position] = exclusion }
+        return byPosition.values.sorted { $0.position < $1.position }
     }
 
     /// The records of `part` in documents `slice` that the rules would reject, judged against
