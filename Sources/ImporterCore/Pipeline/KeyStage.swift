@@ -28,6 +28,9 @@ final class KeyStage {
     /// Of those, the ones the interrupted run this one resumes rejected while writing: their
     /// children are not replaced.
     private(set) var rejectedBeforeResume = Set<EntityKey>()
+    /// The parents (by child entity and parent key) whose document had no key for the array of
+    /// a replaced child (docs/documents.md#missing-arrays).
+    private(set) var absentArrays = Set<EntityKey>()
 
     init(
         inputs: [RunInput], model: Model, ledger: KeyLedger, store: (any StoreReading)?, recorder: RunRecorder,
@@ -60,6 +63,9 @@ final class KeyStage {
             case .documents(let root, var chunks):
                 if !stop, recorder.abortIfPastErrorLimit() { stop = true }
                 guard !stop else { continue }
+                for node in chunks.indices where !chunks[node].absentArrays.isEmpty {
+                    noteAbsentArrays(chunks[node].absentArrays, input: root + node)
+                }
                 let bases = chunks.indices.map { ordinalBases[root + $0, default: 0] }
                 for node in chunks.indices { ordinalBases[root + node, default: 0] += chunks[node].count }
                 var check = DocumentCheck(stage: self, root: root, ordinalBases: bases)
@@ -94,6 +100,17 @@ final class KeyStage {
     func keepsLoaded(_ input: Int) -> Bool { keepsLoadedKeys.contains(input) }
 
     func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
+
+    /// Notes the records of `input` (by key) without the arrays of the children their bits name.
+    private func noteAbsentArrays(_ records: [(key: Value, children: UInt64)], input: Int) {
+        let document = inputs[input].document!, root = input - document.node
+        let children = document.shape.nodes[document.node].children
+        for (key, bits) in records {
+            for (bit, child) in children.enumerated() where bits & 1 << UInt64(bit) != 0 {
+                absentArrays.insert(EntityKey(entity: inputs[root + child].entity.name, key: key))
+            }
+        }
+    }
 
     /// Notes that a record whose key was kept (`keep`) was rejected while the resumed run wrote it.
     func keptKeyWasRejected(_ key: Value, of entity: Entity) { rejectedBeforeResume.insert(EntityKey(entity, key)) }

@@ -23,6 +23,9 @@ package struct ParsedChunk {
     /// A chunk of a document source: each record's JSON pointer in its document, for the
     /// problems of a document rejected whole (docs/documents.md).
     var pointers = PointerTable()
+    /// A chunk of a document source: the records (by key) with no key at all for the arrays of
+    /// some of their replaced children (bits of `SourceRecord.absentArrays`).
+    var absentArrays: [(key: Value, children: UInt64)] = []
     /// Where the records go once written: back to the thread that made them, to be freed there
     /// (memory freed on another thread than the allocating one contends on malloc's locks).
     let handback: Handback<[PreparedRecord]>

@@ -138,7 +138,7 @@ package struct PipelineLoader {
     private func parseChildren(_ node: YAMLNode) throws -> [ChildSource] {
         try node.mapping().map { path, childNode in
             let fields = try childNode.fields(allowed: [
-                "entity", "parent", "position", "map", "replace", "children",
+                "entity", "parent", "position", "map", "replace", "missing", "children",
             ])
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !components.contains("") else {
@@ -154,6 +154,14 @@ package struct PipelineLoader {
             child.parent = try fields["parent"].map(scalar)
             child.position = try fields["position"].map(scalar)
             if let replaceNode = fields["replace"] { child.replace = try replaceNode.bool() }
+            if let missingNode = fields["missing"] {
+                guard let missing = MissingArray(rawValue: try scalar(missingNode)) else {
+                    throw missingNode.error(
+                        "missing must be empty (a document without the array has no children: its stored ones are deleted) or keep (they stay)"
+                    )
+                }
+                child.missing = missing
+            }
             if let grandchildren = fields["children"] { child.children = try parseChildren(grandchildren) }
             return child
         }

@@ -15,6 +15,10 @@ package struct SourceRecord: Sendable {
         get { failureBox?.rejection }
         set { failureBox = newValue.map(FailureBox.init) }
     }
+    /// For an object of a document (its root or an element): bit `i` is set when the object has
+    /// no key at all for the array of its `i`-th child (in the shape's order), as a projection
+    /// leaves it out; `null` and `[]` are there (docs/documents.md#missing-arrays).
+    package var absentArrays: UInt64 = 0
     /// `failure`, boxed: few records have one, and a `Rejection` in place would make every
     /// record (and a document's every element, held until its end) eight words larger.
     private var failureBox: FailureBox?

@@ -132,6 +132,9 @@ package struct RunReport: Codable, Sendable {
         package var nullified = 0
         /// Vanished items kept, and why (`deny`, a dependant in the input, a concurrent change).
         package var denied: [DeniedDelete] = []
+        /// What the operator should know of the deletes: children deleted because their documents
+        /// left their array out (docs/documents.md#missing-arrays).
+        package var warnings: [String]?
 
         package init() {}
 

@@ -58,6 +58,7 @@ package enum SummaryTable {
                 for denied in deletes.denied.prefix(5) {
                     text += "  kept \(denied.entity) '\(denied.key)': \(denied.message)\n"
                 }
+                for warning in deletes.warnings ?? [] { text += "warning: \(warning)\n" }
             }
         }
         return text

@@ -112,6 +112,7 @@ struct DocumentExpander {
         var walk = Walk(expander: self, tree: tree, document: root)
         var document = SourceDocument(root: root)
         (document.root.names, document.root.values) = walk.fields(of: 0, node: 0)
+        document.root.absentArrays = walk.absentArrays(of: 0, node: 0)
         document.root.failure = walk.addElements(of: 0, node: 0, parent: nil, pointer: "")
         document.elements = walk.elements
         document.pointers = walk.pointers
@@ -174,6 +175,17 @@ struct DocumentExpander {
             return (last, values)
         }
 
+        /// The children of `node` whose array the object at `index` has no key for, as bits in
+        /// the order of its children (`SourceRecord.absentArrays`).
+        func absentArrays(of index: Int, node: Int) -> UInt64 {
+            var absent: UInt64 = 0
+            for (bit, child) in expander.shape.nodes[node].children.enumerated()
+            where tree.node(at: expander.shape.nodes[child].arrayPath, from: index) == nil {
+                absent |= 1 << UInt64(bit)
+            }
+            return absent
+        }
+
         /// A field's value: a scalar's, a MongoDB wrapper's, else the object's or array's text.
         private func value(of index: Int) -> FieldValue {
             if tree.nodes[index].kind == .scalar { return tree.nodes[index].value }
@@ -208,6 +220,7 @@ struct DocumentExpander {
                         names: [], values: [])
                     if elementNode.kind == .object {
                         (record.names, record.values) = fields(of: element, node: child)
+                        record.absentArrays = absentArrays(of: element, node: child)
                     } else {
                         record.failure = Rejection(
                             stage: .read, reason: .malformed,

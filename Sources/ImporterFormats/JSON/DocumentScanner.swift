@@ -132,7 +132,7 @@ struct DocumentScanner {
         var document: SourceDocument?
         _ = scan(root, stream: nil) { walk, fields in
             document = SourceDocument(root: root, elements: walk.elements, pointers: walk.pointers)
-            (document!.root.names, document!.root.values) = fields
+            (document!.root.names, document!.root.values, document!.root.absentArrays) = fields
             return true
         }
         return document
@@ -144,7 +144,7 @@ struct DocumentScanner {
     mutating func stream(_ root: SourceRecord, to stream: DocumentStream) -> Bool {
         scan(root, stream: stream) { walk, fields in
             var record = root
-            (record.names, record.values) = fields
+            (record.names, record.values, record.absentArrays) = fields
             return stream.root(record, pointers: walk.pointers)
         }
     }
@@ -153,7 +153,7 @@ struct DocumentScanner {
     /// it is declined; false when something is, or when `end` says so.
     private mutating func scan(
         _ root: SourceRecord, stream: DocumentStream?,
-        end: (inout Walk, (names: [String], values: [FieldValue])) -> Bool
+        end: (inout Walk, Fields) -> Bool
     ) -> Bool {
         guard plans != nil, root.failure == nil else { return false }
         return root.raw.withUnsafeBufferPointer { text -> Bool in
@@ -213,12 +213,15 @@ struct DocumentScanner {
 
     // MARK: Records
 
+    /// An object's fields, and the children's arrays it has no key for (`SourceRecord.absentArrays`).
+    private typealias Fields = (names: [String], values: [FieldValue], absentArrays: UInt64)
+
     /// The fields of the object at the cursor, a record of `node` (element `slot` of the walk,
     /// element `position` of its array in element `parent`; nil for the root), after adding its
     /// children's elements; the cursor moves past it.
     private mutating func record(
         _ cursor: inout JSONCursor, node: Int, slot: Int?, parent: Int?, position: Int, walk: inout Walk
-    ) -> (names: [String], values: [FieldValue])? {
+    ) -> Fields? {
         let plan = plans![node]
         let keyBase = keys.count, pathBase = pathValues.count
         defer {
@@ -232,6 +235,8 @@ struct DocumentScanner {
         // The keys that are not fields: children's arrays, and dropped roots, by place.
         var leftOut: UInt64 = 0
         var nextChild = 0
+        // The children whose array key the object has.
+        var present: UInt64 = 0
         // Whether the stream was told that this object's children follow.
         var announced = false
         // The paths whose names a key spells (`"geo.lat": …`): that key is the field.
@@ -248,6 +253,7 @@ struct DocumentScanner {
                     // Children in the pipeline's order keep the tree path's order of elements.
                     guard child >= nextChild else { return nil }
                     nextChild = child + 1
+                    present |= 1 << UInt64(child)
                     leftOut |= 1 << UInt64(keys.count - 1 - keyBase)
                     if !cursor.take("null") {
                         if let stream = walk.stream, !announced {
@@ -332,7 +338,7 @@ struct DocumentScanner {
         guard let names = names(node: node, keyBase: keyBase, leftOut: leftOut, pathMask: pathMask, cursor) else {
             return nil
         }
-        return (names, values)
+        return (names, values, UInt64.max >> UInt64(64 - plan.childKeys.count) & ~present)
     }
 
     /// Moves past the plain object at the cursor, held by `plan`'s root `root`, checked as
@@ -390,10 +396,11 @@ struct DocumentScanner {
                 return false
             }
             let raw = walk.document.raw
-            let record = SourceRecord(
+            var record = SourceRecord(
                 line: walk.line(at: start, in: cursor), byteOffset: walk.document.byteOffset + Int64(start),
                 raw: raw[(raw.startIndex + start)..<(raw.startIndex + cursor.i)], names: fields.names,
                 values: fields.values)
+            record.absentArrays = fields.absentArrays
             if let stream = walk.stream {
                 guard stream.element(slot, node: node, parent: parent, position: position, record: record) else {
                     return false

@@ -29,7 +29,7 @@ package enum DocumentScannerCheck {
     /// Every record of `document`, one a line: where it is, its fields, its failure.
     package static func describe(_ document: SourceDocument) -> String {
         func record(_ record: SourceRecord) -> String {
-            "line \(record.line) offset \(record.byteOffset) raw \(Array(record.raw)) \(record.names) \(record.values) \(record.failure?.message ?? "-")"
+            "line \(record.line) offset \(record.byteOffset) raw \(Array(record.raw)) \(record.names) \(record.values) absent \(record.absentArrays) \(record.failure?.message ?? "-")"
         }
         return
             ([record(document.root)]

@@ -56,6 +56,9 @@ struct ChildReplacePhase {
         let entities = model.parentsFirstOrder.compactMap { name in
             parents[name] != nil ? model.entity(named: name) : nil
         }
+        // Per child entity, the stored children deleted (and their parents) of documents that had
+        // no key for their array (`missing: empty`), for the warning.
+        var deletedWhereAbsent: [String: (children: Int, parents: Set<Value>)] = [:]
         do {
             // Every child removed from a document goes, whatever share of the stored ones it is.
             let deletes = SyncDeletes(model: model, store: store, limit: .percent(100))
@@ -68,7 +71,17 @@ struct ChildReplacePhase {
                     let parentKey = Value.key(item, at: role.parentKeyAttributes)
                     let parent = parentEntities[entity.name]!
                     guard !parentKey.isNull, try keys.wasLoaded(parentKey, entity: parent) else { return false }
-                    return rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
+                    guard rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
+                    else { return false }
+                    if !keys.absentArrays.isEmpty, keys.absentArrays.contains(EntityKey(entity, parentKey)) {
+                        // The document had no key for the array: its stored children stay (`keep`).
+                        guard role.missing == .empty else { return false }
+                        if try !keys.wasNamed(entity.key(of: item), entity: entity) {
+                            deletedWhereAbsent[entity.name, default: (0, [])].children += 1
+                            deletedWhereAbsent[entity.name]!.parents.insert(parentKey)
+                        }
+                    }
+                    return true
                 },
                 candidates: { entity, body in
                     try readChildren(
@@ -78,6 +91,14 @@ struct ChildReplacePhase {
                 isInInput: { entity, key in try keys.wasNamed(key, entity: entity) })
             phase = RunReport.DeletePhase(outcome)
             phase.phase = "documents"
+            if !outcome.deleted.isEmpty {
+                phase.warnings = deletedWhereAbsent.sorted { $0.key < $1.key }.map { entity, deleted in
+                    let role = parents[entity]!
+                    let path = role.shape.nodes[role.node].arrayPath.joined(separator: ".")
+                    return
+                        "\(deleted.children) stored \(entity) item(s) of \(deleted.parents.count) document(s) without a '\(path)' key were deleted, as for an empty array (missing: empty); with 'missing: keep' on the child, a document that leaves the array out keeps its stored \(entity) items"
+                }
+            }
             try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
         } catch {
             if dryRun {

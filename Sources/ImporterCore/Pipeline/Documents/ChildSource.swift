@@ -14,6 +14,8 @@ package struct ChildSource: Sendable {
     package var map: MapConfig
     /// Whether re-loading a document deletes the children of its parent that it no longer holds.
     package var replace = true
+    /// What a document without the array's key at all means for the stored children.
+    package var missing = MissingArray.empty
     package var children: [ChildSource] = []
     /// The child's line in the pipeline file.
     package var line: Int?
@@ -32,6 +34,15 @@ package struct ChildSource: Sendable {
     package func names(_ entity: String) -> Bool {
         self.entity == entity || children.contains { $0.names(entity) }
     }
+}
+
+/// What a document whose array key is absent means for its parent's stored children, when they
+/// are replaced (docs/documents.md#missing-arrays).
+package enum MissingArray: String, Sendable {
+    /// No children: the stored ones are deleted, as for `[]`.
+    case empty
+    /// Nothing is said of them: the stored children stay as they are (a projection).
+    case keep
 }
 
 /// What a document with an invalid element loses (docs/documents.md#rejections).

@@ -18,6 +18,8 @@ package struct DocumentInput: Sendable {
     package var positionAttribute: Int?
     /// A child: whether re-loading a document deletes its parent's children it no longer holds.
     package var replace = true
+    /// A child: what a document without the array's key means for its parent's stored children.
+    package var missing = MissingArray.empty
 
     /// `source` with each node's map dropping the objects it reads only through paths and its
     /// entity does not take whole (`entities`, the shape's, root first): the reader then never
@@ -66,6 +68,7 @@ package struct DocumentInput: Sendable {
                 role.parentEntity = parent.name
                 role.parentKeyAttributes = relationship.keys.map { entity.attributeIndex[$0]! }
                 role.replace = child.replace
+                role.missing = child.missing
                 if let position = child.position {
                     guard let index = entity.attributeIndex[position] else {
                         throw ConfigurationError(

@@ -34,6 +34,9 @@ final class DocumentPreparer {
         /// The node's key attributes, kept of each record for its children; empty for a node
         /// without children.
         let keyIndicesForChildren: [Int]
+        /// The children (bits in the node's order) whose stored items are replaced: a record
+        /// without their array's key is noted (`ParsedChunk.absentArrays`).
+        let replacedChildren: UInt64
 
         var hasChildren: Bool { !keyIndicesForChildren.isEmpty }
     }
@@ -86,8 +89,20 @@ final class DocumentPreparer {
                 parentKeyAttributes: roles[node].parentKeyAttributes,
                 positionAttribute: roles[node].positionAttribute,
                 keyIndicesForChildren: shape.nodes[node].children.isEmpty
-                    ? [] : runInputs[root + node].sourceEntity.keyIndices)
+                    ? [] : runInputs[root + node].sourceEntity.keyIndices,
+                replacedChildren: shape.nodes[node].children.enumerated().reduce(0) { bits, child in
+                    roles[child.element].replace ? bits | 1 << UInt64(child.offset) : bits
+                })
         }
+    }
+
+    /// Notes that the record `outcome` of `node` has no key for the arrays of the replaced
+    /// children `absent` names (`SourceRecord.absentArrays`), by its key.
+    func noteAbsentArrays(_ absent: UInt64, of outcome: RecordPreparer.Outcome, node: Int, in chunk: inout ParsedChunk)
+    {
+        let replaced = absent & plans[node].replacedChildren
+        guard replaced != 0, case .prepared(let record, _) = outcome else { return }
+        chunk.absentArrays.append((preparers[node].entity.key(of: record.values), replaced))
     }
 
     /// Prepares `document`, read whole, into the chunks of its nodes' inputs (`chunks[node]`),

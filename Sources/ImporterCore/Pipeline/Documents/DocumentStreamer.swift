@@ -116,6 +116,9 @@ final class DocumentStreamer: DocumentStream {
             {
                 return false
             }
+            if record.absentArrays != 0, let outcome {
+                preparer.noteAbsentArrays(record.absentArrays, of: outcome, node: node, in: &chunks[node])
+            }
             document.prepared.set(
                 .init(
                     node: node, parent: parent.map { $0 + 1 } ?? 0, line: record.line,
@@ -131,6 +134,9 @@ final class DocumentStreamer: DocumentStream {
             let outcome = preparer.preparer(of: 0).outcome(
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
+            if record.absentArrays != 0 {
+                preparer.noteAbsentArrays(record.absentArrays, of: outcome, node: 0, in: &chunks[0])
+            }
             document.prepared.setRoot(outcome, into: &chunks)
             document.lastCount = document.prepared.origins.count
             document.unfinished = false

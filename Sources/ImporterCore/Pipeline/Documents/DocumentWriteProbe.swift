@@ -59,7 +59,9 @@ struct DocumentWriteProbe {
     /// `first` and the exclusions of `second` at other positions, in order.
     static func merged(_ first: [Exclusion], _ second: [Exclusion]) -> [Exclusion] {
         var byPosition = Dictionary(first.map { ($0.position, $0) }, uniquingKeysWith: { kept, _ in kept })
-        for exclusion in second where byPosition[exclusion.position] == nil { byPosition[exclusion.position] = exclusion }
+        for exclusion in second where byPosition[exclusion.position] == nil {
+            byPosition[exclusion.position] = exclusion
+        }
         return byPosition.values.sorted { $0.position < $1.position }
     }
 
