@@ -457,6 +457,54 @@ final class DocumentTests: XCTestCase {
         }.joined(separator: "\n")
     }
 
+    func testARunKilledAfterItsChildrenWereReplacedResumesReportingThoseDeletes() throws {
+        // 300 orders of 2 lines; the refresh drops the second line of the first 100 and brings
+        // 30,000 adjustments, which load in bulk (their table is empty): their table is built
+        // after the children are replaced, and the run is killed there.
+        func orders(refreshed: Bool) -> [String] {
+            (0..<300).map { number in
+                order(
+                    String(format: "O%05d", number),
+                    lines: (0..<(refreshed && number < 100 ? 1 : 2)).map { position in
+                        line(
+                            "sku-\(position)",
+                            adjustments: refreshed
+                                ? (0..<60).map { String(format: "%08x%08x%08x", number, position, $0) } : [])
+                    })
+            }
+        }
+        let base = directory + "/base.sqlite"
+        try (orders(refreshed: false).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/base.ndjson", atomically: false, encoding: .utf8)
+        try (orders(refreshed: true).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/refresh.ndjson", atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            try ImporterProcess.run([
+                "run", try pipeline("base", input: "base.ndjson", store: base, batchSize: 50_000), "--quiet",
+            ]).status, 0)
+        let store = directory + "/resumed.sqlite"
+        try FileManager.default.copyItem(atPath: base, toPath: store)
+        let resumed = try pipeline("resumed", input: "refresh.ndjson", store: store, batchSize: 5_000)
+        let killed = try ImporterProcess.kill(["run", resumed, "--quiet"]) { _ in
+            let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
+            return state.contains("\"deletes\"")
+        }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "500", "the lines were replaced")
+        let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+        let report = try ImporterProcess.report(in: directory + "/reports-resumed")
+        XCTAssertEqual(report.object("deletes").object("deleted").int("Line"), 100, "\(report)")
+        XCTAssertEqual(
+            report.objects("entities").first { $0.string("entity") == "Line" }?.object("counts").int("deleted"), 100)
+        let deletes = try String(contentsOfFile: directory + "/reports-resumed/deletes.ndjson", encoding: .utf8)
+            .split(separator: "\n")
+        XCTAssertEqual(deletes.count, 100, "every deleted line, once")
+        XCTAssertEqual(Set(deletes).count, 100)
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Adjustment"), "30000")
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok")
+    }
+
     func testAKilledDocumentRunResumesToTheStoreAndCountsOfAnUninterruptedOne() throws {
         // 2,000 orders of 7 lines in the store; the refresh drops each order's last line (its
         // adjustment cascades) and changes every third order's first line. Order 5's first line

@@ -19,6 +19,19 @@ package struct Checkpoint: Codable, Sendable, Equatable {
         package var written: Counts
     }
 
+    /// The run's delete phase (`mode: sync`'s, or of children that left their documents), once it
+    /// committed: what it did and deletes.ndjson's lines, saved with its deletes, so that a
+    /// resumed run reports them (docs/writes.md#resume).
+    package struct CommittedDeletes: Codable, Sendable, Equatable {
+        package var phase: RunReport.DeletePhase
+        package var lines: String
+
+        package init(phase: RunReport.DeletePhase, lines: String) {
+            self.phase = phase
+            self.lines = lines
+        }
+    }
+
     /// A done record the store rejected (a conflict, a duplicate in insert mode, a constraint).
     package struct WriteRejection: Codable, Sendable, Equatable {
         package var path: String
@@ -76,8 +89,10 @@ package struct Checkpoint: Codable, Sendable, Equatable {
     /// Filled by `Store.loadCheckpoint`; a store keeps them apart from the rest, adding to them
     /// with each batch.
     package var rejections: [WriteRejection] = []
+    /// The delete phase, once it committed.
+    package var deletes: CommittedDeletes?
 
-    private enum CodingKeys: String, CodingKey { case pipeline, runId, inputs }
+    private enum CodingKeys: String, CodingKey { case pipeline, runId, inputs, deletes }
 
     package init(pipeline: String, runId: String, inputs: [InputState] = []) {
         self.pipeline = pipeline

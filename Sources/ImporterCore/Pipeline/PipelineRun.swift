@@ -162,7 +162,7 @@ package struct PipelineRun: ~Copyable {
                 batchSize: batchSize, resume: resume, bulkEntities: bulk)
         ) { [stages] writer in
             writer.run(from: stages.checked)
-            return (savedCheckpoints: writer.checkpoint != nil, rejectedDocumentKeys: writer.rejectedDocumentKeys)
+            return (checkpoint: writer.checkpoint, rejectedDocumentKeys: writer.rejectedDocumentKeys)
         }
         ReadStage(
             inputs: inputs, pipelineFile: config.file, makeReader: makeReader, recorder: recorder,
@@ -170,29 +170,20 @@ package struct PipelineRun: ~Copyable {
             written: stages.written, progress: options.progress, packedDocumentBytes: options.packedDocumentBytes
         ).run()
         var keys: KeyStage? = keyThread.join()
-        let (savedCheckpoints, rejectedDocumentKeys) = writeThread.join()
+        let (checkpoint, rejectedDocumentKeys) = writeThread.join()
 
         // Every record is written: the delete phase (which runs whole) and the last commit are
         // what is left, and a signal from here on stops nothing.
         recorder.finishesWhole()
-        var deletes: RunReport.DeletePhase?
-        if let store, let checked = keys, config.write.mode == .sync {
-            deletes = SyncDeletePhase(
-                model: model, inputs: inputs, store: store, limit: config.write.maxDeletes,
-                dryRun: options.dryRun, reportDirectory: reportDirectory
-            ).run(keys: checked, recorder: recorder)
-        } else if let store, let checked = keys {
-            deletes = ChildReplacePhase(
-                model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory,
-                resumed: resume.interrupted != nil
-            ).run(
-                keys: checked, rejectedWhileWriting: rejectedDocumentKeys.union(checked.rejectedBeforeResume),
-                recorder: recorder, mode: config.write.mode)
+        let deletes = keys.flatMap { keys in
+            deletePhase(
+                inputs, keys: keys, rejectedWhileWriting: rejectedDocumentKeys, checkpoint: checkpoint,
+                resume: resume, recorder: recorder)
         }
         keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
         if let writing {
             finish(
-                writing, atomic: atomic, clearCheckpoint: savedCheckpoints, inputs: inputs, bulk: bulk,
+                writing, atomic: atomic, clearCheckpoint: checkpoint != nil, inputs: inputs, bulk: bulk,
                 recorder: recorder)
         }
         if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
@@ -206,6 +197,44 @@ package struct PipelineRun: ~Copyable {
             RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
         }
         return try publish(report)
+    }
+
+    /// The delete phase once every input is written: `mode: sync`'s, or of the children that
+    /// left their documents; nil when there is none. Its deletes are committed with the
+    /// `checkpoint`, which then names them, and a run resuming one whose phase committed
+    /// reports that phase's deletes (and writes its deletes.ndjson again) instead of running it.
+    private func deletePhase(
+        _ inputs: [RunInput], keys: KeyStage, rejectedWhileWriting: Set<EntityKey>, checkpoint: Checkpoint?,
+        resume: ResumePoint, recorder: RunRecorder
+    ) -> RunReport.DeletePhase? {
+        guard let store else { return nil }
+        if let committed = resume.interrupted?.deletes, !recorder.isAborted {
+            do {
+                try DeletesFile.write(committed.lines, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
+            } catch {
+                recorder.abort(AbortReason(.input, "cannot write deletes.ndjson: \(error)"))
+            }
+            return committed.phase
+        }
+        let committing: ((Checkpoint.CommittedDeletes) throws -> Void)? = checkpoint.map { last in
+            { deletes in
+                var next = last
+                next.deletes = deletes
+                try store.saveCheckpoint(next, adding: [])
+            }
+        }
+        if config.write.mode == .sync {
+            return SyncDeletePhase(
+                model: model, inputs: inputs, store: store, limit: config.write.maxDeletes, dryRun: options.dryRun,
+                reportDirectory: reportDirectory, committing: committing
+            ).run(keys: keys, recorder: recorder)
+        }
+        return ChildReplacePhase(
+            model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory,
+            resumed: resume.interrupted != nil, committing: committing
+        ).run(
+            keys: keys, rejectedWhileWriting: rejectedWhileWriting.union(keys.rejectedBeforeResume),
+            recorder: recorder, mode: config.write.mode)
     }
 
     /// Records the run (with its shard, if it is one) in the store's history, then writes its

@@ -9,6 +9,8 @@ struct SyncDeletePhase {
     let limit: WriteConfig.DeleteLimit
     let dryRun: Bool
     let reportDirectory: String
+    /// Saves what the phase did with its deletes, before they are committed (the checkpoint).
+    var committing: ((Checkpoint.CommittedDeletes) throws -> Void)?
 
     /// Runs the phase after the key stage (which knows the keys the input named) is done, and
     /// writes `deletes.ndjson`.
@@ -33,9 +35,13 @@ struct SyncDeletePhase {
         }
         do {
             let sync = SyncDeletes(model: model, store: store, limit: limit)
-            let outcome = try sync.run(entities: entities, preview: dryRun) { entity, key in
-                try keys.wasNamed(key, entity: entity)
-            }
+            let outcome = try sync.run(
+                entities: entities, preview: dryRun, isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
+                beforeCommit: committing.map { save in
+                    { outcome in
+                        try save(.init(phase: RunReport.DeletePhase(outcome), lines: DeletesFile.lines(of: outcome)))
+                    }
+                })
             phase = RunReport.DeletePhase(outcome)
             try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
         } catch {

@@ -4,6 +4,16 @@ import Foundation
 /// can be reviewed (and restored from a backup) key by key.
 enum DeletesFile {
     static func write(_ outcome: SyncDeletes.Outcome, to path: String) throws {
+        try write(lines(of: outcome), to: path)
+    }
+
+    /// Writes lines made by `lines(of:)` (a resumed run's, from its checkpoint).
+    static func write(_ lines: String, to path: String) throws {
+        try OutputFile.write(Data(lines.utf8), to: path)
+    }
+
+    /// The file's lines for `outcome`.
+    static func lines(of outcome: SyncDeletes.Outcome) -> String {
         var text = ""
         for deletion in outcome.deleted {
             var line =
@@ -18,6 +28,6 @@ enum DeletesFile {
             text +=
                 "{\"action\":\"nullify\",\"entity\":\(JSONText.quote(nullification.entity)),\"key\":\(ReportedKey(nullification.key)?.json ?? "null"),\"attribute\":\(JSONText.quote(nullification.attribute))}\n"
         }
-        try OutputFile.write(Data(text.utf8), to: path)
+        return text
     }
 }

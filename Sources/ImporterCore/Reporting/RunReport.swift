@@ -120,7 +120,7 @@ package struct RunReport: Codable, Sendable {
     }
 
     /// The delete phase of a sync run.
-    package struct DeletePhase: Codable, Sendable {
+    package struct DeletePhase: Codable, Sendable, Equatable {
         /// `documents` when the items deleted are children that left their re-loaded documents
         /// (docs/documents.md#re-loading-a-document); nil for `mode: sync`.
         package var phase: String?
@@ -148,7 +148,7 @@ package struct RunReport: Codable, Sendable {
         }
     }
 
-    package struct DeniedDelete: Codable, Sendable {
+    package struct DeniedDelete: Codable, Sendable, Equatable {
         package var entity: String
         package var key: String
         package var message: String

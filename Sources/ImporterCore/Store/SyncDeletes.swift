@@ -33,10 +33,11 @@ package struct SyncDeletes {
     /// With `inScope`, only the stored items it takes can vanish (the children of the parents a
     /// run loaded from documents, docs/documents.md#re-loading).
     /// `candidates`, when given, reads the items that may vanish instead of a scan of each entity.
+    /// `beforeCommit` is given what was deleted before it is committed, to save with it.
     package func run(
         entities: [Entity], preview: Bool = false, inScope: ((Entity, [Value]) throws -> Bool)? = nil,
         candidates: ((Entity, ([Value]) throws -> Void) throws -> Void)? = nil,
-        isInInput: @escaping (Entity, Value) throws -> Bool
+        isInInput: @escaping (Entity, Value) throws -> Bool, beforeCommit: ((Outcome) throws -> Void)? = nil
     ) throws -> Outcome {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
@@ -69,11 +70,12 @@ package struct SyncDeletes {
             return outcome
         }
         let changed = try plan.apply(to: store, model: model)
-        try store.commit()
         let kept = Set(changed.map { DeletePlan.ItemReference(entity: $0.entity, key: $0.key) })
         outcome.deleted = plan.deletions.filter { !kept.contains(.init(entity: $0.entity, key: $0.key)) }
         outcome.nullified = plan.nullifications
         outcome.denied = plan.denials + changed
+        try beforeCommit?(outcome)
+        try store.commit()
         return outcome
     }
 

@@ -11,6 +11,8 @@ struct ChildReplacePhase {
     let reportDirectory: String
     /// Whether this run continues an interrupted one (`--resume`).
     var resumed = false
+    /// Saves what the phase did with its deletes, before they are committed (the checkpoint).
+    var committing: ((Checkpoint.CommittedDeletes) throws -> Void)?
 
     /// The child inputs whose entities are replaced: not in `insert` mode (which only adds)
     /// nor `sync` (whose delete phase covers them), and not `replace: false`.
@@ -52,54 +54,9 @@ struct ChildReplacePhase {
                 "\(count) rejected \(entity) record(s) have no readable key, so the stored children they meant cannot be told apart; no document's children were replaced. Fix them (see rejects.ndjson) and run again"
             return phase
         }
-        let parentEntities = parents.mapValues { model.entity(named: $0.parentEntity)! }
-        let entities = model.parentsFirstOrder.compactMap { name in
-            parents[name] != nil ? model.entity(named: name) : nil
-        }
-        // Per child entity, the stored children deleted (and their parents) of documents that had
-        // no key for their array (`missing: empty`), for the warning.
-        var deletedWhereAbsent: [String: (children: Int, parents: Set<Value>)] = [:]
         do {
-            // Every child removed from a document goes, whatever share of the stored ones it is.
-            let deletes = SyncDeletes(model: model, store: store, limit: .percent(100))
-            let outcome = try deletes.run(
-                entities: entities, preview: dryRun,
-                inScope: { entity, item in
-                    // A child of a parent this run loaded and did not reject (a parent rejected
-                    // while writing passed the key checks).
-                    let role = parents[entity.name]!
-                    let parentKey = Value.key(item, at: role.parentKeyAttributes)
-                    let parent = parentEntities[entity.name]!
-                    guard !parentKey.isNull, try keys.wasLoaded(parentKey, entity: parent) else { return false }
-                    guard rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
-                    else { return false }
-                    if !keys.absentArrays.isEmpty, keys.absentArrays.contains(EntityKey(entity, parentKey)) {
-                        // The document had no key for the array: its stored children stay (`keep`).
-                        guard role.missing == .empty else { return false }
-                        if try !keys.wasNamed(entity.key(of: item), entity: entity) {
-                            deletedWhereAbsent[entity.name, default: (0, [])].children += 1
-                            deletedWhereAbsent[entity.name]!.parents.insert(parentKey)
-                        }
-                    }
-                    return true
-                },
-                candidates: { entity, body in
-                    try readChildren(
-                        of: entity, role: parents[entity.name]!, keys: keys, skipping: rejectedWhileWriting,
-                        recorder: recorder, body)
-                },
-                isInInput: { entity, key in try keys.wasNamed(key, entity: entity) })
-            phase = RunReport.DeletePhase(outcome)
-            phase.phase = "documents"
-            if !outcome.deleted.isEmpty {
-                phase.warnings = deletedWhereAbsent.sorted { $0.key < $1.key }.map { entity, deleted in
-                    let role = parents[entity]!
-                    let path = role.shape.nodes[role.node].arrayPath.joined(separator: ".")
-                    return
-                        "\(deleted.children) stored \(entity) item(s) of \(deleted.parents.count) document(s) without a '\(path)' key were deleted, as for an empty array (missing: empty); with 'missing: keep' on the child, a document that leaves the array out keeps its stored \(entity) items"
-                }
-            }
-            try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
+            return try replace(
+                parents, keys: keys, rejectedWhileWriting: rejectedWhileWriting, recorder: recorder)
         } catch {
             if dryRun {
                 phase.refused = "cannot plan replacing the documents' children: \(error)"
@@ -108,8 +65,70 @@ struct ChildReplacePhase {
                 phase.refused =
                     "the store failed while the documents' children were replaced; nothing of it was committed"
             }
+            return phase
         }
-        return phase
+    }
+
+    /// Deletes the stored children of `parents`' entities (by child entity) that left their
+    /// documents, commits (with what was deleted, `committing`) and writes deletes.ndjson.
+    private func replace(
+        _ parents: [String: DocumentInput], keys: KeyStage, rejectedWhileWriting: Set<EntityKey>,
+        recorder: RunRecorder
+    ) throws -> RunReport.DeletePhase {
+        let parentEntities = parents.mapValues { model.entity(named: $0.parentEntity)! }
+        let entities = model.parentsFirstOrder.compactMap { name in
+            parents[name] != nil ? model.entity(named: name) : nil
+        }
+        // Per child entity, the stored children deleted (and their parents) of documents that had
+        // no key for their array (`missing: empty`), for the warning.
+        var deletedWhereAbsent: [String: (children: Int, parents: Set<Value>)] = [:]
+        func phase(of outcome: SyncDeletes.Outcome) -> RunReport.DeletePhase {
+            var phase = RunReport.DeletePhase(outcome)
+            phase.phase = "documents"
+            if !outcome.deleted.isEmpty, !deletedWhereAbsent.isEmpty {
+                phase.warnings = deletedWhereAbsent.sorted { $0.key < $1.key }.map { entity, deleted in
+                    let role = parents[entity]!
+                    let path = role.shape.nodes[role.node].arrayPath.joined(separator: ".")
+                    return
+                        "\(deleted.children) stored \(entity) item(s) of \(deleted.parents.count) document(s) without a '\(path)' key were deleted, as for an empty array (missing: empty); with 'missing: keep' on the child, a document that leaves the array out keeps its stored \(entity) items"
+                }
+            }
+            return phase
+        }
+        // Every child removed from a document goes, whatever share of the stored ones it is.
+        let deletes = SyncDeletes(model: model, store: store, limit: .percent(100))
+        let outcome = try deletes.run(
+            entities: entities, preview: dryRun,
+            inScope: { entity, item in
+                // A child of a parent this run loaded and did not reject (a parent rejected
+                // while writing passed the key checks).
+                let role = parents[entity.name]!
+                let parentKey = Value.key(item, at: role.parentKeyAttributes)
+                let parent = parentEntities[entity.name]!
+                guard !parentKey.isNull, try keys.wasLoaded(parentKey, entity: parent) else { return false }
+                guard rejectedWhileWriting.isEmpty || !rejectedWhileWriting.contains(EntityKey(parent, parentKey))
+                else { return false }
+                if !keys.absentArrays.isEmpty, keys.absentArrays.contains(EntityKey(entity, parentKey)) {
+                    // The document had no key for the array: its stored children stay (`keep`).
+                    guard role.missing == .empty else { return false }
+                    if try !keys.wasNamed(entity.key(of: item), entity: entity) {
+                        deletedWhereAbsent[entity.name, default: (0, [])].children += 1
+                        deletedWhereAbsent[entity.name]!.parents.insert(parentKey)
+                    }
+                }
+                return true
+            },
+            candidates: { entity, body in
+                try readChildren(
+                    of: entity, role: parents[entity.name]!, keys: keys, skipping: rejectedWhileWriting,
+                    recorder: recorder, body)
+            },
+            isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
+            beforeCommit: committing.map { save in
+                { outcome in try save(.init(phase: phase(of: outcome), lines: DeletesFile.lines(of: outcome))) }
+            })
+        try DeletesFile.write(outcome, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
+        return phase(of: outcome)
     }
 
     /// The stored children of `entity` that may have left their documents: none when this run
