@@ -36,7 +36,8 @@ struct SyncDeletePhase {
         do {
             let sync = SyncDeletes(model: model, store: store, limit: limit)
             let outcome = try sync.run(
-                entities: entities, preview: dryRun, isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
+                entities: entities, preview: dryRun,
+                isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
                 beforeCommit: committing.map { save in
                     { outcome in
                         try save(.init(phase: RunReport.DeletePhase(outcome), lines: DeletesFile.lines(of: outcome)))
