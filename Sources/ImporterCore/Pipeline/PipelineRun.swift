@@ -116,6 +116,48 @@ package struct PipelineRun: ~Copyable {
                 stored, digests: unchanged.digests.map(\.hex), recorder: recorder, started: started)
         }
         let resume = try resumePoint(inputs, atomic: atomic, digests: unchanged?.digests)
+        listenForInterruptions(inputs, recorder, atomic: atomic, resume: resume)
+        let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
+        let sampler = TimelineSampler(recorder)
+        try writing?.beginRun(atomic: atomic)
+        let bulk = try writing.map { try bulkLoad(inputs, on: $0, resuming: resume.interrupted != nil) } ?? []
+
+        let (checkedKeys, checkpoint, rejectedDocumentKeys) = runStages(
+            inputs, recorder: recorder, resume: resume, bulk: bulk, rejectsFile: rejectsFile)
+        var keys = checkedKeys
+
+        // Every record is written: the delete phase (which runs whole) and the last commit are
+        // what is left, and a signal from here on stops nothing.
+        recorder.finishesWhole()
+        let deletes = keys.flatMap { keys in
+            deletePhase(
+                inputs, keys: keys, rejectedWhileWriting: rejectedDocumentKeys, checkpoint: checkpoint,
+                resume: resume, recorder: recorder)
+        }
+        keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
+        if let writing {
+            finish(
+                writing, atomic: atomic, clearCheckpoint: checkpoint != nil, inputs: inputs, bulk: bulk,
+                recorder: recorder)
+        }
+        if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
+        var report = RunReportAssembler(
+            runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk,
+            digests: unchanged?.digests.map(\.hex)
+        )
+        .report(recorder, started: started, deletes: deletes)
+        report.timeline = sampler.stop()
+        report.resumed = resume.interrupted.map {
+            RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
+        }
+        return try publish(report)
+    }
+
+    /// Turns a request to stop into the run's interruption, with what to do next; counts the
+    /// write outcomes of the run this one resumes (reading and checking recount the rest).
+    private func listenForInterruptions(
+        _ inputs: [RunInput], _ recorder: RunRecorder, atomic: Bool, resume: ResumePoint
+    ) {
         let hint =
             atomic
             ? "the atomic run is rolled back"
@@ -123,19 +165,19 @@ package struct PipelineRun: ~Copyable {
                 ? "committed batches stay; run it again with --resume to continue after the last one"
                 : "committed batches stay; run it again to finish"
         options.interruption?.onInterrupt { [recorder] reason in recorder.interrupt("\(reason); \(hint)") }
-        let rejectsFile = try RejectsFile(path: FilePaths.join(reportDirectory, "rejects.ndjson"))
-        if let interrupted = resume.interrupted {
-            // The interrupted run's write outcomes; reading and checking recount the rest.
-            for state in interrupted.inputs {
-                recorder.update(input: inputs.firstIndex { $0.checkpointName == state.path }!) {
-                    $0 = $0 + state.written
-                }
-            }
+        for state in resume.interrupted?.inputs ?? [] {
+            recorder.update(input: inputs.firstIndex { $0.checkpointName == state.path }!) { $0 = $0 + state.written }
         }
-        let sampler = TimelineSampler(recorder)
-        try writing?.beginRun(atomic: atomic)
-        let bulk = try writing.map { try bulkLoad(inputs, on: $0, resuming: resume.interrupted != nil) } ?? []
+    }
 
+    /// Runs the stages over `inputs`: the read stage on this thread, the key stage and the
+    /// write stage on threads of their own. Returns the key stage (what the delete phases ask
+    /// of the keys), the last checkpoint saved, and the records of documents the write stage rejected.
+    private func runStages(
+        _ inputs: [RunInput], recorder: RunRecorder, resume: ResumePoint, bulk: Set<String>,
+        rejectsFile: sending RejectsFile
+    ) -> (keys: KeyStage?, checkpoint: Checkpoint?, rejectedDocumentKeys: Set<EntityKey>) {
+        let writing = options.dryRun ? nil : store
         let stages = Stages()
         let keyThread = StageThread(
             "key stage",
@@ -169,34 +211,9 @@ package struct PipelineRun: ~Copyable {
             parsed: stages.parsed,
             written: stages.written, progress: options.progress, packedDocumentBytes: options.packedDocumentBytes
         ).run()
-        var keys: KeyStage? = keyThread.join()
+        let keys = keyThread.join()
         let (checkpoint, rejectedDocumentKeys) = writeThread.join()
-
-        // Every record is written: the delete phase (which runs whole) and the last commit are
-        // what is left, and a signal from here on stops nothing.
-        recorder.finishesWhole()
-        let deletes = keys.flatMap { keys in
-            deletePhase(
-                inputs, keys: keys, rejectedWhileWriting: rejectedDocumentKeys, checkpoint: checkpoint,
-                resume: resume, recorder: recorder)
-        }
-        keys = nil  // the key ledger's memory goes back before a bulk load's build sorts
-        if let writing {
-            finish(
-                writing, atomic: atomic, clearCheckpoint: checkpoint != nil, inputs: inputs, bulk: bulk,
-                recorder: recorder)
-        }
-        if resume.interrupted == nil { unchanged?.record(recorder, runId: runId) }
-        var report = RunReportAssembler(
-            runId: runId, config: config, model: model, dryRun: options.dryRun, bulkEntities: bulk,
-            digests: unchanged?.digests.map(\.hex)
-        )
-        .report(recorder, started: started, deletes: deletes)
-        report.timeline = sampler.stop()
-        report.resumed = resume.interrupted.map {
-            RunReport.Resume(runId: $0.runId, recordsDone: $0.inputs.map(\.nextRecord).reduce(0, +))
-        }
-        return try publish(report)
+        return (keys, checkpoint, rejectedDocumentKeys)
     }
 
     /// The delete phase once every input is written: `mode: sync`'s, or of the children that
