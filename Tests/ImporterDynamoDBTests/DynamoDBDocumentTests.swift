@@ -74,18 +74,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-        model: \(Self.model)
-        sources:
-          - entity: Order
-            path: orders.ndjson
-            map: { fields: { currency: currency.code } }
-            children:
-              lines: { entity: Line, position: lineNo }
-        destination: { type: dynamodb, tablePrefix: range-, createTables: true }
-        errors: { maxErrorRatio: 1 }
-        report: { directory: reports }
-        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        try writePipeline(in: directory, tablePrefix: "range-", withAdjustments: false)
         let huge = order("O2", skus: ["a", "b"]).replacingOccurrences(of: "\"price\":2.5}]", with: "\"price\":1E+400}]")
         let run = try self.run(
             [order("O1", skus: ["a"]), huge, order("O3", skus: ["c"])], in: directory, server: server)
@@ -105,22 +94,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-        model: \(Self.model)
-        sources:
-          - entity: Order
-            path: orders.ndjson
-            map: { fields: { currency: currency.code } }
-            children:
-              lines:
-                entity: Line
-                position: lineNo
-                children:
-                  adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } }
-        destination: { type: dynamodb, tablePrefix: parents-, createTables: true }
-        errors: { maxErrorRatio: 1 }
-        report: { directory: reports }
-        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        try writePipeline(in: directory, tablePrefix: "parents-", withAdjustments: true)
         // DynamoDB refuses an empty key as the order is sent: its line (keyed by the order's key)
         // and the line's adjustment (keyed by its own id) must not be sent after it.
         func withAdjustment(_ id: String, _ adjustment: String) -> String {
@@ -141,18 +115,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try """
-        model: \(Self.model)
-        sources:
-          - entity: Order
-            path: orders.ndjson
-            map: { fields: { currency: currency.code } }
-            children:
-              lines: { entity: Line, position: lineNo }
-        destination: { type: dynamodb, tablePrefix: size-, createTables: true }
-        errors: { maxErrorRatio: 1 }
-        report: { directory: reports }
-        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+        try writePipeline(in: directory, tablePrefix: "size-", withAdjustments: false)
         let large = order("O2", skus: ["a", "b"]).replacingOccurrences(
             of: "\"customer\":\"c\"", with: "\"customer\":\"\(String(repeating: "x", count: 420_000))\"")
         let run = try self.run([order("O1", skus: ["a"]), large], in: directory, server: server)
@@ -164,6 +127,27 @@ final class DynamoDBDocumentTests: MotoTestCase {
     }
 
     private static let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
+
+    /// Writes `directory`/pipeline.yaml: orders and their lines (and the lines' adjustments, not
+    /// replaced: keyed by their own id) into tables named with `tablePrefix`.
+    private func writePipeline(in directory: String, tablePrefix: String, withAdjustments: Bool) throws {
+        let adjustments =
+            withAdjustments
+            ? ", children: { adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } } }"
+            : ""
+        try """
+        model: \(Self.model)
+        sources:
+          - entity: Order
+            path: orders.ndjson
+            map: { fields: { currency: currency.code } }
+            children:
+              lines: { entity: Line, position: lineNo\(adjustments) }
+        destination: { type: dynamodb, tablePrefix: \(tablePrefix), createTables: true }
+        errors: { maxErrorRatio: 1 }
+        report: { directory: reports }
+        """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)
+    }
 
     /// An order of the Orders model with a line per SKU, as one NDJSON line.
     private func order(_ id: String, skus: [String]) -> String {
