@@ -458,9 +458,27 @@ final class DocumentTests: XCTestCase {
     }
 
     func testARunKilledAfterItsChildrenWereReplacedResumesReportingThoseDeletes() throws {
-        // 300 orders of 2 lines; the refresh drops the second line of the first 100 and brings
-        // 30,000 adjustments, which load in bulk (their table is empty): their table is built
-        // after the children are replaced, and the run is killed there.
+        let (store, pipeline) = try storeWhoseRefreshReplacesLinesBeforeABulkBuild()
+        let killed = try ImporterProcess.kill(["run", pipeline, "--quiet"]) { _ in try linesReplaced(store) }
+        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
+        let last = try ImporterProcess.run(["run", pipeline, "--resume", "--quiet"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+        try assertTheRefreshReported(store)
+    }
+
+    func testASignalAfterTheChildrenWereReplacedLetsTheRunFinishSucceeded() throws {
+        let (store, pipeline) = try storeWhoseRefreshReplacesLinesBeforeABulkBuild()
+        let run = try ImporterProcess.signal(["run", pipeline, "--quiet"], SIGTERM) { _ in try linesReplaced(store) }
+        XCTAssertTrue(run.sent, "the run finished before the signal; make it larger")
+        XCTAssertEqual(run.status, 0, "nothing was left to stop")
+        XCTAssertEqual(try ImporterProcess.report(in: directory + "/reports-resumed").string("status"), "succeeded")
+        try assertTheRefreshReported(store)
+    }
+
+    /// A store of 300 orders of 2 lines, and the pipeline of its refresh, which drops the second
+    /// line of the first 100 and brings 30,000 adjustments. Those load in bulk (their table is
+    /// empty): their table is built after the lines are replaced.
+    private func storeWhoseRefreshReplacesLinesBeforeABulkBuild() throws -> (store: String, pipeline: String) {
         func orders(refreshed: Bool) -> [String] {
             (0..<300).map { number in
                 order(
@@ -473,36 +491,37 @@ final class DocumentTests: XCTestCase {
                     })
             }
         }
-        let base = directory + "/base.sqlite"
+        let store = directory + "/resumed.sqlite"
         try (orders(refreshed: false).joined(separator: "\n") + "\n").write(
             toFile: directory + "/base.ndjson", atomically: false, encoding: .utf8)
         try (orders(refreshed: true).joined(separator: "\n") + "\n").write(
             toFile: directory + "/refresh.ndjson", atomically: false, encoding: .utf8)
         XCTAssertEqual(
             try ImporterProcess.run([
-                "run", try pipeline("base", input: "base.ndjson", store: base, batchSize: 50_000), "--quiet",
+                "run", try pipeline("base", input: "base.ndjson", store: store, batchSize: 50_000), "--quiet",
             ]).status, 0)
-        let store = directory + "/resumed.sqlite"
-        try FileManager.default.copyItem(atPath: base, toPath: store)
-        let resumed = try pipeline("resumed", input: "refresh.ndjson", store: store, batchSize: 5_000)
-        let killed = try ImporterProcess.kill(["run", resumed, "--quiet"]) { _ in
-            let state = (try? ImporterProcess.sqlite(store, "SELECT state FROM _importer_checkpoint")) ?? ""
-            return state.contains("\"deletes\"")
-        }
-        XCTAssertTrue(killed, "the run finished before it could be killed; make it larger")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line"), "500", "the lines were replaced")
-        let last = try ImporterProcess.run(["run", resumed, "--resume", "--quiet"])
-        XCTAssertEqual(last.status, 0, last.stderr)
+        return (store, try pipeline("resumed", input: "refresh.ndjson", store: store, batchSize: 5_000))
+    }
+
+    /// Whether the refresh's replace phase has committed: 100 of the 600 lines are gone.
+    private func linesReplaced(_ store: String) throws -> Bool {
+        try ImporterProcess.sqlite(store, "SELECT count(*) FROM Line") == "500"
+    }
+
+    /// The refresh's report and deletes.ndjson list its 100 deleted lines, each once, and its
+    /// adjustments are stored.
+    private func assertTheRefreshReported(_ store: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let report = try ImporterProcess.report(in: directory + "/reports-resumed")
-        XCTAssertEqual(report.object("deletes").object("deleted").int("Line"), 100, "\(report)")
-        XCTAssertEqual(
-            report.objects("entities").first { $0.string("entity") == "Line" }?.object("counts").int("deleted"), 100)
+        XCTAssertEqual(report.object("deletes").object("deleted").int("Line"), 100, "\(report)", file: file, line: line)
+        let lineCounts = report.objects("entities").first { $0.string("entity") == "Line" }?.object("counts")
+        XCTAssertEqual(lineCounts?.int("deleted"), 100, file: file, line: line)
         let deletes = try String(contentsOfFile: directory + "/reports-resumed/deletes.ndjson", encoding: .utf8)
             .split(separator: "\n")
-        XCTAssertEqual(deletes.count, 100, "every deleted line, once")
-        XCTAssertEqual(Set(deletes).count, 100)
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "SELECT count(*) FROM Adjustment"), "30000")
-        XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok")
+        XCTAssertEqual(deletes.count, 100, "every deleted line", file: file, line: line)
+        XCTAssertEqual(Set(deletes).count, 100, "each once", file: file, line: line)
+        XCTAssertEqual(
+            try ImporterProcess.sqlite(store, "SELECT count(*) FROM Adjustment"), "30000", file: file, line: line)
+        XCTAssertEqual(try ImporterProcess.sqlite(store, "PRAGMA integrity_check"), "ok", file: file, line: line)
     }
 
     func testAKilledDocumentRunResumesToTheStoreAndCountsOfAnUninterruptedOne() throws {

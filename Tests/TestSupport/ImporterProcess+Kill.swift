@@ -2,30 +2,50 @@ import Foundation
 
 extension ImporterProcess {
     /// Starts `importer ARGUMENTS` (its standard error discarded) and kills it (SIGKILL) at the
-    /// first moment `condition` holds for its process identifier. The process runs in slices of
-    /// `slice` microseconds and is stopped (SIGSTOP) while `condition` is checked, so what the
-    /// condition saw is exactly what the killed process leaves: a fast run cannot get past the
-    /// moment between the check and the kill. Returns whether it was killed; false if it ended,
-    /// or `timeout` passed, first.
+    /// first moment `condition` holds for its process identifier (see `signal`). Returns whether
+    /// it was killed; false if it ended, or `timeout` passed, first.
     public static func kill(
         _ arguments: [String], when condition: (_ pid: Int32) throws -> Bool, slice: useconds_t = 5_000,
         timeout: TimeInterval = 120
     ) throws -> Bool {
+        try signal(arguments, SIGKILL, when: condition, slice: slice, timeout: timeout).sent
+    }
+
+    /// Starts `importer ARGUMENTS` (its standard error discarded) and sends it `signal` at the
+    /// first moment `condition` holds for its process identifier, then lets it run to its end.
+    /// The process runs in slices of `slice` microseconds and is stopped (SIGSTOP) while
+    /// `condition` is checked, so what the condition saw is exactly where the signal lands: a
+    /// fast run cannot get past the moment between the check and the signal. Returns whether
+    /// the signal was sent (false if the process ended first; after `timeout` it is killed) and
+    /// the process's exit status.
+    public static func signal(
+        _ arguments: [String], _ signal: Int32, when condition: (_ pid: Int32) throws -> Bool,
+        slice: useconds_t = 5_000, timeout: TimeInterval = 120
+    ) throws -> (sent: Bool, status: Int32) {
         let process = start(arguments)
         process.standardError = FileHandle.nullDevice
-        return try process.runToEnd {
+        let sent = try process.runToEnd {
             let pid = process.processIdentifier
-            defer { Foundation.kill(pid, SIGKILL) }
+            var sent = false
+            defer {
+                if !sent { Foundation.kill(pid, SIGKILL) }
+                Foundation.kill(pid, SIGCONT)
+            }
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 usleep(slice)
                 Foundation.kill(pid, SIGSTOP)
                 guard waitUntilStopped(pid) else { return false }
-                if try condition(pid) { return true }
+                if try condition(pid) {
+                    Foundation.kill(pid, signal)
+                    sent = true
+                    return true
+                }
                 Foundation.kill(pid, SIGCONT)
             }
             return false
         }
+        return (sent, process.terminationStatus)
     }
 
     /// Waits until every thread of process `pid` is stopped; false if the process has ended.
