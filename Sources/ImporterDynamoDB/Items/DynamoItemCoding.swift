@@ -129,13 +129,15 @@ package struct DynamoItemCoding: Sendable {
     /// - a number is "approximately (1 byte per two significant digits) + (1 byte)", leading
     ///   and trailing zeros trimmed — taken here as ⌈significant digits / 2⌉ + 1;
     /// - a Boolean (or null) is 1 byte.
-    /// Nulls are omitted from the item (see `encode`), so they count nothing.
-    package func itemSize(_ values: [Value]) -> Int {
+    /// Nulls are omitted from the item (see `encode`), so they count nothing. With `version`,
+    /// the item's version attribute is counted as holding it (the values are not copied).
+    package func itemSize(_ values: [Value], version: Int64? = nil) -> Int {
         precondition(
             values.count == entity.attributes.count,
             "\(entity.name): \(values.count) values for \(entity.attributes.count) attributes")
         var size = 0
-        for (attribute, value) in zip(entity.attributes, values) {
+        for (index, (attribute, stored)) in zip(entity.attributes, values).enumerated() {
+            let value = index == entity.versionIndex ? version.map(Value.integer) ?? stored : stored
             guard let (tag, text) = typedText(value) else { continue }
             size += attribute.name.utf8.count
             switch tag {

@@ -263,9 +263,7 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
         guard let coding = try? coding(entity) else { return [] }
         var refused: [(position: Int, rejection: Rejection)] = []
         for position in records.indices {
-            var values = records[position].values
-            values[entity.versionIndex] = .integer(.max)
-            let size = coding.itemSize(values)
+            let size = coding.itemSize(records[position].values, version: .max)
             if size > EntityWriter.maxItemBytes { refused.append((position, EntityWriter.tooLarge(size))) }
         }
         return refused
