@@ -395,7 +395,7 @@ final class DocumentTests: XCTestCase {
     }
 
     /// A pipeline of the Orders model over `input` into `store`, in batches of `batchSize`.
-    private func pipeline(_ name: String, input: String, store: String, batchSize: Int) throws -> String {
+    func pipeline(_ name: String, input: String, store: String, batchSize: Int) throws -> String {
         try """
         model: \(Self.model)
         sources:
@@ -416,7 +416,7 @@ final class DocumentTests: XCTestCase {
     }
 
     /// Records of the documents' inputs done according to the store's checkpoint (0 without one).
-    private func checkpointedRecords(_ store: String) -> Int {
+    func checkpointedRecords(_ store: String) -> Int {
         checkpointedInputs(store).values.reduce(0, +)
     }
 
@@ -451,7 +451,7 @@ final class DocumentTests: XCTestCase {
         return done
     }
 
-    private func dump(_ store: String) throws -> String {
+    func dump(_ store: String) throws -> String {
         try ["\"Order\" ORDER BY orderId", "Line ORDER BY orderId, lineNo", "Adjustment ORDER BY adjustmentId"].map {
             try ImporterProcess.sqlite(store, "SELECT * FROM " + $0)
         }.joined(separator: "\n")
@@ -525,39 +525,8 @@ final class DocumentTests: XCTestCase {
     }
 
     func testAKilledDocumentRunResumesToTheStoreAndCountsOfAnUninterruptedOne() throws {
-        // 2,000 orders of 7 lines in the store; the refresh drops each order's last line (its
-        // adjustment cascades) and changes every third order's first line. Order 5's first line
-        // changes, based on version 7: a conflict that rejects the order whole, its last line kept.
-        func orders(lines: Int, refreshed: Bool) -> [String] {
-            (0..<2000).map { number in
-                order(
-                    String(format: "O%05d", number),
-                    lines: (0..<lines).map { position in
-                        let text = line(
-                            "sku-\(position)", quantity: refreshed && number % 3 == 0 && position == 0 ? 9 : 1,
-                            adjustments: [String(format: "%08x%016x", number, position)])
-                        return refreshed && number == 5 && position == 0
-                            ? text.replacingOccurrences(of: "{\"sku\"", with: "{\"version\":7,\"sku\"")
-                                .replacingOccurrences(of: "\"quantity\":1", with: "\"quantity\":5") : text
-                    })
-            }
-        }
-        let base = directory + "/base.sqlite"
-        try (orders(lines: 7, refreshed: false).joined(separator: "\n") + "\n").write(
-            toFile: directory + "/base.ndjson", atomically: false, encoding: .utf8)
-        try (orders(lines: 6, refreshed: true).joined(separator: "\n") + "\n").write(
-            toFile: directory + "/refresh.ndjson", atomically: false, encoding: .utf8)
-        XCTAssertEqual(
-            try ImporterProcess.run([
-                "run", try pipeline("base", input: "base.ndjson", store: base, batchSize: 50_000), "--quiet",
-            ]).status, 0)
-
-        let reference = directory + "/reference.sqlite"
-        try FileManager.default.copyItem(atPath: base, toPath: reference)
-        let uninterrupted = try ImporterProcess.run([
-            "run", try pipeline("reference", input: "refresh.ndjson", store: reference, batchSize: 2_000), "--quiet",
-        ])
-        XCTAssertEqual(uninterrupted.status, 1, uninterrupted.stderr)
+        // Order 5 is rejected whole, its last line kept (`loadOrdersAndTheirRefresh`).
+        let (base, reference) = try loadOrdersAndTheirRefresh()
 
         let store = directory + "/resumed.sqlite"
         try FileManager.default.copyItem(atPath: base, toPath: store)
@@ -582,7 +551,7 @@ final class DocumentTests: XCTestCase {
         // that two threads parse), make the same store.
         let array = directory + "/array.sqlite"
         try FileManager.default.copyItem(atPath: base, toPath: array)
-        try ("[\n" + orders(lines: 6, refreshed: true).joined(separator: ",\n") + "\n]\n").write(
+        try ("[\n" + orders(2_000, lines: 6, refreshed: true).joined(separator: ",\n") + "\n]\n").write(
             toFile: directory + "/refresh.json", atomically: false, encoding: .utf8)
         let fromArray = try ImporterProcess.run([
             "run", try pipeline("array", input: "refresh.json", store: array, batchSize: 2_000), "--quiet",
@@ -601,6 +570,50 @@ final class DocumentTests: XCTestCase {
         let rejects = try ImporterProcess.rejects(in: directory + "/reports-resumed")
         XCTAssertEqual(rejects.map { $0["key"] as? String }, ["O00005"], "listed once, as in the uninterrupted run")
         XCTAssertEqual(rejects.first?.objects("problems").map { $0.string("path") }, ["/lines/0"])
+    }
+
+    /// `count` orders of 7 lines with an adjustment each, loaded into `base.sqlite`, and their
+    /// refresh in refresh.ndjson, loaded uninterrupted into a copy, `reference.sqlite` (reports
+    /// in reports-reference), in batches of `batchSize` records. The refresh drops each order's last
+    /// line (its adjustment cascades) and changes every third order's first line. Order 5's
+    /// first line changes, based on version 7: a conflict that rejects the order whole, its last
+    /// line kept.
+    func loadOrdersAndTheirRefresh(count: Int = 2_000, batchSize: Int = 2_000) throws -> (
+        base: String, reference: String
+    ) {
+        let base = directory + "/base.sqlite"
+        try (orders(count, lines: 7, refreshed: false).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/base.ndjson", atomically: false, encoding: .utf8)
+        try (orders(count, lines: 6, refreshed: true).joined(separator: "\n") + "\n").write(
+            toFile: directory + "/refresh.ndjson", atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            try ImporterProcess.run([
+                "run", try pipeline("base", input: "base.ndjson", store: base, batchSize: 50_000), "--quiet",
+            ]).status, 0)
+        let reference = directory + "/reference.sqlite"
+        try FileManager.default.copyItem(atPath: base, toPath: reference)
+        let uninterrupted = try ImporterProcess.run([
+            "run", try pipeline("reference", input: "refresh.ndjson", store: reference, batchSize: batchSize),
+            "--quiet",
+        ])
+        XCTAssertEqual(uninterrupted.status, 1, uninterrupted.stderr)
+        return (base, reference)
+    }
+
+    /// The orders of `loadOrdersAndTheirRefresh`, as NDJSON lines, with `lines` lines each.
+    private func orders(_ count: Int, lines: Int, refreshed: Bool) -> [String] {
+        (0..<count).map { number in
+            order(
+                String(format: "O%05d", number),
+                lines: (0..<lines).map { position in
+                    let text = line(
+                        "sku-\(position)", quantity: refreshed && number % 3 == 0 && position == 0 ? 9 : 1,
+                        adjustments: [String(format: "%08x%016x", number, position)])
+                    return refreshed && number == 5 && position == 0
+                        ? text.replacingOccurrences(of: "{\"sku\"", with: "{\"version\":7,\"sku\"")
+                            .replacingOccurrences(of: "\"quantity\":1", with: "\"quantity\":5") : text
+                })
+        }
     }
 
     func testExportedDocumentsLoadBackIntoAnIdenticalStore() throws {
