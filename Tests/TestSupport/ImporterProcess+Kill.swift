@@ -11,18 +11,19 @@ extension ImporterProcess {
         try signal(arguments, SIGKILL, when: condition, slice: slice, timeout: timeout).sent
     }
 
-    /// Starts `importer ARGUMENTS` (its standard error discarded) and sends it `signal` at the
-    /// first moment `condition` holds for its process identifier, then lets it run to its end.
+    /// Starts `importer ARGUMENTS` (its standard error discarded; `environment` added to this
+    /// process's) and sends it `signal` at the first moment `condition` holds for its process
+    /// identifier, then lets it run to its end.
     /// The process runs in slices of `slice` microseconds and is stopped (SIGSTOP) while
     /// `condition` is checked, so what the condition saw is exactly where the signal lands: a
     /// fast run cannot get past the moment between the check and the signal. Returns whether
     /// the signal was sent (false if the process ended first; after `timeout` it is killed) and
     /// the process's exit status.
     public static func signal(
-        _ arguments: [String], _ signal: Int32, when condition: (_ pid: Int32) throws -> Bool,
-        slice: useconds_t = 5_000, timeout: TimeInterval = 120
+        _ arguments: [String], _ signal: Int32, environment: [String: String] = [:],
+        when condition: (_ pid: Int32) throws -> Bool, slice: useconds_t = 5_000, timeout: TimeInterval = 120
     ) throws -> (sent: Bool, status: Int32) {
-        let process = start(arguments)
+        let process = start(arguments, environment: environment)
         process.standardError = FileHandle.nullDevice
         let sent = try process.runToEnd {
             let pid = process.processIdentifier

@@ -21,14 +21,20 @@ package struct Checkpoint: Codable, Sendable, Equatable {
 
     /// The run's delete phase (`mode: sync`'s, or of children that left their documents), once it
     /// committed: what it did and deletes.ndjson's lines, saved with its deletes, so that a
-    /// resumed run reports them (docs/writes.md#resume).
+    /// resumed run reports them (docs/writes.md#resume); or, on a store that cannot roll back,
+    /// what it was about to delete (`planned`).
     package struct CommittedDeletes: Codable, Sendable, Equatable {
         package var phase: RunReport.DeletePhase
         package var lines: String
+        /// True when the deletes were only planned: saved before the first of them by a store
+        /// that cannot roll back, so that a run resuming after a kill among them plans the rest
+        /// and reports those made (nil once they are all made).
+        package var planned: Bool?
 
-        package init(phase: RunReport.DeletePhase, lines: String) {
+        package init(phase: RunReport.DeletePhase, lines: String, planned: Bool? = nil) {
             self.phase = phase
             self.lines = lines
+            self.planned = planned
         }
     }
 

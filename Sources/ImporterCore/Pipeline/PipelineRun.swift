@@ -220,12 +220,15 @@ package struct PipelineRun: ~Copyable {
     /// left their documents; nil when there is none. Its deletes are committed with the
     /// `checkpoint`, which then names them, and a run resuming one whose phase committed
     /// reports that phase's deletes (and writes its deletes.ndjson again) instead of running it.
+    /// On a store that cannot roll back, the checkpoint names the deletes planned before the
+    /// first is made: a run resuming one stopped among them makes the rest and reports them all.
     private func deletePhase(
         _ inputs: [RunInput], keys: KeyStage, rejectedWhileWriting: Set<EntityKey>, checkpoint: Checkpoint?,
         resume: ResumePoint, recorder: RunRecorder
     ) -> RunReport.DeletePhase? {
         guard let store else { return nil }
-        if let committed = resume.interrupted?.deletes, !recorder.isAborted {
+        let interrupted = resume.interrupted?.deletes
+        if let committed = interrupted, committed.planned != true, !recorder.isAborted {
             do {
                 try DeletesFile.write(committed.lines, to: FilePaths.join(reportDirectory, "deletes.ndjson"))
             } catch {
@@ -240,15 +243,27 @@ package struct PipelineRun: ~Copyable {
                 try store.saveCheckpoint(next, adding: [])
             }
         }
+        let planning: ((Checkpoint.CommittedDeletes) throws -> Void)? =
+            store.rollsBack
+            ? nil
+            : committing.map { save in
+                { planned in
+                    try save(planned)
+                    try store.commit()
+                }
+            }
+        let interruptedPlan = interrupted?.planned == true ? interrupted?.lines : nil
         if config.write.mode == .sync {
             return SyncDeletePhase(
                 model: model, inputs: inputs, store: store, limit: config.write.maxDeletes, dryRun: options.dryRun,
-                reportDirectory: reportDirectory, committing: committing
+                reportDirectory: reportDirectory, committing: committing, planning: planning,
+                interruptedPlan: interruptedPlan
             ).run(keys: keys, recorder: recorder)
         }
         return ChildReplacePhase(
             model: model, inputs: inputs, store: store, dryRun: options.dryRun, reportDirectory: reportDirectory,
-            resumed: resume.interrupted != nil, committing: committing
+            resumed: resume.interrupted != nil, committing: committing, planning: planning,
+            interruptedPlan: interruptedPlan
         ).run(
             keys: keys, rejectedWhileWriting: rejectedWhileWriting.union(keys.rejectedBeforeResume),
             recorder: recorder, mode: config.write.mode)

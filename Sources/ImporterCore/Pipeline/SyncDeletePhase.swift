@@ -11,6 +11,12 @@ struct SyncDeletePhase {
     let reportDirectory: String
     /// Saves what the phase did with its deletes, before they are committed (the checkpoint).
     var committing: ((Checkpoint.CommittedDeletes) throws -> Void)?
+    /// Saves what the phase will delete before the first delete (`planned`), on a store that
+    /// cannot roll back.
+    var planning: ((Checkpoint.CommittedDeletes) throws -> Void)?
+    /// The deletes.ndjson lines an interrupted run's phase planned before it was stopped among
+    /// its deletes: those this run's plan no longer finds were made, and are reported.
+    var interruptedPlan: String?
 
     /// Runs the phase after the key stage (which knows the keys the input named) is done, and
     /// writes `deletes.ndjson`.
@@ -38,6 +44,15 @@ struct SyncDeletePhase {
             let outcome = try sync.run(
                 entities: entities, preview: dryRun,
                 isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
+                beforeApplying: planning.map { save in
+                    { planned in
+                        try save(
+                            .init(
+                                phase: RunReport.DeletePhase(planned), lines: DeletesFile.lines(of: planned),
+                                planned: true))
+                    }
+                },
+                interruptedPlan: interruptedPlan,
                 beforeCommit: committing.map { save in
                     { outcome in
                         try save(.init(phase: RunReport.DeletePhase(outcome), lines: DeletesFile.lines(of: outcome)))

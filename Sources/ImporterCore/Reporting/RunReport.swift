@@ -142,6 +142,9 @@ package struct RunReport: Codable, Sendable {
             refused = outcome.refused
             deleted = outcome.deleted.reduce(into: [:]) { $0[$1.entity, default: 0] += 1 }
             nullified = outcome.nullified.count
+            for made in outcome.madeBefore {
+                if made.deleted { deleted[made.entity, default: 0] += 1 } else { nullified += 1 }
+            }
             denied = outcome.denied.map {
                 DeniedDelete(entity: $0.entity, key: $0.key.description, message: $0.message)
             }

@@ -14,6 +14,17 @@ package struct SyncDeletes {
         package var nullified: [DeletePlan.Nullification] = []
         /// Vanished items kept: a `deny` rule, a dependant in the input, a concurrent change.
         package var denied: [DeletePlan.Denial] = []
+        /// Deletes and nullifications of an interrupted run's phase that it made before it was
+        /// stopped, and that this run's plan no longer holds: deletes.ndjson's lines for them.
+        package var madeBefore: [MadeBefore] = []
+    }
+
+    /// A delete or nullification an interrupted run made, as deletes.ndjson lists it.
+    package struct MadeBefore: Sendable, Equatable {
+        package let entity: String
+        /// True for a delete, false for a nullification.
+        package let deleted: Bool
+        package let line: String
     }
 
     package let model: Model
@@ -34,10 +45,15 @@ package struct SyncDeletes {
     /// run loaded from documents, docs/documents.md#re-loading).
     /// `candidates`, when given, reads the items that may vanish instead of a scan of each entity.
     /// `beforeCommit` is given what was deleted before it is committed, to save with it.
+    /// `beforeApplying` is given what the plan will delete before the first delete (a store that
+    /// cannot roll back saves it, so that a run resuming after a kill knows what was begun), and
+    /// `interruptedPlan` is what the interrupted run's phase was given so (deletes.ndjson's
+    /// lines): what of it this plan no longer finds was made then, and is reported with it.
     package func run(
         entities: [Entity], preview: Bool = false, inScope: ((Entity, [Value]) throws -> Bool)? = nil,
         candidates: ((Entity, ([Value]) throws -> Void) throws -> Void)? = nil,
-        isInInput: @escaping (Entity, Value) throws -> Bool, beforeCommit: ((Outcome) throws -> Void)? = nil
+        isInInput: @escaping (Entity, Value) throws -> Bool, beforeApplying: ((Outcome) throws -> Void)? = nil,
+        interruptedPlan: String? = nil, beforeCommit: ((Outcome) throws -> Void)? = nil
     ) throws -> Outcome {
         var vanished: [String: [[Value]]] = [:]
         var stored: [String: Int] = [:]
@@ -69,14 +85,33 @@ package struct SyncDeletes {
             outcome.denied = plan.denials
             return outcome
         }
+        var planned = outcome
+        (planned.deleted, planned.nullified, planned.denied) = (plan.deletions, plan.nullifications, plan.denials)
+        if let interruptedPlan { planned.madeBefore = Self.made(by: interruptedPlan, before: planned) }
+        try beforeApplying?(planned)
         let changed = try plan.apply(to: store, model: model)
         let kept = Set(changed.map { DeletePlan.ItemReference(entity: $0.entity, key: $0.key) })
         outcome.deleted = plan.deletions.filter { !kept.contains(.init(entity: $0.entity, key: $0.key)) }
         outcome.nullified = plan.nullifications
         outcome.denied = plan.denials + changed
+        outcome.madeBefore = planned.madeBefore
         try beforeCommit?(outcome)
         try store.commit()
         return outcome
+    }
+
+    /// The deletes and nullifications of `interruptedPlan` (deletes.ndjson's lines) that were
+    /// made before its run was stopped: those `plan` (this run's, made after them) no longer
+    /// holds. An item this run keeps (a `deny` rule) was not deleted then.
+    private static func made(by interruptedPlan: String, before plan: Outcome) -> [MadeBefore] {
+        let planned = Set(DeletesFile.lines(of: plan).split(separator: "\n"))
+        let kept = plan.denied.map { DeletesFile.linePrefix(entity: $0.entity, key: $0.key) }
+        return interruptedPlan.split(separator: "\n").compactMap { line in
+            guard !planned.contains(line), !kept.contains(where: { line.hasPrefix($0) }),
+                let fields = DeletesFile.fields(of: line)
+            else { return nil }
+            return MadeBefore(entity: fields.entity, deleted: fields.action == "delete", line: String(line))
+        }
     }
 
     /// The refusal message when `deletions` exceed the limit for some entity.

@@ -13,6 +13,12 @@ struct ChildReplacePhase {
     var resumed = false
     /// Saves what the phase did with its deletes, before they are committed (the checkpoint).
     var committing: ((Checkpoint.CommittedDeletes) throws -> Void)?
+    /// Saves what the phase will delete before the first delete (`planned`), on a store that
+    /// cannot roll back.
+    var planning: ((Checkpoint.CommittedDeletes) throws -> Void)?
+    /// The deletes.ndjson lines an interrupted run's phase planned before it was stopped among
+    /// its deletes: those this run's plan no longer finds were made, and are reported.
+    var interruptedPlan: String?
 
     /// The child inputs whose entities are replaced: not in `insert` mode (which only adds)
     /// nor `sync` (whose delete phase covers them), and not `replace: false`.
@@ -124,6 +130,12 @@ struct ChildReplacePhase {
                     recorder: recorder, body)
             },
             isInInput: { entity, key in try keys.wasNamed(key, entity: entity) },
+            beforeApplying: planning.map { save in
+                { planned in
+                    try save(.init(phase: phase(of: planned), lines: DeletesFile.lines(of: planned), planned: true))
+                }
+            },
+            interruptedPlan: interruptedPlan,
             beforeCommit: committing.map { save in
                 { outcome in try save(.init(phase: phase(of: outcome), lines: DeletesFile.lines(of: outcome))) }
             })
