@@ -74,6 +74,11 @@ final class DocumentTests: XCTestCase {
             "\($0.string("entity")!) \($0.object("counts").int("read"))/\($0.object("counts").int("inserted"))/\($0.object("counts").int("rejected"))"
         }
         XCTAssertEqual(entities, ["Order 4/3/1", "Line 6/4/2", "Adjustment 4/4/0"])
+        let documents = report.object("documents")
+        XCTAssertEqual(
+            ["read", "rejected", "records", "recordsRejected"].map { documents.int($0) }, [4, 1, 14, 3], "\(documents)")
+        XCTAssertTrue(
+            result.stderr.contains("documents: 4 read, 1 rejected whole; 3 of their 14 records rejected"), result.stderr)
         let rejects = try ImporterProcess.rejects(in: reports)
         XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
         XCTAssertEqual(rejects[0].string("entity"), "Order")
@@ -194,6 +199,8 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(try summary("Line"), "read 2, inserted 0, updated 1, unchanged 0, deleted 0, rejected 1")
         XCTAssertEqual(try summary("Adjustment"), "read 1, inserted 0, updated 0, unchanged 0, deleted 0, rejected 1")
+        XCTAssertTrue(
+            result.stderr.contains("documents: 1 read, 0 rejected whole; 2 of their 4 records rejected"), result.stderr)
         let rejects = try ImporterProcess.rejects(in: directory + "/reports")
         XCTAssertEqual(
             rejects.map { $0.string("entity") }, ["Line"], "the element is listed, its adjustment only counted")

@@ -38,7 +38,7 @@ struct RunReportAssembler {
             case .partial: 1
             case .aborted, .interrupted: 3
             }
-        return RunReport(
+        var report = RunReport(
             runId: runId, pipeline: config.name, pipelineFile: config.file, dryRun: dryRun,
             status: status, abortReason: abort?.message, abortCause: abort?.cause,
             storeFailure: abort?.storeFailure?.name,
@@ -48,6 +48,26 @@ struct RunReportAssembler {
             destination: .init(type: config.destination.kind.rawValue, path: config.destination.path),
             totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes,
             unchangedSince: unchangedSince)
+        report.documents = Self.documents(recorder.inputs)
+        return report
+    }
+
+    /// The documents of the document sources among `inputs`; nil when there is none.
+    private static func documents(_ inputs: [RunRecorder.Input]) -> RunReport.DocumentCounts? {
+        guard inputs.contains(where: { $0.errorUnit == .document }) else { return nil }
+        var documents = RunReport.DocumentCounts()
+        for input in inputs {
+            switch input.errorUnit {
+            case .record: continue
+            case .document:
+                documents.read += input.counts.read
+                documents.rejected += input.counts.rejected
+            case .partialElement, .withDocument: break
+            }
+            documents.records += input.counts.read
+            documents.recordsRejected += input.counts.rejected
+        }
+        return documents
     }
 
     private func writePath(_ entity: String) -> RunReport.WritePath? {

@@ -77,6 +77,15 @@ package enum ReportMerge {
                 total.examples = Array((total.examples + group.examples).prefix(RunRecorder.examplesPerGroup))
             }
         }
+        if let documents = report.documents {
+            var total = merged.documents ?? RunReport.DocumentCounts()
+            total.read = try sum.add(total.read, documents.read, "documents.read")
+            total.rejected = try sum.add(total.rejected, documents.rejected, "documents.rejected")
+            total.records = try sum.add(total.records, documents.records, "documents.records")
+            total.recordsRejected = try sum.add(
+                total.recordsRejected, documents.recordsRejected, "documents.recordsRejected")
+            merged.documents = total
+        }
         if let deletes = report.deletes {
             var total = merged.deletes ?? RunReport.DeletePhase()
             for (entity, count) in deletes.deleted {

@@ -99,6 +99,8 @@ package struct RunReport: Codable, Sendable {
     package var entities: [EntityReport]
     package var inputs: [InputReport]
     package var errors: [ErrorGroup]
+    /// A run with a document source: its documents, which its error limits count.
+    package var documents: DocumentCounts?
     /// `mode: sync` only: what the delete phase did (every deleted key is in deletes.ndjson).
     package var deletes: DeletePhase?
     /// `--resume`: the interrupted run continued, and how many of its records it had done.
@@ -113,6 +115,22 @@ package struct RunReport: Codable, Sendable {
     package var shard: ShardOfRun?
     /// The stages' throughput over the run, sampled every second.
     package var timeline: Timeline?
+
+    /// The documents of a run's document sources (docs/documents.md), each its root's record:
+    /// what `errors.maxErrors` and `maxErrorRatio` count (docs/reports.md#error-limits), with
+    /// the records of those documents beside them.
+    package struct DocumentCounts: Codable, Sendable, Equatable {
+        /// Documents read, malformed ones included.
+        package var read = 0
+        /// Documents rejected whole.
+        package var rejected = 0
+        /// The records of the documents read: their roots and every element.
+        package var records = 0
+        /// Their records rejected: with their document, or as an element (`documents: partial`).
+        package var recordsRejected = 0
+
+        package init() {}
+    }
 
     package struct Resume: Codable, Sendable {
         package var runId: String

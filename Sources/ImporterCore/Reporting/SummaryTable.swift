@@ -37,6 +37,10 @@ package enum SummaryTable {
         if t.unknown > 0 { status += ", written or not (answer lost): \(t.unknown)" }
         if let reason = report.abortReason ?? report.errorLimit { status += " — \(reason)" }
         text += status + "\n"
+        if let documents = report.documents {
+            text +=
+                "documents: \(documents.read) read, \(documents.rejected) rejected whole; \(documents.recordsRejected) of their \(documents.records) records rejected\n"
+        }
         text += rejections(report.errors)
         text += missingReferences(report.entities)
         if let since = report.unchangedSince {
