@@ -78,7 +78,8 @@ final class DocumentTests: XCTestCase {
         XCTAssertEqual(
             ["read", "rejected", "records", "recordsRejected"].map { documents.int($0) }, [4, 1, 14, 3], "\(documents)")
         XCTAssertTrue(
-            result.stderr.contains("documents: 4 read, 1 rejected whole; 3 of their 14 records rejected"), result.stderr)
+            result.stderr.contains("documents: 4 read, 1 rejected whole; 3 of their 14 records rejected"), result.stderr
+        )
         let rejects = try ImporterProcess.rejects(in: reports)
         XCTAssertEqual(rejects.count, 1, "one line for the rejected document: \(rejects)")
         XCTAssertEqual(rejects[0].string("entity"), "Order")
