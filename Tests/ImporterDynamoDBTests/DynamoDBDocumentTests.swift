@@ -126,11 +126,50 @@ final class DynamoDBDocumentTests: MotoTestCase {
         XCTAssertEqual(rejects.split(separator: "\n").count, 1)
     }
 
+    func testAnItemDynamoDBRefusesInTheMiddleOfAnOrderLeavesNothingOfTheOrder() throws {
+        let server = try server()
+        // The proxy cancels a transaction holding the line of SKU "refused", as DynamoDB cancels
+        // one with an item it cannot store: nothing the importer can know before sending.
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(refuseItem: "refused"), operations: [])
+        defer { proxy.stop() }
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let orders = [order("O1", skus: ["a", "b"]), order("O2", skus: ["c", "refused"]), order("O3", skus: ["d"])]
+        for documents in ["whole", "partial"] {
+            try writePipeline(in: directory, tablePrefix: "\(documents)-", withAdjustments: false, documents: documents)
+            let run = try self.run(orders, in: directory, server: server, endpoint: proxy.endpoint)
+            XCTAssertEqual(run.status, 1, run.output)
+            let report = try ImporterBinary.report(directory + "/reports")
+            for entity in report["entities"] as? [[String: Any]] ?? [] {
+                let counts = entity["counts"] as? [String: Int] ?? [:]
+                XCTAssertEqual(
+                    counts["read"], (counts["inserted"] ?? 0) + (counts["rejected"] ?? 0), "\(documents): \(entity)")
+            }
+            let rejects = try String(contentsOfFile: directory + "/reports/rejects.ndjson", encoding: .utf8)
+            XCTAssertEqual(rejects.split(separator: "\n").count, 1, rejects)
+            XCTAssertTrue(rejects.contains("refused by the proxy"), rejects)
+            let stored = try client().sendJSON("Scan", json(["TableName": "\(documents)-Order"]))
+            if documents == "whole" {
+                // The three orders went out in one transaction; cancelled, it was sent again without O2.
+                XCTAssertEqual(try lineKeys("whole-Line"), ["O1/0", "O1/1", "O3/0"], "nothing of O2")
+                XCTAssertEqual(stored["Count"] as? Int, 2, "\(stored)")
+                XCTAssertEqual(
+                    [try proxy.stats().transactions, try proxy.stats().refusedTransactions], [2, 1],
+                    "each order in one transaction with its lines")
+            } else {
+                XCTAssertEqual(try lineKeys("partial-Line"), ["O1/0", "O1/1", "O2/0", "O3/0"], "all but the line")
+                XCTAssertEqual(stored["Count"] as? Int, 3, "\(stored)")
+            }
+        }
+    }
+
     private static let model = ImporterBinary.root.appendingPathComponent("SampleData/Orders/Model").path
 
     /// Writes `directory`/pipeline.yaml: orders and their lines (and the lines' adjustments, not
     /// replaced: keyed by their own id) into tables named with `tablePrefix`.
-    private func writePipeline(in directory: String, tablePrefix: String, withAdjustments: Bool) throws {
+    private func writePipeline(
+        in directory: String, tablePrefix: String, withAdjustments: Bool, documents: String = "whole"
+    ) throws {
         let adjustments =
             withAdjustments
             ? ", children: { adjustments: { entity: Adjustment, replace: false, map: { rename: { _id: adjustmentId } } } }"
@@ -140,6 +179,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
         sources:
           - entity: Order
             path: orders.ndjson
+            documents: \(documents)
             map: { fields: { currency: currency.code } }
             children:
               lines: { entity: Line, position: lineNo\(adjustments) }
@@ -156,14 +196,16 @@ final class DynamoDBDocumentTests: MotoTestCase {
             "{\"orderId\":\"\(id)\",\"placedAt\":{\"$date\":\"2026-03-02T09:15:00Z\"},\"customer\":\"c\",\"currency\":{\"code\":\"EUR\"},\"lines\":[\(items)]}"
     }
 
-    /// Writes `orders` to `directory`/orders.ndjson and runs `directory`/pipeline.yaml.
-    private func run(_ orders: [String], in directory: String, server: MotoServer) throws -> (
+    /// Writes `orders` to `directory`/orders.ndjson and runs `directory`/pipeline.yaml (against
+    /// `endpoint`, the server's by default).
+    private func run(_ orders: [String], in directory: String, server: MotoServer, endpoint: URL? = nil) throws -> (
         status: Int32, output: String
     ) {
         try (orders.joined(separator: "\n") + "\n").write(
             toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
         return try ImporterBinary.run(
-            ["run", directory + "/pipeline.yaml", "--quiet"], environment: ImporterBinary.environment(server))
+            ["run", directory + "/pipeline.yaml", "--quiet"],
+            environment: ImporterBinary.environment(server, endpoint: endpoint))
     }
 
     /// The stored lines of `table`, `orderId/lineNo`, sorted.

@@ -128,12 +128,17 @@ final class WriteStage {
         }
         // Per part, the records excluded before or while writing, listed with the part's other rejections.
         var probed: [[RejectedRecord]] = parts.map { _ in [] }
+        // A store that writes a group as one request (DynamoDB's TransactWriteItems) takes as
+        // many documents at a time as it holds.
+        let groupLimit = store?.maximumGroupRecords.flatMap { $0 > 0 ? $0 : nil } ?? .max
         var first = 0
         repeat {
             let room = batchSize - startedInBatch
             var end = first, records = 0
             while end < count, records < room || end == first {
-                records += documents.recordCount(of: end)
+                let more = documents.recordCount(of: end)
+                if end > first, records + more > groupLimit { break }
+                records += more
                 end += 1
             }
             startedInBatch += records
@@ -144,7 +149,8 @@ final class WriteStage {
             if let store, !recorder.isAborted { failures += refusals(in: documents, slice: slice, by: store) }
             var exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
             var written: [(window: [PreparedRecord], write: StartedWrite?)]?
-            if let overlapped, !recorder.isAborted {
+            let whole = store.map { $0.maximumGroupRecords.map { records <= $0 } ?? true } ?? false
+            if let overlapped, !whole, !recorder.isAborted {
                 written = writeParentsFirst(documents, slice: slice, on: overlapped, exclusions: &exclusions)
             } else if let store, !recorder.isAborted {
                 written = writeWhole(documents, slice: slice, on: store, failures: &failures, exclusions: &exclusions)
@@ -183,10 +189,11 @@ final class WriteStage {
         } while first < count
     }
 
-    /// Writes the windows of documents `slice` (but `exclusions`) together, inside one savepoint
-    /// of the batch's transaction. When the store refuses a record, the savepoint is returned to,
-    /// the record's document (or its element with the elements under it, `documents: partial`)
-    /// is added to `failures` and `exclusions`, and the rest is written again, until the store
+    /// Writes the windows of documents `slice` (but `exclusions`) together, as one group of the
+    /// store (a savepoint of the batch's SQLite transaction, one DynamoDB TransactWriteItems).
+    /// When the store refuses a record, the group is undone (or was never applied), the
+    /// record's document (or its element with the elements under it, `documents: partial`) is
+    /// added to `failures` and `exclusions`, and the rest is written again, until the store
     /// refuses nothing: no document is left half written (docs/documents.md#rejections). Per
     /// part, its window and its write (nil for an empty window); after a failure of the store,
     /// each part's write throws it.
@@ -194,52 +201,134 @@ final class WriteStage {
         _ documents: CheckedDocuments, slice: Range<Int>, on store: any BatchWriting,
         failures: inout [DocumentWriteProbe.Failure], exclusions: inout [[DocumentWriteProbe.Exclusion]]
     ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
+        var changedRounds = 0
         while true {
             let parts = documents.parts
             var written: [(window: [PreparedRecord], write: StartedWrite?)?] = parts.map { _ in nil }
             var refused: [DocumentWriteProbe.Failure] = []
-            // The bulk-loaded parts last: the store refuses none of them (their rules were
-            // probed), and once their rows are staged, the savepoint can no longer be returned to.
-            let order = parts.indices.filter { !bulkEntities.contains(inputs[parts[$0].input].entity.name) }
-            let bulkParts = parts.indices.filter { bulkEntities.contains(inputs[parts[$0].input].entity.name) }
             do {
                 try store.writingGroups {
-                    for index in order + bulkParts {
-                        let positions = documents.positions(of: slice, in: index)
-                        let window = Self.window(of: parts[index], at: positions, excluding: exclusions[index])
-                        guard !window.isEmpty else {
-                            written[index] = (window, nil)
-                            continue
-                        }
-                        // Nothing staged once a refusal is known: it is returned from.
-                        if !refused.isEmpty && bulkParts.contains(index) { break }
-                        let entity = inputs[parts[index].input].entity
-                        let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
-                        written[index] = (window, StartedWrite { outcomes })
-                        guard outcomes.contains(where: \.isRejected) else { continue }
-                        let kept = Self.keptPositions(positions, excluding: exclusions[index])
-                        for (position, outcome) in zip(kept, outcomes) {
-                            if case .rejected(let rejection) = outcome.result {
-                                refused.append((index, position, rejection))
-                            }
-                        }
+                    try writeGroup(documents, slice: slice, on: store, exclusions: exclusions, into: &written, &refused)
+                }
+            } catch let notApplied as GroupNotApplied {
+                switch notApplied {
+                case .changed:
+                    // Another writer changed an item since it was read: read and decide again.
+                    changedRounds += 1
+                    guard changedRounds < Self.maximumGroupRounds else {
+                        return failed(documents, slice: slice, exclusions: exclusions, written, notApplied)
                     }
-                    return refused.isEmpty ? .keep : .undo
+                    continue
+                case .refused(let entity, let key, let message):
+                    guard let position = Self.position(of: key, entity: entity, documents, slice, inputs: inputs)
+                    else { return failed(documents, slice: slice, exclusions: exclusions, written, notApplied) }
+                    refused = [
+                        (
+                            position.part, position.position,
+                            Rejection(stage: .write, reason: .constraint, "the store refused the item: \(message)")
+                        )
+                    ]
+                case .refusedWhole where slice.count > 1:
+                    // Which document it was is not said: each half on its own.
+                    let middle = slice.lowerBound + slice.count / 2
+                    let first = writeWhole(
+                        documents, slice: slice.lowerBound..<middle, on: store, failures: &failures,
+                        exclusions: &exclusions)
+                    let second = writeWhole(
+                        documents, slice: middle..<slice.upperBound, on: store, failures: &failures,
+                        exclusions: &exclusions)
+                    return zip(first, second).map { first, second in
+                        guard first.write != nil || second.write != nil else {
+                            return (first.window + second.window, nil)
+                        }
+                        return (
+                            first.window + second.window,
+                            StartedWrite { try (first.write?.outcomes() ?? []) + (second.write?.outcomes() ?? []) }
+                        )
+                    }
+                case .refusedWhole(let message):
+                    let part = parts.indices.first { !documents.positions(of: slice, in: $0).isEmpty } ?? 0
+                    refused = [
+                        (
+                            part, documents.positions(of: slice, in: part).lowerBound,
+                            Rejection(stage: .write, reason: .constraint, "the store refused the document: \(message)")
+                        )
+                    ]
                 }
             } catch {
-                return parts.indices.map { index in
-                    let window =
-                        written[index]?.window
-                        ?? Self.window(
-                            of: parts[index], at: documents.positions(of: slice, in: index),
-                            excluding: exclusions[index])
-                    return (window, StartedWrite { throw error })
-                }
+                return failed(documents, slice: slice, exclusions: exclusions, written, error)
             }
             guard !refused.isEmpty else { return written.map { $0! } }
             failures += refused
             exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
         }
+    }
+
+    /// Times a group is read and written again because another writer changed an item of it.
+    private static let maximumGroupRounds = 10
+
+    /// The body of `writeWhole`'s group: each part's window of documents `slice` (but
+    /// `exclusions`) into `written`, and the records the store rejected into `refused`.
+    private func writeGroup(
+        _ documents: CheckedDocuments, slice: Range<Int>, on store: any BatchWriting,
+        exclusions: [[DocumentWriteProbe.Exclusion]],
+        into written: inout [(window: [PreparedRecord], write: StartedWrite?)?],
+        _ refused: inout [DocumentWriteProbe.Failure]
+    ) throws -> GroupCompletion {
+        let parts = documents.parts
+        // The bulk-loaded parts last: the store refuses none of them (their rules were
+        // probed), and once their rows are staged, the group can no longer be undone.
+        let order = parts.indices.filter { !bulkEntities.contains(inputs[parts[$0].input].entity.name) }
+        let bulkParts = parts.indices.filter { bulkEntities.contains(inputs[parts[$0].input].entity.name) }
+        for index in order + bulkParts {
+            let positions = documents.positions(of: slice, in: index)
+            let window = Self.window(of: parts[index], at: positions, excluding: exclusions[index])
+            guard !window.isEmpty else {
+                written[index] = (window, nil)
+                continue
+            }
+            // Nothing staged once a refusal is known: it is undone.
+            if !refused.isEmpty && bulkParts.contains(index) { break }
+            let entity = inputs[parts[index].input].entity
+            let outcomes = try store.write(window, of: entity, rules: rules[entity.name]!)
+            written[index] = (window, StartedWrite { outcomes })
+            guard outcomes.contains(where: \.isRejected) else { continue }
+            let kept = Self.keptPositions(positions, excluding: exclusions[index])
+            for (position, outcome) in zip(kept, outcomes) {
+                if case .rejected(let rejection) = outcome.result { refused.append((index, position, rejection)) }
+            }
+        }
+        return refused.isEmpty ? .keep : .undo
+    }
+
+    /// Per part, the window of documents `slice` (but `exclusions`) and a write that throws
+    /// `error`: the store failed.
+    private func failed(
+        _ documents: CheckedDocuments, slice: Range<Int>, exclusions: [[DocumentWriteProbe.Exclusion]],
+        _ written: [(window: [PreparedRecord], write: StartedWrite?)?], _ error: any Error
+    ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
+        documents.parts.indices.map { index in
+            let window =
+                written[index]?.window
+                ?? Self.window(
+                    of: documents.parts[index], at: documents.positions(of: slice, in: index),
+                    excluding: exclusions[index])
+            return (window, StartedWrite { throw error })
+        }
+    }
+
+    /// Where the record of `entity` with `key` is among the records of documents `slice`.
+    private static func position(
+        of key: Value, entity: String, _ documents: CheckedDocuments, _ slice: Range<Int>, inputs: [RunInput]
+    ) -> (part: Int, position: Int)? {
+        for (index, part) in documents.parts.enumerated() where inputs[part.input].entity.name == entity {
+            let model = inputs[part.input].entity
+            for position in documents.positions(of: slice, in: index)
+            where model.key(of: part.records[position].values) == key {
+                return (index, position)
+            }
+        }
+        return nil
     }
 
     /// Writes the windows of documents `slice` (but `exclusions`) on a store that cannot roll

@@ -15,6 +15,11 @@ package protocol BatchWriting: AnyObject, Sendable {
     /// undo, and throws `StoreError` for `.undo`.
     func writingGroups(_ body: () throws -> GroupCompletion) throws
 
+    /// The most records a `writingGroups` body may write: nil when there is no limit (a SQLite
+    /// savepoint), 0 when the store cannot keep or undo writes together (DynamoDB's
+    /// BatchWriteItem): its documents are then written parents first.
+    var maximumGroupRecords: Int? { get }
+
     /// What the store would refuse of `records` whatever it holds (an item over DynamoDB's
     /// 400 KB), by position: asked before a document is written, so that no item of it is.
     func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity) -> [(position: Int, rejection: Rejection)]
@@ -34,6 +39,17 @@ package protocol BatchWriting: AnyObject, Sendable {
     var rollsBack: Bool { get }
 }
 
+/// Why a store that sends a `writingGroups` body's writes as one request (DynamoDB's
+/// TransactWriteItems) did not apply them: nothing of them was written.
+package enum GroupNotApplied: Error, Sendable {
+    /// An item changed since the body read it (another writer): the groups are written again.
+    case changed
+    /// The store refused an item: the groups are written again without its group.
+    case refused(entity: String, key: Value, message: String)
+    /// The store refused the request as a whole, naming no item (too large, say).
+    case refusedWhole(message: String)
+}
+
 /// What the body of `BatchWriting.writingGroups` asks for when it returns.
 package enum GroupCompletion: Sendable {
     /// Keep what it wrote.
@@ -44,6 +60,8 @@ package enum GroupCompletion: Sendable {
 
 extension BatchWriting {
     package var rollsBack: Bool { true }
+
+    package var maximumGroupRecords: Int? { nil }
 
     /// A store that holds whatever the model's types hold refuses nothing before writing.
     package func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity)

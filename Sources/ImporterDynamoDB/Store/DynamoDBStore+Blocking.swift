@@ -35,6 +35,33 @@ extension DynamoDBStore {
         return StartedWrite { try task.wait() }
     }
 
+    /// `BatchWriting.writingGroups` (docs/documents.md#rejections): with `transactional: true`,
+    /// what `body` writes waits in a transaction and is sent as one TransactWriteItems when it
+    /// returns `.keep`, so its documents are written all or nothing; `.undo` sends nothing. A
+    /// cancelled transaction throws `GroupNotApplied`. With `transactional: false` the writes go
+    /// out as `body` makes them, and cannot be undone.
+    package func writingGroups(_ body: () throws -> GroupCompletion) throws {
+        guard options.transactional else {
+            guard try body() == .keep else {
+                throw StoreError(
+                    .refused(type: "undo"),
+                    "DynamoDB's BatchWriteItem writes each item for good: a document's writes cannot be undone",
+                    operation: "write")
+            }
+            return
+        }
+        beginTransaction()
+        let completion: GroupCompletion
+        do {
+            completion = try body()
+        } catch {
+            _ = endTransaction()
+            throw error
+        }
+        guard let transaction = endTransaction(), completion == .keep else { return }
+        try blocking { try await self.commitGroups(transaction) }
+    }
+
     package func prepare(for model: Model) throws {
         try blocking { try await self.prepareTables(for: model) }
     }

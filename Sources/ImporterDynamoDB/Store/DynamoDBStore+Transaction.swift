@@ -74,9 +74,23 @@ extension DynamoDBStore {
     }
 
     /// Decides each record against the item as the transaction sees it, as `VersionRules` say.
+    /// The items it has not read yet are read first, a hundred keys a request.
     func writeInTransaction(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) async throws
         -> [WriteOutcome]
     {
+        var unread: [Value] = [], seen = Set<Value>()
+        for record in records {
+            let key = entity.key(of: record.values)
+            if seen.insert(key).inserted, openTransaction.withLock({ $0?.item(key, of: entity) == nil }) {
+                unread.append(key)
+            }
+        }
+        if unread.count > 1 {
+            let stored = try await items(unread, of: entity)
+            openTransaction.withLock { open in
+                for (key, item) in zip(unread, stored) { open?.read(key, of: entity, stored: item) }
+            }
+        }
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(records.count)
         for record in records {
@@ -118,6 +132,55 @@ extension DynamoDBStore {
                     + "this one needs \(actions.count): split it into smaller calls", operation: "TransactWriteItems")
         }
         try await send(actions, for: transaction.touched)
+    }
+
+    /// The documents a pipeline's `writingGroups` wrote, as one TransactWriteItems: `GroupNotApplied`
+    /// when DynamoDB cancels it for an item (a failed condition: another writer; a refused item)
+    /// or refuses it whole.
+    func commitGroups(_ transaction: OpenTransaction) async throws {
+        guard transaction.hasChanges else { return }
+        let items = transaction.touched
+        let actions = try items.map(action)
+        guard actions.count <= Self.transactionActionLimit else {
+            throw GroupNotApplied.refusedWhole(
+                message:
+                    "\(actions.count) items are more than one TransactWriteItems holds (\(Self.transactionActionLimit))"
+            )
+        }
+        var units = 0.0
+        for item in items {
+            if case .put(let values) = item.change {
+                units += 2 * Double((try coding(item.entity).itemSize(values) + 1023) / 1024)
+            }
+        }
+        let entity = items[0].entity.name
+        var attempt = 1
+        while true {
+            do {
+                _ = try await client.send(
+                    DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity, writeUnits: units)
+                return
+            } catch let error as DynamoDBError where error.code == .transactionCanceled {
+                let reasons = error.cancellationReasons
+                if reasons.count == items.count, let refused = reasons.firstIndex(where: \.isValidation) {
+                    throw GroupNotApplied.refused(
+                        entity: items[refused].entity.name, key: items[refused].key,
+                        message: reasons[refused].message ?? "validation error")
+                }
+                if reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.isValidation }) {
+                    throw GroupNotApplied.changed
+                }
+                // Only transient reasons (TransactionConflict, throttling): the same transaction again.
+                guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
+                    throw StoreError.dynamoDB(
+                        error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
+                }
+            } catch let error as DynamoDBError where error.code == .validation {
+                throw GroupNotApplied.refusedWhole(message: error.message)
+            } catch let error as DynamoDBError {
+                throw StoreError.dynamoDB(error, at: "TransactWriteItems")
+            }
+        }
     }
 
     private func action(_ item: OpenTransaction.Touched) throws -> DynamoDB.TransactWriteItems.Action {

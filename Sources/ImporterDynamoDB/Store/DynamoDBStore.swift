@@ -255,32 +255,39 @@ public final class DynamoDBStore: Store, ItemAccess, OverlappedWriting, RequestC
         func set() { flag.withLock { $0 = true } }
     }
 
-    /// The records whose items are over DynamoDB's 400 KB, counted with the largest version
-    /// number the rules may give them.
+    /// The records DynamoDB would refuse: an empty string as a key attribute, an item over
+    /// 400 KB (counted with the largest version number the rules may give it).
     package func refusals(of records: ArraySlice<PreparedRecord>, entity: Entity)
         -> [(position: Int, rejection: Rejection)]
     {
         guard let coding = try? coding(entity) else { return [] }
         var refused: [(position: Int, rejection: Rejection)] = []
         for position in records.indices {
-            let size = coding.itemSize(records[position].values, version: .max)
+            let values = records[position].values
+            if let empty = entity.keyIndices.first(where: { values[$0] == .string("") }) {
+                let name = entity.attributes[empty].name
+                refused.append(
+                    (
+                        position,
+                        Rejection(
+                            stage: .write, reason: .required, field: name,
+                            "\(name) is an empty string, which DynamoDB does not take as a key attribute")
+                    ))
+                continue
+            }
+            let size = coding.itemSize(values, version: .max)
             if size > EntityWriter.maxItemBytes { refused.append((position, EntityWriter.tooLarge(size))) }
         }
         return refused
     }
 
-    /// DynamoDB writes each request for good: what `body` wrote cannot be undone.
-    package func writingGroups(_ body: () throws -> GroupCompletion) throws {
-        guard try body() == .keep else {
-            throw StoreError(
-                .refused(type: "undo"), "DynamoDB writes each request for good: a document's writes cannot be undone",
-                operation: "write")
-        }
-    }
-
     /// DynamoDB writes each request for good; only the library's transactions (one
     /// TransactWriteItems) are all or nothing.
     package var rollsBack: Bool { inTransaction }
+
+    /// One TransactWriteItems holds a hundred items; BatchWriteItem (`transactional: false`)
+    /// writes each for good.
+    package var maximumGroupRecords: Int? { options.transactional ? Self.transactionActionLimit : 0 }
 
     /// The writer of an entity's window: its method from the options and the table's state.
     private func writer(of entity: Entity, rules: VersionRules) throws -> EntityWriter {

@@ -17,6 +17,9 @@ final class FaultProxy {
         /// Write capacity units a second admitted; more is refused with
         /// ProvisionedThroughputExceededException (0: no limit).
         var wcuLimit = 0.0
+        /// A TransactWriteItems with an item whose JSON holds this text is cancelled, that
+        /// item's reason ValidationError (empty: none).
+        var refuseItem = ""
     }
 
     /// What the proxy injected so far.
@@ -34,6 +37,9 @@ final class FaultProxy {
         /// Write requests that reached the proxy, and those refused for `wcuLimit`.
         let writeRequests: Int
         let capacityThrottled: Int
+        /// TransactWriteItems requests, and those cancelled for `refuseItem`.
+        let transactions: Int
+        let refusedTransactions: Int
         /// Write capacity units forwarded in each second since the first write.
         let wcuBySecond: [Double]
         /// The ConsumedCapacity the upstream answered, summed per table.
@@ -56,14 +62,16 @@ final class FaultProxy {
             "fault_proxy.py")
         process = Process()
         process.executableURL = try MotoServer.findExecutable("python3")
-        process.arguments = [
-            script.path, "--port", String(port), "--upstream", upstream.absoluteString,
-            "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
-            "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error", String(rates.htmlError),
-            "--cut", String(rates.cut),
-            "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
-            "--ops", operations.joined(separator: ","), "--seed", String(seed),
-        ]
+        process.arguments =
+            [
+                script.path, "--port", String(port), "--upstream", upstream.absoluteString,
+                "--throttle", String(rates.throttle), "--server-error", String(rates.serverError),
+                "--reset", String(rates.reset), "--swallow", String(rates.swallow), "--html-error",
+                String(rates.htmlError),
+                "--cut", String(rates.cut),
+                "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
+                "--ops", operations.joined(separator: ","), "--seed", String(seed),
+            ] + (rates.refuseItem.isEmpty ? [] : ["--refuse-item", rates.refuseItem])
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)

@@ -6,7 +6,10 @@ instead of answering ("swallowed": the write reached the server, the client neve
 answers with an HTML 500 page, as a load balancer or proxy in front of a service may; S3 GETs
 are forwarded, and --cut breaks a GetObject response halfway through its body; S3 PUTs and
 DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadPart number N
-(permission lost in the middle of a multipart upload). With
+(permission lost in the middle of a multipart upload). --refuse-item TEXT cancels every
+TransactWriteItems with an item whose JSON holds TEXT, that item's reason ValidationError (as
+DynamoDB refuses an item it cannot store), and counts them ("refusedTransactions"; every
+TransactWriteItems is counted in "transactions"). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 With --sink-writes every write is answered as a success without reaching the server (counted
 in sunkItems, per table), and BatchGetItem finds nothing (what was written was never stored):
@@ -30,7 +33,7 @@ from urllib.parse import urlparse
 
 args = None
 stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": [],
-         "writeRequests": 0, "capacityThrottled": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
+         "writeRequests": 0, "capacityThrottled": 0, "refusedTransactions": 0, "transactions": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
 WRITE_OPS = {"BatchWriteItem", "TransactWriteItems", "PutItem", "UpdateItem", "DeleteItem"}
 capacity = {"tokens": None, "last": None, "firstWrite": None}
 lock = threading.Lock()
@@ -274,6 +277,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault == "htmlError":
             return self.html_error()
         request = json.loads(body or b"{}") if operation in WRITE_OPS else None
+        if operation == "TransactWriteItems":
+            with lock:
+                stats["transactions"] += 1
         if operation in WRITE_OPS and not admit_write(operation, request):
             return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
                                      "message": "The level of configured provisioned throughput for the table was exceeded (--wcu-limit)"})
@@ -281,6 +287,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(args.latency)
         if args.sink_writes and operation in WRITE_OPS:
             return self.sink(operation, request)
+        if args.refuse_item and operation == "TransactWriteItems":
+            actions = request.get("TransactItems", [])
+            refused = [args.refuse_item in json.dumps(action) for action in actions]
+            if any(refused):
+                with lock:
+                    stats["refusedTransactions"] += 1
+                reasons = [{"Code": "ValidationError", "Message": "refused by the proxy (--refuse-item)"} if r
+                           else {"Code": "None"} for r in refused]
+                return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
+                                         "Message": "Transaction cancelled, please refer cancellation reasons for specific reasons",
+                                         "CancellationReasons": reasons})
         if args.sink_writes and operation == "BatchGetItem":
             # Nothing written reached the server, so nothing is found.
             tables = json.loads(body or b"{}").get("RequestItems", {})
@@ -316,6 +333,7 @@ def main():
     parser.add_argument("--deny-part", type=int, default=0)
     parser.add_argument("--sink-writes", action="store_true")
     parser.add_argument("--wcu-limit", type=float, default=0)
+    parser.add_argument("--refuse-item", default="")
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
