@@ -131,6 +131,7 @@ final class WriteStage {
         // A store that writes a group as one request (DynamoDB's TransactWriteItems) takes as
         // many documents at a time as it holds.
         let groupLimit = store?.maximumGroupRecords.flatMap { $0 > 0 ? $0 : nil } ?? .max
+        let stagesInBulk = parts.contains { bulkEntities.contains(inputs[$0.input].entity.name) }
         var first = 0
         repeat {
             let room = batchSize - startedInBatch
@@ -145,11 +146,14 @@ final class WriteStage {
             let endsBatch = startedInBatch >= batchSize
             if endsBatch { startedInBatch = 0 }
             let slice = first..<end
-            var failures = recorder.isAborted ? [] : probe?.failures(in: documents, slice: slice) ?? []
+            let whole = store.map { $0.maximumGroupRecords.map { records <= $0 } ?? true } ?? false
+            // A group's version rules are decided by the store as it writes, and the group undone
+            // if it rejects a record; they are probed first only where it cannot undo.
+            let probing = !whole || stagesInBulk
+            var failures = recorder.isAborted || !probing ? [] : probe?.failures(in: documents, slice: slice) ?? []
             if let store, !recorder.isAborted { failures += refusals(in: documents, slice: slice, by: store) }
             var exclusions = DocumentWriteProbe.exclusions(for: failures, in: documents)
             var written: [(window: [PreparedRecord], write: StartedWrite?)]?
-            let whole = store.map { $0.maximumGroupRecords.map { records <= $0 } ?? true } ?? false
             if let overlapped, !whole, !recorder.isAborted {
                 written = writeParentsFirst(documents, slice: slice, on: overlapped, exclusions: &exclusions)
             } else if let store, !recorder.isAborted {

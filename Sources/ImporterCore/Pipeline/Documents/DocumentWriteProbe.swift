@@ -1,10 +1,11 @@
-/// Finds, before documents are written, the records the store would reject under the version
-/// rules (a record based on a version that is not the stored one, a key already stored in
-/// `mode: insert`), so that such a record rejects its whole document (`documents: whole`), or
-/// its element with the elements under it (`partial`), and nothing of that is written
-/// (docs/documents.md#rejections). What the store refuses as it writes is excluded the same way
-/// (`exclusions(for:in:)`), and the documents written again without it. Only records whose outcome depends on more than the stored
-/// content are looked up: a blind upsert is never rejected by the rules.
+/// Finds, before documents are written where the store cannot undo them (sent parents first,
+/// rows staged in bulk), the records the store would reject under the version rules (a record
+/// based on a version that is not the stored one, a key already stored in `mode: insert`), so
+/// that such a record rejects its whole document (`documents: whole`), or its element with the
+/// elements under it (`partial`), and nothing of that is written (docs/documents.md#rejections).
+/// What the store refuses as it writes is excluded the same way (`exclusions(for:in:)`), and the
+/// documents written again without it. Only records whose outcome depends on more than the
+/// stored content are looked up: a blind upsert is never rejected by the rules.
 struct DocumentWriteProbe {
     /// The stored items with the keys given, of the entity given (nil where none): a store's
     /// `BatchFetching`, else its reads one by one.
