@@ -11,8 +11,8 @@ package protocol BatchWriting: AnyObject, Sendable {
 
     /// Runs `body`, which writes whole record groups (documents), so that its writes are kept
     /// or undone together (docs/documents.md#rejections): undone when it returns `.undo`, kept
-    /// until the batch's commit when it returns `.keep`. A store that does not `rollsBack` cannot
-    /// undo, and throws `StoreError` for `.undo`.
+    /// until the batch's commit when it returns `.keep`. A store that cannot keep or undo writes
+    /// together (`maximumGroupRecords` 0) throws `StoreError` for `.undo`.
     func writingGroups(_ body: () throws -> GroupCompletion) throws
 
     /// The most records a `writingGroups` body may write: nil when there is no limit (a SQLite
