@@ -153,32 +153,45 @@ extension DynamoDBStore {
                 units += 2 * Double((try coding(item.entity).itemSize(values) + 1023) / 1024)
             }
         }
-        let entity = items[0].entity.name
+        do {
+            try await sendTransaction(actions, entity: items[0].entity.name, writeUnits: units) { reasons in
+                reasons.contains { $0.code == "ConditionalCheckFailed" || $0.isValidation }
+            }
+        } catch let error as DynamoDBError where error.code == .transactionCanceled {
+            let reasons = error.cancellationReasons
+            guard reasons.count == items.count, let refused = reasons.firstIndex(where: \.isValidation) else {
+                throw GroupNotApplied.changed
+            }
+            throw GroupNotApplied.refused(
+                entity: items[refused].entity.name, key: items[refused].key,
+                message: reasons[refused].message ?? "validation error")
+        } catch let error as DynamoDBError where error.code == .validation {
+            throw GroupNotApplied.refusedWhole(message: error.message)
+        } catch let error as DynamoDBError {
+            throw StoreError.dynamoDB(error, at: "TransactWriteItems")
+        }
+    }
+
+    /// Sends `actions` as one TransactWriteItems, again after a cancellation whose reasons
+    /// `isFinal` does not take (only transient ones: conflicts with other transactions,
+    /// throttling); the others, and every other failure, are thrown as DynamoDB's error.
+    private func sendTransaction(
+        _ actions: [DynamoDB.TransactWriteItems.Action], entity: String, writeUnits: Double = 0,
+        isFinal: ([DynamoDBError.CancellationReason]) -> Bool
+    ) async throws {
         var attempt = 1
         while true {
             do {
                 _ = try await client.send(
-                    DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity, writeUnits: units)
+                    DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity,
+                    writeUnits: writeUnits)
                 return
             } catch let error as DynamoDBError where error.code == .transactionCanceled {
-                let reasons = error.cancellationReasons
-                if reasons.count == items.count, let refused = reasons.firstIndex(where: \.isValidation) {
-                    throw GroupNotApplied.refused(
-                        entity: items[refused].entity.name, key: items[refused].key,
-                        message: reasons[refused].message ?? "validation error")
-                }
-                if reasons.contains(where: { $0.code == "ConditionalCheckFailed" || $0.isValidation }) {
-                    throw GroupNotApplied.changed
-                }
-                // Only transient reasons (TransactionConflict, throttling): the same transaction again.
+                if isFinal(error.cancellationReasons) { throw error }
                 guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
                     throw StoreError.dynamoDB(
                         error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
                 }
-            } catch let error as DynamoDBError where error.code == .validation {
-                throw GroupNotApplied.refusedWhole(message: error.message)
-            } catch let error as DynamoDBError {
-                throw StoreError.dynamoDB(error, at: "TransactWriteItems")
             }
         }
     }
@@ -216,34 +229,22 @@ extension DynamoDBStore {
     private func send(_ actions: [DynamoDB.TransactWriteItems.Action], for items: [OpenTransaction.Touched])
         async throws
     {
-        let entity = items[0].entity.name
-        var attempt = 1
-        while true {
-            do {
-                _ = try await client.send(
-                    DynamoDB.TransactWriteItems(actions: actions), retries: retries, entity: entity)
-                return
-            } catch let error as DynamoDBError where error.code == .transactionCanceled {
-                let reasons = error.cancellationReasons
-                if reasons.count == items.count,
-                    let failed = reasons.firstIndex(where: { $0.code == "ConditionalCheckFailed" })
-                {
-                    throw try await conflict(items[failed])
-                }
-                if let refused = reasons.first(where: \.isValidation) {
-                    let message = refused.message ?? "validation error"
-                    throw StoreError(
-                        StoreError.validationKind(message, type: refused.code),
-                        "TransactWriteItems refused: \(message)", operation: "TransactWriteItems",
-                        underlying: error)
-                }
-                guard try await client.retry.backOff(after: &attempt, counting: retries, entity: entity) else {
-                    throw StoreError.dynamoDB(
-                        error, at: "TransactWriteItems", "still cancelled after \(attempt) attempts")
-                }
-            } catch let error as DynamoDBError {
-                throw StoreError.dynamoDB(error, at: "TransactWriteItems")
+        let conflicted = { (reasons: [DynamoDBError.CancellationReason]) in
+            reasons.count == items.count ? reasons.firstIndex { $0.code == "ConditionalCheckFailed" } : nil
+        }
+        do {
+            try await sendTransaction(actions, entity: items[0].entity.name) { reasons in
+                conflicted(reasons) != nil || reasons.contains(where: \.isValidation)
             }
+        } catch let error as DynamoDBError where error.code == .transactionCanceled {
+            if let failed = conflicted(error.cancellationReasons) { throw try await conflict(items[failed]) }
+            let refused = error.cancellationReasons.first(where: \.isValidation)
+            let message = refused?.message ?? "validation error"
+            throw StoreError(
+                StoreError.validationKind(message, type: refused?.code ?? "ValidationError"),
+                "TransactWriteItems refused: \(message)", operation: "TransactWriteItems", underlying: error)
+        } catch let error as DynamoDBError {
+            throw StoreError.dynamoDB(error, at: "TransactWriteItems")
         }
     }
 
