@@ -78,12 +78,10 @@ extension DynamoDBStore {
     func writeInTransaction(_ records: [PreparedRecord], of entity: Entity, rules: VersionRules) async throws
         -> [WriteOutcome]
     {
-        var unread: [Value] = [], seen = Set<Value>()
-        for record in records {
-            let key = entity.key(of: record.values)
-            if seen.insert(key).inserted, openTransaction.withLock({ $0?.item(key, of: entity) == nil }) {
-                unread.append(key)
-            }
+        let keys = records.map { entity.key(of: $0.values) }
+        var seen = Set<Value>()
+        let unread = openTransaction.withLock { open in
+            keys.filter { seen.insert($0).inserted && open?.item($0, of: entity) == nil }
         }
         if unread.count > 1 {
             let stored = try await items(unread, of: entity)
@@ -93,8 +91,7 @@ extension DynamoDBStore {
         }
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(records.count)
-        for record in records {
-            let key = entity.key(of: record.values)
+        for (record, key) in zip(records, keys) {
             let current = try await itemInTransaction(key, of: entity)
             let (decision, conflict) = rules.decide(record.values, stored: current)
             switch decision {
