@@ -4,7 +4,7 @@ import XCTest
 import ImporterFormats
 
 /// A document prepared while its reader scans it (each element once it is complete) gives its
-/// chunks exactly what the same document read whole gives: records, numbers, rejections with
+/// batch exactly what the same document read whole gives: records, numbers, rejections with
 /// their messages and problems, pointers and document ends, under both document policies.
 final class DocumentStreamingTests: XCTestCase {
     private static let order = #""placedAt":"2026-03-02T09:15:00Z","customer":"Ada","currency":{"code":"EUR"}"#
@@ -54,7 +54,7 @@ final class DocumentStreamingTests: XCTestCase {
         (#"{\#(order),"lines":[{"sku":"T","quantity":1,"price":1}],"orderId":"A9"}"#, false),
     ]
 
-    func testAStreamedDocumentGivesItsChunksWhatTheDocumentReadWholeGives() throws {
+    func testAStreamedDocumentGivesItsBatchWhatTheDocumentReadWholeGives() throws {
         for policy in ["whole", "partial"] {
             let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
             // One document at a time, each with a preparer of its own.
@@ -75,16 +75,16 @@ final class DocumentStreamingTests: XCTestCase {
         for policy in ["whole", "partial"] {
             let fixture = try Fixture(policy: policy, documents: Self.documents.map(\.text))
             // Every document is large from 0 bytes.
-            let (packed, count) = try fixture.streamedChunks(packedFrom: 0)
+            let (packed, count) = try fixture.streamedBatch(packedFrom: 0)
             XCTAssertEqual(count, 7, policy)
             let text = { (record: PreparedRecord) in RecordText.of(record, in: fixture.inputs) }
             XCTAssertEqual(Fixture.describe(packed, text: text), try fixture.streamed().0, policy)
-            let records = packed.flatMap(\.records)
+            let records = Fixture.records(of: packed)
             XCTAssertTrue(records.allSatisfy(\.isPacked), policy)
             // Below the size, as they are.
-            let (unpacked, _) = try fixture.streamedChunks(packedFrom: 1 << 20)
-            XCTAssertFalse(unpacked.flatMap(\.records).contains(where: \.isPacked), policy)
-            XCTAssertEqual(records.count, unpacked.flatMap(\.records).count, policy)
+            let (unpacked, _) = try fixture.streamedBatch(packedFrom: 1 << 20)
+            XCTAssertFalse(Fixture.records(of: unpacked).contains(where: \.isPacked), policy)
+            XCTAssertEqual(records.count, Fixture.records(of: unpacked).count, policy)
             XCTAssertGreaterThanOrEqual(records.count, 10, policy)
         }
     }
@@ -93,8 +93,8 @@ final class DocumentStreamingTests: XCTestCase {
         for textInInput in [true, false] {
             let fixture = try Fixture(policy: "partial", documents: Self.documents.map(\.text))
             let expected = try fixture.streamed().0
-            let (packed, _) = try fixture.streamedChunks(packedFrom: 0, textInInput: textInInput)
-            let records = packed.flatMap(\.records)
+            let (packed, _) = try fixture.streamedBatch(packedFrom: 0, textInInput: textInInput)
+            let records = Fixture.records(of: packed)
             XCTAssertTrue(records.allSatisfy { $0.isPacked && $0.raw.isEmpty && $0.textInInput != nil })
             let text = { (record: PreparedRecord) in RecordText.of(record, in: fixture.inputs) }
             XCTAssertEqual(Fixture.describe(packed, text: text), expected, "read as it is: \(textInInput)")
@@ -140,7 +140,7 @@ final class DocumentStreamingTests: XCTestCase {
         XCTAssertEqual(root.values, [.text("A1"), .composite(#"{"name":"Ada"}"#), .text("EUR")])
     }
 
-    func testTheChunksDescribeWhatTheyHold() throws {
+    func testTheBatchDescribesWhatItHolds() throws {
         // The comparison above compares what it should: the rejections of order A2 are there.
         let described = try Fixture(policy: "partial", documents: [Self.documents[1].text]).whole()
         XCTAssertTrue(described.contains("/lines/0: quantity: 0 is below the minimum 1"), described)
@@ -177,34 +177,33 @@ final class DocumentStreamingTests: XCTestCase {
             try XCTUnwrap(ReaderFactory.makeReader(source: source, path: path) as? DocumentRecordReader)
         }
 
-        private func preparer(packedFrom: Int, textInInput: Bool = false) throws -> (DocumentPreparer, [ParsedChunk]) {
+        private func preparer(packedFrom: Int, textInInput: Bool = false) throws -> (DocumentPreparer, DocumentBatch) {
             let preparer = try DocumentPreparer(
                 inputs: inputs, root: root, file: directory + "/pipeline.yaml", packedFrom: packedFrom,
                 textInInput: textInInput)
-            let handback = Handback<[PreparedRecord]>()
-            return (preparer, preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: handback) })
+            return (preparer, DocumentBatch(nodes: preparer.inputs.count, handback: Handback<[PreparedRecord]>()))
         }
 
         /// Every document read whole, then prepared.
         func whole() throws -> String {
             let reader = try reader()
-            var (preparer, chunks) = try preparer(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
-            while let document = try reader.nextDocument() { preparer.prepare(document, into: &chunks) }
-            return Self.describe(chunks)
+            var (preparer, batch) = try preparer(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
+            while let document = try reader.nextDocument() { preparer.prepare(document, into: &batch) }
+            return Self.describe(batch)
         }
 
         /// Every document streamed as the part parsers stream them; and how many were.
         func streamed() throws -> (String, Int) {
-            let (chunks, count) = try streamedChunks(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
-            return (Self.describe(chunks), count)
+            let (batch, count) = try streamedBatch(packedFrom: DocumentPreparer.PreparedDocument.packedFrom)
+            return (Self.describe(batch), count)
         }
 
-        /// The chunks of `streamed()`, with the records of documents of `packedFrom` bytes or more
+        /// The batch of `streamed()`, with the records of documents of `packedFrom` bytes or more
         /// held packed (and without their text, with `textInInput`).
-        func streamedChunks(packedFrom: Int, textInInput: Bool = false) throws -> ([ParsedChunk], Int) {
+        func streamedBatch(packedFrom: Int, textInInput: Bool = false) throws -> (DocumentBatch, Int) {
             let reader = try reader()
-            let (preparer, chunks) = try preparer(packedFrom: packedFrom, textInInput: textInInput)
-            let streamer = DocumentStreamer(preparer: preparer, chunks: chunks)
+            let (preparer, batch) = try preparer(packedFrom: packedFrom, textInInput: textInInput)
+            let streamer = DocumentStreamer(preparer: preparer, batch: batch)
             var count = 0
             while let read = try reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
                 switch read {
@@ -212,24 +211,41 @@ final class DocumentStreamingTests: XCTestCase {
                 case .whole(let document): streamer.prepareWhole(document)
                 }
             }
-            return (streamer.chunks, count)
+            return (streamer.batch, count)
         }
 
-        /// What `chunks` hold; each record's text as `text` reads it.
+        /// The prepared records of `batch`.
+        static func records(of batch: DocumentBatch) -> [PreparedRecord] {
+            batch.groups.flatMap(\.members).compactMap {
+                if case .prepared(let record) = $0.outcome { record } else { nil }
+            }
+        }
+
+        /// What `batch` holds, node by node; each record's text as `text` reads it.
         static func describe(
-            _ chunks: [ParsedChunk], text: (PreparedRecord) -> ArraySlice<UInt8> = { $0.raw }
+            _ batch: DocumentBatch, text: (PreparedRecord) -> ArraySlice<UInt8> = { $0.raw }
         ) -> String {
-            chunks.enumerated().map { node, chunk in
-                let records = chunk.records.enumerated().map { position, record in
-                    "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: text(record), as: UTF8.self)) \(record.values) pointer \(chunk.pointers[position])"
+            batch.counts.indices.map { node in
+                var ends: [Int] = [], records: [String] = [], rejects: [ParseReject] = []
+                for group in batch.groups {
+                    for (index, member) in group.members.enumerated() where member.node == node {
+                        switch member.outcome {
+                        case .prepared(let record):
+                            records.append(
+                                "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: text(record), as: UTF8.self)) \(record.values) pointer \(group.pointer(of: index))"
+                            )
+                        case .rejected(let reject): rejects.append(reject)
+                        }
+                    }
+                    ends.append(records.count + rejects.count)
                 }
-                let rejects = chunk.rejects.map { reject in
+                let rejected = rejects.map { reject in
                     let rejection = reject.rejection
                     let problems = rejection.problems.map { "\($0.pointer): \($0.rejection.message)" }
                     return
                         "reject \(reject.ordinal) line \(reject.line) at \(reject.byteOffset) \(String(decoding: reject.raw, as: UTF8.self)) key \(String(describing: reject.key)) \(rejection.stage) \(rejection.reason) \(rejection.field ?? "-") \(rejection.message) problems \(problems) listed \(reject.listed)"
                 }
-                return (["node \(node) ends \(chunk.documentEnds)"] + records + rejects).joined(separator: "\n")
+                return (["node \(node) ends \(ends)"] + records + rejected).joined(separator: "\n")
             }.joined(separator: "\n")
         }
     }

@@ -5,7 +5,7 @@
 final class KeyStage {
     let inputs: [RunInput]
     private let model: Model
-    private let ledger: KeyLedger
+    let ledger: KeyLedger
     /// Asked whether a referenced item is stored (nil: a dry run without a store).
     private let store: (any StoreReading)?
     let recorder: RunRecorder
@@ -60,16 +60,16 @@ final class KeyStage {
             case .inputDone(let input, let bytes):
                 ordinalBases[input] = nil
                 checked.put(.inputDone(input: input, bytes: bytes))
-            case .documents(let root, var chunks):
+            case .documents(let root, let batch):
                 if !stop, recorder.abortIfPastErrorLimit() { stop = true }
                 guard !stop else { continue }
-                for node in chunks.indices where !chunks[node].absentArrays.isEmpty {
-                    noteAbsentArrays(chunks[node].absentArrays, input: root + node)
+                for group in batch.groups where !group.absentArrays.isEmpty {
+                    noteAbsentArrays(group.absentArrays, root: root)
                 }
-                let bases = chunks.indices.map { ordinalBases[root + $0, default: 0] }
-                for node in chunks.indices { ordinalBases[root + node, default: 0] += chunks[node].count }
-                var check = DocumentCheck(stage: self, root: root, ordinalBases: bases)
-                let passed = check.run(&chunks)
+                let bases = batch.counts.indices.map { ordinalBases[root + $0, default: 0] }
+                for node in batch.counts.indices { ordinalBases[root + node, default: 0] += batch.counts[node] }
+                var check = GroupCheck(stage: self, root: root, ordinalBases: bases)
+                let passed = check.run(batch)
                 stop = check.stop
                 checked.put(.documents(passed))
             case .chunk(let input, var chunk):
@@ -101,12 +101,12 @@ final class KeyStage {
 
     func keep(_ key: Value, of entity: Entity) { loadedKeys[entity.name, default: []].append(key) }
 
-    /// Notes the records of `input` (by key) without the arrays of the children their bits name.
-    private func noteAbsentArrays(_ records: [(key: Value, children: UInt64)], input: Int) {
-        let document = inputs[input].document!, root = input - document.node
-        let children = document.shape.nodes[document.node].children
-        for (key, bits) in records {
-            for (bit, child) in children.enumerated() where bits & 1 << UInt64(bit) != 0 {
+    /// Notes the records of the document source whose root input is `root` (by node and key)
+    /// without the arrays of the children their bits name.
+    private func noteAbsentArrays(_ records: [(node: Int, key: Value, children: UInt64)], root: Int) {
+        let shape = inputs[root].document!.shape
+        for (node, key, bits) in records {
+            for (bit, child) in shape.nodes[node].children.enumerated() where bits & 1 << UInt64(bit) != 0 {
                 absentArrays.insert(EntityKey(entity: inputs[root + child].entity.name, key: key))
             }
         }
@@ -213,27 +213,47 @@ final class KeyStage {
     /// reference's parent key (0 when it is null), then the record's own key. Taken before the
     /// checks, so that each record's lookups can be prefetched a few records ahead.
     func fingerprints(of records: [PreparedRecord], entity: Entity, references: [Reference]) -> [UInt64] {
-        let parents = references.map { ledger.entityID($0.parent.name) }, own = ledger.entityID(entity.name)
+        let ids = FingerprintIDs(entity: entity, references: references, ledger: ledger)
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(records.count * (references.count + 1))
         for position in records.indices {
-            // A packed record (a large document's) unpacks its keys alone.
-            guard !records[position].isPacked else {
-                for (reference, parent) in zip(references, parents) {
-                    let key = records[position].key(at: reference.attributeIndices)
-                    fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
-                }
-                fingerprints.append(ledger.fingerprint(of: records[position].key(at: entity.keyIndices), entityID: own))
-                continue
-            }
-            let values = records[position].values
-            for (reference, parent) in zip(references, parents) {
-                let key = Value.key(values, at: reference.attributeIndices)
-                fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
-            }
-            fingerprints.append(ledger.fingerprint(of: entity.key(of: values), entityID: own))
+            appendFingerprints(of: records[position], entity: entity, references: references, ids, to: &fingerprints)
         }
         return fingerprints
+    }
+
+    /// The ledger's numbers of an entity and of the parents of its references.
+    struct FingerprintIDs {
+        let own: Int
+        let parents: [Int]
+
+        init(entity: Entity, references: [Reference], ledger: KeyLedger) {
+            own = ledger.entityID(entity.name)
+            parents = references.map { ledger.entityID($0.parent.name) }
+        }
+    }
+
+    /// Appends the fingerprints `record`'s checks look up (see `fingerprints(of:entity:references:)`).
+    @inline(__always)
+    func appendFingerprints(
+        of record: PreparedRecord, entity: Entity, references: [Reference], _ ids: FingerprintIDs,
+        to fingerprints: inout [UInt64]
+    ) {
+        // A packed record (a large document's) unpacks its keys alone.
+        guard !record.isPacked else {
+            for (reference, parent) in zip(references, ids.parents) {
+                let key = record.key(at: reference.attributeIndices)
+                fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
+            }
+            fingerprints.append(ledger.fingerprint(of: record.key(at: entity.keyIndices), entityID: ids.own))
+            return
+        }
+        let values = record.values
+        for (reference, parent) in zip(references, ids.parents) {
+            let key = Value.key(values, at: reference.attributeIndices)
+            fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
+        }
+        fingerprints.append(ledger.fingerprint(of: entity.key(of: values), entityID: ids.own))
     }
 
     func prefetch(_ fingerprints: ArraySlice<UInt64>) {

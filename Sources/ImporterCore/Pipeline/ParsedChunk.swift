@@ -11,21 +11,22 @@ package struct ParseReject {
     /// Whether rejects.ndjson lists it: a document's records rejected with it are only counted
     /// (the document's line lists them).
     var listed = true
+
+    /// The rejection of `record`, numbered `ordinal`.
+    init(_ record: SourceRecord, ordinal: Int, key: Value?, _ rejection: Rejection, listed: Bool = true) {
+        self.ordinal = ordinal
+        (line, byteOffset, raw) = (record.line, record.byteOffset, record.raw)
+        self.key = key
+        self.rejection = rejection
+        self.listed = listed
+    }
 }
 
 /// Consecutive records of one input, parsed, mapped and validated: those that passed and those
-/// that did not, each in input order. Their `ordinal`s count from the chunk's first record.
+/// that did not, each in input order (a document source's come as a `DocumentBatch`). Their `ordinal`s count from the chunk's first record.
 package struct ParsedChunk {
     package var records: [PreparedRecord] = []
     package var rejects: [ParseReject] = []
-    /// A chunk of a document source: per document, the chunk's `count` at its end.
-    var documentEnds: [Int] = []
-    /// A chunk of a document source: each record's JSON pointer in its document, for the
-    /// problems of a document rejected whole (docs/documents.md).
-    var pointers = PointerTable()
-    /// A chunk of a document source: the records (by key) with no key at all for the arrays of
-    /// some of their replaced children (bits of `SourceRecord.absentArrays`).
-    var absentArrays: [(key: Value, children: UInt64)] = []
     /// Where the records go once written: back to the thread that made them, to be freed there
     /// (memory freed on another thread than the allocating one contends on malloc's locks).
     let handback: Handback<[PreparedRecord]>
@@ -39,11 +40,7 @@ package struct ParsedChunk {
     package var count: Int { records.count + rejects.count }
 
     /// Adds the rejection of `record`, numbered `ordinal` in the chunk.
-    mutating func reject(_ record: SourceRecord, ordinal: Int, key: Value?, _ rejection: Rejection, listed: Bool = true)
-    {
-        rejects.append(
-            ParseReject(
-                ordinal: ordinal, line: record.line, byteOffset: record.byteOffset, raw: record.raw, key: key,
-                rejection: rejection, listed: listed))
+    mutating func reject(_ record: SourceRecord, ordinal: Int, key: Value?, _ rejection: Rejection) {
+        rejects.append(ParseReject(record, ordinal: ordinal, key: key, rejection))
     }
 }

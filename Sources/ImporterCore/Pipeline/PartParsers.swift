@@ -88,27 +88,23 @@ private struct PartParser {
         }
     }
 
-    /// Parses a part of documents into one chunk per input of their source, handed on together.
+    /// Parses a part of documents into one batch.
     private mutating func parse(
         _ part: PartParsers.DocumentPart, into parsed: Sequencer<ParsedItem>, recorder: RunRecorder, paths: [String]
     ) {
         let root = part.recipe.root
-        var chunks: [ParsedChunk] = []
+        var batch = DocumentBatch(nodes: part.recipe.groupSize, handback: written)
         do {
             if documentPreparer?.inputs.first != root { documentPreparer = try DocumentPreparer(part.recipe) }
             let preparer = documentPreparer!
-            let streamer = DocumentStreamer(
-                preparer: preparer, chunks: preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) })
-            defer { chunks = streamer.chunks }
+            let streamer = DocumentStreamer(preparer: preparer, batch: batch)
+            defer { swap(&batch, &streamer.batch) }
             while let read = try part.reader.nextDocument(streamingTo: preparer.streams ? streamer : nil) {
                 if case .whole(let document) = read { streamer.prepareWhole(document) }
             }
         } catch {
             recorder.abort(AbortReason(.input, "reading \(paths[root]) failed: \(error)"))
         }
-        if chunks.isEmpty {
-            chunks = (0..<part.recipe.groupSize).map { _ in ParsedChunk(capacity: 0, handback: written) }
-        }
-        parsed.put(.documents(root: root, chunks), sequence: part.sequence)
+        parsed.put(.documents(root: root, batch), sequence: part.sequence)
     }
 }

@@ -103,9 +103,8 @@ final class ReadStage {
         return reader.bytesRead
     }
 
-    /// Reads the documents of a document source on this thread (docs/documents.md): each
-    /// document's records go to the chunks of their inputs, which are handed on together, at a
-    /// document's end; with a `slice`, only the shard's blocks of documents.
+    /// Reads the documents of a document source on this thread (docs/documents.md), handed on
+    /// a batch of whole documents at a time; with a `slice`, only the shard's blocks of documents.
     private func readDocuments(
         _ reader: DocumentRecordReader, root: Int, slice: Shard?, progress: (Int64, Int) -> Void
     ) {
@@ -120,19 +119,17 @@ final class ReadStage {
             recorder.abort(AbortReason(.input, "cannot read \(inputs[root].path): \(error)"))
             return
         }
-        func emptyChunks() -> [ParsedChunk] {
-            preparer.inputs.map { _ in ParsedChunk(capacity: 0, handback: written) }
-        }
-        // The chunks being filled are the streamer's: a document it takes goes straight to them.
-        let streamer = DocumentStreamer(preparer: preparer, chunks: emptyChunks())
+        func emptyBatch() -> DocumentBatch { DocumentBatch(nodes: preparer.inputs.count, handback: written) }
+        // The batch being filled is the streamer's: a document it takes goes straight to it.
+        let streamer = DocumentStreamer(preparer: preparer, batch: emptyBatch())
         var chunkBytes = 0
         var readCount = 0
         func handOn() {
-            if !streamer.chunks[0].documentEnds.isEmpty {
-                parsed.put(.documents(root: root, streamer.chunks), sequence: takeSequence())
+            if !streamer.batch.groups.isEmpty {
+                parsed.put(.documents(root: root, streamer.batch), sequence: takeSequence())
             }
             written.releaseAll()
-            streamer.chunks = emptyChunks()
+            streamer.batch = emptyBatch()
             chunkBytes = 0
         }
         while true {
@@ -158,7 +155,7 @@ final class ReadStage {
                 progress(reader.bytesRead, readCount)
                 if recorder.isAborted { break }
             }
-            if streamer.chunks.reduce(0, { $0 + $1.count }) >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 {
+            if streamer.batch.recordCount >= Self.chunkSize || chunkBytes >= Self.partBytes * 2 {
                 handOn()
             }
         }

@@ -2,9 +2,9 @@
 enum ParsedItem: Sendable {
     /// Consecutive records of an input, mapped and validated.
     case chunk(input: Int, ParsedChunk)
-    /// Consecutive whole documents of a document source (docs/documents.md): a chunk per input
-    /// of the source, the root's (`root`) first, each with the same documents' ends.
-    case documents(root: Int, [ParsedChunk])
+    /// Consecutive whole documents of the document source whose root input is `root`
+    /// (docs/documents.md).
+    case documents(root: Int, DocumentBatch)
     /// The input was read to its end: `bytes` read from disk.
     case inputDone(input: Int, bytes: Int64)
     case end

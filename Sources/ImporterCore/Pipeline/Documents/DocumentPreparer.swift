@@ -35,7 +35,7 @@ final class DocumentPreparer {
         /// without children.
         let keyIndicesForChildren: [Int]
         /// The children (bits in the node's order) whose stored items are replaced: a record
-        /// without their array's key is noted (`ParsedChunk.absentArrays`).
+        /// without their array's key is noted (`RecordGroup.absentArrays`).
         let replacedChildren: UInt64
 
         var hasChildren: Bool { !keyIndicesForChildren.isEmpty }
@@ -96,23 +96,23 @@ final class DocumentPreparer {
         }
     }
 
-    /// Notes that the record `outcome` of `node` has no key for the arrays of the replaced
-    /// children `absent` names (`SourceRecord.absentArrays`), by its key.
-    func noteAbsentArrays(_ absent: UInt64, of outcome: RecordPreparer.Outcome, node: Int, in chunk: inout ParsedChunk)
-    {
+    /// The key of the record `outcome` of `node` and the replaced children (bits) whose arrays
+    /// `absent` names (`SourceRecord.absentArrays`): nil when none is replaced, or it was rejected.
+    func absentArrays(_ absent: UInt64, of outcome: RecordPreparer.Outcome, node: Int) -> (
+        node: Int, key: Value, children: UInt64
+    )? {
         let replaced = absent & plans[node].replacedChildren
-        guard replaced != 0, case .prepared(let record, _) = outcome else { return }
-        chunk.absentArrays.append((preparers[node].entity.key(of: record.values), replaced))
+        guard replaced != 0, case .prepared(let record, _) = outcome else { return nil }
+        return (node, preparers[node].entity.key(of: record.values), replaced)
     }
 
-    /// Prepares `document`, read whole, into the chunks of its nodes' inputs (`chunks[node]`),
-    /// and marks its end in each of them: as `DocumentStreamer` prepares a document while it is
-    /// read, each element after its parent here, dropping each one's source values once it is
-    /// prepared (a large document's records would otherwise be held twice until its end).
-    func prepare(_ document: consuming SourceDocument, into chunks: inout [ParsedChunk]) {
-        let streamer = DocumentStreamer(preparer: self, chunks: [])
-        swap(&streamer.chunks, &chunks)
-        defer { swap(&streamer.chunks, &chunks) }
+    /// Prepares `document`, read whole, into `batch`: as `DocumentStreamer` prepares a document
+    /// while it is read, each element after its parent here, dropping each one's source values
+    /// once it is prepared (a large document's records would otherwise be held twice until its end).
+    func prepare(_ document: consuming SourceDocument, into batch: inout DocumentBatch) {
+        let streamer = DocumentStreamer(preparer: self, batch: DocumentBatch(nodes: 0, handback: batch.handback))
+        swap(&streamer.batch, &batch)
+        defer { swap(&streamer.batch, &batch) }
         streamer.begin(document.root)
         if plans[0].hasChildren {
             streamer.childrenFollow(nil, node: 0, parent: nil, position: 0, fields: document.root)
@@ -176,17 +176,14 @@ final class DocumentPreparer {
         /// one again costs time.
         static let packedFrom = 8 << 20
         var origins: [Origin] = []
-        /// Per node, the number of records its chunk held before this document's. Its prepared
-        /// records go straight to their chunks, each node's in the order of its elements (they
-        /// end in the order they begin), and are taken out again if it is rejected.
-        private var recordBases: [Int] = []
-        /// Per record: its place among its node's records of this document; -1 for one not
-        /// prepared, whose outcome is in `unprepared` (none: under a rejected element).
-        private var places: [Int32] = []
-        /// Per node, its records so far.
-        private var recordCounts: [Int32] = []
-        /// The outcomes of the records that were not prepared, by index.
-        private var unprepared: [Int: RecordPreparer.Outcome] = [:]
+        /// Its records by index (the root's at 0, element `i`'s at `i + 1`), set as each one ends;
+        /// one not prepared holds `RecordGroup.Outcome.taken`, its outcome in `unprepared`.
+        private(set) var members: [RecordGroup.Member] = []
+        /// The outcomes of the records that were not prepared, by index (nil: not tried, under
+        /// a rejected element).
+        private var unprepared: [Int: RecordPreparer.Outcome?] = [:]
+        /// Its records' objects without the arrays of some replaced children (`RecordGroup.absentArrays`).
+        var absentArrays: [(node: Int, key: Value, children: UInt64)] = []
 
         /// This document, leaving an empty one in its place.
         mutating func take() -> PreparedDocument {
@@ -199,17 +196,13 @@ final class DocumentPreparer {
         private init() {}
 
         /// A document whose root is `root`, its records packed from `packedFrom` bytes, and
-        /// their text released as `textRelease` says, going to chunks that hold `recordBases`
-        /// records; with room for `expected` records (the last document's count, say: a guess,
-        /// not a limit).
+        /// their text released as `textRelease` says; with room for `expected` records (the
+        /// last document's count, say: a guess, not a limit).
         init(
-            root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept,
-            recordBases: [Int] = [], expected: Int = 0
+            root: SourceRecord, packedFrom: Int = Self.packedFrom, textRelease: TextRelease = .kept, expected: Int = 0
         ) {
-            self.recordBases = recordBases
-            recordCounts = recordBases.map { _ in 0 }
             origins.reserveCapacity(expected)
-            places.reserveCapacity(expected)
+            members.reserveCapacity(expected)
             text = root.raw
             packs = root.raw.count >= packedFrom
             switch textRelease {
@@ -219,7 +212,7 @@ final class DocumentPreparer {
             }
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
-            places.append(-1)
+            members.append(RecordGroup.Member(node: 0, holder: nil, outcome: .taken))
         }
 
         /// The record of `origin`'s place, without fields; without its text when not `withText`.
@@ -236,75 +229,61 @@ final class DocumentPreparer {
         /// Sets the record at `index`, which may come before those above it: an element ends
         /// after its children. Both are moved in, not copied (a copy retains each of their
         /// buffers once more).
-        mutating func set(
-            _ origin: consuming Origin, _ outcome: consuming RecordPreparer.Outcome?, at index: Int,
-            into chunks: inout [ParsedChunk]
-        ) {
+        mutating func set(_ origin: consuming Origin, _ outcome: consuming RecordPreparer.Outcome?, at index: Int) {
             if origins.count < index {
                 let missing = index - origins.count
                 origins.append(
                     contentsOf: repeatElement(
                         Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: 0..<0), count: missing))
-                places.append(contentsOf: repeatElement(-1, count: missing))
+                members.append(
+                    contentsOf: repeatElement(RecordGroup.Member(node: 0, holder: nil, outcome: .taken), count: missing)
+                )
             }
-            let place = keep(outcome, node: origin.node, at: index, into: &chunks)
+            let member = RecordGroup.Member(node: origin.node, holder: origin.parent, outcome: .taken)
             if origins.count == index {
                 origins.append(origin)
-                places.append(place)
+                members.append(member)
             } else {
                 origins[index] = origin
-                places[index] = place
+                members[index] = member
             }
+            keep(outcome, at: index)
         }
 
         /// Sets the root's outcome, once its object has ended.
-        mutating func setRoot(_ outcome: consuming RecordPreparer.Outcome?, into chunks: inout [ParsedChunk]) {
-            places[0] = keep(outcome, node: 0, at: 0, into: &chunks)
-        }
+        mutating func setRoot(_ outcome: consuming RecordPreparer.Outcome?) { keep(outcome, at: 0) }
 
-        /// Keeps the outcome of record `index` as the document holds it to its end, and returns
-        /// its place among its node's records: a prepared record goes to its chunk, without the
-        /// mapped fields, which no one reads once its children have their parent's key, and
-        /// with its values packed when the document `packs`.
-        private mutating func keep(
-            _ outcome: consuming RecordPreparer.Outcome?, node: Int, at index: Int, into chunks: inout [ParsedChunk]
-        ) -> Int32 {
+        /// Keeps the outcome of record `index` as the document holds it to its end: a prepared
+        /// record without the mapped fields, which no one reads once its children have their
+        /// parent's key, and with its values packed when the document `packs`.
+        private mutating func keep(_ outcome: consuming RecordPreparer.Outcome?, at index: Int) {
             guard case .prepared? = outcome else {
-                if let other = outcome { unprepared[index] = other }
-                return -1
+                unprepared[index] = .some(outcome)
+                return
             }
             // Taken out of the outcome, not bound from it: a binding copies the record, and
             // retains its values and text once more.
-            guard case .prepared(var record, _)? = outcome.take() else { return -1 }
+            guard case .prepared(var record, _)? = outcome.take() else { return }
             if letsTextGo {
                 record.packLettingTextGo()
             } else if packs {
                 record.pack()
             }
-            chunks[node].records.append(consume record)
-            recordCounts[node] += 1
-            return recordCounts[node] - 1
+            members[index].outcome = .prepared(consume record)
         }
 
         /// Whether every record was prepared: none is rejected.
-        var allPrepared: Bool { unprepared.isEmpty && !places.contains(-1) }
+        var allPrepared: Bool { unprepared.isEmpty }
 
-        /// Each record's outcome by index, without its mapped fields (nil for one not prepared,
-        /// under a rejected element), its prepared records taken out of `chunks`.
-        mutating func takeOutcomes(from chunks: inout [ParsedChunk]) -> [RecordPreparer.Outcome?] {
-            let records = recordBases.indices.map { node in
-                defer { chunks[node].records.removeSubrange(recordBases[node]...) }
-                return Array(chunks[node].records[recordBases[node]...])
-            }
-            return origins.indices.map { index in
-                let place = Int(places[index])
-                return place >= 0 ? .prepared(records[origins[index].node][place], fields: []) : unprepared[index]
-            }
-        }
+        /// The outcome of record `index` if it was not prepared: nil for one prepared, `.some(nil)`
+        /// for one not tried.
+        func unpreparedOutcome(at index: Int) -> RecordPreparer.Outcome?? { unprepared[index] }
 
-        /// Takes the records it prepared so far out of `chunks`: a document left unfinished.
-        func discard(from chunks: inout [ParsedChunk]) {
-            for node in recordBases.indices { chunks[node].records.removeSubrange(recordBases[node]...) }
+        /// Its members, leaving none: moved out, not copied.
+        mutating func takeMembers() -> [RecordGroup.Member] {
+            var taken: [RecordGroup.Member] = []
+            swap(&taken, &members)
+            return taken
         }
     }
 
@@ -350,130 +329,83 @@ final class DocumentPreparer {
     /// The preparer of `node`'s records.
     func preparer(of node: Int) -> RecordPreparer { preparers[node] }
 
-    /// Adds the records of `prepared` to the chunks: a record under a rejected element is
-    /// rejected with it; with `documents: whole`, one problem rejects them all. Marks the
-    /// document's end in each chunk.
-    func finish(_ prepared: consuming PreparedDocument, pointers: PointerTable, into chunks: inout [ParsedChunk]) {
+    /// The group of `prepared`, whose members are numbered, per node, from `firstOrdinals`: a
+    /// record under a rejected element is rejected with it; with `documents: whole`, one problem
+    /// rejects them all.
+    func finish(_ prepared: consuming PreparedDocument, pointers: PointerTable, firstOrdinals: [Int]) -> RecordGroup {
+        let absentArrays = prepared.absentArrays
         guard !prepared.allPrepared else {
-            add(origins: prepared.origins, pointers: pointers, into: &chunks)
-            return
+            return RecordGroup(members: prepared.takeMembers(), pointers: pointers, absentArrays: absentArrays)
         }
-        // Moved out, so that rejecting a record below changes the array in place.
-        var outcomes = prepared.takeOutcomes(from: &chunks)
         let origins = prepared.origins
+        var members = prepared.takeMembers()
         func pointer(_ index: Int) -> String { index == 0 ? "" : pointers[index - 1] }
         // Per record: the record whose rejection it shares (itself, or the nearest rejected one
         // above it); -1 for none.
-        var causes = [Int32](repeating: -1, count: outcomes.count)
+        var causes = [Int32](repeating: -1, count: members.count)
         var problems: [DocumentProblem] = []
-        for index in outcomes.indices {
-            if let parent = origins[index].parent, causes[parent] >= 0 {
-                causes[index] = causes[parent]
-                outcomes[index] = nil
-            } else if case .rejected(_, let rejection)? = outcomes[index] {
+        var rejections: [Int: (key: Value?, rejection: Rejection)] = [:]
+        for index in members.indices {
+            if let holder = members[index].holder, causes[holder] >= 0 {
+                causes[index] = causes[holder]
+            } else if case .rejected(let key, let rejection)?? = prepared.unpreparedOutcome(at: index) {
                 causes[index] = Int32(index)
+                rejections[index] = (key, rejection)
                 problems.append(rejection.problem(at: pointer(index)))
             }
         }
-        func cause(of index: Int) -> Rejection? {
-            guard causes[index] >= 0, case .rejected(_, let rejection)? = outcomes[Int(causes[index])] else {
-                return nil
-            }
-            return rejection
-        }
-        var next = chunks.map(\.count)
+        var next = firstOrdinals
         func ordinal(_ node: Int) -> Int {
             defer { next[node] += 1 }
             return next[node]
         }
-        reserveRoom(for: origins, pointers: pointers, in: &chunks, records: true)
-        let rootRejected = if case .rejected? = outcomes[0] { true } else { false }
-        if rootRejected || (policy == .whole && !problems.isEmpty) {
-            rejectWhole(prepared, outcomes: outcomes, problems: problems, into: &chunks, ordinal: ordinal)
+        if rejections[0] != nil || (policy == .whole && !problems.isEmpty) {
+            rejectWhole(prepared, &members, keys: rejections.mapValues(\.key), problems: problems, ordinal: ordinal)
         } else {
-            for index in outcomes.indices {
-                let node = origins[index].node
-                switch outcomes[index] {
-                case .prepared?:
-                    // Moved, not copied: its values and text are not retained once more.
-                    guard case .prepared(let record, _)? = outcomes[index].take() else { continue }
-                    chunks[node].records.append(record)
-                    if index == 0 {
-                        chunks[node].pointers.append("")
-                    } else {
-                        chunks[node].pointers.append(pointers, at: index - 1)
-                    }
+            for index in members.indices {
+                let node = members[index].node
+                if causes[index] < 0 {
                     _ = ordinal(node)
-                case .rejected(let key, let rejection)?:
-                    chunks[node].reject(
-                        prepared.record(origins[index]), ordinal: ordinal(node), key: key,
-                        rejection.located(at: pointer(index)))
-                case nil:
-                    let record = prepared.record(origins[index], withText: false)
-                    chunks[node].reject(
-                        record, ordinal: ordinal(node), key: nil, .withHolder(of: cause(of: index), at: pointer(index)),
-                        listed: false)
+                    continue
                 }
+                let reject: ParseReject
+                if let own = rejections[index] {
+                    reject = ParseReject(
+                        prepared.record(origins[index]), ordinal: ordinal(node), key: own.key,
+                        own.rejection.located(at: pointer(index)))
+                } else {
+                    // Prepared or not, it goes with the element above it.
+                    _ = members[index].takeRecord()
+                    reject = ParseReject(
+                        prepared.record(origins[index], withText: false), ordinal: ordinal(node), key: nil,
+                        .withHolder(of: rejections[Int(causes[index])]?.rejection, at: pointer(index)), listed: false)
+                }
+                members[index].outcome = .rejected(reject)
             }
         }
-        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
-    }
-
-    /// Adds the pointers of a document none of whose records was rejected, in its records' order
-    /// (its records are in the chunks already). Marks the document's end in each chunk.
-    private func add(origins: [PreparedDocument.Origin], pointers: PointerTable, into chunks: inout [ParsedChunk]) {
-        reserveRoom(for: origins, pointers: pointers, in: &chunks, records: false)
-        chunks[0].pointers.append("")
-        for index in origins.indices.dropFirst() {
-            chunks[origins[index].node].pointers.append(pointers, at: index - 1)
-        }
-        for node in chunks.indices { chunks[node].documentEnds.append(chunks[node].count) }
-    }
-
-    /// Room in the chunks for a document's pointers (and its records, when `records`) at once:
-    /// grown by doubling, a chunk's arrays can hold nearly twice a large document's memory.
-    private func reserveRoom(
-        for origins: [PreparedDocument.Origin], pointers: PointerTable, in chunks: inout [ParsedChunk], records: Bool
-    ) {
-        var added = chunks.map { _ in (records: 0, pointerBytes: 0) }
-        for index in origins.indices {
-            added[origins[index].node].records += 1
-            added[origins[index].node].pointerBytes += index == 0 ? 0 : pointers.length(at: index - 1)
-        }
-        for node in chunks.indices {
-            let needed = chunks[node].records.count + added[node].records
-            let capacity = chunks[node].records.capacity
-            if records && needed > capacity { chunks[node].records.reserveCapacity(max(needed, capacity * 2)) }
-            chunks[node].pointers.reserve(adding: added[node].records, bytes: added[node].pointerBytes)
-        }
+        return RecordGroup(members: members, pointers: pointers, absentArrays: absentArrays)
     }
 
     /// Rejects every record of the document: one listed line for the document (its first
     /// bytes, every problem), the others counted only.
     private func rejectWhole(
-        _ prepared: borrowing PreparedDocument, outcomes: [RecordPreparer.Outcome?], problems: [DocumentProblem],
-        into chunks: inout [ParsedChunk], ordinal: (Int) -> Int
+        _ prepared: borrowing PreparedDocument, _ members: inout [RecordGroup.Member], keys: [Int: Value?],
+        problems: [DocumentProblem], ordinal: (Int) -> Int
     ) {
         let origins = prepared.origins
         let root = origins[0]
         let rejection = Rejection.wholeDocument(records: origins.count, problems: problems)
-        var record = prepared.record(root, withText: false)
-        record.raw = SourceRecord.excerpt(of: prepared.text)
-        chunks[0].reject(record, ordinal: ordinal(0), key: key(of: outcomes[0], node: 0), rejection)
         let withIt = Rejection.withDocument(of: rejection, line: root.line, offset: root.byteOffset)
-        for index in origins.indices.dropFirst() {
-            let record = prepared.record(origins[index], withText: false)
-            let node = origins[index].node
-            chunks[node].reject(
-                record, ordinal: ordinal(node), key: key(of: outcomes[index], node: node), withIt, listed: false)
-        }
-    }
-
-    private func key(of outcome: RecordPreparer.Outcome?, node: Int) -> Value? {
-        switch outcome {
-        case .prepared(let record, _)?: preparers[node].entity.key(of: record.values)
-        case .rejected(let key, _)?: key
-        case nil: nil
+        for index in members.indices {
+            let node = members[index].node
+            // One not prepared holds no record (`PreparedDocument.members`).
+            let record = prepared.unpreparedOutcome(at: index) == nil ? members[index].takeRecord() : nil
+            let key = record.map { preparers[node].entity.key(of: $0.values) } ?? keys[index] ?? nil
+            var source = prepared.record(origins[index], withText: false)
+            if index == 0 { source.raw = SourceRecord.excerpt(of: prepared.text) }
+            members[index].outcome = .rejected(
+                ParseReject(
+                    source, ordinal: ordinal(node), key: key, index == 0 ? rejection : withIt, listed: index == 0))
         }
     }
 }

@@ -1,11 +1,11 @@
 /// Prepares a document's records while its reader scans them (docs/documents.md#large-documents):
 /// each element once it is complete, with the key its parent had when the element's array
-/// began, so that no element's source values outlive it. At the document's end its records go
-/// to the chunks as a document read whole would: the same records, rejections and numbers.
+/// began, so that no element's source values outlive it. At the document's end its group goes
+/// to the batch as a document read whole would: the same records, rejections and numbers.
 final class DocumentStreamer: DocumentStream {
     let preparer: DocumentPreparer
-    /// The chunks the documents go to, one per node of the shape. Unchecked, as `document` is.
-    @exclusivity(unchecked) var chunks: [ParsedChunk]
+    /// The documents read so far. Unchecked, as `document` is.
+    @exclusivity(unchecked) var batch: DocumentBatch
     /// The document being read (a struct in one property: each call takes one exclusive access
     /// to it, not one per field). Unchecked: only the thread streaming the document touches it,
     /// and no call reenters the streamer.
@@ -19,7 +19,7 @@ final class DocumentStreamer: DocumentStream {
         /// for an element without), take; nil when its map rejects it.
         var rootKey: [FieldValue]??
         var keys: [[FieldValue]??] = []
-        /// Per node, the number in its chunk of its next record.
+        /// Per node, the number in the batch of its next record.
         var next: [Int] = []
         /// Per node, the fields its records are given (see `DocumentPreparer.assign`), and the
         /// element whose key they hold (-1: the root; -2: none of this document's).
@@ -27,9 +27,6 @@ final class DocumentStreamer: DocumentStream {
         var assignedParent: [Int] = []
         /// The records the last document had: room made for as many in the next.
         var lastCount = 0
-        /// Whether the document began and did not end: its records in the chunks are not yet
-        /// the chunks' own.
-        var unfinished = false
 
         /// Sets `assigning` for a record of `node`, element `position` of `parent` (nil: the
         /// root), whose children took `parentKey`.
@@ -58,22 +55,18 @@ final class DocumentStreamer: DocumentStream {
         }
     }
 
-    init(preparer: DocumentPreparer, chunks: [ParsedChunk]) {
+    init(preparer: DocumentPreparer, batch: DocumentBatch) {
         self.preparer = preparer
-        self.chunks = chunks
+        self.batch = batch
         document.assigning = preparer.inputs.map { _ in [] }
         document.assignedParent = preparer.inputs.map { _ in -2 }
     }
 
     func begin(_ root: SourceRecord) {
-        discardUnfinished()
-        let next = chunks.map(\.count), packedFrom = preparer.packedFrom, textRelease = preparer.textRelease
-        let recordBases = chunks.map(\.records.count)
+        let next = batch.counts, packedFrom = preparer.packedFrom, textRelease = preparer.textRelease
         modify { document in
             document.prepared = .init(
-                root: root, packedFrom: packedFrom, textRelease: textRelease, recordBases: recordBases,
-                expected: document.lastCount)
-            document.unfinished = true
+                root: root, packedFrom: packedFrom, textRelease: textRelease, expected: document.lastCount)
             document.rootKey = nil
             document.keys.removeAll(keepingCapacity: true)
             document.next = next
@@ -100,8 +93,8 @@ final class DocumentStreamer: DocumentStream {
     func element(_ slot: Int, node: Int, parent: Int?, position: Int, record: SourceRecord) -> Bool {
         let preparer = preparer
         return modify { document in
-            // Numbered as it will be added to its chunk, prepared or not (a node's elements end
-            // in the order they begin).
+            // Numbered as it will be in the batch, prepared or not (a node's elements end in the
+            // order they begin).
             let ordinal = document.next[node]
             document.next[node] += 1
             var outcome: RecordPreparer.Outcome?
@@ -116,14 +109,16 @@ final class DocumentStreamer: DocumentStream {
             {
                 return false
             }
-            if record.absentArrays != 0, let outcome {
-                preparer.noteAbsentArrays(record.absentArrays, of: outcome, node: node, in: &chunks[node])
+            if record.absentArrays != 0, let outcome,
+                let absent = preparer.absentArrays(record.absentArrays, of: outcome, node: node)
+            {
+                document.prepared.absentArrays.append(absent)
             }
             document.prepared.set(
                 .init(
                     node: node, parent: parent.map { $0 + 1 } ?? 0, line: record.line,
                     byteOffset: record.byteOffset, raw: record.raw.indices),
-                outcome, at: slot + 1, into: &chunks)
+                outcome, at: slot + 1)
             return true
         }
     }
@@ -134,12 +129,11 @@ final class DocumentStreamer: DocumentStream {
             let outcome = preparer.preparer(of: 0).outcome(
                 of: record, ordinal: document.next[0], keepingFields: document.rootKey != nil)
             if let taken = document.rootKey, !Self.tookItsKey(taken, outcome, node: 0, preparer) { return nil }
-            if record.absentArrays != 0 {
-                preparer.noteAbsentArrays(record.absentArrays, of: outcome, node: 0, in: &chunks[0])
+            if record.absentArrays != 0, let absent = preparer.absentArrays(record.absentArrays, of: outcome, node: 0) {
+                document.prepared.absentArrays.append(absent)
             }
-            document.prepared.setRoot(outcome, into: &chunks)
+            document.prepared.setRoot(outcome)
             document.lastCount = document.prepared.origins.count
-            document.unfinished = false
             // Taken, not copied: a large document's bookkeeping is not held while its records
             // are staged, nor copied when `finish` changes it.
             return document.prepared.take()
@@ -147,24 +141,15 @@ final class DocumentStreamer: DocumentStream {
         // Consumed: bound by `guard let` beside the optional, its arrays would be held twice, and
         // `finish` would copy them before its first change.
         guard let prepared = consume prepared else { return false }
-        preparer.finish(prepared, pointers: pointers, into: &chunks)
+        batch.append(preparer.finish(prepared, pointers: pointers, firstOrdinals: batch.counts))
         return true
     }
 
-    /// Prepares `document`, read whole, into the chunks, after taking out the records of one
-    /// left unfinished (its reader gave up streaming it, and read it whole).
+    /// Prepares `document`, read whole, into the batch (in place of one its reader gave up
+    /// streaming: what was prepared of that one is dropped).
     func prepareWhole(_ document: consuming SourceDocument) {
-        discardUnfinished()
-        preparer.prepare(document, into: &chunks)
-    }
-
-    /// Takes the records of a document that began and did not end out of the chunks.
-    private func discardUnfinished() {
-        modify { document in
-            guard document.unfinished else { return }
-            document.prepared.discard(from: &chunks)
-            document.unfinished = false
-        }
+        modify { _ = $0.prepared.take() }
+        preparer.prepare(document, into: &batch)
     }
 
     @inline(__always)

@@ -1,5 +1,5 @@
 /// JSON pointers in documents (`/districts/3/towns/17`), packed in one buffer: a document's
-/// elements', and a chunk's records'. A `String` each would cost an allocation per record, made
+/// elements', and the records of a write stage's part. A `String` each would cost an allocation per record, made
 /// by the thread that parsed it and freed by the one that wrote it. Read only for rejections.
 package struct PointerTable: Sendable {
     private var bytes: [UInt8] = []

@@ -1,0 +1,290 @@
+/// The key checks of a batch of whole documents (docs/documents.md#rejections), a group at a
+/// time: its records are checked as any record is (`KeyStage.check`), the root's first. A
+/// duplicate key or a reference that names no parent rejects the whole document under
+/// `documents: whole` (or when it is the root's), and the element with the elements under it
+/// under `partial`. Only a document that passed leaves its keys in the run's ledger, so a
+/// rejected one is never a parent or a first occurrence.
+struct GroupCheck {
+    let stage: KeyStage
+    /// The run's input of the source's root; its child inputs follow it.
+    let root: Int
+    /// Per node, the number in its input of the batch's first record.
+    let ordinalBases: [Int]
+    /// Set when the run aborted.
+    private(set) var stop = false
+    /// The run passed an error limit: the next document aborts it.
+    private var pastLimit = false
+    /// How many records ahead the key lookups are prefetched (as the flat checks do).
+    private static let lookahead = 8
+
+    // What the checks of each node need, looked up once for the batch.
+    private let entities: [Entity]
+    private let references: [[KeyStage.Reference]]
+    private let policy: DocumentPolicy
+    /// Per node, the records the interrupted run this one resumes wrote (`ResumePoint`).
+    private let skipBefore: [Int]
+    private let keepsKeys: [Bool]
+    /// Whether a record that passed needs no more than to be kept: no key of it is kept for the
+    /// delete phase, none was written before an interruption.
+    private let plain: Bool
+    /// Whether the run resumes an interrupted one that wrote some of these inputs' records.
+    private let resumes: Bool
+
+    /// Records read but not yet counted, per node: counted before any rejection, and at the end.
+    private var pendingRead: [Int]
+    /// What passed, per node.
+    private var parts: [CheckedDocuments.Part] = []
+    /// What each member of the document being checked came to (reused).
+    private var verdicts: [Verdict] = []
+
+    /// What a member of a document came to. Indirect: a rejection is rare and large.
+    private indirect enum Verdict {
+        case passed
+        /// Rejected by the read stage: in its group already.
+        case rejectedWhenRead
+        /// Rejected by its own check: listed.
+        case failed(Rejection)
+        /// Rejected with the element above it that failed for `cause` (`partial`): counted only.
+        case withHolder(cause: Rejection)
+
+        var rejects: Bool {
+            switch self {
+            case .passed, .rejectedWhenRead: false
+            case .failed, .withHolder: true
+            }
+        }
+    }
+
+    init(stage: KeyStage, root: Int, ordinalBases: [Int]) {
+        self.stage = stage
+        self.root = root
+        self.ordinalBases = ordinalBases
+        let inputs = ordinalBases.indices.map { root + $0 }
+        entities = inputs.map { stage.inputs[$0].entity }
+        references = inputs.map { stage.references(of: $0) }
+        policy = stage.inputs[root].document!.policy
+        skipBefore = inputs.map { stage.resume.skipBefore[$0] }
+        keepsKeys = inputs.map { stage.keepsLoaded($0) }
+        resumes = skipBefore.contains { $0 > 0 }
+        plain = !keepsKeys.contains(true) && !resumes
+        pendingRead = inputs.map { _ in 0 }
+    }
+
+    /// Checks the documents of `batch` and hands on what passed.
+    mutating func run(_ batch: consuming DocumentBatch) -> CheckedDocuments {
+        var groups: [RecordGroup] = []
+        swap(&groups, &batch.groups)
+        parts = batch.counts.indices.map { node in
+            var part = CheckedDocuments.Part(
+                input: root + node, records: [], pointers: PointerTable(), rejected: [], documentEnds: [],
+                handback: batch.handback)
+            part.records.reserveCapacity(batch.counts[node])
+            part.documentEnds.reserveCapacity(groups.count)
+            return part
+        }
+        let fingerprints = fingerprints(of: groups)
+        var next = 0
+        let keys = DocumentKeys()
+        for index in groups.indices {
+            if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
+            if stop { break }
+            check(&groups[index], fingerprints, from: &next, keys: keys)
+            if !stop { (stop, pastLimit) = stage.recorder.standing }
+        }
+        countRead()
+        return CheckedDocuments(parts: parts, policy: policy)
+    }
+
+    /// The fingerprints the checks of the prepared members of `groups` look up, in order
+    /// (`KeyStage.fingerprints`).
+    private func fingerprints(of groups: [RecordGroup]) -> [UInt64] {
+        let ids = entities.indices.map {
+            KeyStage.FingerprintIDs(entity: entities[$0], references: references[$0], ledger: stage.ledger)
+        }
+        var fingerprints: [UInt64] = []
+        for group in groups.indices {
+            for member in groups[group].members.indices {
+                guard case .prepared(let record) = groups[group].members[member].outcome else { continue }
+                let node = groups[group].members[member].node
+                stage.appendFingerprints(
+                    of: record, entity: entities[node], references: references[node], ids[node], to: &fingerprints)
+            }
+        }
+        return fingerprints
+    }
+
+    /// Checks one document, its fingerprints from `next` in `fingerprints`, and keeps what passed.
+    private mutating func check(
+        _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
+    ) {
+        let prepared = group.members.reduce(0) { if case .prepared = $1.outcome { $0 + 1 } else { $0 } }
+        do { try stage.begin(keys, count: prepared) } catch { return abortKeyChecks(error) }
+        let problems = checkMembers(&group, fingerprints, from: &next, keys: keys)
+        let rootFailed = if case .failed = verdicts[0] { true } else { false }
+        let whole = !problems.isEmpty && (policy == .whole || rootFailed)
+        if whole {
+            stage.discard(keys)
+        } else {
+            do { try stage.accept(keys) } catch { return abortKeyChecks(error) }
+        }
+        let readRejected = prepared < group.members.count
+        if !problems.isEmpty || readRejected || pastLimit || resumes { countRead() }
+        if problems.isEmpty, !readRejected, plain {
+            for index in group.members.indices { keep(&group, index) }
+        } else {
+            settle(&group, whole: whole, problems: problems)
+        }
+        for node in parts.indices { parts[node].documentEnds.append(parts[node].records.count) }
+    }
+
+    /// Numbers the members of `group` in their inputs and checks the prepared ones, into
+    /// `verdicts`; returns the problems found, each at its JSON pointer. A member under a
+    /// rejected one is rejected with it, unchecked.
+    private mutating func checkMembers(
+        _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
+    ) -> [DocumentProblem] {
+        verdicts.removeAll(keepingCapacity: true)
+        var problems: [DocumentProblem] = []
+        for index in group.members.indices {
+            let node = group.members[index].node
+            pendingRead[node] += 1
+            guard var record = group.members[index].takeRecord() else {
+                if case .rejected(var rejected) = group.members[index].outcome {
+                    rejected.ordinal += ordinalBases[node]
+                    group.members[index].outcome = .rejected(rejected)
+                }
+                verdicts.append(.rejectedWhenRead)
+                continue
+            }
+            record.ordinal += ordinalBases[node]
+            let stride = references[node].count + 1, first = next
+            next += stride
+            let ahead = first + Self.lookahead * stride
+            if ahead + stride <= fingerprints.count { stage.prefetch(fingerprints[ahead..<ahead + stride]) }
+            var verdict = Verdict.passed
+            if let holder = group.members[index].holder, verdicts[holder].rejects {
+                verdict = .withHolder(cause: cause(of: verdicts[holder]))
+            } else if let rejection = stage.check(
+                &record, entity: entities[node], references: references[node],
+                fingerprints: fingerprints[first..<next],
+                at: RecordLocation(inputIndex: root + node, line: record.line), document: keys)
+            {
+                verdict = .failed(rejection)
+                problems.append(rejection.problem(at: group.pointer(of: index)))
+            }
+            group.members[index].outcome = .prepared(record)
+            verdicts.append(verdict)
+        }
+        return problems
+    }
+
+    private func cause(of verdict: Verdict) -> Rejection {
+        switch verdict {
+        case .failed(let rejection), .withHolder(let rejection): rejection
+        case .passed, .rejectedWhenRead: preconditionFailure("not a rejection")
+        }
+    }
+
+    /// Applies the verdicts of a document that did not pass whole: its rejected records (and,
+    /// rejected `whole`, all of them: its root listed with every problem) are counted and kept
+    /// for rejects.ndjson, the others kept (or skipped when the interrupted run wrote them).
+    private mutating func settle(_ group: inout RecordGroup, whole: Bool, problems: [DocumentProblem]) {
+        // Rejected whole, its root is prepared: a root the read stage rejected took its document with it.
+        var withDocument: Rejection?
+        if whole, case .prepared(let root) = group.members[0].outcome {
+            withDocument = .withDocument(of: problems[0].rejection, line: root.line, offset: root.byteOffset)
+        }
+        for index in group.members.indices {
+            let node = group.members[index].node
+            switch verdicts[index] {
+            case .rejectedWhenRead:
+                guard case .rejected(let parsed) = group.members[index].outcome else { continue }
+                stage.reject(
+                    RejectedRecord(
+                        ordinal: parsed.ordinal, line: parsed.line, offset: parsed.byteOffset, key: parsed.key,
+                        raw: parsed.raw, rejection: parsed.rejection, listed: parsed.listed),
+                    input: root + node, into: &parts[node].rejected)
+            case _ where whole:
+                if index == 0 {
+                    reject(&group, index, .wholeDocument(records: group.members.count, problems: problems), .excerpt)
+                } else if let withDocument {
+                    reject(&group, index, withDocument, .none)
+                }
+            case .failed(let rejection):
+                reject(&group, index, rejection.located(at: group.pointer(of: index)), .whole)
+            case .withHolder(let cause):
+                reject(&group, index, .withHolder(of: cause, at: group.pointer(of: index)), .none)
+            case .passed:
+                keep(&group, index)
+            }
+        }
+    }
+
+    /// What of a rejected record's text rejects.ndjson shows.
+    private enum ListedText {
+        /// All of it: the record is listed.
+        case whole
+        /// Its first KiB: a document listed whole.
+        case excerpt
+        /// None: counted with its document or holder, not listed.
+        case none
+    }
+
+    /// Counts the rejection of member `index` and keeps it for rejects.ndjson.
+    private mutating func reject(
+        _ group: inout RecordGroup, _ index: Int, _ rejection: Rejection, _ shown: ListedText
+    ) {
+        let node = group.members[index].node
+        guard let record = group.members[index].takeRecord() else { return }
+        let raw: ArraySlice<UInt8> =
+            switch shown {
+            case .whole: RecordText.of(record, in: stage.inputs)
+            case .excerpt:
+                SourceRecord.excerpt(of: RecordText.of(record, in: stage.inputs, limit: SourceRecord.excerptBytes))
+            case .none: []
+            }
+        stage.reject(
+            RejectedRecord(
+                ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
+                key: entities[node].key(of: record.values), raw: raw, rejection: rejection, listed: shown != .none),
+            input: root + node, into: &parts[node].rejected)
+    }
+
+    /// Keeps member `index`, which passed, with its pointer, its key kept for the delete phase;
+    /// one the interrupted run wrote is skipped (its outcome is in the checkpoint), a rejection
+    /// of it listed again.
+    private mutating func keep(_ group: inout RecordGroup, _ index: Int) {
+        let node = group.members[index].node, entity = entities[node]
+        if !plain {
+            guard case .prepared(let record) = group.members[index].outcome else { return }
+            if keepsKeys[node] { stage.keep(record.key(at: entity.keyIndices), of: entity) }
+            if record.ordinal < skipBefore[node] {
+                if let done = stage.resume.doneRejections[root + node][record.ordinal] {
+                    reject(&group, index, done.rejection, done.listed ?? true ? .whole : .none)
+                    if keepsKeys[node] { stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity) }
+                }
+                return
+            }
+        }
+        guard let record = group.members[index].takeRecord() else { return }
+        parts[node].records.append(record)
+        if index == 0 {
+            parts[node].pointers.append("")
+        } else {
+            parts[node].pointers.append(group.pointers, at: index - 1)
+        }
+    }
+
+    /// Counts the records read and not yet counted.
+    private mutating func countRead() {
+        for node in pendingRead.indices where pendingRead[node] > 0 {
+            stage.recorder.read(input: root + node, count: pendingRead[node])
+            pendingRead[node] = 0
+        }
+    }
+
+    private mutating func abortKeyChecks(_ error: any Error) {
+        stage.recorder.abort(AbortReason(.input, "the key checks failed: \(error)"))
+        stop = true
+    }
+}
