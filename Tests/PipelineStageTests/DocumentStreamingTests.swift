@@ -235,6 +235,7 @@ final class DocumentStreamingTests: XCTestCase {
                                 "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: text(record), as: UTF8.self)) \(record.values) pointer \(group.pointer(of: index))"
                             )
                         case .rejected(let reject): rejects.append(reject)
+                        case .settled, .inWindow: records.append("unset")
                         }
                     }
                     ends.append(records.count + rejects.count)

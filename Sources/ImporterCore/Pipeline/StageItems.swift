@@ -16,8 +16,7 @@ enum CheckedItem: Sendable {
     /// input that were rejected (counted already), for rejects.ndjson in input order. The
     /// records go back to `handback` once written, to be freed by the thread that made them.
     case records(input: Int, [PreparedRecord], rejected: [RejectedRecord], handback: Handback<[PreparedRecord]>)
-    /// Whole documents of a document source: what passed of each of its inputs, and where each
-    /// document ends in them, so that no commit falls inside a document.
+    /// Whole documents of a document source, so that no commit falls inside a document.
     case documents(CheckedDocuments)
     case inputDone(input: Int, bytes: Int64)
     case end
@@ -35,47 +34,20 @@ struct RejectedRecord: Sendable {
     var listed = true
 }
 
-/// The records of consecutive whole documents that passed the key checks, one part per input
-/// of their source (the root's first), each in input order.
+/// Consecutive whole documents of a document source past the key checks: each a group whose
+/// prepared members are to be written (the others are `settled`, counted already), with the
+/// rejections of the same stretch of each input of the source.
 struct CheckedDocuments: Sendable {
-    struct Part: Sendable {
-        let input: Int
-        var records: [PreparedRecord]
-        /// Each record's JSON pointer in its document.
-        var pointers: PointerTable
-        /// The part's rejections, for rejects.ndjson once the part is written.
-        var rejected: [RejectedRecord]
-        /// Per document, the number of `records` up to its end.
-        var documentEnds: [Int]
-        let handback: Handback<[PreparedRecord]>
-    }
-
-    var parts: [Part]
+    /// The run's input of the source's root; node `n`'s is `root + n`.
+    let root: Int
+    var groups: [RecordGroup]
+    /// Per node, its input's rejections, for rejects.ndjson once the documents are written.
+    let rejected: [[RejectedRecord]]
     /// What a record rejected while writing costs its document.
     let policy: DocumentPolicy
+    /// Where the records go once written, to be freed by the thread that made them.
+    let handback: Handback<[PreparedRecord]>
 
-    var documentCount: Int { parts[0].documentEnds.count }
-
-    /// The records of document `document`, in every part.
-    func recordCount(of document: Int) -> Int {
-        parts.reduce(0) { $0 + $1.documentEnds[document] - (document == 0 ? 0 : $1.documentEnds[document - 1]) }
-    }
-
-    /// The document of the record at `position` in part `part`.
-    func document(at position: Int, in part: Int) -> Int {
-        let ends = parts[part].documentEnds
-        var low = 0, high = ends.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if ends[middle] > position { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-
-    /// Where the records of documents `documents` are in part `part`.
-    func positions(of documents: Range<Int>, in part: Int) -> Range<Int> {
-        let ends = parts[part].documentEnds
-        let start = documents.lowerBound == 0 ? 0 : ends[documents.lowerBound - 1]
-        return start..<(documents.isEmpty ? start : ends[documents.upperBound - 1])
-    }
+    /// The nodes of the source's shape.
+    var nodes: Range<Int> { rejected.indices }
 }

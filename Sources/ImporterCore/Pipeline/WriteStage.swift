@@ -119,7 +119,9 @@ final class WriteStage {
     /// records of them, the root's first, so that commits, and with them checkpoints, fall
     /// between documents, never inside one (docs/documents.md). A store that rolls back writes
     /// them all or nothing (`writeWhole`).
-    private func write(_ documents: CheckedDocuments) {
+    private func write(_ checked: CheckedDocuments) {
+        var checked = checked
+        let documents = DocumentWindows(taking: &checked)
         let parts = documents.parts, count = documents.documentCount
         let probe = fetchStored.map { fetch in
             DocumentWriteProbe(
@@ -167,9 +169,9 @@ final class WriteStage {
                 if !exclusions[index].isEmpty { recordExclusions(exclusions[index], of: part, into: &probed[index]) }
                 var rejected: [RejectedRecord]?
                 if end == count {
-                    rejected = part.rejected
+                    rejected = checked.rejected[index]
                     if !probed[index].isEmpty {
-                        rejected = (part.rejected + probed[index]).sorted { $0.ordinal < $1.ordinal }
+                        rejected = (checked.rejected[index] + probed[index]).sorted { $0.ordinal < $1.ordinal }
                     }
                 }
                 let lastPart = index == parts.count - 1
@@ -177,11 +179,11 @@ final class WriteStage {
                     finish(
                         StartedWindow(
                             input: part.input, records: window, write: written[index].write,
-                            endsBatch: endsBatch && lastPart, handback: part.handback, rejected: rejected))
+                            endsBatch: endsBatch && lastPart, handback: checked.handback, rejected: rejected))
                     continue
                 }
                 let started = start(
-                    window, of: part.input, endsBatch: endsBatch && lastPart, handback: part.handback,
+                    window, of: part.input, endsBatch: endsBatch && lastPart, handback: checked.handback,
                     rejected: rejected)
                 if overlapsWrites {
                     overlap(started)
@@ -202,7 +204,7 @@ final class WriteStage {
     /// part, its window and its write (nil for an empty window); after a failure of the store,
     /// each part's write throws it.
     private func writeWhole(
-        _ documents: CheckedDocuments, slice: Range<Int>, on store: any BatchWriting,
+        _ documents: DocumentWindows, slice: Range<Int>, on store: any BatchWriting,
         failures: inout [DocumentWriteProbe.Failure], exclusions: inout [[DocumentWriteProbe.Exclusion]]
     ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
         var changedRounds = 0
@@ -274,7 +276,7 @@ final class WriteStage {
     /// The body of `writeWhole`'s group: each part's window of documents `slice` (but
     /// `exclusions`) into `written`, and the records the store rejected into `refused`.
     private func writeGroup(
-        _ documents: CheckedDocuments, slice: Range<Int>, on store: any BatchWriting,
+        _ documents: DocumentWindows, slice: Range<Int>, on store: any BatchWriting,
         exclusions: [[DocumentWriteProbe.Exclusion]],
         into written: inout [(window: [PreparedRecord], write: StartedWrite?)?],
         _ refused: inout [DocumentWriteProbe.Failure]
@@ -308,7 +310,7 @@ final class WriteStage {
     /// Per part, the window of documents `slice` (but `exclusions`) and a write that throws
     /// `error`: the store failed.
     private func failed(
-        _ documents: CheckedDocuments, slice: Range<Int>, exclusions: [[DocumentWriteProbe.Exclusion]],
+        _ documents: DocumentWindows, slice: Range<Int>, exclusions: [[DocumentWriteProbe.Exclusion]],
         _ written: [(window: [PreparedRecord], write: StartedWrite?)?], _ error: any Error
     ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
         documents.parts.indices.map { index in
@@ -323,7 +325,7 @@ final class WriteStage {
 
     /// Where the record of `entity` with `key` is among the records of documents `slice`.
     private static func position(
-        of key: Value, entity: String, _ documents: CheckedDocuments, _ slice: Range<Int>, inputs: [RunInput]
+        of key: Value, entity: String, _ documents: DocumentWindows, _ slice: Range<Int>, inputs: [RunInput]
     ) -> (part: Int, position: Int)? {
         for (index, part) in documents.parts.enumerated() where inputs[part.input].entity.name == entity {
             let model = inputs[part.input].entity
@@ -342,7 +344,7 @@ final class WriteStage {
     /// Per part, its window and its write (nil for an empty window, or one not sent after a
     /// failure of the store).
     private func writeParentsFirst(
-        _ documents: CheckedDocuments, slice: Range<Int>, on store: any OverlappedWriting,
+        _ documents: DocumentWindows, slice: Range<Int>, on store: any OverlappedWriting,
         exclusions: inout [[DocumentWriteProbe.Exclusion]]
     ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
         var written: [(window: [PreparedRecord], write: StartedWrite?)] = []
@@ -375,7 +377,7 @@ final class WriteStage {
     }
 
     /// What the store would refuse of the records of documents `slice` whatever it holds.
-    private func refusals(in documents: CheckedDocuments, slice: Range<Int>, by store: any BatchWriting)
+    private func refusals(in documents: DocumentWindows, slice: Range<Int>, by store: any BatchWriting)
         -> [DocumentWriteProbe.Failure]
     {
         documents.parts.indices.flatMap { index in
@@ -388,7 +390,7 @@ final class WriteStage {
 
     /// The records of `part` at `positions` but those `excluded` (in position order).
     private static func window(
-        of part: CheckedDocuments.Part, at positions: Range<Int>, excluding excluded: [DocumentWriteProbe.Exclusion]
+        of part: DocumentWindows.Part, at positions: Range<Int>, excluding excluded: [DocumentWriteProbe.Exclusion]
     ) -> [PreparedRecord] {
         guard !excluded.isEmpty else {
             return positions == part.records.indices ? part.records : Array(part.records[positions])
@@ -419,7 +421,7 @@ final class WriteStage {
     /// Counts the records of `part` that are `excluded` as rejected, keeps them for the
     /// checkpoint and adds them to `rejected` for rejects.ndjson.
     private func recordExclusions(
-        _ excluded: [DocumentWriteProbe.Exclusion], of part: CheckedDocuments.Part,
+        _ excluded: [DocumentWriteProbe.Exclusion], of part: DocumentWindows.Part,
         into rejected: inout [RejectedRecord]
     ) {
         let entity = inputs[part.input].entity

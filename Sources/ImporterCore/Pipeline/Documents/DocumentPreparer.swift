@@ -177,7 +177,7 @@ final class DocumentPreparer {
         static let packedFrom = 8 << 20
         var origins: [Origin] = []
         /// Its records by index (the root's at 0, element `i`'s at `i + 1`), set as each one ends;
-        /// one not prepared holds `RecordGroup.Outcome.taken`, its outcome in `unprepared`.
+        /// one not prepared is `settled`, its outcome in `unprepared`.
         private(set) var members: [RecordGroup.Member] = []
         /// The outcomes of the records that were not prepared, by index (nil: not tried, under
         /// a rejected element).
@@ -212,7 +212,7 @@ final class DocumentPreparer {
             }
             origins.append(
                 Origin(node: 0, parent: nil, line: root.line, byteOffset: root.byteOffset, raw: root.raw.indices))
-            members.append(RecordGroup.Member(node: 0, holder: nil, outcome: .taken))
+            members.append(RecordGroup.Member(node: 0, holder: nil, outcome: .settled))
         }
 
         /// The record of `origin`'s place, without fields; without its text when not `withText`.
@@ -236,10 +236,11 @@ final class DocumentPreparer {
                     contentsOf: repeatElement(
                         Origin(node: 0, parent: nil, line: 0, byteOffset: 0, raw: 0..<0), count: missing))
                 members.append(
-                    contentsOf: repeatElement(RecordGroup.Member(node: 0, holder: nil, outcome: .taken), count: missing)
+                    contentsOf: repeatElement(
+                        RecordGroup.Member(node: 0, holder: nil, outcome: .settled), count: missing)
                 )
             }
-            let member = RecordGroup.Member(node: origin.node, holder: origin.parent, outcome: .taken)
+            let member = RecordGroup.Member(node: origin.node, holder: origin.parent, outcome: .settled)
             if origins.count == index {
                 origins.append(origin)
                 members.append(member)
@@ -398,9 +399,8 @@ final class DocumentPreparer {
         let withIt = Rejection.withDocument(of: rejection, line: root.line, offset: root.byteOffset)
         for index in members.indices {
             let node = members[index].node
-            // One not prepared holds no record (`PreparedDocument.members`).
-            let record = prepared.unpreparedOutcome(at: index) == nil ? members[index].takeRecord() : nil
-            let key = record.map { preparers[node].entity.key(of: $0.values) } ?? keys[index] ?? nil
+            let key =
+                members[index].takeRecord().map { preparers[node].entity.key(of: $0.values) } ?? keys[index] ?? nil
             var source = prepared.record(origins[index], withText: false)
             if index == 0 { source.raw = SourceRecord.excerpt(of: prepared.text) }
             members[index].outcome = .rejected(

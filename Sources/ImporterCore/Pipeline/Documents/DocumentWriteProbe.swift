@@ -26,7 +26,7 @@ struct DocumentWriteProbe {
     typealias Failure = (part: Int, position: Int, rejection: Rejection)
 
     /// The records of documents `slice` that the rules would reject, by part and position.
-    func failures(in documents: CheckedDocuments, slice: Range<Int>) -> [Failure] {
+    func failures(in documents: DocumentWindows, slice: Range<Int>) -> [Failure] {
         documents.parts.indices.flatMap { part in
             rejections(in: documents, slice: slice, part: part).map { (part, $0.position, $0.rejection) }
         }
@@ -35,7 +35,7 @@ struct DocumentWriteProbe {
     /// Per part of `documents`, the records not to be written for `failures`, in order: a
     /// failure's whole document (`documents: whole`, or a failed root), else the failed element
     /// with the elements under it. `policy` in place of the documents' own.
-    static func exclusions(for failures: [Failure], in documents: CheckedDocuments, policy: DocumentPolicy? = nil)
+    static func exclusions(for failures: [Failure], in documents: DocumentWindows, policy: DocumentPolicy? = nil)
         -> [[Exclusion]]
     {
         var exclusions: [[Exclusion]] = documents.parts.map { _ in [] }
@@ -70,7 +70,7 @@ struct DocumentWriteProbe {
     /// the stored items, read together. Only records that are not blind upserts are read: the
     /// rules reject nothing else. None when the store cannot be read (the write then meets the
     /// same store, and its failure stops the run).
-    private func rejections(in documents: CheckedDocuments, slice: Range<Int>, part: Int)
+    private func rejections(in documents: DocumentWindows, slice: Range<Int>, part: Int)
         -> [(position: Int, rejection: Rejection)]
     {
         let rules = rules[part], entity = entities[part]
@@ -97,35 +97,31 @@ struct DocumentWriteProbe {
 
     /// `documents: partial`: each rejected element, listed, and the elements under it, counted.
     private static func excludeElements(
-        _ document: Int, _ documents: CheckedDocuments, failures: [Failure], into exclusions: inout [[Exclusion]]
+        _ document: Int, _ documents: DocumentWindows, failures: [Failure], into exclusions: inout [[Exclusion]]
     ) {
-        var rejectedPointers: [String] = []
-        for failure in failures {
-            let pointer = documents.parts[failure.part].pointers[failure.position]
-            rejectedPointers.append(pointer)
-            exclusions[failure.part].append(
-                Exclusion(position: failure.position, rejection: failure.rejection.located(at: pointer), listed: true))
-        }
-        for part in documents.parts.indices {
-            for position in documents.positions(of: document..<document + 1, in: part) {
-                let pointer = documents.parts[part].pointers[position]
-                guard let holder = rejectedPointers.firstIndex(where: { pointer.hasPrefix($0 + "/") }) else { continue }
+        let group = documents.groups[document]
+        // Per member, the failure that excludes it: its own, or that of the nearest one above it.
+        var causes: [Int: Rejection] = [:]
+        for (member, part, position) in documents.members(of: document) {
+            let pointer = group.pointer(of: member)
+            if let failure = failures.first(where: { $0.part == part && $0.position == position }) {
+                causes[member] = failure.rejection
                 exclusions[part].append(
-                    Exclusion(
-                        position: position, rejection: .withHolder(of: failures[holder].rejection, at: pointer),
-                        listed: false))
+                    Exclusion(position: position, rejection: failure.rejection.located(at: pointer), listed: true))
+            } else if let holder = group.members[member].holder, let cause = causes[holder] {
+                causes[member] = cause
+                exclusions[part].append(
+                    Exclusion(position: position, rejection: .withHolder(of: cause, at: pointer), listed: false))
             }
         }
     }
 
     /// Every record of `document`: its root listed with every problem, the others counted.
     private static func excludeWhole(
-        _ document: Int, _ documents: CheckedDocuments,
+        _ document: Int, _ documents: DocumentWindows,
         failures: [Failure], root: Int?, into exclusions: inout [[Exclusion]]
     ) {
-        let problems = failures.map {
-            $0.rejection.problem(at: documents.parts[$0.part].pointers[$0.position])
-        }
+        let problems = failures.map { $0.rejection.problem(at: documents.pointer(at: $0.position, in: $0.part)) }
         let recordCount = documents.recordCount(of: document)
         // The root lists the document; the first failure when the root is not in this run's
         // writes (a run resuming from a checkpoint an older version saved inside the document).

@@ -32,8 +32,10 @@ struct GroupCheck {
 
     /// Records read but not yet counted, per node: counted before any rejection, and at the end.
     private var pendingRead: [Int]
-    /// What passed, per node.
-    private var parts: [CheckedDocuments.Part] = []
+    /// The documents checked, what passed of each to be written.
+    private var checked: [RecordGroup] = []
+    /// Per node, the rejections.
+    private var rejected: [[RejectedRecord]]
     /// What each member of the document being checked came to (reused).
     private var verdicts: [Verdict] = []
 
@@ -68,31 +70,29 @@ struct GroupCheck {
         resumes = skipBefore.contains { $0 > 0 }
         plain = !keepsKeys.contains(true) && !resumes
         pendingRead = inputs.map { _ in 0 }
+        rejected = inputs.map { _ in [] }
     }
 
     /// Checks the documents of `batch` and hands on what passed.
     mutating func run(_ batch: consuming DocumentBatch) -> CheckedDocuments {
         var groups: [RecordGroup] = []
         swap(&groups, &batch.groups)
-        parts = batch.counts.indices.map { node in
-            var part = CheckedDocuments.Part(
-                input: root + node, records: [], pointers: PointerTable(), rejected: [], documentEnds: [],
-                handback: batch.handback)
-            part.records.reserveCapacity(batch.counts[node])
-            part.documentEnds.reserveCapacity(groups.count)
-            return part
-        }
+        checked.reserveCapacity(groups.count)
         let fingerprints = fingerprints(of: groups)
         var next = 0
         let keys = DocumentKeys()
         for index in groups.indices {
             if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
             if stop { break }
-            check(&groups[index], fingerprints, from: &next, keys: keys)
+            var group = RecordGroup(members: [], pointers: PointerTable())
+            swap(&group, &groups[index])
+            check(&group, fingerprints, from: &next, keys: keys)
+            if group.members.contains(where: \.outcome.isPrepared) { checked.append(group) }
             if !stop { (stop, pastLimit) = stage.recorder.standing }
         }
         countRead()
-        return CheckedDocuments(parts: parts, policy: policy)
+        return CheckedDocuments(
+            root: root, groups: checked, rejected: rejected, policy: policy, handback: batch.handback)
     }
 
     /// The fingerprints the checks of the prepared members of `groups` look up, in order
@@ -113,7 +113,8 @@ struct GroupCheck {
         return fingerprints
     }
 
-    /// Checks one document, its fingerprints from `next` in `fingerprints`, and keeps what passed.
+    /// Checks one document, its fingerprints from `next` in `fingerprints`: what does not pass
+    /// is counted and settled.
     private mutating func check(
         _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
     ) {
@@ -129,12 +130,9 @@ struct GroupCheck {
         }
         let readRejected = prepared < group.members.count
         if !problems.isEmpty || readRejected || pastLimit || resumes { countRead() }
-        if problems.isEmpty, !readRejected, plain {
-            for index in group.members.indices { keep(&group, index) }
-        } else {
-            settle(&group, whole: whole, problems: problems)
-        }
-        for node in parts.indices { parts[node].documentEnds.append(parts[node].records.count) }
+        // Every record passed and stays as it is.
+        guard !problems.isEmpty || readRejected || !plain else { return }
+        settle(&group, whole: whole, problems: problems)
     }
 
     /// Numbers the members of `group` in their inputs and checks the prepared ones, into
@@ -185,9 +183,9 @@ struct GroupCheck {
         }
     }
 
-    /// Applies the verdicts of a document that did not pass whole: its rejected records (and,
-    /// rejected `whole`, all of them: its root listed with every problem) are counted and kept
-    /// for rejects.ndjson, the others kept (or skipped when the interrupted run wrote them).
+    /// Applies the verdicts of a document that did not simply pass: its rejected records (and,
+    /// rejected `whole`, all of them: its root listed with every problem) are counted, kept for
+    /// rejects.ndjson and settled, the others kept (or settled when the interrupted run wrote them).
     private mutating func settle(_ group: inout RecordGroup, whole: Bool, problems: [DocumentProblem]) {
         // Rejected whole, its root is prepared: a root the read stage rejected took its document with it.
         var withDocument: Rejection?
@@ -199,11 +197,12 @@ struct GroupCheck {
             switch verdicts[index] {
             case .rejectedWhenRead:
                 guard case .rejected(let parsed) = group.members[index].outcome else { continue }
+                group.members[index].outcome = .settled
                 stage.reject(
                     RejectedRecord(
                         ordinal: parsed.ordinal, line: parsed.line, offset: parsed.byteOffset, key: parsed.key,
                         raw: parsed.raw, rejection: parsed.rejection, listed: parsed.listed),
-                    input: root + node, into: &parts[node].rejected)
+                    input: root + node, into: &rejected[node])
             case _ where whole:
                 if index == 0 {
                     reject(&group, index, .wholeDocument(records: group.members.count, problems: problems), .excerpt)
@@ -230,7 +229,7 @@ struct GroupCheck {
         case none
     }
 
-    /// Counts the rejection of member `index` and keeps it for rejects.ndjson.
+    /// Counts the rejection of member `index`, keeps it for rejects.ndjson and settles it.
     private mutating func reject(
         _ group: inout RecordGroup, _ index: Int, _ rejection: Rejection, _ shown: ListedText
     ) {
@@ -247,32 +246,22 @@ struct GroupCheck {
             RejectedRecord(
                 ordinal: record.ordinal, line: record.line, offset: record.byteOffset,
                 key: entities[node].key(of: record.values), raw: raw, rejection: rejection, listed: shown != .none),
-            input: root + node, into: &parts[node].rejected)
+            input: root + node, into: &rejected[node])
     }
 
-    /// Keeps member `index`, which passed, with its pointer, its key kept for the delete phase;
-    /// one the interrupted run wrote is skipped (its outcome is in the checkpoint), a rejection
-    /// of it listed again.
+    /// Keeps member `index`, which passed, its key kept for the delete phase; one the
+    /// interrupted run wrote is settled (its outcome is in the checkpoint), a rejection of it
+    /// listed again.
     private mutating func keep(_ group: inout RecordGroup, _ index: Int) {
         let node = group.members[index].node, entity = entities[node]
-        if !plain {
-            guard case .prepared(let record) = group.members[index].outcome else { return }
-            if keepsKeys[node] { stage.keep(record.key(at: entity.keyIndices), of: entity) }
-            if record.ordinal < skipBefore[node] {
-                if let done = stage.resume.doneRejections[root + node][record.ordinal] {
-                    reject(&group, index, done.rejection, done.listed ?? true ? .whole : .none)
-                    if keepsKeys[node] { stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity) }
-                }
-                return
-            }
+        guard case .prepared(let record) = group.members[index].outcome else { return }
+        if keepsKeys[node] { stage.keep(record.key(at: entity.keyIndices), of: entity) }
+        guard record.ordinal < skipBefore[node] else { return }
+        if let done = stage.resume.doneRejections[root + node][record.ordinal] {
+            reject(&group, index, done.rejection, done.listed ?? true ? .whole : .none)
+            if keepsKeys[node] { stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity) }
         }
-        guard let record = group.members[index].takeRecord() else { return }
-        parts[node].records.append(record)
-        if index == 0 {
-            parts[node].pointers.append("")
-        } else {
-            parts[node].pointers.append(group.pointers, at: index - 1)
-        }
+        group.members[index].outcome = .settled
     }
 
     /// Counts the records read and not yet counted.

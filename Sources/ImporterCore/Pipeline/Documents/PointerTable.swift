@@ -1,6 +1,6 @@
-/// JSON pointers in documents (`/districts/3/towns/17`), packed in one buffer: a document's
-/// elements', and the records of a write stage's part. A `String` each would cost an allocation per record, made
-/// by the thread that parsed it and freed by the one that wrote it. Read only for rejections.
+/// The JSON pointers of a document's elements (`/districts/3/towns/17`), packed in one buffer.
+/// A `String` each would cost an allocation per record, made by the thread that parsed it and
+/// freed by the one that wrote it. Read only for rejections.
 package struct PointerTable: Sendable {
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
@@ -50,23 +50,6 @@ package struct PointerTable: Sendable {
         ends.append(bytes.count)
     }
 
-    /// Appends `other`'s pointer at `index`.
-    mutating func append(_ other: PointerTable, at index: Int) {
-        let range = other.range(of: index)
-        other.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
-        ends.append(bytes.count)
-    }
-
-    /// The length in bytes of the pointer at `index`.
-    func length(at index: Int) -> Int { range(of: index).count }
-
-    /// Room for `count` more pointers of `added` bytes in all, at least doubling what there is
-    /// room for when it grows: a large document's pointers are not copied while they are added.
-    mutating func reserve(adding count: Int, bytes added: Int) {
-        if bytes.count + added > bytes.capacity { bytes.reserveCapacity(max(bytes.count + added, bytes.capacity * 2)) }
-        if ends.count + count > ends.capacity { ends.reserveCapacity(max(ends.count + count, ends.capacity * 2)) }
-    }
-
     package subscript(index: Int) -> String {
         String(decoding: bytes[range(of: index)], as: UTF8.self)
     }
@@ -75,11 +58,4 @@ package struct PointerTable: Sendable {
         (index == 0 ? 0 : ends[index - 1])..<ends[index]
     }
 
-    /// The table of the pointers at `positions`, in that order.
-    func selecting(_ positions: [Int]) -> PointerTable {
-        var table = PointerTable()
-        table.ends.reserveCapacity(positions.count)
-        for position in positions { table.append(self, at: position) }
-        return table
-    }
 }

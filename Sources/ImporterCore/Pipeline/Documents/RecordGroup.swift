@@ -20,27 +20,31 @@ struct RecordGroup: Sendable {
         /// The index of the member whose array holds it; nil for the root.
         var holder: Int? { storedHolder < 0 ? nil : Int(storedHolder) }
 
-        /// Its record, if it was prepared, leaving an empty one in its place: moved out, not
-        /// copied (a copy retains its values and text once more).
-        mutating func takeRecord() -> PreparedRecord? {
+        /// Its record, if it was prepared, leaving it `left`: moved out, not copied (a copy
+        /// retains its values and text once more).
+        mutating func takeRecord(leaving left: Outcome = .settled) -> PreparedRecord? {
             guard case .prepared = outcome else { return nil }
-            var taken = Outcome.taken
+            var taken = left
             swap(&taken, &outcome)
             guard case .prepared(let record) = taken else { return nil }
             return record
         }
     }
 
-    /// What the read stage made of a member.
+    /// What the stages made of a member.
     enum Outcome: Sendable {
+        /// Prepared, and (past the key stage) to be written.
         case prepared(PreparedRecord)
         /// Rejected while it was prepared, or with the element holding it or the document.
         indirect case rejected(ParseReject)
+        /// Not to be written: counted already (past the key stage: rejected, or written by the
+        /// interrupted run this one resumes), or not prepared yet (in the read stage).
+        case settled
+        /// Its record was moved to the write stage's windows (`DocumentWindows`).
+        case inWindow
 
-        /// What `Member.takeRecord` leaves: a record without values or text.
-        static var taken: Outcome {
-            .prepared(PreparedRecord(inputIndex: 0, line: 0, byteOffset: 0, raw: [], values: []))
-        }
+        var isPrepared: Bool { if case .prepared = self { true } else { false } }
+        var isInWindow: Bool { if case .inWindow = self { true } else { false } }
     }
 
     var members: [Member]
