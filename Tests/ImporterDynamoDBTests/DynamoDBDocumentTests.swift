@@ -111,6 +111,51 @@ final class DynamoDBDocumentTests: MotoTestCase {
         XCTAssertEqual(try lineKeys("parents-Line"), ["O1/0", "O3/0"])
     }
 
+    /// Without transactions (BatchWriteItem), an order whose line DynamoDB refuses once the
+    /// order is written is left part-written: the report and the summary name it with what was
+    /// written of it, and the run exits 1. Under `partial` that is a line rejected alone.
+    func testWithoutTransactionsAnOrderWhoseLineIsRefusedAfterItWasWrittenIsReportedPartWritten() throws {
+        let server = try server()
+        // The proxy refuses a batch holding the line of SKU "refused", as DynamoDB refuses a
+        // batch with an item it cannot store; the importer splits it until that line is alone.
+        let proxy = try FaultProxy(upstream: server.endpoint, rates: .init(refuseItem: "refused"), operations: [])
+        defer { proxy.stop() }
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let orders = [
+            order("O1", skus: ["a", "b"]), order("O2", skus: ["c", "refused", "e"]), order("O3", skus: ["d"]),
+        ]
+        try (orders.joined(separator: "\n") + "\n").write(
+            toFile: directory + "/orders.ndjson", atomically: false, encoding: .utf8)
+        for documents in ["whole", "partial"] {
+            try writePipeline(
+                in: directory, tablePrefix: "batch-\(documents)-", withAdjustments: false, documents: documents,
+                transactional: false)
+            let run = try ImporterBinary.run(
+                ["run", directory + "/pipeline.yaml"],
+                environment: ImporterBinary.environment(server, endpoint: proxy.endpoint))
+            XCTAssertEqual(run.status, 1, run.output)
+            XCTAssertEqual(try lineKeys("batch-\(documents)-Line"), ["O1/0", "O1/1", "O2/0", "O2/2", "O3/0"])
+            let report = try ImporterBinary.report(directory + "/reports")
+            let partWritten = (report["documents"] as? [String: Any])?["partWritten"] as? [[String: Any]]
+            guard documents == "whole" else {
+                XCTAssertNil(partWritten, "\(report)")
+                continue
+            }
+            XCTAssertEqual(partWritten?.count, 1, "\(report)")
+            let document = partWritten?.first ?? [:]
+            XCTAssertEqual(document["entity"] as? String, "Order")
+            XCTAssertEqual(document["key"] as? String, "O2")
+            XCTAssertEqual(document["line"] as? Int, 2)
+            XCTAssertEqual(document["written"] as? Int, 3, "the order and two of its lines")
+            XCTAssertEqual(document["notWritten"] as? Int, 1)
+            XCTAssertEqual(report["exitCode"] as? Int, 1)
+            XCTAssertTrue(run.output.contains("warning: 1 documents part-written"), run.output)
+            XCTAssertTrue(run.output.contains(#"Order "O2" ("#), run.output)
+        }
+        XCTAssertGreaterThan(try proxy.stats().refusedBatches, 0)
+    }
+
     func testAnItemOver400KBRejectsItsOrderWholeBeforeAnythingOfItIsSent() throws {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()
@@ -168,7 +213,8 @@ final class DynamoDBDocumentTests: MotoTestCase {
     /// Writes `directory`/pipeline.yaml: orders and their lines (and the lines' adjustments, not
     /// replaced: keyed by their own id) into tables named with `tablePrefix`.
     private func writePipeline(
-        in directory: String, tablePrefix: String, withAdjustments: Bool, documents: String = "whole"
+        in directory: String, tablePrefix: String, withAdjustments: Bool, documents: String = "whole",
+        transactional: Bool = true
     ) throws {
         let adjustments =
             withAdjustments
@@ -184,6 +230,7 @@ final class DynamoDBDocumentTests: MotoTestCase {
             children:
               lines: { entity: Line, position: lineNo\(adjustments) }
         destination: { type: dynamodb, tablePrefix: \(tablePrefix), createTables: true }
+        write: { transactional: \(transactional) }
         errors: { maxErrorRatio: 1 }
         report: { directory: reports }
         """.write(toFile: directory + "/pipeline.yaml", atomically: false, encoding: .utf8)

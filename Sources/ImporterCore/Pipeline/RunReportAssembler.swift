@@ -28,10 +28,12 @@ struct RunReportAssembler {
         let totals = entities.map(\.counts).reduce(Counts(), +)
         let abort = recorder.abortReason, errorLimit = recorder.errorLimit
         let deletesIncomplete = deletes.map { $0.refused != nil || !$0.denied.isEmpty } ?? false
+        let partWritten = recorder.partWrittenDocuments
         let status: RunReport.Status =
             abort != nil
             ? (recorder.wasInterrupted ? .interrupted : .aborted)
-            : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil ? .partial : .succeeded)
+            : (totals.rejected > 0 || deletesIncomplete || errorLimit != nil || !partWritten.isEmpty
+                ? .partial : .succeeded)
         let exitCode: Int32 =
             switch status {
             case .succeeded: 0
@@ -49,6 +51,7 @@ struct RunReportAssembler {
             totals: totals, entities: entities, inputs: inputReports, errors: recorder.errorGroups, deletes: deletes,
             unchangedSince: unchangedSince)
         report.documents = Self.documents(recorder.inputs)
+        if !partWritten.isEmpty { report.documents?.partWritten = partWritten }
         return report
     }
 

@@ -348,10 +348,14 @@ final class WriteStage {
         exclusions: inout [[DocumentWriteProbe.Exclusion]]
     ) -> [(window: [PreparedRecord], write: StartedWrite?)] {
         var written: [(window: [PreparedRecord], write: StartedWrite?)] = []
+        // Per part, the positions of its window's records, and their outcomes (nil: not sent).
+        var sent: [(positions: [Int], outcomes: Result<[WriteOutcome], any Error>?)] = []
+        defer { notePartWritten(documents, slice: slice, sent) }
         var failed = false
         for (index, part) in documents.parts.enumerated() {
             let positions = documents.positions(of: slice, in: index)
             let window = Self.window(of: part, at: positions, excluding: exclusions[index])
+            sent.append((Self.keptPositions(positions, excluding: exclusions[index]), nil))
             guard !window.isEmpty, !failed else {
                 written.append((window, nil))
                 continue
@@ -359,6 +363,7 @@ final class WriteStage {
             let entity = inputs[part.input].entity
             let outcomes = Result { try store.startWrite(window, of: entity, rules: rules[entity.name]!).outcomes() }
             written.append((window, StartedWrite { try outcomes.get() }))
+            sent[index].outcomes = outcomes
             guard case .success(let results) = outcomes else {
                 failed = true
                 continue
@@ -374,6 +379,59 @@ final class WriteStage {
             }
         }
         return written
+    }
+
+    /// Notes the documents of `slice` that `writeParentsFirst` left part-written: some of their
+    /// records written, and others refused or under a refused one (`documents: whole`), or not
+    /// sent after a failure of the store.
+    private func notePartWritten(
+        _ documents: DocumentWindows, slice: Range<Int>,
+        _ sent: [(positions: [Int], outcomes: Result<[WriteOutcome], any Error>?)]
+    ) {
+        var written: [Int: Int] = [:], refused: [Int: Int] = [:], notSent: [Int: Int] = [:]
+        for (part, window) in sent.enumerated() {
+            let all = documents.positions(of: slice, in: part)
+            let results = try? window.outcomes?.get()
+            // Everything sent was written: nothing to note.
+            if let results, window.positions.count == all.count, !results.contains(where: \.isRejected) {
+                for position in all { written[documents.document(at: position, in: part), default: 0] += 1 }
+                continue
+            }
+            var kept = window.positions.makeIterator(), next = kept.next(), result = 0
+            for position in all {
+                let document = documents.document(at: position, in: part)
+                guard position == next else {
+                    refused[document, default: 0] += 1  // excluded: under a refused record
+                    continue
+                }
+                next = kept.next()
+                defer { result += 1 }
+                guard let results else {
+                    notSent[document, default: 0] += 1
+                    continue
+                }
+                if results[result].isRejected {
+                    refused[document, default: 0] += 1
+                } else {
+                    written[document, default: 0] += 1
+                }
+            }
+        }
+        for document in slice {
+            let done = written[document] ?? 0, missing = (refused[document] ?? 0) + (notSent[document] ?? 0)
+            guard done > 0, documents.policy == .whole ? missing > 0 : notSent[document] != nil else { continue }
+            guard
+                let part = documents.parts.indices.first(where: {
+                    !documents.positions(of: document..<document + 1, in: $0).isEmpty
+                })
+            else { continue }
+            let root = documents.parts[part].records[
+                documents.positions(of: document..<document + 1, in: part).lowerBound]
+            let input = documents.parts[part].input
+            recorder.partWritten(
+                input: input, line: root.line, key: inputs[input].entity.key(of: root.values), written: done,
+                notWritten: missing)
+        }
     }
 
     /// What the store would refuse of the records of documents `slice` whatever it holds.

@@ -84,6 +84,7 @@ package enum ReportMerge {
             total.records = try sum.add(total.records, documents.records, "documents.records")
             total.recordsRejected = try sum.add(
                 total.recordsRejected, documents.recordsRejected, "documents.recordsRejected")
+            if let partWritten = documents.partWritten { total.partWritten = (total.partWritten ?? []) + partWritten }
             merged.documents = total
         }
         if let deletes = report.deletes {

@@ -55,6 +55,7 @@ final class RunRecorder: Sendable {
         var errorLimit: PassedLimit?
         /// Entity → relationship → missing references nullified or kept.
         var references: [String: [String: RunReport.MissingReferences]] = [:]
+        var partWritten: [RunReport.DocumentCounts.PartWritten] = []
     }
 
     static let examplesPerGroup = 10
@@ -189,6 +190,19 @@ final class RunRecorder: Sendable {
             state.inputs[input].bytes = bytes
         }
     }
+
+    /// Notes a document left part-written, whose root is `root` (of `input`).
+    func partWritten(input: Int, line: Int, key: Value, written: Int, notWritten: Int) {
+        state.withLock { state in
+            state.partWritten.append(
+                .init(
+                    source: state.inputs[input].source, line: line, entity: state.inputs[input].entity,
+                    key: ReportedKey(key), written: written, notWritten: notWritten))
+        }
+    }
+
+    /// The documents left part-written, in the order they were written.
+    var partWrittenDocuments: [RunReport.DocumentCounts.PartWritten] { state.withLock { $0.partWritten } }
 
     /// Counts records read.
     func read(input: Int, count: Int) {

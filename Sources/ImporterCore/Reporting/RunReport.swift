@@ -128,8 +128,29 @@ package struct RunReport: Codable, Sendable {
         package var records = 0
         /// Their records rejected: with their document, or as an element (`documents: partial`).
         package var recordsRejected = 0
+        /// The documents a store that cannot write one as a unit left part-written (nil: none).
+        package var partWritten: [PartWritten]?
 
         package init() {}
+
+        /// A document some of whose records were written and others not: DynamoDB without
+        /// transactions, or a document of more than 100 items, sent parents first
+        /// (docs/documents.md#part-written-documents).
+        package struct PartWritten: Codable, Sendable, Equatable {
+            package var source: String
+            package var line: Int
+            /// Its root's entity and key.
+            package var entity: String
+            package var key: ReportedKey?
+            /// Its records written, and those not: refused, under a refused one, or not sent.
+            package var written: Int
+            package var notWritten: Int
+
+            package init(source: String, line: Int, entity: String, key: ReportedKey?, written: Int, notWritten: Int) {
+                (self.source, self.line, self.entity, self.key) = (source, line, entity, key)
+                (self.written, self.notWritten) = (written, notWritten)
+            }
+        }
     }
 
     package struct Resume: Codable, Sendable {

@@ -40,6 +40,7 @@ package enum SummaryTable {
         if let documents = report.documents {
             text +=
                 "documents: \(documents.read) read, \(documents.rejected) rejected whole; \(documents.recordsRejected) of their \(documents.records) records rejected\n"
+            text += partWritten(documents.partWritten ?? [])
         }
         text += rejections(report.errors)
         text += missingReferences(report.entities)
@@ -93,6 +94,24 @@ package enum SummaryTable {
                 + String(repeating: " ", count: widths[2] - row[2].count) + row[2] + "\n"
         }
         if sorted.count > shown { text += "  … and \(sorted.count - shown) more (errors in report.json)\n" }
+        return text
+    }
+
+    /// The documents left part-written, the first five named: what `--resume` or the next run
+    /// must finish.
+    static func partWritten(_ documents: [RunReport.DocumentCounts.PartWritten]) -> String {
+        guard !documents.isEmpty else { return "" }
+        var text =
+            "warning: \(grouped(documents.count)) documents part-written (the store cannot write a document as one unit); "
+            + "run again to finish them (docs/documents.md#part-written-documents):\n"
+        for document in documents.prefix(5) {
+            let key = document.key?.json ?? "no key"
+            text +=
+                "  \(document.entity) \(key) (\(document.source) line \(document.line)): \(document.written) records written, \(document.notWritten) not\n"
+        }
+        if documents.count > 5 {
+            text += "  … and \(documents.count - 5) more (documents.partWritten in report.json)\n"
+        }
         return text
     }
 

@@ -18,7 +18,8 @@ final class FaultProxy {
         /// ProvisionedThroughputExceededException (0: no limit).
         var wcuLimit = 0.0
         /// A TransactWriteItems with an item whose JSON holds this text is cancelled, that
-        /// item's reason ValidationError (empty: none).
+        /// item's reason ValidationError; a BatchWriteItem with one is refused whole with a
+        /// ValidationException, as DynamoDB refuses a batch (empty: none).
         var refuseItem = ""
     }
 
@@ -40,6 +41,8 @@ final class FaultProxy {
         /// TransactWriteItems requests, and those cancelled for `refuseItem`.
         let transactions: Int
         let refusedTransactions: Int
+        /// BatchWriteItem requests refused for `refuseItem`.
+        let refusedBatches: Int
         /// Write capacity units forwarded in each second since the first write.
         let wcuBySecond: [Double]
         /// The ConsumedCapacity the upstream answered, summed per table.

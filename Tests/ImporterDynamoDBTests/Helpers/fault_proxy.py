@@ -9,7 +9,8 @@ DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadP
 (permission lost in the middle of a multipart upload). --refuse-item TEXT cancels every
 TransactWriteItems with an item whose JSON holds TEXT, that item's reason ValidationError (as
 DynamoDB refuses an item it cannot store), and counts them ("refusedTransactions"; every
-TransactWriteItems is counted in "transactions"). With
+TransactWriteItems is counted in "transactions"), and refuses every BatchWriteItem holding TEXT
+whole with a ValidationException, as DynamoDB refuses a batch ("refusedBatches"). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 With --sink-writes every write is answered as a success without reaching the server (counted
 in sunkItems, per table), and BatchGetItem finds nothing (what was written was never stored):
@@ -33,7 +34,7 @@ from urllib.parse import urlparse
 
 args = None
 stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": [],
-         "writeRequests": 0, "capacityThrottled": 0, "refusedTransactions": 0, "transactions": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
+         "writeRequests": 0, "capacityThrottled": 0, "refusedTransactions": 0, "refusedBatches": 0, "transactions": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
 WRITE_OPS = {"BatchWriteItem", "TransactWriteItems", "PutItem", "UpdateItem", "DeleteItem"}
 capacity = {"tokens": None, "last": None, "firstWrite": None}
 lock = threading.Lock()
@@ -298,6 +299,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
                                          "Message": "Transaction cancelled, please refer cancellation reasons for specific reasons",
                                          "CancellationReasons": reasons})
+        if args.refuse_item and operation == "BatchWriteItem":
+            writes = [w for ws in request.get("RequestItems", {}).values() for w in ws]
+            if any(args.refuse_item in json.dumps(w) for w in writes):
+                with lock:
+                    stats["refusedBatches"] += 1
+                return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#ValidationException",
+                                         "message": "One or more parameter values were invalid: refused by the proxy (--refuse-item)"})
         if args.sink_writes and operation == "BatchGetItem":
             # Nothing written reached the server, so nothing is found.
             tables = json.loads(body or b"{}").get("RequestItems", {})
