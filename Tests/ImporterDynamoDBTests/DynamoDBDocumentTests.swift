@@ -156,6 +156,41 @@ final class DynamoDBDocumentTests: MotoTestCase {
         XCTAssertGreaterThan(try proxy.stats().refusedBatches, 0)
     }
 
+    /// Another writer puts an item of a document between its read and its transaction: the
+    /// transaction fails its condition and applies nothing, and the importer reads the items
+    /// again and writes the documents whole.
+    func testAnItemAnotherWriterChangesBeforeItsTransactionIsReadAgainAndItsDocumentWrittenWhole() throws {
+        let server = try server()
+        let credentials = (server.credentials.accessKeyId, server.credentials.secretAccessKey)
+        let proxy = try FaultProxy(
+            upstream: server.endpoint, rates: .init(changeFirst: "O2", changeCredentials: credentials), operations: [])
+        defer { proxy.stop() }
+        let directory = try ImporterBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try writePipeline(in: directory, tablePrefix: "changed-", withAdjustments: false)
+        // Tables that hold items when the run begins: its writes are conditional (into empty
+        // ones they need not be, docs/dynamodb.md#writes).
+        XCTAssertEqual(try self.run([order("O9", skus: ["z"])], in: directory, server: server).status, 0)
+        let orders = [order("O1", skus: ["a"]), order("O2", skus: ["b", "c"]), order("O3", skus: ["d"])]
+        let run = try self.run(orders, in: directory, server: server, endpoint: proxy.endpoint)
+        XCTAssertEqual(run.status, 0, run.output)
+        let stats = try proxy.stats()
+        XCTAssertEqual(stats.changedItems, 1)
+        XCTAssertGreaterThanOrEqual(stats.transactions, 2, "the cancelled transaction, and the one sent again")
+        XCTAssertEqual(try lineKeys("changed-Line"), ["O1/0", "O2/0", "O2/1", "O3/0", "O9/0"])
+        let stored = try client().sendJSON(
+            "GetItem", json(["TableName": "changed-Order", "Key": ["orderId": ["S": "O2"]]]))
+        let item = stored["Item"] as? [String: [String: String]] ?? [:]
+        XCTAssertEqual(item["customer"]?["S"], "c", "\(stored)")
+        let report = try ImporterBinary.report(directory + "/reports")
+        for entity in report["entities"] as? [[String: Any]] ?? [] {
+            let counts = entity["counts"] as? [String: Int] ?? [:]
+            let written = ["inserted", "updated", "unchanged"].reduce(0) { $0 + (counts[$1] ?? 0) }
+            XCTAssertEqual(counts["read"], written, "\(entity)")
+            XCTAssertNil(counts["rejected"].flatMap { $0 > 0 ? $0 : nil }, "\(entity)")
+        }
+    }
+
     func testAnItemOver400KBRejectsItsOrderWholeBeforeAnythingOfItIsSent() throws {
         let server = try server()
         let directory = try ImporterBinary.temporaryDirectory()

@@ -125,11 +125,12 @@ final class ReadStage {
         var chunkBytes = 0
         var readCount = 0
         func handOn() {
-            if !streamer.batch.groups.isEmpty {
-                parsed.put(.documents(root: root, streamer.batch), sequence: takeSequence())
-            }
+            // Moved out before it is handed on: the key stage then owns it alone, and changes
+            // its groups in place rather than copying them.
+            var batch = emptyBatch()
+            swap(&batch, &streamer.batch)
+            if !batch.groups.isEmpty { parsed.put(.documents(root: root, batch), sequence: takeSequence()) }
             written.releaseAll()
-            streamer.batch = emptyBatch()
             chunkBytes = 0
         }
         while true {

@@ -119,8 +119,8 @@ final class WriteStage {
     /// records of them, the root's first, so that commits, and with them checkpoints, fall
     /// between documents, never inside one (docs/documents.md). A store that rolls back writes
     /// them all or nothing (`writeWhole`).
-    private func write(_ checked: CheckedDocuments) {
-        var checked = checked
+    /// Consumed: the only owner of its groups, whose records are then moved, not copied.
+    private func write(_ checked: consuming CheckedDocuments) {
         let documents = DocumentWindows(taking: &checked)
         let parts = documents.parts, count = documents.documentCount
         let probe = fetchStored.map { fetch in

@@ -21,6 +21,10 @@ final class FaultProxy {
         /// item's reason ValidationError; a BatchWriteItem with one is refused whole with a
         /// ValidationException, as DynamoDB refuses a batch (empty: none).
         var refuseItem = ""
+        /// Another writer puts the item of the first TransactWriteItems Put holding this text
+        /// just before the transaction is forwarded, signed with `changeCredentials` (empty: none).
+        var changeFirst = ""
+        var changeCredentials = (accessKeyId: "", secretAccessKey: "")
     }
 
     /// What the proxy injected so far.
@@ -43,6 +47,8 @@ final class FaultProxy {
         let refusedTransactions: Int
         /// BatchWriteItem requests refused for `refuseItem`.
         let refusedBatches: Int
+        /// Items another writer changed for `changeFirst`.
+        let changedItems: Int
         /// Write capacity units forwarded in each second since the first write.
         let wcuBySecond: [Double]
         /// The ConsumedCapacity the upstream answered, summed per table.
@@ -75,6 +81,12 @@ final class FaultProxy {
                 "--deny-part", String(rates.denyPart), "--wcu-limit", String(rates.wcuLimit),
                 "--ops", operations.joined(separator: ","), "--seed", String(seed),
             ] + (rates.refuseItem.isEmpty ? [] : ["--refuse-item", rates.refuseItem])
+            + (rates.changeFirst.isEmpty
+                ? []
+                : [
+                    "--change-first", rates.changeFirst, "--change-key-id", rates.changeCredentials.accessKeyId,
+                    "--change-secret", rates.changeCredentials.secretAccessKey,
+                ])
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(10)

@@ -10,7 +10,10 @@ DELETEs are forwarded, except that --deny-part N answers AccessDenied to UploadP
 TransactWriteItems with an item whose JSON holds TEXT, that item's reason ValidationError (as
 DynamoDB refuses an item it cannot store), and counts them ("refusedTransactions"; every
 TransactWriteItems is counted in "transactions"), and refuses every BatchWriteItem holding TEXT
-whole with a ValidationException, as DynamoDB refuses a batch ("refusedBatches"). With
+whole with a ValidationException, as DynamoDB refuses a batch ("refusedBatches").
+--change-first TEXT plays another writer: before forwarding the first TransactWriteItems with a
+Put whose JSON holds TEXT, it puts that item (with a "changedBy" attribute) straight to the
+server, signed with --change-key-id and --change-secret, so that the transaction fails its condition ("changedItems"). With
 --latency S every forwarded request waits S seconds first (a distant endpoint, for benchmarks).
 With --sink-writes every write is answered as a success without reaching the server (counted
 in sunkItems, per table), and BatchGetItem finds nothing (what was written was never stored):
@@ -34,7 +37,7 @@ from urllib.parse import urlparse
 
 args = None
 stats = {"requests": 0, "throttle": 0, "serverError": 0, "reset": 0, "swallow": 0, "htmlError": 0, "cut": 0, "deniedParts": 0, "rangeStarts": [],
-         "writeRequests": 0, "capacityThrottled": 0, "refusedTransactions": 0, "refusedBatches": 0, "transactions": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
+         "writeRequests": 0, "capacityThrottled": 0, "refusedTransactions": 0, "refusedBatches": 0, "changedItems": 0, "transactions": 0, "wcuBySecond": [], "consumedReported": {}, "sunkItems": {}}
 WRITE_OPS = {"BatchWriteItem", "TransactWriteItems", "PutItem", "UpdateItem", "DeleteItem"}
 capacity = {"tokens": None, "last": None, "firstWrite": None}
 lock = threading.Lock()
@@ -224,6 +227,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
 
+    def change_upstream(self, put):
+        """Another writer: puts the item `put` names, one attribute changed, straight to the
+        upstream (signed with --change-key-id and --change-secret, in the region the client
+        signed for), so that the transaction about to be forwarded fails its condition."""
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+        item = dict(put["Item"])
+        item["changedBy"] = {"S": "another writer"}
+        body = json.dumps({"TableName": put["TableName"], "Item": item}).encode()
+        region = self.headers.get("Authorization", "").split("Credential=")[-1].split("/")[2]
+        request = AWSRequest(method="POST", url=args.upstream, data=body, headers={
+            "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.PutItem"})
+        SigV4Auth(Credentials(args.change_key_id, args.change_secret), "dynamodb", region).add_auth(request)
+        upstream = urlparse(args.upstream)
+        connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        connection.request("POST", "/", body=body, headers=dict(request.headers.items()))
+        answer = connection.getresponse()
+        answer.read()
+        connection.close()
+        if answer.status != 200:
+            raise RuntimeError("the other writer's PutItem failed: HTTP %d" % answer.status)
+
     def reset(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()
@@ -299,6 +325,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.answer(400, {"__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
                                          "Message": "Transaction cancelled, please refer cancellation reasons for specific reasons",
                                          "CancellationReasons": reasons})
+        if args.change_first and operation == "TransactWriteItems" and not stats["changedItems"]:
+            puts = [a["Put"] for a in request.get("TransactItems", []) if "Put" in a]
+            changed = next((p for p in puts if args.change_first in json.dumps(p)), None)
+            if changed is not None:
+                with lock:
+                    stats["changedItems"] += 1
+                self.change_upstream(changed)
         if args.refuse_item and operation == "BatchWriteItem":
             writes = [w for ws in request.get("RequestItems", {}).values() for w in ws]
             if any(args.refuse_item in json.dumps(w) for w in writes):
@@ -342,6 +375,9 @@ def main():
     parser.add_argument("--sink-writes", action="store_true")
     parser.add_argument("--wcu-limit", type=float, default=0)
     parser.add_argument("--refuse-item", default="")
+    parser.add_argument("--change-first", default="")
+    parser.add_argument("--change-key-id", default="")
+    parser.add_argument("--change-secret", default="")
     parser.add_argument("--ops", default="")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
