@@ -21,7 +21,19 @@ struct DocumentWindows {
     init(taking documents: inout CheckedDocuments) {
         var records = documents.nodes.map { _ in [PreparedRecord]() }
         var ends = documents.nodes.map { _ in [Int]() }
-        for node in documents.nodes { ends[node].reserveCapacity(documents.groups.count) }
+        // Room for each part's records at once: grown by doubling, they would be moved again and again.
+        var counts = documents.nodes.map { _ in 0 }
+        for document in documents.groups.indices {
+            // By index: a member copied out would retain its record.
+            for member in documents.groups[document].members.indices
+            where documents.groups[document].members[member].outcome.isPrepared {
+                counts[documents.groups[document].members[member].node] += 1
+            }
+        }
+        for node in documents.nodes {
+            records[node].reserveCapacity(counts[node])
+            ends[node].reserveCapacity(documents.groups.count)
+        }
         for document in documents.groups.indices {
             for member in documents.groups[document].members.indices {
                 let node = documents.groups[document].members[member].node

@@ -118,7 +118,9 @@ struct GroupCheck {
     private mutating func check(
         _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
     ) {
-        let prepared = group.members.reduce(0) { if case .prepared = $1.outcome { $0 + 1 } else { $0 } }
+        // By index: a member copied out would retain its record.
+        var prepared = 0
+        for index in group.members.indices where group.members[index].outcome.isPrepared { prepared += 1 }
         do { try stage.begin(keys, count: prepared) } catch { return abortKeyChecks(error) }
         let problems = checkMembers(&group, fingerprints, from: &next, keys: keys)
         let rootFailed = if case .failed = verdicts[0] { true } else { false }
