@@ -60,7 +60,7 @@ final class KeyStage {
             case .inputDone(let input, let bytes):
                 ordinalBases[input] = nil
                 checked.put(.inputDone(input: input, bytes: bytes))
-            case .documents(let root, let batch):
+            case .documents(let root, var batch):
                 if !stop, recorder.abortIfPastErrorLimit() { stop = true }
                 guard !stop else { continue }
                 for group in batch.groups where !group.absentArrays.isEmpty {
@@ -69,7 +69,7 @@ final class KeyStage {
                 let bases = batch.counts.indices.map { ordinalBases[root + $0, default: 0] }
                 for node in batch.counts.indices { ordinalBases[root + node, default: 0] += batch.counts[node] }
                 var check = GroupCheck(stage: self, root: root, ordinalBases: bases)
-                let passed = check.run(batch)
+                let passed = check.run(&batch)
                 stop = check.stop
                 checked.put(.documents(passed))
             case .chunk(let input, var chunk):
@@ -217,7 +217,8 @@ final class KeyStage {
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(records.count * (references.count + 1))
         for position in records.indices {
-            appendFingerprints(of: records[position], entity: entity, references: references, ids, to: &fingerprints)
+            appendFingerprints(
+                of: records, at: position, entity: entity, references: references, ids, to: &fingerprints)
         }
         return fingerprints
     }
@@ -233,22 +234,24 @@ final class KeyStage {
         }
     }
 
-    /// Appends the fingerprints `record`'s checks look up (see `fingerprints(of:entity:references:)`).
+    /// Appends the fingerprints the checks of `records[position]` look up (see
+    /// `fingerprints(of:entity:references:)`). The record is read in place: a copy of it would
+    /// retain its values and text.
     @inline(__always)
     func appendFingerprints(
-        of record: PreparedRecord, entity: Entity, references: [Reference], _ ids: FingerprintIDs,
-        to fingerprints: inout [UInt64]
+        of records: [PreparedRecord], at position: Int, entity: Entity, references: [Reference],
+        _ ids: FingerprintIDs, to fingerprints: inout [UInt64]
     ) {
         // A packed record (a large document's) unpacks its keys alone.
-        guard !record.isPacked else {
+        guard !records[position].isPacked else {
             for (reference, parent) in zip(references, ids.parents) {
-                let key = record.key(at: reference.attributeIndices)
+                let key = records[position].key(at: reference.attributeIndices)
                 fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))
             }
-            fingerprints.append(ledger.fingerprint(of: record.key(at: entity.keyIndices), entityID: ids.own))
+            fingerprints.append(ledger.fingerprint(of: records[position].key(at: entity.keyIndices), entityID: ids.own))
             return
         }
-        let values = record.values
+        let values = records[position].values
         for (reference, parent) in zip(references, ids.parents) {
             let key = Value.key(values, at: reference.attributeIndices)
             fingerprints.append(key.isNull ? 0 : ledger.fingerprint(of: key, entityID: parent))

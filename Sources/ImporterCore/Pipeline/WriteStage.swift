@@ -84,8 +84,8 @@ final class WriteStage {
                 startedInBatch = 0
                 lastOrdinal[done] = nil
                 recorder.finished(input: done, bytes: bytes)
-            case .documents(let documents):
-                write(documents)
+            case .documents(var documents):
+                write(&documents)
             case .records(let input, var records, let rejected, let madeBy):
                 repeat {
                     // A hand-over is written as one window, unless it crosses a batch boundary:
@@ -119,8 +119,8 @@ final class WriteStage {
     /// records of them, the root's first, so that commits, and with them checkpoints, fall
     /// between documents, never inside one (docs/documents.md). A store that rolls back writes
     /// them all or nothing (`writeWhole`).
-    /// Consumed: the only owner of its groups, whose records are then moved, not copied.
-    private func write(_ checked: consuming CheckedDocuments) {
+    /// In place: the stage's alone, its groups' records are moved, not copied.
+    private func write(_ checked: inout CheckedDocuments) {
         let documents = DocumentWindows(taking: &checked)
         let parts = documents.parts, count = documents.documentCount
         let probe = fetchStored.map { fetch in

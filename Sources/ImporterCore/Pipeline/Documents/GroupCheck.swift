@@ -20,6 +20,7 @@ struct GroupCheck {
     // What the checks of each node need, looked up once for the batch.
     private let entities: [Entity]
     private let references: [[KeyStage.Reference]]
+    private let ids: [KeyStage.FingerprintIDs]
     private let policy: DocumentPolicy
     /// Per node, the records the interrupted run this one resumes wrote (`ResumePoint`).
     private let skipBefore: [Int]
@@ -64,6 +65,9 @@ struct GroupCheck {
         let inputs = ordinalBases.indices.map { root + $0 }
         entities = inputs.map { stage.inputs[$0].entity }
         references = inputs.map { stage.references(of: $0) }
+        ids = zip(entities, references).map {
+            KeyStage.FingerprintIDs(entity: $0, references: $1, ledger: stage.ledger)
+        }
         policy = stage.inputs[root].document!.policy
         skipBefore = inputs.map { stage.resume.skipBefore[$0] }
         keepsKeys = inputs.map { stage.keepsLoaded($0) }
@@ -73,20 +77,19 @@ struct GroupCheck {
         rejected = inputs.map { _ in [] }
     }
 
-    /// Checks the documents of `batch` and hands on what passed.
-    mutating func run(_ batch: consuming DocumentBatch) -> CheckedDocuments {
+    /// Checks the documents of `batch` and hands on what passed. In place: the batch is the
+    /// stage's alone, and its groups are changed, not copied.
+    mutating func run(_ batch: inout DocumentBatch) -> CheckedDocuments {
         var groups: [RecordGroup] = []
         swap(&groups, &batch.groups)
         checked.reserveCapacity(groups.count)
-        let fingerprints = fingerprints(of: groups)
-        var next = 0
         let keys = DocumentKeys()
         for index in groups.indices {
             if pastLimit && !stop { stop = stage.recorder.abortIfPastErrorLimit() }
             if stop { break }
             var group = RecordGroup(members: [], pointers: PointerTable())
             swap(&group, &groups[index])
-            check(&group, fingerprints, from: &next, keys: keys)
+            check(&group, keys: keys)
             if group.members.contains(where: \.outcome.isPrepared) { checked.append(group) }
             if !stop { (stop, pastLimit) = stage.recorder.standing }
         }
@@ -95,34 +98,22 @@ struct GroupCheck {
             root: root, groups: checked, rejected: rejected, policy: policy, handback: batch.handback)
     }
 
-    /// The fingerprints the checks of the prepared members of `groups` look up, in order
-    /// (`KeyStage.fingerprints`).
-    private func fingerprints(of groups: [RecordGroup]) -> [UInt64] {
-        let ids = entities.indices.map {
-            KeyStage.FingerprintIDs(entity: entities[$0], references: references[$0], ledger: stage.ledger)
+    /// Checks one document: what does not pass is counted and settled.
+    private mutating func check(_ group: inout RecordGroup, keys: DocumentKeys) {
+        // The prepared records, held apart while they are checked in place (moved, not copied),
+        // and the member each one is.
+        var records: [PreparedRecord] = [], places: [Int] = []
+        for index in group.members.indices {
+            guard let record = group.members[index].takeRecord() else { continue }
+            records.append(record)
+            places.append(index)
         }
-        var fingerprints: [UInt64] = []
-        for group in groups.indices {
-            for member in groups[group].members.indices {
-                guard case .prepared(let record) = groups[group].members[member].outcome else { continue }
-                let node = groups[group].members[member].node
-                stage.appendFingerprints(
-                    of: record, entity: entities[node], references: references[node], ids[node], to: &fingerprints)
-            }
+        do { try stage.begin(keys, count: records.count) } catch {
+            putBack(&records, at: places, into: &group)
+            return abortKeyChecks(error)
         }
-        return fingerprints
-    }
-
-    /// Checks one document, its fingerprints from `next` in `fingerprints`: what does not pass
-    /// is counted and settled.
-    private mutating func check(
-        _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
-    ) {
-        // By index: a member copied out would retain its record.
-        var prepared = 0
-        for index in group.members.indices where group.members[index].outcome.isPrepared { prepared += 1 }
-        do { try stage.begin(keys, count: prepared) } catch { return abortKeyChecks(error) }
-        let problems = checkMembers(&group, fingerprints, from: &next, keys: keys)
+        let problems = checkMembers(&group, &records, at: places, keys: keys)
+        putBack(&records, at: places, into: &group)
         let rootFailed = if case .failed = verdicts[0] { true } else { false }
         let whole = !problems.isEmpty && (policy == .whole || rootFailed)
         if whole {
@@ -130,33 +121,40 @@ struct GroupCheck {
         } else {
             do { try stage.accept(keys) } catch { return abortKeyChecks(error) }
         }
-        let readRejected = prepared < group.members.count
+        let readRejected = places.count < group.members.count
         if !problems.isEmpty || readRejected || pastLimit || resumes { countRead() }
         // Every record passed and stays as it is.
         guard !problems.isEmpty || readRejected || !plain else { return }
         settle(&group, whole: whole, problems: problems)
     }
 
-    /// Numbers the members of `group` in their inputs and checks the prepared ones, into
-    /// `verdicts`; returns the problems found, each at its JSON pointer. A member under a
-    /// rejected one is rejected with it, unchecked.
+    /// Puts `records` back into the members at `places`, leaving `records` empty: moved, not copied.
+    private func putBack(_ records: inout [PreparedRecord], at places: [Int], into group: inout RecordGroup) {
+        for place in places.reversed() { group.members[place].outcome = .prepared(records.removeLast()) }
+    }
+
+    /// Numbers the members of `group` in their inputs and checks the prepared ones (`records`,
+    /// in order), into `verdicts`; returns the problems found, each at its JSON pointer. A member
+    /// under a rejected one is rejected with it, unchecked.
     private mutating func checkMembers(
-        _ group: inout RecordGroup, _ fingerprints: [UInt64], from next: inout Int, keys: DocumentKeys
+        _ group: inout RecordGroup, _ records: inout [PreparedRecord], at places: [Int], keys: DocumentKeys
     ) -> [DocumentProblem] {
         verdicts.removeAll(keepingCapacity: true)
         var problems: [DocumentProblem] = []
+        let fingerprints = fingerprints(of: records, at: places, in: group)
+        var next = 0, position = 0
         for index in group.members.indices {
             let node = group.members[index].node
             pendingRead[node] += 1
-            guard var record = group.members[index].takeRecord() else {
-                if case .rejected(var rejected) = group.members[index].outcome {
-                    rejected.ordinal += ordinalBases[node]
-                    group.members[index].outcome = .rejected(rejected)
-                }
+            // Rejected when read; else prepared, its record in `records`.
+            if case .rejected(var rejected) = group.members[index].outcome {
+                rejected.ordinal += ordinalBases[node]
+                group.members[index].outcome = .rejected(rejected)
                 verdicts.append(.rejectedWhenRead)
                 continue
             }
-            record.ordinal += ordinalBases[node]
+            defer { position += 1 }
+            records[position].ordinal += ordinalBases[node]
             let stride = references[node].count + 1, first = next
             next += stride
             let ahead = first + Self.lookahead * stride
@@ -165,17 +163,29 @@ struct GroupCheck {
             if let holder = group.members[index].holder, verdicts[holder].rejects {
                 verdict = .withHolder(cause: cause(of: verdicts[holder]))
             } else if let rejection = stage.check(
-                &record, entity: entities[node], references: references[node],
+                &records[position], entity: entities[node], references: references[node],
                 fingerprints: fingerprints[first..<next],
-                at: RecordLocation(inputIndex: root + node, line: record.line), document: keys)
+                at: RecordLocation(inputIndex: root + node, line: records[position].line), document: keys)
             {
                 verdict = .failed(rejection)
                 problems.append(rejection.problem(at: group.pointer(of: index)))
             }
-            group.members[index].outcome = .prepared(record)
             verdicts.append(verdict)
         }
         return problems
+    }
+
+    /// The fingerprints the checks of `records`, the members of `group` at `places`, look up
+    /// (`KeyStage.fingerprints`).
+    private func fingerprints(of records: [PreparedRecord], at places: [Int], in group: RecordGroup) -> [UInt64] {
+        var fingerprints: [UInt64] = []
+        for position in records.indices {
+            let node = group.members[places[position]].node
+            stage.appendFingerprints(
+                of: records, at: position, entity: entities[node], references: references[node], ids[node],
+                to: &fingerprints)
+        }
+        return fingerprints
     }
 
     private func cause(of verdict: Verdict) -> Rejection {
@@ -256,12 +266,17 @@ struct GroupCheck {
     /// listed again.
     private mutating func keep(_ group: inout RecordGroup, _ index: Int) {
         let node = group.members[index].node, entity = entities[node]
-        guard case .prepared(let record) = group.members[index].outcome else { return }
+        // Moved out and back: a copy would retain its values and text.
+        guard let record = group.members[index].takeRecord() else { return }
         if keepsKeys[node] { stage.keep(record.key(at: entity.keyIndices), of: entity) }
-        guard record.ordinal < skipBefore[node] else { return }
-        if let done = stage.resume.doneRejections[root + node][record.ordinal] {
+        let ordinal = record.ordinal
+        group.members[index].outcome = .prepared(record)
+        guard ordinal < skipBefore[node] else { return }
+        if let done = stage.resume.doneRejections[root + node][ordinal] {
+            if keepsKeys[node], case .prepared(let record) = group.members[index].outcome {
+                stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity)
+            }
             reject(&group, index, done.rejection, done.listed ?? true ? .whole : .none)
-            if keepsKeys[node] { stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity) }
         }
         group.members[index].outcome = .settled
     }

@@ -26,7 +26,7 @@ struct RecordGroup: Sendable {
             guard case .prepared = outcome else { return nil }
             var taken = left
             swap(&taken, &outcome)
-            guard case .prepared(let record) = taken else { return nil }
+            guard case .prepared(let record) = consume taken else { return nil }
             return record
         }
     }
