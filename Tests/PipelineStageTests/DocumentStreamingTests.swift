@@ -217,7 +217,7 @@ final class DocumentStreamingTests: XCTestCase {
         /// The prepared records of `batch`.
         static func records(of batch: DocumentBatch) -> [PreparedRecord] {
             batch.groups.flatMap(\.members).compactMap {
-                if case .prepared(let record) = $0.outcome { record } else { nil }
+                $0.record
             }
         }
 
@@ -230,7 +230,8 @@ final class DocumentStreamingTests: XCTestCase {
                 for group in batch.groups {
                     for (index, member) in group.members.enumerated() where member.node == node {
                         switch member.outcome {
-                        case .prepared(let record):
+                        case .prepared:
+                            guard let record = member.record else { continue }
                             records.append(
                                 "record \(record.ordinal) line \(record.line) at \(record.byteOffset) \(String(decoding: text(record), as: UTF8.self)) \(record.values) pointer \(group.pointer(of: index))"
                             )

@@ -270,7 +270,7 @@ final class DocumentPreparer {
             } else if packs {
                 record.pack()
             }
-            members[index].outcome = .prepared(consume record)
+            members[index].setRecord(record)
         }
 
         /// Whether every record was prepared: none is rejected.

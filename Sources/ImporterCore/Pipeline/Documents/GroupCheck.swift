@@ -24,10 +24,11 @@ struct GroupCheck {
     private let policy: DocumentPolicy
     /// Per node, the records the interrupted run this one resumes wrote (`ResumePoint`).
     private let skipBefore: [Int]
+    /// Per node, whether the keys of its records that pass are kept for the delete phase.
     private let keepsKeys: [Bool]
-    /// Whether a record that passed needs no more than to be kept: no key of it is kept for the
-    /// delete phase, none was written before an interruption.
-    private let plain: Bool
+    /// The keys of the document being checked that passed their checks, of nodes that keep them
+    /// (reused): kept once the document passes.
+    private var passedKeys: [(node: Int, key: Value)] = []
     /// Whether the run resumes an interrupted one that wrote some of these inputs' records.
     private let resumes: Bool
 
@@ -72,7 +73,6 @@ struct GroupCheck {
         skipBefore = inputs.map { stage.resume.skipBefore[$0] }
         keepsKeys = inputs.map { stage.keepsLoaded($0) }
         resumes = skipBefore.contains { $0 > 0 }
-        plain = !keepsKeys.contains(true) && !resumes
         pendingRead = inputs.map { _ in 0 }
         rejected = inputs.map { _ in [] }
     }
@@ -120,17 +120,18 @@ struct GroupCheck {
             stage.discard(keys)
         } else {
             do { try stage.accept(keys) } catch { return abortKeyChecks(error) }
+            for (node, key) in passedKeys { stage.keep(key, of: entities[node]) }
         }
         let readRejected = places.count < group.members.count
         if !problems.isEmpty || readRejected || pastLimit || resumes { countRead() }
         // Every record passed and stays as it is.
-        guard !problems.isEmpty || readRejected || !plain else { return }
+        guard !problems.isEmpty || readRejected || resumes else { return }
         settle(&group, whole: whole, problems: problems)
     }
 
     /// Puts `records` back into the members at `places`, leaving `records` empty: moved, not copied.
     private func putBack(_ records: inout [PreparedRecord], at places: [Int], into group: inout RecordGroup) {
-        for place in places.reversed() { group.members[place].outcome = .prepared(records.removeLast()) }
+        for place in places.reversed() { group.members[place].setRecord(records.removeLast()) }
     }
 
     /// Numbers the members of `group` in their inputs and checks the prepared ones (`records`,
@@ -140,6 +141,7 @@ struct GroupCheck {
         _ group: inout RecordGroup, _ records: inout [PreparedRecord], at places: [Int], keys: DocumentKeys
     ) -> [DocumentProblem] {
         verdicts.removeAll(keepingCapacity: true)
+        passedKeys.removeAll(keepingCapacity: true)
         var problems: [DocumentProblem] = []
         let fingerprints = fingerprints(of: records, at: places, in: group)
         var next = 0, position = 0
@@ -169,6 +171,8 @@ struct GroupCheck {
             {
                 verdict = .failed(rejection)
                 problems.append(rejection.problem(at: group.pointer(of: index)))
+            } else if keepsKeys[node] {
+                passedKeys.append((node, records[position].key(at: entities[node].keyIndices)))
             }
             verdicts.append(verdict)
         }
@@ -201,7 +205,7 @@ struct GroupCheck {
     private mutating func settle(_ group: inout RecordGroup, whole: Bool, problems: [DocumentProblem]) {
         // Rejected whole, its root is prepared: a root the read stage rejected took its document with it.
         var withDocument: Rejection?
-        if whole, case .prepared(let root) = group.members[0].outcome {
+        if whole, let root = group.members[0].record {
             withDocument = .withDocument(of: problems[0].rejection, line: root.line, offset: root.byteOffset)
         }
         for index in group.members.indices {
@@ -261,19 +265,14 @@ struct GroupCheck {
             input: root + node, into: &rejected[node])
     }
 
-    /// Keeps member `index`, which passed, its key kept for the delete phase; one the
+    /// Keeps member `index`, which passed (its key was kept for the delete phase); one the
     /// interrupted run wrote is settled (its outcome is in the checkpoint), a rejection of it
     /// listed again.
     private mutating func keep(_ group: inout RecordGroup, _ index: Int) {
         let node = group.members[index].node, entity = entities[node]
-        // Moved out and back: a copy would retain its values and text.
-        guard let record = group.members[index].takeRecord() else { return }
-        if keepsKeys[node] { stage.keep(record.key(at: entity.keyIndices), of: entity) }
-        let ordinal = record.ordinal
-        group.members[index].outcome = .prepared(record)
-        guard ordinal < skipBefore[node] else { return }
+        guard let ordinal = group.members[index].record?.ordinal, ordinal < skipBefore[node] else { return }
         if let done = stage.resume.doneRejections[root + node][ordinal] {
-            if keepsKeys[node], case .prepared(let record) = group.members[index].outcome {
+            if keepsKeys[node], let record = group.members[index].record {
                 stage.keptKeyWasRejected(record.key(at: entity.keyIndices), of: entity)
             }
             reject(&group, index, done.rejection, done.listed ?? true ? .whole : .none)

@@ -8,11 +8,20 @@ struct RecordGroup: Sendable {
         private let storedNode: Int32
         private let storedHolder: Int32
         var outcome: Outcome
+        /// Its record, while its outcome is `prepared`. Apart from the outcome, so that it can
+        /// be moved out (`takeRecord`) rather than copied out of an enum's payload.
+        private(set) var record: PreparedRecord?
 
         init(node: Int, holder: Int?, outcome: Outcome) {
             storedNode = Int32(node)
             storedHolder = Int32(holder ?? -1)
             self.outcome = outcome
+        }
+
+        /// Makes it prepared, with `record`.
+        mutating func setRecord(_ record: consuming PreparedRecord) {
+            self.record = record
+            outcome = .prepared
         }
 
         /// Its node of the document's shape: its input is the source's root input plus `node`.
@@ -24,17 +33,15 @@ struct RecordGroup: Sendable {
         /// retains its values and text once more).
         mutating func takeRecord(leaving left: Outcome = .settled) -> PreparedRecord? {
             guard case .prepared = outcome else { return nil }
-            var taken = left
-            swap(&taken, &outcome)
-            guard case .prepared(let record) = consume taken else { return nil }
-            return record
+            outcome = left
+            return record.take()
         }
     }
 
     /// What the stages made of a member.
     enum Outcome: Sendable {
-        /// Prepared, and (past the key stage) to be written.
-        case prepared(PreparedRecord)
+        /// Prepared (its record is `Member.record`), and past the key stage to be written.
+        case prepared
         /// Rejected while it was prepared, or with the element holding it or the document.
         indirect case rejected(ParseReject)
         /// Not to be written: counted already (past the key stage: rejected, or written by the
