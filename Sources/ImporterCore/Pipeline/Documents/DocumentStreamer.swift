@@ -4,8 +4,9 @@
 /// to the batch as a document read whole would: the same records, rejections and numbers.
 final class DocumentStreamer: DocumentStream {
     let preparer: DocumentPreparer
-    /// The documents read so far. Unchecked, as `document` is.
-    @exclusivity(unchecked) var batch: DocumentBatch
+    /// The documents read so far: touched once a document (its records go to the document
+    /// being read), so its accesses stay checked.
+    var batch: DocumentBatch
     /// The document being read (a struct in one property: each call takes one exclusive access
     /// to it, not one per field). Unchecked: only the thread streaming the document touches it,
     /// and no call reenters the streamer.
